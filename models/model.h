@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * model.h - how a workload model plugs into a run: a table of handlers and
+ * the environment they get (after ROSS's model tables, minus the casts).
+ */
+#ifndef RCUSIM_MODELS_MODEL_H
+#define RCUSIM_MODELS_MODEL_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "../sim/engine.h"
+#include "../sim/metrics.h"
+#include "../sim/rng.h"
+#include "params.h"
+
+/* Errors a model or the runner returns (besides SIM_ENOMEM). */
+enum {
+	RCUSIM_EINPUT = -2, /* parameters that do not fit together: exit status 2 */
+	RCUSIM_EFAIL = -6,  /* a conservation law or invariant failed: the run is 'failed' */
+};
+
+typedef struct model_env {
+	sim_engine *eng;     /* the run's engine */
+	const sim_params *p; /* effective parameters */
+	sim_metrics *m;      /* where results go */
+	uint64_t seed;       /* scenario.seed */
+	sim_rng_kind rng;    /* scenario.rng */
+} model_env;
+
+typedef struct model_ops {
+	const char *name; /* workload.kind */
+	/* Build the model and arm its first events. *state is freed by destroy
+	 * even when create fails part-way. */
+	int (*create)(void **state, const model_env *env, char *err, size_t errlen);
+	/* Append one point to each series at @now. */
+	int (*sample)(void *state, sim_time now);
+	/* Compute the scalars at @now (the end, or where a stop left the run)
+	 * and check the conservation laws: RCUSIM_EFAIL with a message if one
+	 * fails. */
+	int (*finish)(void *state, sim_time now, char *err, size_t errlen);
+	void (*destroy)(void *state); /* NULL state is a no-op */
+} model_ops;
+
+extern const model_ops queue_model;
+
+/* Number of CPUs the machine section describes. */
+int model_ncpus(const sim_params *p);
+/* A message naming where parameter @id was set: "FILE:LINE: name" or "name". */
+void model_param_where(const sim_params *p, int id, char *buf, size_t len);
+
+/* How a run ended. */
+typedef enum rcusim_end { RCUSIM_COMPLETE, RCUSIM_ABORTED } rcusim_end;
+
+typedef struct rcusim_outcome {
+	rcusim_end end;     /* complete, or aborted by a stop request */
+	sim_time sim_end_ns; /* simulated time reached */
+	uint64_t events;    /* events dispatched */
+} rcusim_outcome;
+
+/* Check that the parameters fit together and the workload exists, before
+ * anything is recorded. Returns 0 or RCUSIM_EINPUT with a message naming
+ * where the offending value was set. */
+int rcusim_validate(const sim_params *p, char *err, size_t errlen);
+
+/* Simulate the scenario @p into @m. @stop (may be NULL) is watched for a
+ * signal. Returns 0 (see out->end), RCUSIM_EINPUT, RCUSIM_EFAIL or
+ * SIM_ENOMEM with a message in @err; on RCUSIM_EFAIL @m holds what was
+ * measured. */
+int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atomic_t *stop,
+		    rcusim_outcome *out, char *err, size_t errlen);
+
+#endif

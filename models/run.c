@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * run.c - one simulation run: pick the workload model, sample its series
+ * every scenario.sample_interval, run to scenario.duration (or a stop), and
+ * have the model compute and check its results.
+ */
+#include "model.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int model_ncpus(const sim_params *p)
+{
+	return (int)(sim_params_int(p, P_MACHINE_CORES) * sim_params_int(p, P_MACHINE_THREADS_PER_CORE));
+}
+
+void model_param_where(const sim_params *p, int id, char *buf, size_t len)
+{
+	const char *o = sim_params_origin(p, (size_t)id);
+	const char *name = sim_params_def(p, (size_t)id)->name;
+	if (!strcmp(o, "default"))
+		snprintf(buf, len, "%s (default)", name);
+	else
+		snprintf(buf, len, "%s: %s", o, name);
+}
+
+typedef struct sampler {
+	sim_timer timer;      /* fires every interval */
+	sim_time interval_ns; /* scenario.sample_interval */
+	const model_ops *ops; /* model to sample */
+	void *state;          /* its state */
+	int err;              /* first error from the model's sample */
+} sampler;
+
+static void sample_fire(sim_engine *eng, sim_timer *t)
+{
+	sampler *s = t->ctx;
+	int rc = s->ops->sample(s->state, sim_now(eng));
+	if (rc) {
+		s->err = rc;
+		sim_engine_fail(eng, rc);
+		return;
+	}
+	if (sim_timer_after(eng, t, s->interval_ns))
+		sim_engine_fail(eng, SIM_ENOMEM);
+}
+
+static const model_ops *find_model(const char *kind)
+{
+	static const model_ops *const models[] = { &queue_model };
+	for (size_t k = 0; k < sizeof(models) / sizeof(models[0]); k++)
+		if (!strcmp(models[k]->name, kind))
+			return models[k];
+	return NULL;
+}
+
+int rcusim_validate(const sim_params *p, char *err, size_t errlen)
+{
+	char a[512], b[512];
+	const char *kind = sim_params_str(p, P_WORKLOAD_KIND);
+	if (!find_model(kind)) {
+		model_param_where(p, P_WORKLOAD_KIND, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: workload \"%s\" is not implemented in this version of rcusim (available: queue)",
+			 a, kind);
+		return RCUSIM_EINPUT;
+	}
+	if (sim_params_int(p, P_RCU_QLOWMARK) >= sim_params_int(p, P_RCU_QHIMARK)) {
+		model_param_where(p, P_RCU_QLOWMARK, a, sizeof(a));
+		model_param_where(p, P_RCU_QHIMARK, b, sizeof(b));
+		snprintf(err, errlen, "%s: must be below rcu.qhimark (%s = %s), got %s", a, b,
+			 sim_params_text(p, P_RCU_QHIMARK), sim_params_text(p, P_RCU_QLOWMARK));
+		return RCUSIM_EINPUT;
+	}
+	sim_time def = sim_params_int(p, P_SCHED_DEF_TIMESLICE);
+	if (def > sim_params_int(p, P_SCHED_MAX_TIMESLICE) ||
+	    (!sim_params_is_auto(p, P_SCHED_MIN_TIMESLICE) &&
+	     sim_params_int(p, P_SCHED_MIN_TIMESLICE) > def)) {
+		model_param_where(p, P_SCHED_DEF_TIMESLICE, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: expected sched.min_timeslice <= sched.def_timeslice <= sched.max_timeslice, got %s <= %s <= %s",
+			 a, sim_params_text(p, P_SCHED_MIN_TIMESLICE), sim_params_text(p, P_SCHED_DEF_TIMESLICE),
+			 sim_params_text(p, P_SCHED_MAX_TIMESLICE));
+		return RCUSIM_EINPUT;
+	}
+	return 0;
+}
+
+int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atomic_t *stop,
+		    rcusim_outcome *out, char *err, size_t errlen)
+{
+	const char *kind = sim_params_str(p, P_WORKLOAD_KIND);
+	const model_ops *ops = find_model(kind);
+	int rc = rcusim_validate(p, err, errlen);
+	if (rc)
+		return rc;
+	sim_engine *eng = NULL;
+	void *state = NULL;
+	sampler smp = { 0 };
+	rc = sim_engine_create(&eng);
+	if (rc)
+		goto nomem;
+	sim_engine_watch(eng, stop);
+	model_env env = { eng, p, m, (uint64_t)sim_params_int(p, P_SCENARIO_SEED),
+			  (sim_rng_kind)sim_params_int(p, P_SCENARIO_RNG) };
+	rc = ops->create(&state, &env, err, errlen);
+	if (rc)
+		goto out;
+	smp = (sampler){ .interval_ns = sim_params_int(p, P_SCENARIO_SAMPLE_INTERVAL),
+			 .ops = ops,
+			 .state = state };
+	if ((rc = sim_timer_init(eng, &smp.timer, sample_fire, &smp)) ||
+	    (rc = sim_timer_at(eng, &smp.timer, 0)))
+		goto nomem;
+	sim_time duration = sim_params_int(p, P_SCENARIO_DURATION);
+	rc = sim_engine_run(eng, duration);
+	out->end = RCUSIM_COMPLETE;
+	if (rc == SIM_ESTOPPED) {
+		out->end = RCUSIM_ABORTED;
+	} else if (rc == SIM_ENOMEM || rc == SIM_ELIMIT) {
+		snprintf(err, errlen, "simulation: %s at t = %lld ns",
+			 rc == SIM_ENOMEM ? "out of memory" : "engine capacity limit reached",
+			 (long long)sim_now(eng));
+		rc = RCUSIM_EFAIL;
+		goto out;
+	} else if (rc) {
+		goto out;
+	}
+	out->sim_end_ns = sim_now(eng);
+	out->events = sim_events(eng);
+	rc = ops->finish(state, sim_now(eng), err, errlen);
+	goto out;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	rc = SIM_ENOMEM;
+out:
+	if (ops)
+		ops->destroy(state);
+	sim_engine_destroy(eng);
+	return rc;
+}

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * metrics.c - histograms, time averages, series and the metric container.
+ * Lookups by name are linear: a run has tens of metrics, touched at the end
+ * or once per sample, never per event.
+ */
+#include "metrics.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sim_hist_init(sim_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+void sim_hist_edges(size_t bin, uint64_t *lo, uint64_t *hi)
+{
+	assert(bin < SIM_HIST_BINS);
+	if (bin < SIM_HIST_LINEAR) {
+		*lo = bin;
+		*hi = bin + 1;
+		return;
+	}
+	size_t k = bin - SIM_HIST_LINEAR;
+	unsigned msb = 7 + (unsigned)(k >> SIM_HIST_SUB_BITS);
+	uint64_t sub = k & ((1u << SIM_HIST_SUB_BITS) - 1);
+	uint64_t width = UINT64_C(1) << (msb - SIM_HIST_SUB_BITS);
+	*lo = (UINT64_C(1) << msb) + sub * width;
+	*hi = *lo + width; /* wraps to 0 only for the very last bin */
+}
+
+double sim_hist_mean(const sim_hist *h)
+{
+	if (!h->count)
+		return 0;
+	/* Split the division so that the 128-bit sum keeps its precision. */
+	unsigned __int128 q = h->sum / h->count, r = h->sum % h->count;
+	return (double)q + (double)r / (double)h->count;
+}
+
+double sim_hist_quantile(const sim_hist *h, double q)
+{
+	if (!h->count)
+		return 0;
+	if (q <= 0)
+		return (double)h->min;
+	if (q >= 1)
+		return (double)h->max;
+	uint64_t rank = (uint64_t)ceil(q * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	uint64_t seen = 0;
+	for (size_t b = 0; b < SIM_HIST_BINS; b++) {
+		seen += h->bins[b];
+		if (seen >= rank) {
+			uint64_t lo, hi;
+			sim_hist_edges(b, &lo, &hi);
+			double mid = b < SIM_HIST_LINEAR ? (double)lo
+							 : ((double)lo + (double)(hi - 1)) / 2;
+			if (mid < (double)h->min)
+				mid = (double)h->min;
+			if (mid > (double)h->max)
+				mid = (double)h->max;
+			return mid;
+		}
+	}
+	return (double)h->max;
+}
+
+void sim_hist_merge(sim_hist *dst, const sim_hist *src)
+{
+	dst->count += src->count;
+	dst->sum += src->sum;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	for (size_t b = 0; b < SIM_HIST_BINS; b++)
+		dst->bins[b] += src->bins[b];
+}
+
+void sim_tavg_init(sim_tavg *a, sim_time t0, int64_t value)
+{
+	a->t0 = t0;
+	a->t_last = t0;
+	a->value = value;
+	a->max = value;
+	a->area = 0;
+}
+
+double sim_tavg_mean(const sim_tavg *a, sim_time now)
+{
+	assert(now >= a->t_last);
+	if (now == a->t0)
+		return (double)a->value;
+	__int128 area = a->area + (__int128)a->value * (now - a->t_last);
+	__int128 span = now - a->t0;
+	__int128 q = area / span, r = area % span;
+	return (double)q + (double)r / (double)span;
+}
+
+/* ---- container --------------------------------------------------------- */
+
+typedef struct scalar {
+	const char *name; /* static, or owned (see owned names) */
+	double v;
+} scalar;
+
+typedef struct named_hist {
+	const char *name;
+	sim_hist *h;
+} named_hist;
+
+struct sim_metrics {
+	scalar *sc;          /* scalars in order of first setting */
+	size_t nsc, capsc;
+	sim_series **se;     /* series in order of creation */
+	size_t nse, capse;
+	named_hist *hi;      /* histograms in order of creation */
+	size_t nhi, caphi;
+	char **names;        /* names built by sim_metrics_hist_scalars, owned */
+	size_t nnames, capnames;
+};
+
+/* Make room for one more element of size @sz in *@arr. */
+static int grow(void **arr, size_t *cap, size_t n, size_t sz)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 16;
+	void *na = realloc(*arr, nc * sz);
+	if (!na)
+		return -1;
+	*arr = na;
+	*cap = nc;
+	return 0;
+}
+
+int sim_metrics_create(sim_metrics **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -1;
+}
+
+void sim_metrics_destroy(sim_metrics *m)
+{
+	if (!m)
+		return;
+	for (size_t k = 0; k < m->nse; k++) {
+		free(m->se[k]->t);
+		free(m->se[k]->v);
+		free(m->se[k]);
+	}
+	for (size_t k = 0; k < m->nhi; k++)
+		free(m->hi[k].h);
+	for (size_t k = 0; k < m->nnames; k++)
+		free(m->names[k]);
+	free(m->sc);
+	free(m->se);
+	free(m->hi);
+	free(m->names);
+	free(m);
+}
+
+int sim_metrics_scalar(sim_metrics *m, const char *name, double v)
+{
+	for (size_t k = 0; k < m->nsc; k++)
+		if (!strcmp(m->sc[k].name, name)) {
+			m->sc[k].v = v;
+			return 0;
+		}
+	if (grow((void **)&m->sc, &m->capsc, m->nsc, sizeof(*m->sc)))
+		return -1;
+	m->sc[m->nsc++] = (scalar){ name, v };
+	return 0;
+}
+
+sim_series *sim_metrics_series(sim_metrics *m, const char *name, int cpu)
+{
+	for (size_t k = 0; k < m->nse; k++)
+		if (m->se[k]->cpu == cpu && !strcmp(m->se[k]->name, name))
+			return m->se[k];
+	if (grow((void **)&m->se, &m->capse, m->nse, sizeof(*m->se)))
+		return NULL;
+	sim_series *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->name = name;
+	s->cpu = cpu;
+	m->se[m->nse++] = s;
+	return s;
+}
+
+int sim_series_append(sim_series *s, sim_time t, double v)
+{
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? s->cap * 2 : 64;
+		sim_time *nt = realloc(s->t, nc * sizeof(*nt));
+		if (!nt)
+			return -1;
+		s->t = nt;
+		double *nv = realloc(s->v, nc * sizeof(*nv));
+		if (!nv)
+			return -1;
+		s->v = nv;
+		s->cap = nc;
+	}
+	s->t[s->n] = t;
+	s->v[s->n] = v;
+	s->n++;
+	return 0;
+}
+
+sim_hist *sim_metrics_hist(sim_metrics *m, const char *name)
+{
+	for (size_t k = 0; k < m->nhi; k++)
+		if (!strcmp(m->hi[k].name, name))
+			return m->hi[k].h;
+	if (grow((void **)&m->hi, &m->caphi, m->nhi, sizeof(*m->hi)))
+		return NULL;
+	sim_hist *h = malloc(sizeof(*h));
+	if (!h)
+		return NULL;
+	sim_hist_init(h);
+	m->hi[m->nhi++] = (named_hist){ name, h };
+	return h;
+}
+
+/* A name "prefix" + "suffix" that lives as long as @m. */
+static const char *own_name(sim_metrics *m, const char *prefix, const char *suffix)
+{
+	if (grow((void **)&m->names, &m->capnames, m->nnames, sizeof(*m->names)))
+		return NULL;
+	size_t len = strlen(prefix) + strlen(suffix) + 1;
+	char *s = malloc(len);
+	if (!s)
+		return NULL;
+	snprintf(s, len, "%s%s", prefix, suffix);
+	m->names[m->nnames++] = s;
+	return s;
+}
+
+int sim_metrics_hist_scalars(sim_metrics *m, const char *prefix, const sim_hist *h, unsigned want)
+{
+	static const struct {
+		unsigned flag;
+		const char *suffix;
+		double q; /* < 0: mean */
+	} qs[] = {
+		{ SIM_Q_MEAN, "_mean_ns", -1 }, { SIM_Q_P50, "_p50_ns", 0.5 },
+		{ SIM_Q_P99, "_p99_ns", 0.99 }, { SIM_Q_P999, "_p999_ns", 0.999 },
+		{ SIM_Q_MAX, "_max_ns", 1.0 },
+	};
+	if (!h->count)
+		return 0;
+	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {
+		if (!(want & qs[k].flag))
+			continue;
+		const char *name = own_name(m, prefix, qs[k].suffix);
+		double v = qs[k].q < 0 ? sim_hist_mean(h) : sim_hist_quantile(h, qs[k].q);
+		if (!name || sim_metrics_scalar(m, name, v))
+			return -1;
+	}
+	return 0;
+}
+
+size_t sim_metrics_nscalars(const sim_metrics *m)
+{
+	return m->nsc;
+}
+
+const char *sim_metrics_scalar_name(const sim_metrics *m, size_t i)
+{
+	return m->sc[i].name;
+}
+
+double sim_metrics_scalar_value(const sim_metrics *m, size_t i)
+{
+	return m->sc[i].v;
+}
+
+bool sim_metrics_get(const sim_metrics *m, const char *name, double *v)
+{
+	for (size_t k = 0; k < m->nsc; k++)
+		if (!strcmp(m->sc[k].name, name)) {
+			*v = m->sc[k].v;
+			return true;
+		}
+	return false;
+}
+
+size_t sim_metrics_nseries(const sim_metrics *m)
+{
+	return m->nse;
+}
+
+const sim_series *sim_metrics_series_at(const sim_metrics *m, size_t i)
+{
+	return m->se[i];
+}
+
+size_t sim_metrics_nhists(const sim_metrics *m)
+{
+	return m->nhi;
+}
+
+const char *sim_metrics_hist_name(const sim_metrics *m, size_t i)
+{
+	return m->hi[i].name;
+}
+
+const sim_hist *sim_metrics_hist_at(const sim_metrics *m, size_t i)
+{
+	return m->hi[i].h;
+}

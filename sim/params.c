@@ -1,0 +1,806 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * params.c - parameter values, unit parsing and the INI scenario reader.
+ *
+ * Numbers with units are parsed in fixed point (up to 24 significant
+ * digits) so that "1.5ms" is exactly 1500000 ns; a value that is not a whole
+ * number of the canonical unit ("0.5ns") is rejected rather than rounded.
+ */
+#include "params.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_INCLUDE_DEPTH 8
+#define MAX_DIGITS 24
+
+typedef struct pval {
+	char *text;   /* value as written */
+	char *origin; /* "default", "FILE:LINE", "--set" */
+	bool is_auto; /* "auto" */
+	int64_t i;    /* INT/TIME/SIZE/BOOL/ENUM */
+	double d;     /* REAL/RATE/FREQ, and i converted */
+} pval;
+
+struct sim_params {
+	const sim_param_def *defs; /* the registry (not owned) */
+	size_t n;                  /* definitions */
+	pval *v;                   /* one value per definition */
+};
+
+static void errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || !errlen)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Copy @s into @buf for a message: at most 60 characters, non-printing
+ * bytes shown as '?'. */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	size_t k = 0;
+	for (; *s && k + 4 < len && k < 60; s++)
+		buf[k++] = isprint((unsigned char)*s) ? *s : '?';
+	if (*s && k + 4 < len) {
+		memcpy(buf + k, "...", 3);
+		k += 3;
+	}
+	buf[k] = 0;
+	return buf;
+}
+
+/* ---- units ------------------------------------------------------------ */
+
+typedef struct unit {
+	const char *name; /* suffix */
+	int64_t mult;     /* canonical units per one */
+} unit;
+
+static const unit time_units[] = {
+	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	{ "min", INT64_C(60000000000) }, { "h", INT64_C(3600000000000) }, { NULL, 0 },
+};
+static const unit size_units[] = {
+	{ "B", 1 }, { "KiB", 1 << 10 }, { "MiB", 1 << 20 }, { "GiB", INT64_C(1) << 30 },
+	{ "TiB", INT64_C(1) << 40 }, { NULL, 0 },
+};
+static const unit rate_units[] = { /* per: divide the count by this many seconds */
+	{ "/ns", -1000000000 }, { "/us", -1000000 }, { "/ms", -1000 }, { "/s", 1 },
+	{ "/min", 60 }, { "/h", 3600 }, { NULL, 0 },
+};
+static const unit freq_units[] = {
+	{ "Hz", 1 }, { "kHz", 1000 }, { "MHz", 1000000 }, { "GHz", 1000000000 }, { NULL, 0 },
+};
+
+/* Parse an optionally signed decimal with optional fraction at @s: the
+ * digits as an integer in *num and the count of fraction digits in *frac.
+ * Returns the end, or NULL if there is no number or too many digits. */
+static const char *parse_fixed(const char *s, __int128 *num, int *frac)
+{
+	bool neg = false, dot = false;
+	int seen = 0, significant = 0, fd = 0;
+	__int128 v = 0;
+	if (*s == '+' || *s == '-')
+		neg = *s++ == '-';
+	for (;; s++) {
+		if (*s >= '0' && *s <= '9') {
+			seen++;
+			if ((v != 0 || *s != '0') && ++significant > MAX_DIGITS)
+				return NULL;
+			if (dot && fd >= MAX_DIGITS)
+				return NULL;
+			v = v * 10 + (*s - '0');
+			if (dot)
+				fd++;
+		} else if (*s == '.' && !dot) {
+			dot = true;
+		} else {
+			break;
+		}
+	}
+	if (!seen)
+		return NULL;
+	*num = neg ? -v : v;
+	*frac = fd;
+	return s;
+}
+
+static const unit *find_unit(const unit *u, const char *s)
+{
+	for (; u->name; u++)
+		if (!strcmp(u->name, s))
+			return u;
+	return NULL;
+}
+
+static const char *unit_list(sim_ptype t)
+{
+	switch (t) {
+	case SIM_P_TIME:
+		return "ns, us, ms, s, min, h";
+	case SIM_P_SIZE:
+		return "B, KiB, MiB, GiB, TiB";
+	case SIM_P_RATE:
+		return "/s, /ms, /us, /ns, /min, /h";
+	case SIM_P_FREQ:
+		return "Hz, kHz, MHz, GHz";
+	default:
+		return "";
+	}
+}
+
+/* Format a canonical integer value of a TIME or SIZE in its largest exact
+ * unit ("3600000000000" ns -> "1h"). */
+static void fmt_exact(sim_ptype t, double v, char *buf, size_t len)
+{
+	const unit *u = t == SIM_P_TIME ? time_units : size_units;
+	const unit *best = u;
+	if (v >= 9.2e18 || v <= -9.2e18) {
+		snprintf(buf, len, "%g%s", v, u->name);
+		return;
+	}
+	int64_t x = (int64_t)v;
+	for (; u->name; u++)
+		if (x != 0 && x % u->mult == 0)
+			best = u;
+	snprintf(buf, len, "%lld%s", (long long)(x / best->mult), best->name);
+}
+
+static void fmt_bound(const sim_param_def *def, double v, char *buf, size_t len)
+{
+	switch (def->type) {
+	case SIM_P_TIME:
+	case SIM_P_SIZE:
+		fmt_exact(def->type, v, buf, len);
+		break;
+	case SIM_P_RATE:
+		snprintf(buf, len, "%g/s", v);
+		break;
+	case SIM_P_FREQ:
+		snprintf(buf, len, "%gHz", v);
+		break;
+	default:
+		snprintf(buf, len, "%.15g", v);
+		break;
+	}
+}
+
+static const char *type_word(const sim_param_def *def)
+{
+	switch (def->type) {
+	case SIM_P_INT:
+		if (def->min >= 1)
+			return "a positive integer";
+		if (def->min >= 0)
+			return "a non-negative integer";
+		return "an integer";
+	case SIM_P_REAL:
+		return "a number";
+	case SIM_P_TIME:
+		return "a time with a unit";
+	case SIM_P_SIZE:
+		return "a size with a unit";
+	case SIM_P_RATE:
+		return "a rate with a unit";
+	case SIM_P_FREQ:
+		return "a frequency with a unit";
+	case SIM_P_BOOL:
+		return "yes or no";
+	case SIM_P_ENUM:
+		return "one of";
+	case SIM_P_STRING:
+		return "a non-empty text";
+	}
+	return "a value";
+}
+
+/* Describe what @def accepts, for messages. */
+static void expected(const sim_param_def *def, char *buf, size_t len)
+{
+	char lo[48], hi[48];
+	const char *autos = def->flags & SIM_PF_AUTO ? " or auto" : "";
+	switch (def->type) {
+	case SIM_P_ENUM:
+		snprintf(buf, len, "one of %s%s", def->choices, autos);
+		return;
+	case SIM_P_BOOL:
+	case SIM_P_STRING:
+		snprintf(buf, len, "%s%s", type_word(def), autos);
+		return;
+	default:
+		break;
+	}
+	fmt_bound(def, def->min, lo, sizeof(lo));
+	fmt_bound(def, def->max, hi, sizeof(hi));
+	if (def->type == SIM_P_INT || def->type == SIM_P_REAL)
+		snprintf(buf, len, "%s in [%s, %s]%s", type_word(def), lo, hi, autos);
+	else
+		snprintf(buf, len, "%s (%s) in [%s, %s]%s", type_word(def), unit_list(def->type),
+			 lo, hi, autos);
+}
+
+static bool is_word_of(const char *choices, const char *w, int64_t *index)
+{
+	size_t wl = strlen(w);
+	int64_t k = 0;
+	for (const char *c = choices;; k++) {
+		const char *bar = strchr(c, '|');
+		size_t cl = bar ? (size_t)(bar - c) : strlen(c);
+		if (cl == wl && !strncmp(c, w, wl)) {
+			*index = k;
+			return true;
+		}
+		if (!bar)
+			return false;
+		c = bar + 1;
+	}
+}
+
+int sim_param_parse(const sim_param_def *def, const char *text, int64_t *iv, double *dv,
+		    bool *is_auto, char *why, size_t whylen)
+{
+	char exp[160], got[80];
+	*iv = 0;
+	*dv = 0;
+	*is_auto = false;
+#define BAD() \
+	do { \
+		expected(def, exp, sizeof(exp)); \
+		errf(why, whylen, "expected %s, got \"%s\"", exp, shown(text, got, sizeof(got))); \
+		return SIM_PARAMS_EINPUT; \
+	} while (0)
+
+	if (!strcmp(text, "auto")) {
+		if (!(def->flags & SIM_PF_AUTO))
+			BAD();
+		*is_auto = true;
+		return 0;
+	}
+	switch (def->type) {
+	case SIM_P_STRING:
+		if (!*text)
+			BAD();
+		return 0;
+	case SIM_P_BOOL:
+		if (!strcmp(text, "yes") || !strcmp(text, "true") || !strcmp(text, "on"))
+			*iv = 1;
+		else if (!strcmp(text, "no") || !strcmp(text, "false") || !strcmp(text, "off"))
+			*iv = 0;
+		else
+			BAD();
+		*dv = (double)*iv;
+		return 0;
+	case SIM_P_ENUM:
+		if (!is_word_of(def->choices, text, iv))
+			BAD();
+		*dv = (double)*iv;
+		return 0;
+	case SIM_P_INT:
+	case SIM_P_TIME:
+	case SIM_P_SIZE: {
+		__int128 num;
+		int frac;
+		const char *end = parse_fixed(text, &num, &frac);
+		if (!end)
+			BAD();
+		int64_t mult = 1;
+		if (def->type == SIM_P_INT) {
+			if (*end || frac)
+				BAD();
+		} else {
+			const unit *u = find_unit(def->type == SIM_P_TIME ? time_units : size_units,
+						  end);
+			if (!u) {
+				if (!*end) {
+					errf(why, whylen,
+					     "expected %s (%s), got \"%s\": units are never guessed",
+					     type_word(def), unit_list(def->type),
+					     shown(text, got, sizeof(got)));
+					return SIM_PARAMS_EINPUT;
+				}
+				BAD();
+			}
+			mult = u->mult;
+		}
+		__int128 scaled = num * mult, pow10 = 1;
+		for (int k = 0; k < frac; k++)
+			pow10 *= 10;
+		if (scaled % pow10) {
+			expected(def, exp, sizeof(exp));
+			errf(why, whylen, "expected %s, got \"%s\": not a whole number of %s", exp,
+			     shown(text, got, sizeof(got)),
+			     def->type == SIM_P_TIME ? "ns" : "bytes");
+			return SIM_PARAMS_EINPUT;
+		}
+		scaled /= pow10;
+		if (scaled > INT64_MAX || scaled < INT64_MIN || (double)scaled < def->min ||
+		    (double)scaled > def->max)
+			BAD();
+		*iv = (int64_t)scaled;
+		*dv = (double)*iv;
+		if ((def->flags & SIM_PF_POW2) && (*iv <= 0 || (*iv & (*iv - 1)))) {
+			errf(why, whylen, "expected a power of two, got \"%s\"",
+			     shown(text, got, sizeof(got)));
+			return SIM_PARAMS_EINPUT;
+		}
+		return 0;
+	}
+	case SIM_P_REAL:
+	case SIM_P_RATE:
+	case SIM_P_FREQ: {
+		if (!*text || isspace((unsigned char)*text))
+			BAD();
+		/* Only plain decimals: no hex, inf or nan from strtod. */
+		for (const char *c = text; *c && !(def->type != SIM_P_REAL && (isalpha((unsigned char)*c) || *c == '/')); c++)
+			if (!(isdigit((unsigned char)*c) || *c == '.' || *c == '-' || *c == '+' ||
+			      *c == 'e' || *c == 'E'))
+				BAD();
+		errno = 0;
+		char *end;
+		double v = strtod(text, &end);
+		if (end == text || errno == ERANGE || !isfinite(v))
+			BAD();
+		if (def->type == SIM_P_REAL) {
+			if (*end)
+				BAD();
+		} else {
+			const unit *u = find_unit(def->type == SIM_P_RATE ? rate_units : freq_units,
+						  end);
+			if (!u) {
+				if (!*end) {
+					errf(why, whylen,
+					     "expected %s (%s), got \"%s\": units are never guessed",
+					     type_word(def), unit_list(def->type),
+					     shown(text, got, sizeof(got)));
+					return SIM_PARAMS_EINPUT;
+				}
+				BAD();
+			}
+			if (def->type == SIM_P_FREQ)
+				v *= (double)u->mult;
+			else /* a rate: per mult seconds, or per 1/-mult of a second */
+				v = u->mult > 0 ? v / (double)u->mult : v * (double)-u->mult;
+			if (!isfinite(v))
+				BAD();
+		}
+		if (v < def->min || v > def->max)
+			BAD();
+		*dv = v;
+		*iv = (int64_t)v;
+		return 0;
+	}
+	}
+	BAD();
+#undef BAD
+}
+
+/* ---- value set -------------------------------------------------------- */
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+/* Store @text (already validated into iv, dv, is_auto) in slot @k. */
+static int store(sim_params *p, size_t k, const char *text, const char *origin, int64_t iv,
+		 double dv, bool is_auto)
+{
+	char *t = xstrdup(text), *o = xstrdup(origin);
+	if (!t || !o) {
+		free(t);
+		free(o);
+		return SIM_PARAMS_ENOMEM;
+	}
+	free(p->v[k].text);
+	free(p->v[k].origin);
+	p->v[k] = (pval){ t, o, is_auto, iv, dv };
+	return 0;
+}
+
+int sim_params_create(sim_params **out, const sim_param_def *defs, size_t ndefs, char *err,
+		      size_t errlen)
+{
+	sim_params *p = calloc(1, sizeof(*p));
+	if (!p)
+		goto nomem;
+	p->defs = defs;
+	p->n = ndefs;
+	p->v = calloc(ndefs ? ndefs : 1, sizeof(*p->v));
+	if (!p->v)
+		goto nomem;
+	for (size_t k = 0; k < ndefs; k++) {
+		int64_t iv;
+		double dv;
+		bool a;
+		char why[256];
+		int rc = sim_param_parse(&defs[k], defs[k].def, &iv, &dv, &a, why, sizeof(why));
+		if (rc) {
+			errf(err, errlen, "registry: %s: default: %s", defs[k].name, why);
+			sim_params_destroy(p);
+			return rc;
+		}
+		if (store(p, k, defs[k].def, "default", iv, dv, a))
+			goto nomem;
+	}
+	*out = p;
+	return 0;
+nomem:
+	errf(err, errlen, "out of memory");
+	sim_params_destroy(p);
+	return SIM_PARAMS_ENOMEM;
+}
+
+void sim_params_destroy(sim_params *p)
+{
+	if (!p)
+		return;
+	if (p->v)
+		for (size_t k = 0; k < p->n; k++) {
+			free(p->v[k].text);
+			free(p->v[k].origin);
+		}
+	free(p->v);
+	free(p);
+}
+
+size_t sim_params_count(const sim_params *p)
+{
+	return p->n;
+}
+
+const sim_param_def *sim_params_def(const sim_params *p, size_t i)
+{
+	return &p->defs[i];
+}
+
+int sim_params_index(const sim_params *p, const char *name)
+{
+	for (size_t k = 0; k < p->n; k++)
+		if (!strcmp(p->defs[k].name, name))
+			return (int)k;
+	return -1;
+}
+
+const char *sim_params_text(const sim_params *p, size_t i)
+{
+	return p->v[i].text;
+}
+
+const char *sim_params_origin(const sim_params *p, size_t i)
+{
+	return p->v[i].origin;
+}
+
+bool sim_params_is_auto(const sim_params *p, size_t i)
+{
+	return p->v[i].is_auto;
+}
+
+int64_t sim_params_int(const sim_params *p, size_t i)
+{
+	return p->v[i].i;
+}
+
+double sim_params_real(const sim_params *p, size_t i)
+{
+	return p->v[i].d;
+}
+
+const char *sim_params_str(const sim_params *p, size_t i)
+{
+	return p->v[i].text;
+}
+
+int sim_params_set_value(sim_params *p, const char *name, const char *value,
+			 const char *origin, char *err, size_t errlen)
+{
+	char got[80], why[320];
+	int k = sim_params_index(p, name);
+	if (k < 0) {
+		errf(err, errlen, "%s: %s: unknown parameter (see `rcusim params`)", origin,
+		     shown(name, got, sizeof(got)));
+		return SIM_PARAMS_EINPUT;
+	}
+	int64_t iv;
+	double dv;
+	bool a;
+	if (sim_param_parse(&p->defs[k], value, &iv, &dv, &a, why, sizeof(why))) {
+		errf(err, errlen, "%s: %s: %s", origin, name, why);
+		return SIM_PARAMS_EINPUT;
+	}
+	if (store(p, (size_t)k, value, origin, iv, dv, a)) {
+		errf(err, errlen, "out of memory");
+		return SIM_PARAMS_ENOMEM;
+	}
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		*--e = 0;
+	return s;
+}
+
+int sim_params_set(sim_params *p, const char *assignment, char *err, size_t errlen)
+{
+	char got[80];
+	char *copy = xstrdup(assignment);
+	if (!copy) {
+		errf(err, errlen, "out of memory");
+		return SIM_PARAMS_ENOMEM;
+	}
+	char *eq = strchr(copy, '=');
+	int rc;
+	if (!eq) {
+		errf(err, errlen, "--set: expected section.key=value, got \"%s\"",
+		     shown(assignment, got, sizeof(got)));
+		rc = SIM_PARAMS_EINPUT;
+	} else {
+		*eq = 0;
+		rc = sim_params_set_value(p, trim(copy), trim(eq + 1), "--set", err, errlen);
+	}
+	free(copy);
+	return rc;
+}
+
+/* ---- INI reader ------------------------------------------------------- */
+
+static bool section_known(const sim_params *p, const char *sec)
+{
+	size_t l = strlen(sec);
+	for (size_t k = 0; k < p->n; k++)
+		if (!strncmp(p->defs[k].name, sec, l) && p->defs[k].name[l] == '.')
+			return true;
+	return false;
+}
+
+static int load(sim_params *p, const char *name, const char *buf, size_t len, int depth,
+		char *err, size_t errlen);
+
+static int load_path(sim_params *p, const char *path, int depth, const char *from, char *err,
+		     size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		errf(err, errlen, "%s%s%s: cannot read: %s", from ? from : "", from ? ": include: " : "",
+		     path, strerror(errno));
+		return SIM_PARAMS_EIO;
+	}
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	size_t got;
+	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	int ioerr = ferror(f);
+	fclose(f);
+	if (!buf) {
+		errf(err, errlen, "out of memory");
+		return SIM_PARAMS_ENOMEM;
+	}
+	if (ioerr) {
+		free(buf);
+		errf(err, errlen, "%s: read error", path);
+		return SIM_PARAMS_EIO;
+	}
+	int rc = load(p, path, buf, n, depth, err, errlen);
+	free(buf);
+	return rc;
+}
+
+static int load(sim_params *p, const char *name, const char *buf, size_t len, int depth,
+		char *err, size_t errlen)
+{
+	char got[80], origin[1100];
+	char section[128] = "";
+	bool in_section = false, any_key = false;
+	int rc = 0;
+	unsigned char *seen = calloc(p->n ? p->n : 1, 1);
+	if (!seen) {
+		errf(err, errlen, "out of memory");
+		return SIM_PARAMS_ENOMEM;
+	}
+	size_t pos = 0;
+	char *line = NULL;
+	for (unsigned lineno = 1; pos < len && rc == 0; lineno++) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t ll = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		free(line);
+		line = malloc(ll + 1);
+		if (!line) {
+			errf(err, errlen, "out of memory");
+			rc = SIM_PARAMS_ENOMEM;
+			break;
+		}
+		memcpy(line, buf + pos, ll);
+		line[ll] = 0;
+		pos += ll + 1;
+		if (strlen(line) != ll) {
+			errf(err, errlen, "%s:%u: line contains a NUL byte", name, lineno);
+			rc = SIM_PARAMS_EINPUT;
+			break;
+		}
+		char *s = trim(line);
+		if (!*s || *s == ';' || *s == '#')
+			continue;
+		if (*s == '[') {
+			char *close = strchr(s, ']');
+			char *rest = close ? trim(close + 1) : NULL;
+			if (!close || (*rest && *rest != ';' && *rest != '#')) {
+				errf(err, errlen, "%s:%u: expected \"[section]\", got \"%s\"", name,
+				     lineno, shown(s, got, sizeof(got)));
+				rc = SIM_PARAMS_EINPUT;
+				break;
+			}
+			*close = 0;
+			char *sec = trim(s + 1);
+			if (strlen(sec) >= sizeof(section) || !section_known(p, sec)) {
+				errf(err, errlen, "%s:%u: [%s]: unknown section", name, lineno,
+				     shown(sec, got, sizeof(got)));
+				rc = SIM_PARAMS_EINPUT;
+				break;
+			}
+			strcpy(section, sec);
+			in_section = true;
+			continue;
+		}
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			errf(err, errlen, "%s:%u: expected \"key = value\" or \"[section]\", got \"%s\"",
+			     name, lineno, shown(s, got, sizeof(got)));
+			rc = SIM_PARAMS_EINPUT;
+			break;
+		}
+		*eq = 0;
+		char *key = trim(s), *val = eq + 1;
+		/* An inline comment starts at ';' or '#' after white space. */
+		for (char *c = val; *c; c++)
+			if ((*c == ';' || *c == '#') && (c == val || c[-1] == ' ' || c[-1] == '\t')) {
+				*c = 0;
+				break;
+			}
+		val = trim(val);
+		if (!*key) {
+			errf(err, errlen, "%s:%u: expected \"key = value\", got no key", name, lineno);
+			rc = SIM_PARAMS_EINPUT;
+			break;
+		}
+		if (!strcmp(key, "include") && !in_section) {
+			if (any_key) {
+				errf(err, errlen, "%s:%u: include: must come before any other line",
+				     name, lineno);
+				rc = SIM_PARAMS_EINPUT;
+				break;
+			}
+			if (depth >= MAX_INCLUDE_DEPTH) {
+				errf(err, errlen, "%s:%u: include: nested more than %d deep (a cycle?)",
+				     name, lineno, MAX_INCLUDE_DEPTH);
+				rc = SIM_PARAMS_EINPUT;
+				break;
+			}
+			if (!*val) {
+				errf(err, errlen, "%s:%u: include: expected a file name", name, lineno);
+				rc = SIM_PARAMS_EINPUT;
+				break;
+			}
+			/* Relative to the including file's folder. */
+			char path[4096];
+			const char *slash = strrchr(name, '/');
+			if (*val == '/' || !slash)
+				snprintf(path, sizeof(path), "%s", val);
+			else
+				snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - name), name, val);
+			snprintf(origin, sizeof(origin), "%s:%u", name, lineno);
+			rc = load_path(p, path, depth + 1, origin, err, errlen);
+			continue;
+		}
+		any_key = true;
+		if (!in_section) {
+			errf(err, errlen, "%s:%u: %s: key outside a [section]", name, lineno,
+			     shown(key, got, sizeof(got)));
+			rc = SIM_PARAMS_EINPUT;
+			break;
+		}
+		char full[256];
+		if (snprintf(full, sizeof(full), "%s.%s", section, key) >= (int)sizeof(full)) {
+			errf(err, errlen, "%s:%u: %s: unknown parameter", name, lineno,
+			     shown(key, got, sizeof(got)));
+			rc = SIM_PARAMS_EINPUT;
+			break;
+		}
+		snprintf(origin, sizeof(origin), "%s:%u", name, lineno);
+		int k = sim_params_index(p, full);
+		if (k >= 0 && seen[k]) {
+			errf(err, errlen, "%s: %s: set twice in this file", origin, full);
+			rc = SIM_PARAMS_EINPUT;
+			break;
+		}
+		rc = sim_params_set_value(p, full, val, origin, err, errlen);
+		if (k >= 0)
+			seen[k] = 1;
+	}
+	free(line);
+	free(seen);
+	return rc;
+}
+
+int sim_params_load_file(sim_params *p, const char *path, char *err, size_t errlen)
+{
+	return load_path(p, path, 0, NULL, err, errlen);
+}
+
+int sim_params_load_buffer(sim_params *p, const char *name, const char *buf, size_t len,
+			   char *err, size_t errlen)
+{
+	return load(p, name, buf, len, 0, err, errlen);
+}
+
+/* ---- listing ---------------------------------------------------------- */
+
+static const char *type_name(sim_ptype t)
+{
+	static const char *const names[] = { "integer", "real", "time", "size", "rate",
+					     "frequency", "choice", "yes/no", "text" };
+	return names[t];
+}
+
+void sim_params_print(const sim_param_def *defs, size_t ndefs, sim_params_format fmt, FILE *out)
+{
+	char exp[200], sec[64] = "";
+	if (fmt == SIM_PARAMS_MD)
+		fprintf(out, "| parameter | default | accepts | unit | meaning | source of the default |\n"
+			     "| --- | --- | --- | --- | --- | --- |\n");
+	for (size_t k = 0; k < ndefs; k++) {
+		const sim_param_def *d = &defs[k];
+		expected(d, exp, sizeof(exp));
+		const char *what = d->unit ? d->unit : type_name(d->type);
+		const char *dot = strchr(d->name, '.');
+		switch (fmt) {
+		case SIM_PARAMS_TEXT:
+			fprintf(out, "%s = %s\n    %s\n    accepts: %s; unit: %s\n    source: %s\n\n",
+				d->name, d->def, d->meaning, exp, what, d->source);
+			break;
+		case SIM_PARAMS_INI:
+			if (strncmp(sec, d->name, (size_t)(dot - d->name)) ||
+			    sec[dot - d->name] != 0) {
+				snprintf(sec, sizeof(sec), "%.*s", (int)(dot - d->name), d->name);
+				fprintf(out, "%s[%s]\n", k ? "\n" : "", sec);
+			}
+			fprintf(out, "; %s\n; accepts %s; unit: %s\n; source: %s\n%s = %s\n", d->meaning,
+				exp, what, d->source, dot + 1, d->def);
+			break;
+		case SIM_PARAMS_MD:
+			fprintf(out, "| `%s` | `%s` | %s | %s | %s | %s |\n", d->name, d->def, exp, what,
+				d->meaning, d->source);
+			break;
+		}
+	}
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * params.h - the parameter registry and the scenario (INI) reader.
+ *
+ * A registry is a table of sim_param_def supplied by the caller (models/
+ * owns rcusim's table). A sim_params holds one value per definition,
+ * starting from the defaults; scenario files and KEY=VALUE overrides change
+ * them, each validated against its definition: type, unit, range, choices.
+ *
+ * Values with units are written with them: times 250ns 10us 1ms 2s 5min 1h,
+ * sizes 192B 8KiB 16GiB, rates 1000/s, frequencies 1.2GHz. A bare number for
+ * a time, size, rate or frequency is an error; units are never guessed.
+ */
+#ifndef RCUSIM_SIM_PARAMS_H
+#define RCUSIM_SIM_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum sim_ptype {
+	SIM_P_INT,    /* integer count */
+	SIM_P_REAL,   /* real number */
+	SIM_P_TIME,   /* duration, canonical ns (int64) */
+	SIM_P_SIZE,   /* size, canonical bytes (int64) */
+	SIM_P_RATE,   /* events per time, canonical per second (double) */
+	SIM_P_FREQ,   /* frequency, canonical Hz (double) */
+	SIM_P_ENUM,   /* one of a fixed list of words; value = index */
+	SIM_P_BOOL,   /* yes/no */
+	SIM_P_STRING, /* free text */
+} sim_ptype;
+
+#define SIM_PF_AUTO 1u  /* accepts "auto": a default derived from other parameters */
+#define SIM_PF_POW2 2u  /* value must be a power of two */
+
+typedef struct sim_param_def {
+	const char *name;    /* "section.key" */
+	sim_ptype type;      /* how the value is written and stored */
+	const char *def;     /* default, as it would be written in a scenario */
+	double min, max;     /* allowed range in canonical units (ignored for ENUM/BOOL/STRING) */
+	const char *choices; /* ENUM only: "a|b|c" */
+	unsigned flags;      /* SIM_PF_* */
+	const char *unit;    /* what is counted, for the listing ("callbacks", "tasks") */
+	const char *meaning; /* one line */
+	const char *source;  /* where the default comes from: kernel file and version,
+				publication, measurement, or "modelling choice: why" */
+} sim_param_def;
+
+typedef struct sim_params sim_params;
+
+/* Errors returned by the functions below (message in the caller's buffer). */
+enum {
+	SIM_PARAMS_EINPUT = -2, /* bad scenario text or value: exit status 2 */
+	SIM_PARAMS_EIO = -3,    /* a file could not be read: exit status 2 as well (bad input) */
+	SIM_PARAMS_ENOMEM = -4, /* allocation failure */
+};
+
+/* Create a value set holding every default of @defs (which must outlive it).
+ * A default that does not parse is a bug in the table: returns
+ * SIM_PARAMS_EINPUT naming it. */
+int sim_params_create(sim_params **out, const sim_param_def *defs, size_t ndefs, char *err,
+		      size_t errlen);
+/* NULL is a no-op. */
+void sim_params_destroy(sim_params *p);
+
+/* Read a scenario file (and what it includes) over the current values. */
+int sim_params_load_file(sim_params *p, const char *path, char *err, size_t errlen);
+/* The same for text in memory; @name is used in messages and to resolve
+ * includes (relative to its folder). */
+int sim_params_load_buffer(sim_params *p, const char *name, const char *buf, size_t len,
+			   char *err, size_t errlen);
+/* Apply one "section.key=value" override (as given to --set). */
+int sim_params_set(sim_params *p, const char *assignment, char *err, size_t errlen);
+/* Set @name to @value; @origin names where it came from in messages. */
+int sim_params_set_value(sim_params *p, const char *name, const char *value,
+			 const char *origin, char *err, size_t errlen);
+
+size_t sim_params_count(const sim_params *p);
+const sim_param_def *sim_params_def(const sim_params *p, size_t i);
+/* Index of @name, or -1. */
+int sim_params_index(const sim_params *p, const char *name);
+
+/* The value as written (after trimming), e.g. "10ms" or "auto". */
+const char *sim_params_text(const sim_params *p, size_t i);
+/* Where the value came from: "default", "FILE:LINE" or "--set". */
+const char *sim_params_origin(const sim_params *p, size_t i);
+bool sim_params_is_auto(const sim_params *p, size_t i);
+/* INT, TIME (ns), SIZE (bytes), BOOL (0/1), ENUM (index). 0 when auto. */
+int64_t sim_params_int(const sim_params *p, size_t i);
+/* REAL, RATE (/s), FREQ (Hz); INT/TIME/SIZE converted. 0 when auto. */
+double sim_params_real(const sim_params *p, size_t i);
+/* ENUM: the chosen word; STRING: the text. */
+const char *sim_params_str(const sim_params *p, size_t i);
+
+/* Listing formats for `rcusim params`. */
+typedef enum sim_params_format { SIM_PARAMS_TEXT, SIM_PARAMS_INI, SIM_PARAMS_MD } sim_params_format;
+/* Print every definition: name, default, unit, meaning, source. */
+void sim_params_print(const sim_param_def *defs, size_t ndefs, sim_params_format fmt, FILE *out);
+
+/* Parse @text as a value of @def without storing it (for tests and tools).
+ * On success fills *i or *d per type and returns 0; *is_auto says "auto". */
+int sim_param_parse(const sim_param_def *def, const char *text, int64_t *i, double *d,
+		    bool *is_auto, char *why, size_t whylen);
+
+#endif
