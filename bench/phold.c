@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 	if (!evs || !lps || sim_engine_create(&eng))
 		return 3;
 	for (uint32_t i = 0; i < o.nlp; i++)
-		if (sim_rng_create(&lps[i], SIM_RNG_MT19937, o.seed, "phold.lp", i))
+		if (sim_rng_create(&lps[i], o.taus2 ? SIM_RNG_TAUS2 : SIM_RNG_MT19937, o.seed, "phold.lp", i))
 			return 3;
 	for (size_t k = 0; k < nev; k++) {
 		ev *e = &evs[k];

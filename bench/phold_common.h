@@ -7,6 +7,9 @@
  * --lookahead, --mean, --end), except that --mean is the total mean
  * increment: lookahead plus an exponential with mean (mean - lookahead).
  * One time unit is one simulated second (10^9 ns); times are integer ns.
+ * Each LP has its own GSL stream, taus2 by default: like ROSS's per-LP
+ * CLCG4 its state is a few bytes, where MT19937's 5 KiB per LP would make
+ * the benchmark measure cache misses on generator state (--rng mt19937).
  */
 #ifndef RCUSIM_BENCH_PHOLD_COMMON_H
 #define RCUSIM_BENCH_PHOLD_COMMON_H
@@ -25,11 +28,12 @@ typedef struct phold_opts {
 	double mean;           /* mean increment, time units */
 	double end;            /* end time, time units */
 	uint64_t seed;         /* seed of the LP streams */
+	int taus2;             /* 1: GSL taus2 streams (24-byte state), 0: MT19937 */
 } phold_opts;
 
 static inline int phold_parse(int argc, char **argv, phold_opts *o)
 {
-	*o = (phold_opts){ 4096, 16, 0.25, 0.1, 1.0, 200, 1 };
+	*o = (phold_opts){ 4096, 16, 0.25, 0.1, 1.0, 200, 1, 1 };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *eq = strchr(a, '=');
 		const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[i + 1] : NULL);
@@ -40,13 +44,21 @@ static inline int phold_parse(int argc, char **argv, phold_opts *o)
 		}
 		if (!eq)
 			i++;
+#define IS(s) (kl == strlen(s) && !strncmp(a, s, kl))
+		if (IS("--rng")) {
+			if (strcmp(v, "taus2") && strcmp(v, "mt19937")) {
+				fprintf(stderr, "phold: --rng: expected taus2 or mt19937, got \"%s\"\n", v);
+				return -1;
+			}
+			o->taus2 = !strcmp(v, "taus2");
+			continue;
+		}
 		char *end;
 		double d = strtod(v, &end);
 		if (*end || end == v) {
 			fprintf(stderr, "phold: %.*s: expected a number, got \"%s\"\n", (int)kl, a, v);
 			return -1;
 		}
-#define IS(s) (kl == strlen(s) && !strncmp(a, s, kl))
 		if (IS("--nlp") && d >= 1)
 			o->nlp = (uint32_t)d;
 		else if (IS("--start-events") && d >= 1)
@@ -64,7 +76,7 @@ static inline int phold_parse(int argc, char **argv, phold_opts *o)
 		else {
 			fprintf(stderr,
 				"usage: %s [--nlp N] [--start-events K] [--remote P] [--lookahead L] "
-				"[--mean M] [--end T] [--seed S]\n",
+				"[--mean M] [--end T] [--seed S] [--rng taus2|mt19937]\n",
 				argv[0]);
 			return -1;
 		}

@@ -2,7 +2,7 @@
 /*
  * phold_textbook.c - the baseline PHOLD is compared with: a plain textbook
  * 4-ary min-heap of event structs (swap-based sift up and down, ordered by
- * (time, sequence)), and the same GSL MT19937 stream per LP, seeded the same
+ * (time, sequence)), and the same GSL stream per LP, seeded the same
  * way and drawn in the same order, so both programs simulate the same events
  * (the checksums agree).
  */
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 	if (!lps || !heap)
 		return 3;
 	for (uint32_t i = 0; i < o.nlp; i++) {
-		lps[i] = gsl_rng_alloc(gsl_rng_mt19937);
+		lps[i] = gsl_rng_alloc(o.taus2 ? gsl_rng_taus2 : gsl_rng_mt19937);
 		if (!lps[i])
 			return 3;
 		gsl_rng_set(lps[i], seed_of(o.seed, "phold.lp", i));

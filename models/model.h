@@ -12,7 +12,7 @@
 #include "../sim/engine.h"
 #include "../sim/metrics.h"
 #include "../sim/rng.h"
-#include "params.h"
+#include "registry.h"
 
 /* Errors a model or the runner returns (besides SIM_ENOMEM). */
 enum {

@@ -117,9 +117,9 @@ int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atom
 	out->end = RCUSIM_COMPLETE;
 	if (rc == SIM_ESTOPPED) {
 		out->end = RCUSIM_ABORTED;
-	} else if (rc == SIM_ENOMEM || rc == SIM_ELIMIT) {
+	} else if (rc == SIM_ENOMEM) {
 		snprintf(err, errlen, "simulation: %s at t = %lld ns",
-			 rc == SIM_ENOMEM ? "out of memory" : "engine capacity limit reached",
+			 "out of memory",
 			 (long long)sim_now(eng));
 		rc = RCUSIM_EFAIL;
 		goto out;

@@ -2,19 +2,30 @@
 /*
  * engine.c - pending-event set and run loop.
  *
- * The pending set is an implicit d-ary min-heap (d = SIM_HEAP_ARITY, 4 by
- * default: see bench/README.md for the arity benchmark) of 16-byte entries
- * {time, key}, key = sequence << 24 | timer id. Comparing (time, key) orders
- * by (time, sequence) because sequences are unique. The heap is offset so
- * that each group of d children shares one 64-byte cache line.
+ * Entries are {time, sequence, timer}; sequences are unique, so (time,
+ * sequence) is a total order and equal times fire in arming order. The set
+ * has three tiers, after the ladder queue (Tang, Goh and Thng, ACM TOMACS
+ * 15(3), 2005), with a heap as its bottom:
  *
- * Cancellation is lazy: a cancelled or re-armed timer leaves its old entry in
- * the heap, recognised as stale on pop because the timer's key no longer
- * matches. When stale entries outnumber live ones the heap is compacted in
- * O(n). This keeps push and pop free of position bookkeeping.
+ *   near   a d-ary min-heap (d = SIM_HEAP_ARITY) of every entry earlier
+ *          than near_end: the only tier that is ordered;
+ *   window buckets of 2^shift ns covering [win_start, win_end), unsorted;
+ *          bucket cur is the one loaded into the heap;
+ *   far    an unsorted array of entries at or after win_end.
  *
- * Limits: 2^24 live timers, 2^40 armings per run (about 3 hours at 10^8
- * armings per second); past either a call returns SIM_ELIMIT.
+ * Arming appends to a bucket or to far in O(1), or pushes on the heap. When
+ * the heap runs dry the next non-empty bucket is heapified into it; when the
+ * buckets run out, far is spread over new buckets sized so that each holds
+ * about BUCKET_TARGET entries. Every entry thus moves at most three times,
+ * and the heap stays small. Where times cluster (one bucket holding most
+ * entries) this degrades gracefully to a plain heap, never worse.
+ *
+ * Cancellation is lazy: a cancelled or re-armed timer leaves its old entry
+ * behind, recognised as stale when it reaches the front because the timer's
+ * key no longer equals the entry's sequence. When stale entries outnumber
+ * live ones all tiers are compacted in O(n). Each timer counts the entries
+ * pointing at it, so that finishing a timer purges its stale entries and no
+ * entry ever points at freed memory.
  */
 #include "engine.h"
 
@@ -27,29 +38,40 @@
 #endif
 #define D SIM_HEAP_ARITY
 
-#define ID_BITS 24
-#define ID_MASK ((UINT64_C(1) << ID_BITS) - 1)
-#define SEQ_LIMIT (UINT64_C(1) << (64 - ID_BITS))
+#ifndef SIM_BUCKET_TARGET
+#define SIM_BUCKET_TARGET 2 /* entries per bucket aimed at (bench/README.md) */
+#endif
+#define BUCKET_TARGET SIM_BUCKET_TARGET
+#define MAX_BUCKETS (1u << 22)
 #define COMPACT_MIN 1024 /* entries: below this, stale entries are left alone */
 
 typedef struct heap_ent {
 	sim_time time; /* ns: when the entry fires */
-	uint64_t key;  /* sequence << ID_BITS | timer id */
+	uint64_t seq;  /* arming order: breaks ties in time */
+	sim_timer *t;  /* the timer armed */
 } heap_ent;
 
+typedef struct vec {
+	heap_ent *e;   /* entries, unsorted */
+	size_t n, cap; /* held, allocated */
+} vec;
+
 struct sim_engine {
-	heap_ent *base;      /* allocation backing the heap (64-byte aligned) */
-	heap_ent *h;         /* heap root, base + (D - 1) */
-	size_t n;            /* entries in the heap, stale included */
-	size_t cap;          /* entries the heap can hold */
+	heap_ent *h;         /* near heap, root at h[0] */
+	size_t n, cap;       /* heap entries (stale included), allocated */
+	sim_time near_end;   /* ns: entries before this go to the heap */
+
+	vec *b;              /* window buckets; b[i] covers [win_start + i << shift, ...) */
+	size_t nb, nb_cap;   /* buckets in the window, allocated */
+	size_t cur;          /* next bucket to load into the heap */
+	sim_time win_start;  /* ns: start of bucket 0 */
+	sim_time win_end;    /* ns: end of the last bucket */
+	unsigned shift;      /* log2 of the bucket width in ns */
+
+	vec far;             /* entries at or after win_end */
+
+	size_t count;        /* entries in all tiers, stale included */
 	size_t stale;        /* entries whose timer was cancelled or re-armed */
-
-	sim_timer **timers;  /* timer table, indexed by id; NULL = free slot */
-	uint32_t ntimers;    /* slots in use or freed (high-water mark) */
-	uint32_t timers_cap; /* slots allocated */
-	uint32_t *free_ids;  /* freed ids, reused last-in first-out */
-	uint32_t nfree;      /* entries in free_ids */
-
 	uint64_t seq;        /* last sequence number handed out */
 	sim_time now;        /* ns: current simulated time */
 	uint64_t events;     /* events dispatched */
@@ -59,7 +81,7 @@ struct sim_engine {
 
 static inline bool ent_less(heap_ent a, heap_ent b)
 {
-	return a.time < b.time || (a.time == b.time && a.key < b.key);
+	return a.time < b.time || (a.time == b.time && a.seq < b.seq);
 }
 
 int sim_engine_create(sim_engine **out)
@@ -67,6 +89,8 @@ int sim_engine_create(sim_engine **out)
 	sim_engine *eng = calloc(1, sizeof(*eng));
 	if (!eng)
 		return SIM_ENOMEM;
+	eng->near_end = INT64_MIN; /* everything goes to far until the first load */
+	eng->win_start = eng->win_end = INT64_MIN;
 	*out = eng;
 	return SIM_OK;
 }
@@ -75,9 +99,11 @@ void sim_engine_destroy(sim_engine *eng)
 {
 	if (!eng)
 		return;
-	free(eng->base);
-	free(eng->timers);
-	free(eng->free_ids);
+	free(eng->h);
+	for (size_t i = 0; i < eng->nb_cap; i++)
+		free(eng->b[i].e);
+	free(eng->b);
+	free(eng->far.e);
 	free(eng);
 }
 
@@ -93,7 +119,7 @@ uint64_t sim_events(const sim_engine *eng)
 
 uint64_t sim_pending(const sim_engine *eng)
 {
-	return eng->n - eng->stale;
+	return eng->count - eng->stale;
 }
 
 void sim_engine_stop(sim_engine *eng)
@@ -113,20 +139,20 @@ void sim_engine_watch(sim_engine *eng, const volatile sig_atomic_t *flag)
 	eng->watch = flag;
 }
 
-/* Grow the heap to hold at least one more entry. */
-static int heap_grow(sim_engine *eng)
+/* ---- the near heap ----------------------------------------------------- */
+
+/* Make room for @need entries in the heap. */
+static int heap_reserve(sim_engine *eng, size_t need)
 {
-	size_t cap = eng->cap ? eng->cap * 2 : 256;
-	size_t bytes = (cap + D) * sizeof(heap_ent);
-	bytes = (bytes + 63) & ~(size_t)63;
-	heap_ent *nb = aligned_alloc(64, bytes);
-	if (!nb)
+	if (need <= eng->cap)
+		return SIM_OK;
+	size_t cap = eng->cap ? eng->cap : 256;
+	while (cap < need)
+		cap *= 2;
+	heap_ent *nh = realloc(eng->h, cap * sizeof(*nh));
+	if (!nh)
 		return SIM_ENOMEM;
-	if (eng->n)
-		memcpy(nb + (D - 1), eng->h, eng->n * sizeof(heap_ent));
-	free(eng->base);
-	eng->base = nb;
-	eng->h = nb + (D - 1);
+	eng->h = nh;
 	eng->cap = cap;
 	return SIM_OK;
 }
@@ -163,89 +189,197 @@ static inline void sift_up(heap_ent *h, size_t i, heap_ent e)
 	h[i] = e;
 }
 
-/* Drop stale entries and rebuild the heap bottom-up: O(n). */
-static void heap_compact(sim_engine *eng)
+static void heapify(heap_ent *h, size_t n)
+{
+	if (n < 2)
+		return;
+	for (size_t i = (n - 2) / D + 1; i-- > 0;)
+		sift_down(h, n, i, h[i]);
+}
+
+/* ---- buckets and far --------------------------------------------------- */
+
+static inline int vec_push(vec *v, heap_ent e)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 4;
+		heap_ent *ne = realloc(v->e, cap * sizeof(*ne));
+		if (!ne)
+			return SIM_ENOMEM;
+		v->e = ne;
+		v->cap = cap;
+	}
+	v->e[v->n++] = e;
+	return SIM_OK;
+}
+
+/* File @e in the tier its time belongs to. */
+static inline int place(sim_engine *eng, heap_ent e)
+{
+	if (e.time < eng->near_end) {
+		if (eng->n == eng->cap && heap_reserve(eng, eng->n + 1))
+			return SIM_ENOMEM;
+		sift_up(eng->h, eng->n++, e);
+		return SIM_OK;
+	}
+	if (e.time < eng->win_end)
+		return vec_push(&eng->b[(uint64_t)(e.time - eng->win_start) >> eng->shift], e);
+	return vec_push(&eng->far, e);
+}
+
+/* Spread far over a new window of buckets. Precondition: heap and window
+ * empty, far not. */
+static int rebuild(sim_engine *eng)
+{
+	vec *far = &eng->far;
+	assert(eng->n == 0 && eng->cur >= eng->nb && far->n > 0);
+	sim_time lo = far->e[0].time, hi = lo;
+	for (size_t i = 1; i < far->n; i++) {
+		if (far->e[i].time < lo)
+			lo = far->e[i].time;
+		if (far->e[i].time > hi)
+			hi = far->e[i].time;
+	}
+	size_t want = far->n / BUCKET_TARGET;
+	if (want < 1)
+		want = 1;
+	if (want > MAX_BUCKETS)
+		want = MAX_BUCKETS;
+	uint64_t span = (uint64_t)(hi - lo) + 1;
+	unsigned shift = 0;
+	while (shift < 62 && (span >> shift) > want)
+		shift++;
+	size_t nb = (size_t)((span - 1) >> shift) + 1;
+	if (nb > eng->nb_cap) {
+		vec *nbv = realloc(eng->b, nb * sizeof(*nbv));
+		if (!nbv)
+			return SIM_ENOMEM;
+		memset(nbv + eng->nb_cap, 0, (nb - eng->nb_cap) * sizeof(*nbv));
+		eng->b = nbv;
+		eng->nb_cap = nb;
+	}
+	eng->nb = nb;
+	eng->cur = 0;
+	eng->shift = shift;
+	eng->win_start = lo;
+	/* hi < win_end <= hi + 2^shift: cannot overflow past INT64_MAX by much,
+	 * so clamp (an entry at INT64_MAX then stays in the last bucket). */
+	uint64_t width = (uint64_t)nb << shift;
+	eng->win_end = width > (uint64_t)(INT64_MAX - lo) ? INT64_MAX : lo + (sim_time)width;
+	eng->near_end = lo;
+	size_t n = far->n;
+	far->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		heap_ent e = far->e[i];
+		if (vec_push(&eng->b[(uint64_t)(e.time - lo) >> shift], e))
+			return SIM_ENOMEM;
+	}
+	return SIM_OK;
+}
+
+/* Refill the empty heap from the next bucket (rebuilding the window from
+ * far when the buckets are used up). Returns SIM_OK with the heap non-empty,
+ * SIM_OK with it empty if nothing is pending, or SIM_ENOMEM. */
+static int refill(sim_engine *eng)
+{
+	assert(eng->n == 0);
+	for (;;) {
+		while (eng->cur < eng->nb) {
+			vec *b = &eng->b[eng->cur++];
+			/* The end of the bucket just taken; the last one ends at
+			 * win_end, which is clamped, so nothing here overflows. */
+			eng->near_end = eng->cur == eng->nb
+						? eng->win_end
+						: eng->win_start + (sim_time)((uint64_t)eng->cur << eng->shift);
+			if (!b->n)
+				continue;
+			if (heap_reserve(eng, b->n))
+				return SIM_ENOMEM;
+			memcpy(eng->h, b->e, b->n * sizeof(*b->e));
+			eng->n = b->n;
+			b->n = 0;
+			heapify(eng->h, eng->n);
+			return SIM_OK;
+		}
+		if (!eng->far.n)
+			return SIM_OK;
+		int rc = rebuild(eng);
+		if (rc)
+			return rc;
+	}
+}
+
+/* ---- stale entries ----------------------------------------------------- */
+
+/* Keep the live entries of @e[0..*n) that do not belong to @also. */
+static void filter(heap_ent *e, size_t *n, const sim_timer *also)
 {
 	size_t k = 0;
-	for (size_t i = 0; i < eng->n; i++) {
-		heap_ent e = eng->h[i];
-		sim_timer *t = eng->timers[e.key & ID_MASK];
-		if (t && t->key == e.key)
-			eng->h[k++] = e;
+	for (size_t i = 0; i < *n; i++) {
+		if (e[i].t->key == e[i].seq && e[i].t != also)
+			e[k++] = e[i];
+		else
+			e[i].t->refs--;
 	}
-	eng->n = k;
+	*n = k;
+}
+
+/* Drop stale entries (and every entry of @also, if not NULL) from all
+ * tiers: O(n). */
+static void compact(sim_engine *eng, const sim_timer *also)
+{
+	filter(eng->h, &eng->n, also);
+	heapify(eng->h, eng->n);
+	size_t count = eng->n;
+	for (size_t i = eng->cur; i < eng->nb; i++) {
+		filter(eng->b[i].e, &eng->b[i].n, also);
+		count += eng->b[i].n;
+	}
+	filter(eng->far.e, &eng->far.n, also);
+	eng->count = count + eng->far.n;
 	eng->stale = 0;
-	if (k < 2)
-		return;
-	for (size_t i = (k - 2) / D + 1; i-- > 0;)
-		sift_down(eng->h, k, i, eng->h[i]);
 }
 
 /* One more entry became stale; compact if they dominate. */
 static inline void note_stale(sim_engine *eng)
 {
 	eng->stale++;
-	if (eng->stale * 2 > eng->n && eng->n >= COMPACT_MIN)
-		heap_compact(eng);
+	if (eng->stale * 2 > eng->count && eng->count >= COMPACT_MIN)
+		compact(eng, NULL);
 }
+
+/* ---- timers ------------------------------------------------------------ */
 
 int sim_timer_init(sim_engine *eng, sim_timer *t, sim_handler *fn, void *ctx)
 {
-	uint32_t id;
-	if (eng->nfree) {
-		id = eng->free_ids[--eng->nfree];
-	} else {
-		if (eng->ntimers >= ID_MASK)
-			return SIM_ELIMIT;
-		if (eng->ntimers == eng->timers_cap) {
-			uint32_t cap = eng->timers_cap ? eng->timers_cap * 2 : 64;
-			sim_timer **nt = realloc(eng->timers, cap * sizeof(*nt));
-			if (!nt)
-				return SIM_ENOMEM;
-			uint32_t *nf = realloc(eng->free_ids, cap * sizeof(*nf));
-			if (!nf) {
-				eng->timers = nt;
-				return SIM_ENOMEM;
-			}
-			eng->timers = nt;
-			eng->free_ids = nf;
-			eng->timers_cap = cap;
-		}
-		id = eng->ntimers++;
-	}
-	eng->timers[id] = t;
-	t->fn = fn;
-	t->ctx = ctx;
-	t->when = 0;
-	t->key = 0;
-	t->id = id;
+	(void)eng;
+	*t = (sim_timer){ .fn = fn, .ctx = ctx };
 	return SIM_OK;
 }
 
 void sim_timer_fini(sim_engine *eng, sim_timer *t)
 {
-	assert(eng->timers[t->id] == t);
 	sim_timer_cancel(eng, t);
-	eng->timers[t->id] = NULL;
-	eng->free_ids[eng->nfree++] = t->id;
+	if (t->refs)
+		compact(eng, t);
+	assert(t->refs == 0);
 }
 
 int sim_timer_at(sim_engine *eng, sim_timer *t, sim_time when)
 {
-	assert(eng->timers[t->id] == t);
 	assert(when >= eng->now);
-	if (eng->seq + 1 >= SEQ_LIMIT)
-		return SIM_ELIMIT;
-	if (eng->n == eng->cap && heap_grow(eng))
+	heap_ent e = { when, eng->seq + 1, t };
+	if (place(eng, e))
 		return SIM_ENOMEM;
+	eng->seq++;
+	eng->count++;
 	if (t->key) {
 		t->key = 0; /* so that a compaction drops the old entry */
 		note_stale(eng);
 	}
-	heap_ent e = { when, (++eng->seq << ID_BITS) | t->id };
 	t->when = when;
-	t->key = e.key;
-	sift_up(eng->h, eng->n++, e);
+	t->key = e.seq;
+	t->refs++;
 	return SIM_OK;
 }
 
@@ -265,22 +399,36 @@ void sim_timer_cancel(sim_engine *eng, sim_timer *t)
 	note_stale(eng);
 }
 
+/* ---- the run loop ------------------------------------------------------ */
+
 int sim_engine_run(sim_engine *eng, sim_time end)
 {
-	heap_ent *h;
 	eng->stop = 0;
-	while (eng->n) {
+	for (;;) {
 		if (eng->stop || (eng->watch && *eng->watch))
 			break;
-		h = eng->h;
+		if (!eng->n) {
+			int rc = refill(eng);
+			if (rc) {
+				eng->stop = rc;
+				break;
+			}
+			if (!eng->n)
+				break;
+		}
+		heap_ent *h = eng->h;
 		heap_ent top = h[0];
 		if (top.time > end)
 			break;
 		size_t n = --eng->n;
-		if (n)
+		eng->count--;
+		if (n) {
 			sift_down(h, n, 0, h[n]);
-		sim_timer *t = eng->timers[top.key & ID_MASK];
-		if (!t || t->key != top.key) {
+			__builtin_prefetch(h[0].t, 1);
+		}
+		sim_timer *t = top.t;
+		t->refs--;
+		if (t->key != top.seq) {
 			eng->stale--;
 			continue;
 		}

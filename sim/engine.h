@@ -36,15 +36,14 @@ struct sim_timer {
 	sim_handler *fn; /* action on expiry */
 	void *ctx;       /* the owner's data, untouched by the engine */
 	sim_time when;   /* ns: expiry time while armed */
-	uint64_t key;    /* heap key (sequence << 24 | id) while armed, 0 when idle */
-	uint32_t id;     /* slot in the engine's timer table */
+	uint64_t key;    /* sequence number of the live heap entry, 0 when idle */
+	uint32_t refs;   /* heap entries (live or stale) that point here */
 };
 
 /* Errors: negative values. */
 enum {
 	SIM_OK = 0,
 	SIM_ENOMEM = -1,    /* allocation failed */
-	SIM_ELIMIT = -2,    /* a documented capacity limit was reached */
 	SIM_ESTOPPED = -3,  /* the run was stopped before its end time */
 };
 
@@ -75,10 +74,10 @@ void sim_engine_fail(sim_engine *eng, int err);
  * it becomes non-zero. NULL watches nothing. */
 void sim_engine_watch(sim_engine *eng, const volatile sig_atomic_t *flag);
 
-/* Register a timer with its handler and owner data. Returns SIM_OK,
- * SIM_ENOMEM, or SIM_ELIMIT past 2^24 live timers. */
+/* Set up a timer with its handler and owner data. Returns SIM_OK. */
 int sim_timer_init(sim_engine *eng, sim_timer *t, sim_handler *fn, void *ctx);
-/* Cancel and unregister a timer; its memory may then be reused. */
+/* Cancel a timer for good; its memory may then be reused or freed. O(1)
+ * unless stale heap entries still point at it (then O(pending)). */
 void sim_timer_fini(sim_engine *eng, sim_timer *t);
 /* Arm (or re-arm) @t to fire at absolute time @when (>= now). */
 int sim_timer_at(sim_engine *eng, sim_timer *t, sim_time when);

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "../models/model.h"
-#include "../models/params.h"
+#include "../models/registry.h"
 #include "params.h"
 #include "recorder.h"
 

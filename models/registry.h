@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * params.h - rcusim's parameter registry (the table is models/params.def).
+ * registry.h - rcusim's parameter registry (the table is models/params.def).
  * Models read values by id: sim_params_int(p, P_RCU_BLIMIT).
  */
-#ifndef RCUSIM_MODELS_PARAMS_H
-#define RCUSIM_MODELS_PARAMS_H
+#ifndef RCUSIM_MODELS_REGISTRY_H
+#define RCUSIM_MODELS_REGISTRY_H
 
 #include "../sim/params.h"
 

@@ -1,0 +1,33 @@
+#!/bin/sh
+# The whole test suite: install dependencies, then build and run every test
+# (Check units, CLI, scenarios, benchmark smoke) in a -Werror Release build
+# and again under AddressSanitizer + UndefinedBehaviorSanitizer, and fuzz
+# the scenario reader for a bounded time.
+set -eu
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+JOBS=$(nproc)
+"$HERE/scripts/setup-debian.sh"
+
+echo "== Release build, -Werror"
+cmake -S "$HERE" -B "$HERE/build" -DCMAKE_BUILD_TYPE=Release -DRCUSIM_WERROR=ON >/dev/null
+cmake --build "$HERE/build" -j "$JOBS"
+(cd "$HERE/build" && ctest --output-on-failure -j "$JOBS")
+
+echo "== ASan + UBSan build"
+cmake -S "$HERE" -B "$HERE/build-asan" -DCMAKE_BUILD_TYPE=Debug -DRCUSIM_SANITIZE=ON -DRCUSIM_WERROR=ON >/dev/null
+cmake --build "$HERE/build-asan" -j "$JOBS"
+(cd "$HERE/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$JOBS")
+
+echo "== fuzzing the scenario reader for ${FUZZ_SECONDS}s"
+cmake -S "$HERE" -B "$HERE/build-fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DRCUSIM_FUZZ=ON -DBUILD_TESTING=ON >/dev/null
+cmake --build "$HERE/build-fuzz" -j "$JOBS" --target fuzz_ini
+corpus=$(mktemp -d)
+trap 'rm -rf "$corpus"' EXIT
+"$HERE/build-fuzz/tests/fuzz_ini" -max_total_time="$FUZZ_SECONDS" -print_final_stats=0 \
+	"$corpus" "$HERE/tests/fuzz-seeds" 2>"$corpus.log" || { tail -40 "$corpus.log"; exit 1; }
+tail -1 "$corpus.log"
+rm -f "$corpus.log"
+
+echo "all: 3 passed, 0 failed"

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* check_recorder.c - the results database: schema, a run's rows, status
+ * transitions, schema versions, and failures that leave nothing 'complete'. */
+#include <check.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "recorder.h"
+#include "registry.h"
+
+static char dir[64], path[128], err[1024];
+
+static void setup(void)
+{
+	strcpy(dir, "/tmp/rcusim-rec-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/r.db", dir);
+}
+
+static void teardown(void)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* One integer from @sql on @file. */
+static long long q1(const char *file, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	ck_assert_int_eq(sqlite3_open(file, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	long long v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static sim_metrics *sample_metrics(void)
+{
+	sim_metrics *m;
+	sim_metrics_create(&m);
+	sim_metrics_scalar(m, "cb.enqueued", 10);
+	sim_metrics_scalar(m, "cb.invoked", 7);
+	sim_series *s = sim_metrics_series(m, "cb.qlen", -1);
+	for (int i = 0; i < 5; i++)
+		sim_series_append(s, i * 1000, i);
+	sim_series_append(sim_metrics_series(m, "cb.qlen", 3), 0, 1);
+	sim_hist *h = sim_metrics_hist(m, "cb.latency_ns");
+	sim_hist_add(h, 5);
+	sim_hist_add(h, 5);
+	sim_hist_add(h, 1000000);
+	return m;
+}
+
+START_TEST(recorder_run_lifecycle)
+{
+	rec_db *db;
+	sim_params *p;
+	ck_assert_int_eq(sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)), 0);
+	ck_assert_int_eq(rec_open(&db, path, err, sizeof(err)), 0);
+	rec_run_info info = { "x", "fixed", 7, "lbl", 1000000, "test" };
+	int64_t id;
+	ck_assert_int_eq(rec_run_begin(db, &info, p, &id, err, sizeof(err)), 0);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM run WHERE status = 'running'"), 1);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM param"), P_COUNT);
+	sim_metrics *m = sample_metrics();
+	rec_run_result res = { "complete", 1000000, 42, 0.5 };
+	ck_assert_int_eq(rec_run_end(db, id, &res, m, err, sizeof(err)), 0);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM run WHERE status = 'complete'"), 1);
+	ck_assert_int_eq(q1(path, "SELECT events FROM run"), 42);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM scalar"), 2);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM series"), 2);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM point"), 6);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM hist"), 2); /* two non-empty bins */
+	ck_assert_int_eq(q1(path, "SELECT sum(count) FROM hist"), 3);
+	ck_assert_int_eq(q1(path, "SELECT user_version FROM pragma_user_version"), REC_SCHEMA_VERSION);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), 1);
+	rec_close(db);
+	sim_metrics_destroy(m);
+	sim_params_destroy(p);
+}
+END_TEST
+
+START_TEST(recorder_newer_schema_refused)
+{
+	sqlite3 *raw;
+	ck_assert_int_eq(sqlite3_open(path, &raw), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(raw, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	rec_db *db = NULL;
+	ck_assert_int_eq(rec_open(&db, path, err, sizeof(err)), REC_ENEWER);
+	ck_assert_ptr_nonnull(strstr(err, "schema version 99 is newer"));
+}
+END_TEST
+
+START_TEST(recorder_failed_write_leaves_running)
+{
+	/* A run whose results cannot be written stays 'running' (never
+	 * 'complete'), and rec_run_mark can then say 'failed'. Inject the
+	 * failure with a trigger that rejects scalar rows. */
+	rec_db *db;
+	sim_params *p;
+	sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err));
+	ck_assert_int_eq(rec_open(&db, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(sqlite3_exec(rec_handle(db),
+				      "CREATE TRIGGER boom BEFORE INSERT ON point "
+				      "BEGIN SELECT RAISE(ABORT, 'injected'); END",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	rec_run_info info = { "x", "fixed", 7, NULL, 1000000, "test" };
+	int64_t id;
+	ck_assert_int_eq(rec_run_begin(db, &info, p, &id, err, sizeof(err)), 0);
+	sim_metrics *m = sample_metrics();
+	rec_run_result res = { "complete", 1000000, 42, 0.5 };
+	ck_assert_int_eq(rec_run_end(db, id, &res, m, err, sizeof(err)), REC_EDB);
+	ck_assert_ptr_nonnull(strstr(err, "injected"));
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM run WHERE status = 'running'"), 1);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM scalar"), 0); /* rolled back */
+	ck_assert_int_eq(rec_run_mark(db, id, "failed", err, sizeof(err)), 0);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM run WHERE status = 'failed'"), 1);
+	rec_close(db);
+	sim_metrics_destroy(m);
+	sim_params_destroy(p);
+}
+END_TEST
+
+START_TEST(recorder_unwritable_path)
+{
+	rec_db *db = NULL;
+	char bad[256];
+	snprintf(bad, sizeof(bad), "%s/no/such/dir/r.db", dir);
+	ck_assert_int_eq(rec_open(&db, bad, err, sizeof(err)), REC_EDB);
+	ck_assert_ptr_nonnull(strstr(err, "database: "));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("recorder");
+	TCase *tc = tcase_create("recorder");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, recorder_run_lifecycle);
+	tcase_add_test(tc, recorder_newer_schema_refused);
+	tcase_add_test(tc, recorder_failed_write_leaves_running);
+	tcase_add_test(tc, recorder_unwritable_path);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* check_rng.c - random streams: determinism, independence of parts, and
+ * the distributions' first moments. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "rng.h"
+
+START_TEST(rng_same_seed_same_stream)
+{
+	sim_rng *a, *b;
+	sim_rng_create(&a, SIM_RNG_MT19937, 5, "rcu.callrcu", 3);
+	sim_rng_create(&b, SIM_RNG_MT19937, 5, "rcu.callrcu", 3);
+	for (int i = 0; i < 1000; i++)
+		ck_assert(sim_rng_uniform(a) == sim_rng_uniform(b));
+	sim_rng_destroy(a);
+	sim_rng_destroy(b);
+}
+END_TEST
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+START_TEST(rng_streams_differ)
+{
+	/* Seed, part and index each change the stream. */
+	uint32_t base = sim_rng_derive_seed(5, "rcu.callrcu", 3);
+	ck_assert_uint_ne(base, sim_rng_derive_seed(6, "rcu.callrcu", 3));
+	ck_assert_uint_ne(base, sim_rng_derive_seed(5, "rcu.callrcv", 3));
+	ck_assert_uint_ne(base, sim_rng_derive_seed(5, "rcu.callrcu", 4));
+	/* 4096 CPUs x 8 parts: count seed collisions (expected ~0.06). */
+	enum { N = 4096 * 8 };
+	uint32_t *s = malloc(N * sizeof(*s));
+	const char *parts[8] = { "a", "b", "sched", "rcu", "vfs", "slab", "workload", "irq" };
+	for (int p = 0; p < 8; p++)
+		for (int i = 0; i < 4096; i++)
+			s[p * 4096 + i] = sim_rng_derive_seed(1, parts[p], (uint64_t)i);
+	qsort(s, N, sizeof(*s), cmp_u32);
+	int dup = 0;
+	for (int i = 1; i < N; i++)
+		dup += s[i] == s[i - 1];
+	ck_assert_int_le(dup, 2);
+	free(s);
+}
+END_TEST
+
+START_TEST(rng_parts_are_independent)
+{
+	/* Drawing from part "x" never changes what part "y" yields. */
+	sim_rng *x, *y1, *y2;
+	sim_rng_create(&x, SIM_RNG_TAUS2, 9, "x", 0);
+	sim_rng_create(&y1, SIM_RNG_TAUS2, 9, "y", 0);
+	double ref[100];
+	for (int i = 0; i < 100; i++)
+		ref[i] = sim_rng_uniform(y1);
+	for (int i = 0; i < 12345; i++)
+		sim_rng_uniform(x);
+	sim_rng_create(&y2, SIM_RNG_TAUS2, 9, "y", 0);
+	for (int i = 0; i < 100; i++) {
+		sim_rng_uniform(x);
+		ck_assert(sim_rng_uniform(y2) == ref[i]);
+	}
+	sim_rng_destroy(x);
+	sim_rng_destroy(y1);
+	sim_rng_destroy(y2);
+}
+END_TEST
+
+START_TEST(rng_moments)
+{
+	sim_rng *r;
+	sim_rng_create(&r, (sim_rng_kind)_i, 1, "moments", 0);
+	enum { N = 200000 };
+	double se = 0, su = 0;
+	uint64_t big = 0, n_big = (UINT64_C(1) << 40) + 7;
+	for (int i = 0; i < N; i++) {
+		se += sim_rng_exponential(r, 2.0);
+		double u = sim_rng_uniform(r);
+		ck_assert(u >= 0 && u < 1);
+		su += u;
+		uint64_t k = sim_rng_uniform_int(r, n_big);
+		ck_assert_uint_lt(k, n_big);
+		big += k >> 20;
+	}
+	/* Means within 5 standard errors. */
+	ck_assert_double_lt(fabs(se / N - 2.0), 5 * 2.0 / sqrt(N));
+	ck_assert_double_lt(fabs(su / N - 0.5), 5 * sqrt(1.0 / 12) / sqrt(N));
+	double mean_big = (double)big / N, want = (double)(n_big >> 20) / 2;
+	ck_assert_double_lt(fabs(mean_big - want), 5 * want / sqrt(3.0 * N));
+	sim_rng_destroy(r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("rng");
+	TCase *tc = tcase_create("rng");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, rng_same_seed_same_stream);
+	tcase_add_test(tc, rng_streams_differ);
+	tcase_add_test(tc, rng_parts_are_independent);
+	tcase_add_loop_test(tc, rng_moments, SIM_RNG_MT19937, SIM_RNG_RANLXD2 + 1);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,140 @@
+#!/bin/sh
+# cli.sh RCUSIM SRCDIR - the rcusim command as a user meets it: help,
+# version, params, exit codes, error messages naming file, line and key,
+# the database a run leaves, determinism, and a clean abort on SIGTERM.
+set -u
+RCUSIM=$1
+SRC=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+pass=0
+
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect_exit CODE CMD... : run CMD, stdout/stderr to $T/out $T/err
+expect_exit() {
+	want=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else bad "exit $got, want $want: $*"; cat "$T/err"; fi
+}
+
+expect_err() { # exact stderr line
+	if grep -qxF -- "$1" "$T/err"; then ok; else bad "stderr lacks: $1"; echo "  got: $(cat "$T/err")"; fi
+}
+
+q() { sqlite3 "$1" "$2"; }
+
+expect_exit 0 "$RCUSIM" --version
+grep -q '^rcusim ' "$T/out" && ok || bad "--version output"
+expect_exit 0 "$RCUSIM" --help
+expect_exit 0 "$RCUSIM" run --help
+expect_exit 0 "$RCUSIM" params --help
+expect_exit 2 "$RCUSIM"
+expect_exit 2 "$RCUSIM" frobnicate
+expect_exit 2 "$RCUSIM" params --format xml
+expect_exit 2 "$RCUSIM" run
+expect_exit 2 "$RCUSIM" run --bogus x.ini
+
+# params: every parameter of the registry, in each format.
+expect_exit 0 "$RCUSIM" params
+n_text=$(grep -c '^[a-z]*\.[a-z_]* = ' "$T/out")
+expect_exit 0 "$RCUSIM" params --format md
+n_md=$(grep -c '^| `[a-z]*\.[a-z_]*` |' "$T/out")
+[ "$n_text" -eq "$n_md" ] && [ "$n_text" -ge 50 ] && ok || bad "params count text $n_text md $n_md"
+for key in scenario.duration machine.hz machine.memory machine.page_size softirq.max_restart \
+	rcu.policy rcu.maxbatch rcu.resched_over rcu.blimit rcu.qhimark rcu.qlowmark \
+	rcu.rsinterval rcu.callback_cost vfs.max_files vfs.accounting vfs.file_size \
+	workload.kind workload.jobs; do
+	grep -q "| \`$key\` |" "$T/out" && ok || bad "params lacks $key"
+done
+expect_exit 0 "$RCUSIM" params --format ini
+cp "$T/out" "$T/all.ini"
+
+# Bad input: exit 2, the message names file, line and key; no database.
+cd "$T" || exit 1
+printf '[scenario]\nduration = 10s\n[rcu]\nblimit = ten\n' >b1.ini
+expect_exit 2 "$RCUSIM" run b1.ini --db b.db
+expect_err 'b1.ini:4: rcu.blimit: expected a positive integer in [1, 2147483647], got "ten"'
+printf '[scenario]\nduration = 10\n' >b2.ini
+expect_exit 2 "$RCUSIM" run b2.ini --db b.db
+expect_err 'b2.ini:2: scenario.duration: expected a time with a unit (ns, us, ms, s, min, h), got "10": units are never guessed'
+printf '[workload]\njobs = -3\n' >b3.ini
+expect_exit 2 "$RCUSIM" run b3.ini --db b.db
+expect_err 'b3.ini:2: workload.jobs: expected a non-negative integer in [0, 100000000], got "-3"'
+printf '[rcu]\nblimit 10\n' >b4.ini
+expect_exit 2 "$RCUSIM" run b4.ini --db b.db
+expect_err 'b4.ini:2: expected "key = value" or "[section]", got "blimit 10"'
+printf '[rcu]\nnot_a_key = 1\n' >b5.ini
+expect_exit 2 "$RCUSIM" run b5.ini --db b.db
+expect_err 'b5.ini:2: rcu.not_a_key: unknown parameter (see `rcusim params`)'
+expect_exit 2 "$RCUSIM" run missing.ini --db b.db
+expect_err 'missing.ini: cannot read: No such file or directory'
+printf '[workload]\nkind = make\n' >b6.ini
+expect_exit 2 "$RCUSIM" run b6.ini --db b.db
+expect_err 'b6.ini:2: workload.kind: workload "make" is not implemented in this version of rcusim (available: queue)'
+expect_exit 2 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db b.db --set rcu.blimit=0
+expect_err '--set: rcu.blimit: expected a positive integer in [1, 2147483647], got "0"'
+expect_exit 2 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db b.db --duration 5
+[ ! -e b.db ] && ok || bad "bad input created a database"
+
+# The ini listing of all defaults is a valid scenario (it fails only on the
+# not-yet-implemented default workload, with exit 2, after parsing).
+expect_exit 2 "$RCUSIM" run all.ini --db b.db
+grep -q 'workload.kind: workload "make" is not implemented' "$T/err" && ok || bad "all.ini: $(cat "$T/err")"
+
+# A good run: a complete run row, every parameter, scalars, series, hists.
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db r.db --duration 5s --set machine.cores=2 --label first
+grep -q '^run 1 complete: queue' "$T/out" && ok || bad "summary: $(head -1 "$T/out")"
+[ "$(q r.db "SELECT status || ' ' || label || ' ' || sim_end_ns FROM run")" = "complete first 5000000000" ] && ok || bad "run row"
+[ "$(q r.db 'SELECT count(*) FROM param')" -eq "$n_text" ] && ok || bad "param rows"
+[ "$(q r.db "SELECT value FROM param WHERE name = 'machine.cores'")" = "2" ] && ok || bad "override stored"
+[ "$(q r.db "SELECT value FROM param WHERE name = 'scenario.duration'")" = "5s" ] && ok || bad "--duration stored"
+[ "$(q r.db "SELECT count(*) FROM scalar WHERE name IN ('cb.enqueued','cb.invoked','cb.pending_end','cb.latency_p99_ns')")" -eq 4 ] && ok || bad "scalars"
+[ "$(q r.db "SELECT count(*) FROM scalar s1 JOIN scalar s2 JOIN scalar s3 ON s1.name='cb.enqueued' AND s2.name='cb.invoked' AND s3.name='cb.pending_end' WHERE s1.value = s2.value + s3.value")" -eq 1 ] && ok || bad "conservation in db"
+[ "$(q r.db "SELECT count(*) FROM series WHERE name = 'cb.qlen'")" -eq 9 ] && ok || bad "series per cpu + total"
+[ "$(q r.db "SELECT count(*) FROM point p JOIN series s USING(series_id) WHERE s.cpu = -1")" -eq 51 ] && ok || bad "points at 100 ms over 5 s"
+[ "$(q r.db "SELECT sum(count) FROM hist WHERE name = 'cb.latency_ns'")" = "$(q r.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE name = 'cb.invoked'")" ] && ok || bad "hist count = invoked"
+
+# Determinism: same seed, same rows; another seed, other rows.
+"$RCUSIM" run "$SRC/scenarios/queue.ini" --db r.db --duration 5s --set machine.cores=2 >/dev/null 2>&1
+"$RCUSIM" run "$SRC/scenarios/queue.ini" --db r.db --duration 5s --set machine.cores=2 --seed 2 >/dev/null 2>&1
+dump() {
+	q r.db "SELECT name, value FROM scalar WHERE run_id = $1 ORDER BY name;
+		SELECT s.name, s.cpu, p.t_ns, p.value FROM point p JOIN series s USING(series_id) WHERE run_id = $1 ORDER BY s.name, s.cpu, p.t_ns;
+		SELECT name, lo, hi, count FROM hist WHERE run_id = $1 ORDER BY name, lo;"
+}
+dump 1 >d1
+dump 2 >d2
+dump 3 >d3
+cmp -s d1 d2 && ok || bad "same seed differs"
+cmp -s d1 d3 && bad "different seed identical" || ok
+
+# I/O failures: exit 3.
+expect_exit 3 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db "$T/no/such/dir/x.db" --duration 1s
+sqlite3 new.db 'PRAGMA user_version = 9'
+expect_exit 3 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db new.db --duration 1s
+grep -q 'schema version 9 is newer' "$T/err" && ok || bad "newer schema message"
+
+# SIGTERM: the run ends as 'aborted' with what it measured, exit 143.
+"$RCUSIM" run "$SRC/scenarios/queue.ini" --db a.db --duration 100h >a.out 2>a.err &
+pid=$!
+i=0
+while [ "$(q a.db "SELECT count(*) FROM run WHERE status = 'running'" 2>/dev/null || echo 0)" != 1 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.5
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] && ok || bad "SIGTERM exit $rc"
+[ "$(q a.db 'SELECT status FROM run')" = "aborted" ] && ok || bad "aborted status: $(q a.db 'SELECT status FROM run')"
+[ "$(q a.db "SELECT count(*) FROM scalar WHERE name = 'cb.enqueued' AND value > 0")" -eq 1 ] && ok || bad "aborted run kept its scalars"
+[ "$(q a.db 'SELECT sim_end_ns < 360000000000000 FROM run')" -eq 1 ] && ok || bad "aborted sim_end_ns"
+
+echo "$pass passed, $fails failed"
+[ $fails -eq 0 ]
