@@ -43,6 +43,7 @@ typedef struct model_ops {
 } model_ops;
 
 extern const model_ops queue_model;
+extern const model_ops callrcu_model;
 
 /* Number of CPUs the machine section describes. */
 int model_ncpus(const sim_params *p);

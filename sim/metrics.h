@@ -91,6 +91,15 @@ static inline void sim_tavg_add(sim_tavg *a, sim_time now, int64_t delta)
 {
 	sim_tavg_set(a, now, a->value + delta);
 }
+/* The quantity changes by @delta at @now, but the change belongs at time
+ * @at (earlier or later than @now): the integral is corrected as if it had
+ * happened then. For work committed in bulk (a batch of callbacks invoked
+ * over the next milliseconds, calls applied at the next tick). */
+static inline void sim_tavg_add_at(sim_tavg *a, sim_time now, sim_time at, int64_t delta)
+{
+	sim_tavg_set(a, now, a->value + delta);
+	a->area += (__int128)delta * (now - at);
+}
 /* Time average over [t0, now]; the current value if now == t0. */
 double sim_tavg_mean(const sim_tavg *a, sim_time now);
 

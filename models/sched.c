@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * sched.c - the O(1) scheduler's runqueue, after kernel/sched.c (2.6.16):
+ * task_timeslice/SCALE_PRIO, effective_prio, TASK_INTERACTIVE/DELTA,
+ * scheduler_tick's expiry and EXPIRED_STARVING, and schedule()'s array
+ * switch and pick.
+ *
+ * Simplified: the sleep average is credited with the whole sleep on wakeup
+ * and debited with the whole run when a task is switched out (capped to
+ * [0, MAX_SLEEP_AVG]); the kernel's interactive-credit rules, the
+ * TIMESLICE_GRANULARITY requeue of interactive tasks, real-time classes and
+ * load balancing are left out (jobs stay on their CPU).
+ */
+#include "sched.h"
+
+#include <assert.h>
+#include <string.h>
+
+void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time min_timeslice_ns,
+		    sim_time starvation_ns, int max_bonus_half)
+{
+	cfg->hz = hz;
+	/* DEF_TIMESLICE is (100 * HZ / 1000): the time in jiffies, rounded down. */
+	cfg->def_timeslice = (int)(def_timeslice_ns * hz / SIM_NS_PER_S);
+	if (cfg->def_timeslice < 1)
+		cfg->def_timeslice = 1;
+	if (min_timeslice_ns < 0)
+		cfg->min_timeslice = 5 * hz / 1000 > 1 ? 5 * hz / 1000 : 1;
+	else
+		cfg->min_timeslice = (int)(min_timeslice_ns * hz / SIM_NS_PER_S) > 1
+					     ? (int)(min_timeslice_ns * hz / SIM_NS_PER_S)
+					     : 1;
+	cfg->starvation_jiffies = starvation_ns * hz / SIM_NS_PER_S;
+	cfg->max_bonus = 2 * max_bonus_half;
+	cfg->max_sleep_avg_ns = def_timeslice_ns * cfg->max_bonus;
+}
+
+static void array_init(sched_array *a)
+{
+	memset(a->bitmap, 0, sizeof(a->bitmap));
+	a->nr_active = 0;
+	for (int i = 0; i < SCHED_MAX_PRIO; i++)
+		a->heads[i].next = a->heads[i].prev = &a->heads[i];
+}
+
+void sched_rq_init(sched_rq *rq)
+{
+	memset(rq, 0, sizeof(*rq));
+	array_init(&rq->arrays[0]);
+	array_init(&rq->arrays[1]);
+	rq->active = &rq->arrays[0];
+	rq->expired = &rq->arrays[1];
+	rq->best_expired_prio = SCHED_MAX_PRIO;
+}
+
+void sched_task_init(sched_task *p, int nice)
+{
+	memset(p, 0, sizeof(*p));
+	p->static_prio = SCHED_NICE_TO_PRIO(nice);
+	p->prio = p->static_prio;
+	p->wait_since = -1;
+}
+
+int sched_task_timeslice(const sched_cfg *cfg, const sched_task *p)
+{
+	/* SCALE_PRIO(x, prio) = max(x * (MAX_PRIO - prio) / (MAX_USER_PRIO / 2), MIN_TIMESLICE) */
+	int x = p->static_prio < SCHED_NICE_TO_PRIO(0) ? cfg->def_timeslice * 4 : cfg->def_timeslice;
+	int ts = x * (SCHED_MAX_PRIO - p->static_prio) / 20;
+	return ts > cfg->min_timeslice ? ts : cfg->min_timeslice;
+}
+
+int sched_effective_prio(const sched_cfg *cfg, const sched_task *p)
+{
+	/* CURRENT_BONUS = sleep_avg * MAX_BONUS / MAX_SLEEP_AVG (in jiffies in
+	 * the kernel; the same ratio in ns). */
+	int bonus = cfg->max_sleep_avg_ns
+			    ? (int)(p->sleep_avg_ns * cfg->max_bonus / cfg->max_sleep_avg_ns)
+			    : 0;
+	int prio = p->static_prio - (bonus - cfg->max_bonus / 2);
+	if (prio < SCHED_MAX_RT_PRIO)
+		prio = SCHED_MAX_RT_PRIO;
+	if (prio > SCHED_MAX_PRIO - 1)
+		prio = SCHED_MAX_PRIO - 1;
+	return prio;
+}
+
+bool sched_task_interactive(const sched_cfg *cfg, const sched_task *p)
+{
+	/* DELTA(p) = SCALE(TASK_NICE(p), 40, MAX_BONUS) + INTERACTIVE_DELTA (2);
+	 * SCALE(v, vmax, max) = v * max / vmax, in C integer division. */
+	int nice = p->static_prio - SCHED_NICE_TO_PRIO(0);
+	int delta = nice * cfg->max_bonus / 40 + 2;
+	return p->prio <= p->static_prio - delta;
+}
+
+static void enqueue(sched_task *p, sched_array *a)
+{
+	sched_task *h = &a->heads[p->prio];
+	p->prev = h->prev;
+	p->next = h;
+	h->prev->next = p;
+	h->prev = p;
+	a->bitmap[p->prio >> 6] |= UINT64_C(1) << (p->prio & 63);
+	a->nr_active++;
+	p->array = a;
+}
+
+static void dequeue(sched_task *p)
+{
+	sched_array *a = p->array;
+	assert(a);
+	p->prev->next = p->next;
+	p->next->prev = p->prev;
+	if (a->heads[p->prio].next == &a->heads[p->prio])
+		a->bitmap[p->prio >> 6] &= ~(UINT64_C(1) << (p->prio & 63));
+	a->nr_active--;
+	p->array = NULL;
+}
+
+void sched_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+{
+	p->prio = sched_effective_prio(cfg, p);
+	p->time_slice = sched_task_timeslice(cfg, p);
+	p->wait_since = now;
+	enqueue(p, rq->active);
+	rq->nr_running++;
+}
+
+bool sched_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+{
+	assert(!p->array);
+	int64_t slept = now - p->sleep_since;
+	p->sleep_avg_ns += slept;
+	if (p->sleep_avg_ns > cfg->max_sleep_avg_ns)
+		p->sleep_avg_ns = cfg->max_sleep_avg_ns;
+	p->prio = sched_effective_prio(cfg, p);
+	p->wait_since = now;
+	enqueue(p, rq->active);
+	rq->nr_running++;
+	return !rq->curr || p->prio < rq->curr->prio;
+}
+
+void sched_sleep(sched_rq *rq, sched_task *p, sim_time now)
+{
+	assert(p == rq->curr && p->array);
+	dequeue(p);
+	rq->nr_running--;
+	p->sleep_since = now;
+	p->wait_since = -1;
+}
+
+void sched_remove(sched_rq *rq, sched_task *p)
+{
+	if (p->array) {
+		dequeue(p);
+		rq->nr_running--;
+	}
+	if (rq->curr == p)
+		rq->curr = NULL;
+}
+
+bool sched_expired_starving(const sched_cfg *cfg, const sched_rq *rq, int64_t jiffies)
+{
+	if (cfg->starvation_jiffies && rq->expired_timestamp &&
+	    jiffies - rq->expired_timestamp >= cfg->starvation_jiffies * rq->nr_running + 1)
+		return true;
+	return rq->curr && rq->curr->static_prio > rq->best_expired_prio;
+}
+
+bool sched_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies)
+{
+	sched_task *p = rq->curr;
+	if (!p)
+		return false;
+	if (p->array != rq->active)
+		return true; /* already expired: resched */
+	if (--p->time_slice > 0)
+		return false;
+	dequeue(p);
+	p->prio = sched_effective_prio(cfg, p);
+	p->time_slice = sched_task_timeslice(cfg, p);
+	if (!rq->expired_timestamp)
+		rq->expired_timestamp = jiffies;
+	if (!sched_task_interactive(cfg, p) || sched_expired_starving(cfg, rq, jiffies)) {
+		enqueue(p, rq->expired);
+		if (p->static_prio < rq->best_expired_prio)
+			rq->best_expired_prio = p->static_prio;
+	} else {
+		enqueue(p, rq->active);
+	}
+	return true;
+}
+
+static int first_bit(const sched_array *a)
+{
+	for (int w = 0; w < 3; w++)
+		if (a->bitmap[w])
+			return w * 64 + __builtin_ctzll(a->bitmap[w]);
+	return -1;
+}
+
+sched_task *sched_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now)
+{
+	(void)cfg;
+	sched_task *prev = rq->curr;
+	if (prev) {
+		prev->sleep_avg_ns -= now - prev->last_ran;
+		if (prev->sleep_avg_ns < 0)
+			prev->sleep_avg_ns = 0;
+		if (prev->array)
+			prev->wait_since = now; /* still runnable: starts waiting */
+	}
+	if (!rq->active->nr_active) {
+		sched_array *a = rq->active;
+		rq->active = rq->expired;
+		rq->expired = a;
+		rq->expired_timestamp = 0;
+		rq->best_expired_prio = SCHED_MAX_PRIO;
+	}
+	int idx = first_bit(rq->active);
+	sched_task *next = idx < 0 ? NULL : rq->active->heads[idx].next;
+	if (next != prev)
+		rq->nr_switches++;
+	rq->last_wait_ns = next && next->wait_since >= 0 ? now - next->wait_since : 0;
+	rq->curr = next;
+	if (next) {
+		next->last_ran = now;
+		next->wait_since = -1;
+	}
+	return next;
+}

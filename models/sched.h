@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * sched.h - the O(1) scheduler's runqueue (kernel/sched.c, 2.6.16): per-CPU
+ * active and expired priority arrays, nice-based timeslices in jiffies,
+ * array switch, EXPIRED_STARVING, and a dynamic priority bonus from a
+ * simplified sleep average. Pure data structure: no events, no engine.
+ */
+#ifndef RCUSIM_MODELS_SCHED_H
+#define RCUSIM_MODELS_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../sim/engine.h"
+
+#define SCHED_MAX_PRIO 140     /* MAX_PRIO: priorities 100..139 are nice -20..19 */
+#define SCHED_MAX_RT_PRIO 100  /* MAX_RT_PRIO */
+#define SCHED_NICE_TO_PRIO(n) (SCHED_MAX_RT_PRIO + (n) + 20)
+
+typedef struct sched_task sched_task;
+typedef struct sched_array sched_array;
+
+struct sched_task {
+	sched_task *next, *prev; /* run list of its priority */
+	sched_array *array;      /* array it is queued on, NULL when sleeping */
+	int static_prio;         /* from nice */
+	int prio;                /* dynamic priority: static_prio -/+ bonus */
+	int time_slice;          /* jiffies left */
+	int64_t sleep_avg_ns;    /* ns: sleep average, 0..max_sleep_avg */
+	sim_time last_ran;       /* ns: when it last started running */
+	sim_time sleep_since;    /* ns: when it went to sleep */
+	sim_time wait_since;     /* ns: runnable but not running since (or -1) */
+	void *owner;             /* the model's object (job, ksoftirqd) */
+};
+
+struct sched_array {
+	int nr_active;                       /* tasks queued */
+	uint64_t bitmap[3];                  /* non-empty priority lists */
+	sched_task heads[SCHED_MAX_PRIO];    /* list heads (sentinels) */
+};
+
+typedef struct sched_cfg {
+	int hz;                  /* ticks per second */
+	int def_timeslice;       /* jiffies at nice 0 (DEF_TIMESLICE) */
+	int min_timeslice;       /* jiffies (MIN_TIMESLICE) */
+	int64_t starvation_jiffies; /* STARVATION_LIMIT in jiffies (0 = off) */
+	int max_bonus;           /* MAX_BONUS (10: bonus -5..+5) */
+	int64_t max_sleep_avg_ns; /* MAX_SLEEP_AVG = DEF_TIMESLICE x MAX_BONUS */
+} sched_cfg;
+
+typedef struct sched_rq {
+	sched_array arrays[2];   /* storage of active and expired */
+	sched_array *active;     /* tasks with timeslice left */
+	sched_array *expired;    /* tasks that used theirs */
+	sched_task *curr;        /* running task, or NULL for the idle task */
+	int nr_running;          /* runnable tasks, curr included */
+	int64_t expired_timestamp; /* jiffies when the first task expired, 0 = none */
+	int best_expired_prio;   /* best static_prio in expired */
+	uint64_t nr_switches;    /* context switches (prev != next) */
+	int64_t last_wait_ns;    /* ns the task last picked had waited runnable */
+} sched_rq;
+
+/* Fill @cfg from HZ and the sched.* parameters (times in ns; min_timeslice_ns
+ * < 0 means auto: max(5 * HZ / 1000, 1) jiffies). */
+void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time min_timeslice_ns,
+		    sim_time starvation_ns, int max_bonus_half);
+
+void sched_rq_init(sched_rq *rq);
+void sched_task_init(sched_task *p, int nice);
+
+/* task_timeslice(): SCALE_PRIO(DEF_TIMESLICE x (4 if nice < 0), static_prio)
+ * in jiffies, at least MIN_TIMESLICE. */
+int sched_task_timeslice(const sched_cfg *cfg, const sched_task *p);
+/* effective_prio(): static_prio - (CURRENT_BONUS - MAX_BONUS / 2). */
+int sched_effective_prio(const sched_cfg *cfg, const sched_task *p);
+/* TASK_INTERACTIVE(p): prio <= static_prio - DELTA(p). */
+bool sched_task_interactive(const sched_cfg *cfg, const sched_task *p);
+
+/* Put a new runnable task on the active array with a full timeslice. */
+void sched_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
+/* activate_task() on wakeup at @now: credit the sleep to sleep_avg,
+ * recompute prio, enqueue on the active array. Returns true if it should
+ * preempt curr (TASK_PREEMPTS_CURR, or the CPU is idle). */
+bool sched_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
+/* deactivate_task(): @p (which must be curr) goes to sleep at @now; the
+ * caller then calls sched_schedule(). */
+void sched_sleep(sched_rq *rq, sched_task *p, sim_time now);
+/* Remove @p for good (exit). */
+void sched_remove(sched_rq *rq, sched_task *p);
+
+/* scheduler_tick() for curr at jiffy @jiffies: decrements the timeslice;
+ * on expiry moves it to the expired array (or back to active if interactive
+ * and not EXPIRED_STARVING). Returns true if need_resched was set. */
+bool sched_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies);
+/* The picking half of schedule() at @now: switch arrays if active is
+ * empty, take the first task of the best priority, make it curr (NULL if
+ * none: idle). Charges the previous curr's run time against its sleep_avg.
+ * Returns the new curr. */
+sched_task *sched_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now);
+
+/* EXPIRED_STARVING(rq) at @jiffies. */
+bool sched_expired_starving(const sched_cfg *cfg, const sched_rq *rq, int64_t jiffies);
+
+#endif
