@@ -75,7 +75,7 @@ expect_exit 2 "$RCUSIM" run missing.ini --db b.db
 expect_err 'missing.ini: cannot read: No such file or directory'
 printf '[workload]\nkind = make\n' >b6.ini
 expect_exit 2 "$RCUSIM" run b6.ini --db b.db
-expect_err 'b6.ini:2: workload.kind: workload "make" is not implemented in this version of rcusim (available: queue)'
+expect_err 'b6.ini:2: workload.kind: workload "make" is not implemented in this version of rcusim (available: queue, callrcu)'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db b.db --set rcu.blimit=0
 expect_err '--set: rcu.blimit: expected a positive integer in [1, 2147483647], got "0"'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db b.db --duration 5

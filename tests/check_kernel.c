@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* check_kernel.c - the kernel model on short runs of the callrcu workload:
+ * conservation, Little's law, a drain capacity known by construction, the
+ * restart limit and ksoftirqd hand-off, ksoftirqd starved for one
+ * array-switch epoch, the watermark holding the backlog, determinism. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+static char err[1024];
+
+static int run(sim_metrics **m, const char *const *sets)
+{
+	sim_params *p;
+	ck_assert_int_eq(sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_params_set(p, "workload.kind=callrcu", err, sizeof(err)), 0);
+	for (; *sets; sets++)
+		ck_assert_msg(sim_params_set(p, *sets, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(sim_metrics_create(m), 0);
+	rcusim_outcome o;
+	int rc = rcusim_simulate(p, *m, NULL, &o, err, sizeof(err));
+	ck_assert_msg(rc == 0, "%s", err);
+	sim_params_destroy(p);
+	return rc;
+}
+
+static double get(sim_metrics *m, const char *name)
+{
+	double v;
+	ck_assert_msg(sim_metrics_get(m, name, &v), "missing %s", name);
+	return v;
+}
+
+START_TEST(kernel_conservation_and_little)
+{
+	/* 4 CPUs (2 cores x 2 threads), 8 hogs, 20000 call_rcu per CPU-second,
+	 * drain capacity far above: a stationary queue. */
+	sim_metrics *m;
+	const char *sets[] = { "machine.cores=2", "machine.threads_per_core=2", "workload.jobs=8",
+			       "workload.callrcu_rate=20000/s", "rcu.policy=tunable",
+			       "scenario.duration=20s", NULL };
+	run(&m, sets);
+	double enq = get(m, "cb.enqueued"), inv = get(m, "cb.invoked"), pend = get(m, "cb.pending_end");
+	ck_assert_double_eq(enq, inv + pend);
+	/* 4 threads at half speed (2 busy per core) x 20000/s x 20 s = 800000,
+	 * less the time ticks and softirqs take: within 5%. */
+	ck_assert_double_le(fabs(enq - 800000) / 800000, 0.05);
+	ck_assert_double_le(enq, 800000);
+	double L = get(m, "cb.qlen_total_mean"), W = get(m, "cb.latency_mean_ns") / 1e9;
+	ck_assert_double_le(fabs(L - enq / 20 * W) / L, 0.02);
+	/* Grace periods: at least two ticks each (Dipankar), a few at most here. */
+	ck_assert_double_ge(get(m, "gp.duration_p50_ns"), 1e6);
+	ck_assert_double_le(get(m, "gp.duration_p50_ns"), 5e6);
+	ck_assert_double_gt(get(m, "gp.completed"), 1000);
+	sim_metrics_destroy(m);
+}
+END_TEST
+
+START_TEST(kernel_overload_grows_at_the_difference)
+{
+	/* fixed, maxbatch 10, HZ 100: irq_exit drains at most 10 passes x 10 =
+	 * 100 callbacks per tick, 10000/s per CPU. 256 hogs per CPU keep
+	 * ksoftirqd off the CPU for a whole 25.6 s epoch, so in 10 s nothing
+	 * else drains. Arrivals 20000/s per CPU-second exceed that. */
+	sim_metrics *m;
+	const char *sets[] = { "machine.cores=2", "machine.threads_per_core=1", "machine.hz=100",
+			       "workload.jobs=512", "workload.callrcu_rate=20000/s",
+			       "rcu.policy=fixed", "rcu.maxbatch=10", "rcu.resched_over=0",
+			       "scenario.duration=10s", NULL };
+	run(&m, sets);
+	double enq = get(m, "cb.enqueued"), inv = get(m, "cb.invoked"), pend = get(m, "cb.pending_end");
+	double capacity = 2 * 10000.0 * 10;
+	ck_assert_double_le(inv, capacity);
+	ck_assert_double_ge(inv, 0.95 * capacity); /* the first ticks find less ready */
+	/* The backlog grows at arrival minus capacity. */
+	ck_assert_double_le(fabs(pend - (enq - capacity)) / pend, 0.05);
+	ck_assert_double_gt(get(m, "softirq.ksoftirqd_wakeups"), 0);
+	sim_metrics_destroy(m);
+}
+END_TEST
+
+START_TEST(kernel_restart_limit_run_length)
+{
+	/* One CPU, one thread, overloaded, fixed maxbatch 10: an irq_exit run
+	 * is 10 passes of (pass 500 ns + tasklet 1 us) and 100 callbacks of
+	 * 400 ns = 55 us; a run of ksoftirqd's that a tick (2 us) lands in
+	 * lasts 57 us. Nothing is longer. */
+	sim_metrics *m;
+	const char *sets[] = { "machine.cores=1", "machine.threads_per_core=1", "workload.jobs=4",
+			       "workload.callrcu_rate=300000/s", "workload.syscall_cost=1us",
+			       "rcu.policy=fixed", "rcu.maxbatch=10", "rcu.resched_over=0",
+			       "scenario.duration=2s", NULL };
+	run(&m, sets);
+	double mx = get(m, "softirq.run_max_ns");
+	ck_assert_msg(mx == 55000 || mx == 57000, "run max %g", mx);
+	ck_assert_double_gt(get(m, "softirq.ksoftirqd_wakeups"), 0);
+	/* 4 hogs: ksoftirqd waits at most one epoch of 4 x 100 ms plus a slice. */
+	ck_assert_double_le(get(m, "softirq.ksoftirqd_wait_max_ns"), 0.41e9);
+	sim_metrics_destroy(m);
+}
+END_TEST
+
+START_TEST(kernel_ksoftirqd_starved_one_epoch)
+{
+	/* 256 nice-0 hogs on one CPU: once woken, ksoftirqd (nice 19) waits
+	 * until every hog has used its 100 ms: about 25.6 s. */
+	sim_metrics *m;
+	const char *sets[] = { "machine.cores=1", "machine.threads_per_core=1", "machine.hz=100",
+			       "workload.jobs=256", "workload.callrcu_rate=20000/s",
+			       "rcu.policy=fixed", "rcu.maxbatch=10", "rcu.resched_over=0",
+			       "scenario.duration=60s", NULL };
+	run(&m, sets);
+	double w = get(m, "softirq.ksoftirqd_wait_max_ns") / 1e9;
+	ck_assert_msg(w > 25.0 && w < 25.8, "ksoftirqd waited %g s", w);
+	double sw = get(m, "sched.wait_max_ns") / 1e9;
+	ck_assert_msg(sw > 25.0 && sw < 25.8, "longest runnable wait %g s", sw);
+	sim_metrics_destroy(m);
+}
+END_TEST
+
+START_TEST(kernel_watermark_holds_backlog)
+{
+	/* The overload of kernel_overload_grows_at_the_difference under the
+	 * watermark policy (qhimark 1000): blimit becomes INT_MAX above it,
+	 * so the backlog per CPU stays near qhimark, and IPIs are sent. */
+	sim_metrics *m, *f;
+	const char *w[] = { "machine.cores=2", "machine.threads_per_core=1", "machine.hz=100",
+			    "workload.jobs=512", "workload.callrcu_rate=20000/s",
+			    "rcu.policy=watermark", "rcu.qhimark=1000", "rcu.qlowmark=100",
+			    "rcu.rsinterval=100", "scenario.duration=10s", NULL };
+	run(&m, w);
+	const char *fx[] = { "machine.cores=2", "machine.threads_per_core=1", "machine.hz=100",
+			     "workload.jobs=512", "workload.callrcu_rate=20000/s",
+			     "rcu.policy=fixed", "rcu.maxbatch=10", "rcu.resched_over=0",
+			     "scenario.duration=10s", NULL };
+	run(&f, fx);
+	/* Above qhimark every irq_exit empties donelist, but callbacks still
+	 * wait out curlist's grace period (at least two ticks) while nxtlist
+	 * fills: the queue peaks at qhimark plus about four ticks of arrivals
+	 * (200 per tick at HZ 100)... */
+	ck_assert_double_le(get(m, "cb.qlen_max"), 1000 + 4 * 200);
+	ck_assert_double_gt(get(m, "ipi.resched_sent"), 0);
+	/* ...where fixed/10 ends with a backlog of about 10000 per CPU per 10 s. */
+	ck_assert_double_gt(get(f, "cb.pending_end"), 10 * get(m, "cb.pending_end"));
+	ck_assert_double_eq(get(f, "ipi.resched_sent"), 0);
+	sim_metrics_destroy(m);
+	sim_metrics_destroy(f);
+}
+END_TEST
+
+START_TEST(kernel_deterministic)
+{
+	sim_metrics *a, *b, *c;
+	const char *s1[] = { "machine.cores=2", "workload.jobs=64", "scenario.duration=3s",
+			     "scenario.seed=5", NULL };
+	const char *s2[] = { "machine.cores=2", "workload.jobs=64", "scenario.duration=3s",
+			     "scenario.seed=6", NULL };
+	run(&a, s1);
+	run(&b, s1);
+	run(&c, s2);
+	int differs = 0;
+	ck_assert_uint_eq(sim_metrics_nscalars(a), sim_metrics_nscalars(b));
+	for (size_t k = 0; k < sim_metrics_nscalars(a); k++) {
+		ck_assert_str_eq(sim_metrics_scalar_name(a, k), sim_metrics_scalar_name(b, k));
+		ck_assert(sim_metrics_scalar_value(a, k) == sim_metrics_scalar_value(b, k));
+		double v;
+		if (sim_metrics_get(c, sim_metrics_scalar_name(a, k), &v))
+			differs += v != sim_metrics_scalar_value(a, k);
+	}
+	ck_assert_int_gt(differs, 0);
+	for (size_t k = 0; k < sim_metrics_nseries(a); k++) {
+		const sim_series *x = sim_metrics_series_at(a, k), *y = sim_metrics_series_at(b, k);
+		ck_assert_uint_eq(x->n, y->n);
+		ck_assert_int_eq(memcmp(x->v, y->v, x->n * sizeof(double)), 0);
+	}
+	sim_metrics_destroy(a);
+	sim_metrics_destroy(b);
+	sim_metrics_destroy(c);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("kernel");
+	TCase *tc = tcase_create("kernel");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, kernel_conservation_and_little);
+	tcase_add_test(tc, kernel_overload_grows_at_the_difference);
+	tcase_add_test(tc, kernel_restart_limit_run_length);
+	tcase_add_test(tc, kernel_ksoftirqd_starved_one_epoch);
+	tcase_add_test(tc, kernel_watermark_holds_backlog);
+	tcase_add_test(tc, kernel_deterministic);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* check_sched.c - the O(1) runqueue step by step: timeslices per nice and
+ * HZ, dynamic priority, TASK_INTERACTIVE, expiry and the array switch,
+ * EXPIRED_STARVING, and a nice-19 task among 256 nice-0 hogs. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "sched.h"
+
+static sched_cfg cfg_hz(int hz)
+{
+	sched_cfg c;
+	/* 100 ms, auto min, 1 s starvation, bonus +/-5: the 2.6.16 defaults. */
+	sched_cfg_init(&c, hz, 100 * SIM_NS_PER_MS, -1, SIM_NS_PER_S, 5);
+	return c;
+}
+
+static int slice(const sched_cfg *c, int nice)
+{
+	sched_task p;
+	sched_task_init(&p, nice);
+	return sched_task_timeslice(c, &p);
+}
+
+START_TEST(sched_timeslice_per_nice_and_hz)
+{
+	/* HZ 1000: DEF 100 jiffies; SCALE_PRIO: x (MAX_PRIO - static_prio) / 20,
+	 * static_prio = 120 + nice, x = 100 (nice >= 0) or 400 (nice < 0). */
+	sched_cfg c = cfg_hz(1000);
+	ck_assert_int_eq(c.def_timeslice, 100);
+	ck_assert_int_eq(c.min_timeslice, 5);
+	ck_assert_int_eq(slice(&c, 0), 100);  /* 100 ms */
+	ck_assert_int_eq(slice(&c, 19), 5);   /* 100 x 1 / 20 = 5 ms */
+	ck_assert_int_eq(slice(&c, 10), 50);  /* 100 x 10 / 20 */
+	ck_assert_int_eq(slice(&c, -20), 800); /* 400 x 40 / 20 */
+	ck_assert_int_eq(slice(&c, -1), 420);  /* 400 x 21 / 20 */
+	/* HZ 250: DEF 25; nice 19: 25 / 20 = 1 jiffy (4 ms); MIN = max(1, 1). */
+	c = cfg_hz(250);
+	ck_assert_int_eq(c.def_timeslice, 25);
+	ck_assert_int_eq(c.min_timeslice, 1);
+	ck_assert_int_eq(slice(&c, 0), 25);
+	ck_assert_int_eq(slice(&c, 19), 1);
+	ck_assert_int_eq(slice(&c, -20), 200); /* 800 ms */
+	/* HZ 100: DEF 10; nice 19: 10 / 20 = 0 -> MIN_TIMESLICE max(0, 1) = 1 jiffy (10 ms). */
+	c = cfg_hz(100);
+	ck_assert_int_eq(c.min_timeslice, 1);
+	ck_assert_int_eq(slice(&c, 0), 10);
+	ck_assert_int_eq(slice(&c, 19), 1);
+	ck_assert_int_eq(slice(&c, -20), 80);
+}
+END_TEST
+
+START_TEST(sched_dynamic_priority_and_interactive)
+{
+	sched_cfg c = cfg_hz(1000);
+	ck_assert_int_eq(c.max_bonus, 10);
+	ck_assert_int_eq(c.max_sleep_avg_ns, SIM_NS_PER_S);
+	sched_task p;
+	sched_task_init(&p, 0);
+	p.sleep_avg_ns = 0; /* a hog: bonus 0 - 5 -> prio 125 */
+	p.prio = sched_effective_prio(&c, &p);
+	ck_assert_int_eq(p.prio, 125);
+	ck_assert(!sched_task_interactive(&c, &p));
+	p.sleep_avg_ns = SIM_NS_PER_S; /* a sleeper: +5 -> 115 */
+	p.prio = sched_effective_prio(&c, &p);
+	ck_assert_int_eq(p.prio, 115);
+	ck_assert(sched_task_interactive(&c, &p));
+	/* Nice 0: interactive iff prio <= 120 - DELTA, DELTA = 0 + 2. */
+	p.sleep_avg_ns = 700 * SIM_NS_PER_MS; /* bonus 7 - 5 = 2 -> 118 */
+	p.prio = sched_effective_prio(&c, &p);
+	ck_assert_int_eq(p.prio, 118);
+	ck_assert(sched_task_interactive(&c, &p));
+	p.sleep_avg_ns = 600 * SIM_NS_PER_MS; /* 119 */
+	p.prio = sched_effective_prio(&c, &p);
+	ck_assert_int_eq(p.prio, 119);
+	ck_assert(!sched_task_interactive(&c, &p));
+	/* Nice 19 is never interactive: best prio 134 > 139 - (19 x 10 / 40 + 2) = 133. */
+	sched_task k;
+	sched_task_init(&k, 19);
+	k.sleep_avg_ns = SIM_NS_PER_S;
+	k.prio = sched_effective_prio(&c, &k);
+	ck_assert_int_eq(k.prio, 134);
+	ck_assert(!sched_task_interactive(&c, &k));
+}
+END_TEST
+
+START_TEST(sched_expiry_and_array_switch)
+{
+	/* Three nice-0 hogs: each runs 100 ticks, then expires; after all three
+	 * the arrays switch and the first runs again. */
+	sched_cfg c = cfg_hz(1000);
+	sched_rq rq;
+	sched_rq_init(&rq);
+	sched_task t[3];
+	for (int i = 0; i < 3; i++) {
+		sched_task_init(&t[i], 0);
+		sched_add_runnable(&c, &rq, &t[i], 0);
+	}
+	ck_assert_ptr_eq(sched_schedule(&c, &rq, 0), &t[0]);
+	sched_array *first_active = rq.active;
+	int64_t j = 0;
+	for (int round = 0; round < 3; round++) {
+		for (int k = 1; k < 100; k++)
+			ck_assert(!sched_tick(&c, &rq, ++j));
+		ck_assert(sched_tick(&c, &rq, ++j)); /* 100th tick: expired */
+		ck_assert_ptr_eq(t[round].array, rq.expired);
+		ck_assert_int_eq(t[round].time_slice, 100); /* refilled */
+		sched_task *next = sched_schedule(&c, &rq, j * SIM_NS_PER_MS);
+		if (round < 2) {
+			ck_assert_ptr_eq(next, &t[round + 1]);
+			ck_assert_ptr_eq(rq.active, first_active);
+		} else {
+			ck_assert_ptr_eq(next, &t[0]); /* arrays switched */
+			ck_assert_ptr_ne(rq.active, first_active);
+			ck_assert_int_eq(rq.expired_timestamp, 0);
+		}
+	}
+	ck_assert_uint_eq(rq.nr_switches, 4); /* idle -> t0, then three */
+}
+END_TEST
+
+START_TEST(sched_starvation_limit)
+{
+	/* An interactive task normally stays active when its slice ends; once
+	 * the expired array has waited STARVATION_LIMIT x nr_running + 1
+	 * jiffies it goes to expired too. */
+	sched_cfg c = cfg_hz(1000);
+	sched_rq rq;
+	sched_rq_init(&rq);
+	sched_task hog, inter;
+	sched_task_init(&hog, 0);
+	sched_task_init(&inter, 0);
+	inter.sleep_avg_ns = SIM_NS_PER_S;
+	sched_add_runnable(&c, &rq, &inter, 0); /* prio 115: runs first */
+	sched_add_runnable(&c, &rq, &hog, 0);
+	rq.curr = &inter;
+	/* Pretend the hog expired at jiffy 10. */
+	rq.expired_timestamp = 10;
+	inter.time_slice = 1;
+	ck_assert(!sched_expired_starving(&c, &rq, 10 + 1000 * 2));
+	ck_assert(sched_tick(&c, &rq, 100)); /* not starving: back to active */
+	ck_assert_ptr_eq(inter.array, rq.active);
+	inter.time_slice = 1;
+	ck_assert(sched_expired_starving(&c, &rq, 10 + 1000 * 2 + 1));
+	ck_assert(sched_tick(&c, &rq, 10 + 1000 * 2 + 1)); /* starving: expired */
+	ck_assert_ptr_eq(inter.array, rq.expired);
+}
+END_TEST
+
+START_TEST(sched_nice19_once_per_epoch)
+{
+	/* 256 nice-0 hogs and a nice-19 task, all runnable: the nice-19 task
+	 * (prio 139 at zero sleep average) runs only when every hog has used
+	 * its 100 ms, i.e. once per array-switch epoch of 256 x 100 = 25600
+	 * ticks, and then for its own 5-tick slice. */
+	sched_cfg c = cfg_hz(1000);
+	sched_rq rq;
+	sched_rq_init(&rq);
+	sched_task *hogs = calloc(256, sizeof(*hogs));
+	sched_task k;
+	for (int i = 0; i < 256; i++) {
+		sched_task_init(&hogs[i], 0);
+		sched_add_runnable(&c, &rq, &hogs[i], 0);
+	}
+	sched_task_init(&k, 19);
+	sched_add_runnable(&c, &rq, &k, 0);
+	sched_schedule(&c, &rq, 0);
+	int64_t runs[4], nruns = 0, ran_for = 0;
+	for (int64_t j = 1; j <= 4 * 25605 && nruns < 4; j++) {
+		bool resched = sched_tick(&c, &rq, j);
+		if (rq.curr == &k)
+			ran_for++;
+		if (resched) {
+			sched_task *next = sched_schedule(&c, &rq, j * SIM_NS_PER_MS);
+			if (next == &k)
+				runs[nruns++] = j;
+		}
+	}
+	ck_assert_int_ge(nruns, 3);
+	ck_assert_int_eq(runs[0], 25600);
+	ck_assert_int_eq(runs[1] - runs[0], 25600 + 5);
+	ck_assert_int_eq(runs[2] - runs[1], 25600 + 5);
+	free(hogs);
+}
+END_TEST
+
+START_TEST(sched_wake_and_sleep)
+{
+	sched_cfg c = cfg_hz(1000);
+	sched_rq rq;
+	sched_rq_init(&rq);
+	sched_task hog, k;
+	sched_task_init(&hog, 0);
+	sched_task_init(&k, 19);
+	sched_add_runnable(&c, &rq, &k, 0);
+	sched_add_runnable(&c, &rq, &hog, 0);
+	ck_assert_ptr_eq(sched_schedule(&c, &rq, 0), &hog); /* 125 beats 139 */
+	/* No preemption of the hog by a woken nice-19 task. */
+	rq.curr = &k;
+	sched_sleep(&rq, &k, 0);
+	rq.curr = &hog;
+	ck_assert_int_eq(rq.nr_running, 1);
+	ck_assert(!sched_wake(&c, &rq, &k, 2 * SIM_NS_PER_S));
+	ck_assert_int_eq(k.sleep_avg_ns, SIM_NS_PER_S); /* capped at MAX_SLEEP_AVG */
+	ck_assert_int_eq(k.prio, 134);
+	ck_assert_int_eq(rq.nr_running, 2);
+	/* An idle CPU is preempted by any wakeup. */
+	sched_rq idle;
+	sched_rq_init(&idle);
+	sched_task w;
+	sched_task_init(&w, 19);
+	w.sleep_since = 0;
+	ck_assert(sched_wake(&c, &idle, &w, 5));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sched");
+	TCase *tc = tcase_create("sched");
+	tcase_add_test(tc, sched_timeslice_per_nice_and_hz);
+	tcase_add_test(tc, sched_dynamic_priority_and_interactive);
+	tcase_add_test(tc, sched_expiry_and_array_switch);
+	tcase_add_test(tc, sched_starvation_limit);
+	tcase_add_test(tc, sched_nice19_once_per_epoch);
+	tcase_add_test(tc, sched_wake_and_sleep);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
