@@ -2,6 +2,8 @@
 /* check_engine.c - the event engine: order, ties, cancel, re-arm, fini,
  * determinism, and agreement with a sorted reference on random loads. */
 #include <check.h>
+
+#include "testlib.h"
 #include <stdlib.h>
 
 #include "engine.h"
@@ -383,9 +385,5 @@ int main(void)
 	tcase_add_test(tc, engine_determinism_1m);
 	tcase_add_test(tc, engine_matches_sorted_reference);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return testlib_run_suite(s);
 }

@@ -2,6 +2,8 @@
 /* check_metrics.c - histogram bins and quantiles, time averages, and the
  * container, checked against GSL's own statistics on the same data. */
 #include <check.h>
+
+#include "testlib.h"
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -163,9 +165,5 @@ int main(void)
 	tcase_add_test(tc, tavg_matches_gsl_wmean);
 	tcase_add_test(tc, metrics_container);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return testlib_run_suite(s);
 }

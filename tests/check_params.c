@@ -2,6 +2,8 @@
 /* check_params.c - the registry, unit parsing and the INI reader: values,
  * and every error naming file, line and key. */
 #include <check.h>
+
+#include "testlib.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,9 +240,5 @@ int main(void)
 	tcase_add_test(tc, params_include_and_override);
 	tcase_add_test(tc, params_listing_has_every_parameter);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return testlib_run_suite(s);
 }

@@ -8,29 +8,20 @@
 #include <string.h>
 
 #include "model.h"
+#include "testlib.h"
 
 static char err[1024];
 
 /* Run the queue workload with the given overrides; results in *m. */
 static int run(sim_metrics **m, const char *const *sets)
 {
-	sim_params *p;
-	ck_assert_int_eq(sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)), 0);
-	ck_assert_int_eq(sim_params_set(p, "workload.kind=queue", err, sizeof(err)), 0);
-	for (; *sets; sets++)
-		ck_assert_msg(sim_params_set(p, *sets, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_int_eq(sim_metrics_create(m), 0);
-	rcusim_outcome o;
-	int rc = rcusim_simulate(p, *m, NULL, &o, err, sizeof(err));
-	sim_params_destroy(p);
+	int rc = testlib_simulate("queue", sets, m, err, sizeof(err));
 	return rc;
 }
 
 static double get(sim_metrics *m, const char *name)
 {
-	double v;
-	ck_assert_msg(sim_metrics_get(m, name, &v), "missing %s", name);
-	return v;
+	return testlib_get(m, name);
 }
 
 START_TEST(queue_mm1_closed_form_and_little)
@@ -181,9 +172,5 @@ int main(void)
 	tcase_add_test(tc, queue_series_sampled);
 	tcase_add_test(tc, queue_validate_rejects);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return testlib_run_suite(s);
 }

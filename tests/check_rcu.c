@@ -3,6 +3,8 @@
  * numbers, a grace period needing every CPU, rcu_pending, each policy's
  * batch limit, and the watermark raise, IPI condition and restore. */
 #include <check.h>
+
+#include "testlib.h"
 #include <stdlib.h>
 
 #include "rcu.h"
@@ -255,9 +257,5 @@ int main(void)
 	tcase_add_loop_test(tc, rcu_watermark_raise_ipi_and_restore, 0, 2);
 	tcase_add_test(tc, rcu_watermark_keeps_int_max_above_qlowmark);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return testlib_run_suite(s);
 }

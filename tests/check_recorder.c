@@ -2,6 +2,8 @@
 /* check_recorder.c - the results database: schema, a run's rows, status
  * transitions, schema versions, and failures that leave nothing 'complete'. */
 #include <check.h>
+
+#include "testlib.h"
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,9 +153,5 @@ int main(void)
 	tcase_add_test(tc, recorder_failed_write_leaves_running);
 	tcase_add_test(tc, recorder_unwritable_path);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return testlib_run_suite(s);
 }

@@ -2,6 +2,8 @@
 /* check_rng.c - random streams: determinism, independence of parts, and
  * the distributions' first moments. */
 #include <check.h>
+
+#include "testlib.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -105,9 +107,5 @@ int main(void)
 	tcase_add_test(tc, rng_parts_are_independent);
 	tcase_add_loop_test(tc, rng_moments, SIM_RNG_MT19937, SIM_RNG_RANLXD2 + 1);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return testlib_run_suite(s);
 }

@@ -3,6 +3,8 @@
  * HZ, dynamic priority, TASK_INTERACTIVE, expiry and the array switch,
  * EXPIRED_STARVING, and a nice-19 task among 256 nice-0 hogs. */
 #include <check.h>
+
+#include "testlib.h"
 #include <stdlib.h>
 
 #include "sched.h"
@@ -225,9 +227,5 @@ int main(void)
 	tcase_add_test(tc, sched_nice19_once_per_epoch);
 	tcase_add_test(tc, sched_wake_and_sleep);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return testlib_run_suite(s);
 }
