@@ -224,10 +224,11 @@ static void softirq_run(kcpu *c, sim_time t, run_ctx ctx)
 		at += pass;
 		int64_t n = rcu_do_batch(&k->rcu, &c->rdp, at, cost, k->lat, &more);
 		if (n) {
-			/* The queue shrinks at each invocation time, not now. */
-			__int128 shift = (__int128)n * (at - t) + (__int128)cost * n * (n - 1) / 2;
-			sim_tavg_add_at(&k->qtotal, t, t, -n);
-			k->qtotal.area += shift;
+			/* The queue shrinks at each invocation time (at, at + cost,
+			 * ...), all at or after now: count them until then. */
+			sim_time now = sim_now(k->eng);
+			sim_tavg_add_at(&k->qtotal, now, now, -n);
+			k->qtotal.area += (__int128)n * (at - now) + (__int128)cost * n * (n - 1) / 2;
 			k->invoked += (uint64_t)n;
 			at += cost * n;
 		}
