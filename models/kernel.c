@@ -41,14 +41,32 @@
 #include "model.h"
 #include "rcu.h"
 #include "sched.h"
+#include "vfs.h"
 
 #define REF_CLOCK_HZ 1.2e9 /* the clock at which every *_cost is given */
 
 typedef struct kcpu kcpu;
 
+typedef enum wl_kind { WL_CALLRCU, WL_OPENCLOSE, WL_MAKE } wl_kind;
+
+typedef struct open_file {
+	double close_at;        /* the job's done_work at which it closes */
+	slab_obj obj;           /* its struct file */
+} open_file;
+
 typedef struct job {
 	sched_task task;        /* its scheduling state; task.owner = this */
-	double next_call_work;  /* ns of its CPU work until its next call_rcu */
+	kcpu *cpu;              /* the CPU it stays on */
+	sim_timer wake;         /* end of a retry sleep */
+	double next_call_work;  /* ns of its CPU work until its next call_rcu or open */
+	double done_work;       /* make: ns of work done in this compile */
+	bool started;           /* make: its held files are allocated */
+	bool sleeping;          /* waiting to retry an open refused at file-max */
+	int retries;            /* consecutive refusals */
+	open_file *files;       /* make: open files, a min-heap on close_at */
+	int nfiles, capfiles;
+	slab_obj *held;         /* make: files its processes keep through mappings */
+	int nheld;
 } job;
 
 /* What a softirq run is doing the work for. */
@@ -64,6 +82,7 @@ struct kcpu {
 	sim_timer done;         /* end of the softirq run in progress */
 	sim_timer ipi;          /* a reschedule IPI on its way */
 	sim_timer irq;          /* next device interrupt */
+	sim_timer reap;         /* next cache_reap */
 	sim_rng *rng_work;      /* stream "workload.callrcu", this CPU */
 	sim_rng *rng_mode;      /* stream "kernel.tick_mode", this CPU */
 	sim_rng *rng_irq;       /* stream "irq.device", this CPU */
@@ -102,10 +121,25 @@ typedef struct kmodel {
 	sim_time tick_cost, irq_cost, pass_cost, tasklet_cost, cb_cost, ctxsw_cost;
 	double irq_rate;        /* device interrupts per second per CPU */
 	/* workload */
+	wl_kind kind;           /* workload.kind */
 	job *jobs;              /* all jobs */
 	int64_t njobs;
-	double call_rate;       /* call_rcu per ns of job CPU work */
+	double call_rate;       /* call_rcu or open attempts per ns of job CPU work */
 	double p_kernel;        /* share of job CPU time in system calls */
+	double job_work;        /* make: ns of work per compile */
+	double fail_share;      /* make: open attempts that fail (ENOENT) */
+	double hold_zeta, hold_sigma; /* make: lognormal hold time (ns of job work) */
+	int held_per_job;       /* make: files held through mappings */
+	int on_enfile;          /* 0 fail, 1 retry, 2 both */
+	sim_time retry_delay;   /* ns */
+	int64_t retry_max;
+	vfs v;                  /* file table and filp slab (file workloads) */
+	bool files;             /* a file workload: callbacks free struct files */
+	sim_time reap_ns, reap_node_ns, next_node_reap; /* cache_reap periods, next node reap */
+	uint64_t opens, closes, enoent, jobs_done, jobs_failed, retries;
+	int64_t frag_max_num, frag_max_den; /* largest pinned-free / slots seen */
+	int64_t pages_max;      /* most filp slab pages */
+	int64_t pending_bytes_max; /* most memory held by queued callbacks */
 	/* measurements */
 	uint64_t enqueued, invoked;
 	sim_tavg qtotal;        /* machine-wide queued callbacks */
@@ -159,11 +193,227 @@ static bool is_job(const kcpu *c, const sched_task *p)
 	return p && p != &c->ksoftirqd;
 }
 
-/* ---- the callrcu workload ---------------------------------------------- */
+/* ---- the workloads -------------------------------------------------------- */
 
 static void send_ipis(kcpu *from, sim_time now);
+static void do_schedule(kcpu *c, sim_time now);
 
-/* The running job's calls since seg_start, applied now (each at its time). */
+/* call_rcu() at @at (<= now) on @c, applied at @now; its effects are
+ * collected in *eff. */
+static int queue_cb(kcpu *c, sim_time now, sim_time at, uint32_t obj, rcu_call_effect *eff)
+{
+	kmodel *k = c->k;
+	rcu_call_effect e = { false, false };
+	if (call_rcu(&k->rcu, &k->rcp, &c->rdp, at, obj, &e)) {
+		kfail(k, SIM_ENOMEM);
+		return -1;
+	}
+	k->enqueued++;
+	sim_tavg_add_at(&k->qtotal, now, at, 1);
+	eff->need_resched |= e.need_resched;
+	eff->send_ipis |= e.send_ipis;
+	return 0;
+}
+
+/* fput() -> file_free() -> call_rcu(file_free_rcu). */
+static int free_file(kcpu *c, sim_time now, sim_time at, slab_obj obj, rcu_call_effect *eff)
+{
+	vfs_file_free(&c->k->v, c->id, obj);
+	return queue_cb(c, now, at, obj, eff);
+}
+
+static void heap_push(job *j, open_file f)
+{
+	int i = j->nfiles++;
+	while (i > 0 && j->files[(i - 1) / 2].close_at > f.close_at) {
+		j->files[i] = j->files[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	j->files[i] = f;
+}
+
+static open_file heap_pop(job *j)
+{
+	open_file top = j->files[0], last = j->files[--j->nfiles];
+	int i = 0;
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= j->nfiles)
+			break;
+		if (c + 1 < j->nfiles && j->files[c + 1].close_at < j->files[c].close_at)
+			c++;
+		if (j->files[c].close_at >= last.close_at)
+			break;
+		j->files[i] = j->files[c];
+		i = c;
+	}
+	if (j->nfiles)
+		j->files[i] = last;
+	return top;
+}
+
+/* Close everything job @j holds at @at (its end, or its failure). */
+static int release_all(kcpu *c, job *j, sim_time now, sim_time at, rcu_call_effect *eff)
+{
+	kmodel *k = c->k;
+	while (j->nfiles) {
+		k->closes++;
+		if (free_file(c, now, at, heap_pop(j).obj, eff))
+			return -1;
+	}
+	for (int i = 0; i < j->nheld; i++) {
+		k->closes++;
+		if (free_file(c, now, at, j->held[i], eff))
+			return -1;
+	}
+	j->nheld = 0;
+	return 0;
+}
+
+/* The next compile takes the job's place (its task and timeslice). */
+static void next_compile(kcpu *c, job *j)
+{
+	j->done_work = 0;
+	j->started = false;
+	j->retries = 0;
+	j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / c->k->call_rate);
+}
+
+static void wake_fire(sim_engine *eng, sim_timer *tm);
+
+/* An open refused at file-max at @at: the job fails, or sleeps
+ * retry_delay and tries again. Returns true if the job stops running. */
+static bool enfile(kcpu *c, job *j, sim_time now, sim_time at, rcu_call_effect *eff)
+{
+	kmodel *k = c->k;
+	bool retry = k->on_enfile == 1 || (k->on_enfile == 2 && j->retries < k->retry_max);
+	if (!retry) {
+		/* The command fails: its processes exit, make starts another. */
+		k->jobs_failed++;
+		if (release_all(c, j, now, at, eff))
+			return true;
+		next_compile(c, j);
+		return false;
+	}
+	k->retries++;
+	j->retries++;
+	j->sleeping = true;
+	sched_sleep(&c->rq, &j->task, now);
+	c->need_resched = true;
+	if (sim_timer_at(k->eng, &j->wake, now + k->retry_delay))
+		kfail(k, SIM_ENOMEM);
+	return true;
+}
+
+/* One open attempt of a file workload at @at. Returns true if the job
+ * stopped (sleeps to retry). */
+static bool open_attempt(kcpu *c, job *j, sim_time now, sim_time at, rcu_call_effect *eff)
+{
+	kmodel *k = c->k;
+	slab_obj obj;
+	int rc = vfs_get_empty_filp(&k->v, c->id, at, &obj);
+	if (rc < 0) {
+		kfail(k, SIM_ENOMEM);
+		return true;
+	}
+	if (rc > 0)
+		return enfile(c, j, now, at, eff);
+	j->retries = 0;
+	if (k->kind == WL_OPENCLOSE) {
+		/* open() then close() at once. */
+		k->opens++;
+		k->closes++;
+		free_file(c, now, at, obj, eff);
+		return false;
+	}
+	if (sim_rng_uniform(c->rng_work) < k->fail_share) {
+		/* The lookup failed after get_empty_filp(): release_open_intent ->
+		 * put_filp -> file_free -> call_rcu. */
+		k->enoent++;
+		free_file(c, now, at, obj, eff);
+		return false;
+	}
+	k->opens++;
+	if (j->nfiles == j->capfiles) {
+		int cap = j->capfiles ? j->capfiles * 2 : 16;
+		open_file *nf = realloc(j->files, (size_t)cap * sizeof(*nf));
+		if (!nf) {
+			kfail(k, SIM_ENOMEM);
+			return true;
+		}
+		j->files = nf;
+		j->capfiles = cap;
+	}
+	double hold = sim_rng_lognormal(c->rng_work, k->hold_zeta, k->hold_sigma);
+	heap_push(j, (open_file){ j->done_work + hold, obj });
+	return false;
+}
+
+/* A compile starts: its processes map their files. Returns true if it
+ * stopped (sleeps to retry). */
+static bool job_start(kcpu *c, job *j, sim_time now, sim_time at, rcu_call_effect *eff)
+{
+	kmodel *k = c->k;
+	while (j->nheld < k->held_per_job) {
+		slab_obj obj;
+		int rc = vfs_get_empty_filp(&k->v, c->id, at, &obj);
+		if (rc < 0) {
+			kfail(k, SIM_ENOMEM);
+			return true;
+		}
+		if (rc > 0)
+			return enfile(c, j, now, at, eff);
+		k->opens++;
+		j->held[j->nheld++] = obj;
+	}
+	j->started = true;
+	j->retries = 0;
+	return false;
+}
+
+/* Run a make job for @work ns of work from @t0 at speed @s (work per ns). */
+static void make_progress(kcpu *c, job *j, sim_time now, sim_time t0, double work, double s,
+			  rcu_call_effect *eff)
+{
+	kmodel *k = c->k;
+	double used = 0;
+	while (!k->err) {
+		sim_time at = t0 + (sim_time)(used / s);
+		if (!j->started && job_start(c, j, now, at, eff))
+			return;
+		double to_open = j->next_call_work;
+		double to_end = k->job_work - j->done_work;
+		double to_close = j->nfiles ? j->files[0].close_at - j->done_work : INFINITY;
+		double step = fmin(to_open, fmin(to_end, to_close));
+		if (step < 0)
+			step = 0;
+		if (step > work - used) {
+			j->done_work += work - used;
+			j->next_call_work -= work - used;
+			return;
+		}
+		used += step;
+		j->done_work += step;
+		j->next_call_work -= step;
+		at = t0 + (sim_time)(used / s);
+		if (step == to_close) {
+			k->closes++;
+			free_file(c, now, at, heap_pop(j).obj, eff);
+		} else if (step == to_open) {
+			j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / k->call_rate);
+			if (open_attempt(c, j, now, at, eff))
+				return;
+		} else {
+			k->jobs_done++;
+			if (release_all(c, j, now, at, eff))
+				return;
+			next_compile(c, j);
+		}
+	}
+}
+
+/* The running job's work since seg_start, applied now: its call_rcu calls
+ * or file operations, each at its own time. */
 static void account_job(kcpu *c, sim_time now)
 {
 	kmodel *k = c->k;
@@ -176,33 +426,30 @@ static void account_job(kcpu *c, sim_time now)
 	job *j = p->owner;
 	double s = speed(c);
 	double work = (double)(now - c->seg_start) * s, used = 0;
-	bool resched = false, ipis = false;
-	while (k->call_rate > 0 && j->next_call_work <= work - used) {
-		used += j->next_call_work;
-		sim_time at = c->seg_start + (sim_time)(used / s);
-		rcu_call_effect eff = { false, false };
-		if (call_rcu(&k->rcu, &k->rcp, &c->rdp, at, &eff)) {
-			kfail(k, SIM_ENOMEM);
-			return;
+	rcu_call_effect eff = { false, false };
+	if (k->kind == WL_MAKE) {
+		make_progress(c, j, now, c->seg_start, work, s, &eff);
+	} else if (k->call_rate > 0) {
+		while (j->next_call_work <= work - used && !k->err) {
+			used += j->next_call_work;
+			sim_time at = c->seg_start + (sim_time)(used / s);
+			j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / k->call_rate);
+			if (k->kind == WL_CALLRCU ? queue_cb(c, now, at, 0, &eff) != 0
+						  : open_attempt(c, j, now, at, &eff)) {
+				used = work;
+				break;
+			}
 		}
-		k->enqueued++;
-		sim_tavg_add_at(&k->qtotal, now, at, 1);
-		resched |= eff.need_resched;
-		ipis |= eff.send_ipis;
-		j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / k->call_rate);
-	}
-	if (k->call_rate > 0)
 		j->next_call_work -= work - used;
+	}
 	c->seg_start = now;
-	if (resched)
+	if (eff.need_resched)
 		c->need_resched = true;
-	if (ipis)
+	if (eff.send_ipis)
 		send_ipis(c, now);
 }
 
 /* ---- softirq runs ------------------------------------------------------- */
-
-static void do_schedule(kcpu *c, sim_time now);
 
 /* __do_softirq() from @ctx starting at @t: the RCU tasklet's list moves,
  * then up to max_restart passes of rcu_do_batch while it re-raises itself.
@@ -223,6 +470,9 @@ static void softirq_run(kcpu *c, sim_time t, run_ctx ctx)
 	for (int passes = 0; passes < k->max_restart; passes++) {
 		at += pass;
 		int64_t n = rcu_do_batch(&k->rcu, &c->rdp, at, cost, k->lat, &more);
+		if (n && k->files) /* file_free_rcu -> kmem_cache_free on this CPU */
+			for (uint64_t i = c->rdp.q.head - (uint64_t)n; i != c->rdp.q.head; i++)
+				vfs_file_free_rcu(&k->v, c->id, rcu_cb_obj(&c->rdp, i));
 		if (n) {
 			/* The queue shrinks at each invocation time (at, at + cost,
 			 * ...), all at or after now: count them until then. */
@@ -415,6 +665,38 @@ static void irq_fire(sim_engine *eng, sim_timer *tm)
 	irq_exit(c, now + stretch(c, k->irq_cost));
 }
 
+/* A job's retry sleep is over: it is runnable again. */
+static void wake_fire(sim_engine *eng, sim_timer *tm)
+{
+	job *j = tm->ctx;
+	kcpu *c = j->cpu;
+	sim_time now = sim_now(eng);
+	j->sleeping = false;
+	if (!sched_wake(&c->k->sched, &c->rq, &j->task, now))
+		return;
+	if (c->in_softirq) {
+		c->need_resched = true;
+	} else {
+		account_job(c, now);
+		do_schedule(c, now);
+	}
+}
+
+/* cache_reap() for this CPU's array, and the node's part when due. Runs
+ * from a workqueue; its CPU time is left out. */
+static void reap_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	kmodel *k = c->k;
+	sim_time now = sim_now(eng);
+	bool node_due = now >= k->next_node_reap;
+	if (node_due)
+		k->next_node_reap = now + k->reap_node_ns;
+	slab_reap(&k->v.filp, c->id, node_due);
+	if (sim_timer_after(eng, tm, k->reap_ns))
+		kfail(k, SIM_ENOMEM);
+}
+
 /* ---- model table ----------------------------------------------------------- */
 
 static void kernel_destroy(void *state)
@@ -430,6 +712,13 @@ static void kernel_destroy(void *state)
 			sim_rng_destroy(k->cpu[i].rng_irq);
 		}
 	rcu_ctrlblk_fini(&k->rcp);
+	if (k->jobs)
+		for (int64_t j = 0; j < k->njobs; j++) {
+			free(k->jobs[j].files);
+			free(k->jobs[j].held);
+		}
+	if (k->files)
+		vfs_fini(&k->v);
 	free(k->cpu);
 	free(k->core_busy);
 	free(k->jobs);
@@ -477,18 +766,89 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 	k->ctxsw_cost = sim_params_int(p, P_SCHED_CTXSW_COST);
 	k->irq_rate = sim_params_real(p, P_IRQ_RATE);
 	k->njobs = sim_params_int(p, P_WORKLOAD_JOBS);
-	k->call_rate = sim_params_real(p, P_WORKLOAD_CALLRCU_RATE) / 1e9;
-	k->p_kernel = sim_params_real(p, P_WORKLOAD_CALLRCU_RATE) *
-		      (double)sim_params_int(p, P_WORKLOAD_SYSCALL_COST) / 1e9;
-	if (k->p_kernel >= 1) {
-		char a[512];
-		model_param_where(p, P_WORKLOAD_CALLRCU_RATE, a, sizeof(a));
-		snprintf(err, errlen,
-			 "%s: %s x workload.syscall_cost (%s) is %.3g: a job would spend more than all "
-			 "its time in system calls",
-			 a, sim_params_text(p, P_WORKLOAD_CALLRCU_RATE),
-			 sim_params_text(p, P_WORKLOAD_SYSCALL_COST), k->p_kernel);
-		return RCUSIM_EINPUT;
+	const char *kind = sim_params_str(p, P_WORKLOAD_KIND);
+	k->kind = !strcmp(kind, "make") ? WL_MAKE : !strcmp(kind, "openclose") ? WL_OPENCLOSE : WL_CALLRCU;
+	k->files = k->kind != WL_CALLRCU;
+	char a[512];
+	if (k->kind == WL_CALLRCU) {
+		k->call_rate = sim_params_real(p, P_WORKLOAD_CALLRCU_RATE) / 1e9;
+		k->p_kernel = sim_params_real(p, P_WORKLOAD_CALLRCU_RATE) *
+			      (double)sim_params_int(p, P_WORKLOAD_SYSCALL_COST) / 1e9;
+		if (k->p_kernel >= 1) {
+			model_param_where(p, P_WORKLOAD_CALLRCU_RATE, a, sizeof(a));
+			snprintf(err, errlen,
+				 "%s: %s x workload.syscall_cost (%s) is %.3g: a job would spend more than "
+				 "all its time in system calls",
+				 a, sim_params_text(p, P_WORKLOAD_CALLRCU_RATE),
+				 sim_params_text(p, P_WORKLOAD_SYSCALL_COST), k->p_kernel);
+			return RCUSIM_EINPUT;
+		}
+	} else if (k->kind == WL_OPENCLOSE) {
+		k->call_rate = 1.0 / (double)sim_params_int(p, P_WORKLOAD_OPENCLOSE_PAIR_COST);
+		k->p_kernel = 1.0 - sim_params_real(p, P_WORKLOAD_OPENCLOSE_USER_SHARE);
+	} else {
+		k->job_work = (double)sim_params_int(p, P_WORKLOAD_MAKE_JOB_CPU);
+		k->held_per_job = (int)llround(sim_params_real(p, P_WORKLOAD_MAKE_LIVE_PROCS) *
+					       (double)sim_params_int(p, P_WORKLOAD_MAKE_MAPPED_FILES));
+		int64_t transient = sim_params_int(p, P_WORKLOAD_MAKE_OPENS_PER_JOB) - k->held_per_job;
+		if (transient < 0) {
+			model_param_where(p, P_WORKLOAD_MAKE_OPENS_PER_JOB, a, sizeof(a));
+			snprintf(err, errlen,
+				 "%s: must be at least make_live_procs x make_mapped_files (%d), got %s", a,
+				 k->held_per_job, sim_params_text(p, P_WORKLOAD_MAKE_OPENS_PER_JOB));
+			return RCUSIM_EINPUT;
+		}
+		k->call_rate = (double)transient / k->job_work;
+		k->p_kernel = sim_params_real(p, P_WORKLOAD_MAKE_SYSTEM_SHARE);
+		k->fail_share = sim_params_real(p, P_WORKLOAD_MAKE_OPEN_FAIL_SHARE);
+		double med = (double)sim_params_int(p, P_WORKLOAD_MAKE_HOLD_MEDIAN);
+		double mean = (double)sim_params_int(p, P_WORKLOAD_MAKE_HOLD_MEAN);
+		if (mean < med) {
+			model_param_where(p, P_WORKLOAD_MAKE_HOLD_MEAN, a, sizeof(a));
+			snprintf(err, errlen, "%s: a lognormal's mean is at least its median (%s), got %s",
+				 a, sim_params_text(p, P_WORKLOAD_MAKE_HOLD_MEDIAN),
+				 sim_params_text(p, P_WORKLOAD_MAKE_HOLD_MEAN));
+			return RCUSIM_EINPUT;
+		}
+		/* Lognormal: median e^zeta, mean e^(zeta + sigma^2 / 2). */
+		k->hold_zeta = log(med);
+		k->hold_sigma = sqrt(2.0 * log(mean / med));
+	}
+	const char *on = sim_params_str(p, P_WORKLOAD_ON_ENFILE);
+	k->on_enfile = !strcmp(on, "fail") ? 0 : !strcmp(on, "retry") ? 1 : 2;
+	k->retry_delay = sim_params_int(p, P_WORKLOAD_RETRY_DELAY);
+	k->retry_max = sim_params_int(p, P_WORKLOAD_RETRY_MAX);
+	k->reap_ns = sim_params_int(p, P_VFS_REAP_INTERVAL);
+	k->reap_node_ns = sim_params_int(p, P_VFS_REAP_NODE_INTERVAL);
+	if (k->files) {
+		int64_t mem = sim_params_int(p, P_MACHINE_MEMORY), page = sim_params_int(p, P_MACHINE_PAGE_SIZE);
+		int64_t max_files = sim_params_is_auto(p, P_VFS_MAX_FILES)
+					    ? vfs_default_max_files(mem, page)
+					    : sim_params_int(p, P_VFS_MAX_FILES);
+		int64_t batch = k->ncpus >= 16 ? 2 * k->ncpus : 4 * k->ncpus;
+		if (!sim_params_is_auto(p, P_VFS_PERCPU_BATCH))
+			batch = sim_params_int(p, P_VFS_PERCPU_BATCH);
+		slab_cfg sc = {
+			.obj_size = sim_params_int(p, P_VFS_FILE_SIZE),
+			.page_size = page,
+			.mgmt = sim_params_int(p, P_VFS_SLAB_MGMT),
+			.bufctl = sim_params_int(p, P_VFS_SLAB_BUFCTL),
+			.ncpus = k->ncpus,
+			.limit = sim_params_is_auto(p, P_VFS_ARRAY_LIMIT) ? 0 : (int)sim_params_int(p, P_VFS_ARRAY_LIMIT),
+			.batchcount = sim_params_is_auto(p, P_VFS_ARRAY_BATCHCOUNT)
+					      ? 0
+					      : (int)sim_params_int(p, P_VFS_ARRAY_BATCHCOUNT),
+			.shared_factor = (int)sim_params_int(p, P_VFS_SHARED_FACTOR),
+		};
+		if (slab_estimate(&sc) < 1) {
+			model_param_where(p, P_VFS_FILE_SIZE, a, sizeof(a));
+			snprintf(err, errlen, "%s: no object of %s fits a %s slab with its descriptor", a,
+				 sim_params_text(p, P_VFS_FILE_SIZE), sim_params_text(p, P_MACHINE_PAGE_SIZE));
+			return RCUSIM_EINPUT;
+		}
+		if (vfs_init(&k->v, (vfs_accounting)sim_params_int(p, P_VFS_ACCOUNTING), max_files, &sc, batch))
+			goto nomem;
+		k->next_node_reap = k->reap_node_ns;
 	}
 	sim_tavg_init(&k->qtotal, 0, 0);
 	k->lat = sim_metrics_hist(env->m, "cb.latency_ns");
@@ -510,7 +870,7 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		c->core = i / k->tpc;
 		sched_rq_init(&c->rq);
 		sched_task_init(&c->ksoftirqd, ksd_nice);
-		if (rcu_data_init(&c->rdp, &k->rcu, i) ||
+		if (rcu_data_init(&c->rdp, &k->rcu, i, k->files) ||
 		    sim_rng_create(&c->rng_work, env->rng, env->seed, "workload.callrcu", (uint64_t)i) ||
 		    sim_rng_create(&c->rng_mode, env->rng, env->seed, "kernel.tick_mode", (uint64_t)i) ||
 		    sim_rng_create(&c->rng_irq, env->rng, env->seed, "irq.device", (uint64_t)i))
@@ -519,6 +879,10 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		sim_timer_init(env->eng, &c->done, run_end, c);
 		sim_timer_init(env->eng, &c->ipi, ipi_fire, c);
 		sim_timer_init(env->eng, &c->irq, irq_fire, c);
+		sim_timer_init(env->eng, &c->reap, reap_fire, c);
+		/* cache_reap starts HZ + 3 x cpu jiffies after boot (start_cpu_timer). */
+		if (k->files && sim_timer_at(env->eng, &c->reap, SIM_NS_PER_S + 3 * i * k->tick_ns))
+			goto nomem;
 	}
 	/* Jobs round-robin over the CPUs: job j on CPU j mod ncpus. */
 	for (int64_t j = 0; j < k->njobs; j++) {
@@ -526,6 +890,10 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		job *jb = &k->jobs[j];
 		sched_task_init(&jb->task, job_nice);
 		jb->task.owner = jb;
+		jb->cpu = c;
+		sim_timer_init(env->eng, &jb->wake, wake_fire, jb);
+		if (k->held_per_job && !(jb->held = malloc((size_t)k->held_per_job * sizeof(*jb->held))))
+			goto nomem;
 		jb->next_call_work = k->call_rate > 0
 					     ? sim_rng_exponential(c->rng_work, 1.0 / k->call_rate)
 					     : 0;
@@ -585,6 +953,28 @@ static int kernel_sample(void *state, sim_time now)
 	    !(s = sim_metrics_series(m, "gp.completed", -1)) ||
 	    sim_series_append(s, now, (double)k->rcp.gp_completed))
 		return SIM_ENOMEM;
+	if (!k->files)
+		return 0;
+	const slab_cache *sc = &k->v.filp;
+	int64_t pinned = slab_pinned_free(sc), slots = slab_total_slots(sc);
+	if (slots && (k->frag_max_den == 0 ||
+		      (__int128)pinned * k->frag_max_den > (__int128)k->frag_max_num * slots)) {
+		k->frag_max_num = pinned;
+		k->frag_max_den = slots;
+	}
+	if (!(s = sim_metrics_series(m, "vfs.nr_files", -1)) ||
+	    sim_series_append(s, now, (double)vfs_nr_files(&k->v)) ||
+	    !(s = sim_metrics_series(m, "mem.pending_bytes", -1)) ||
+	    sim_series_append(s, now, (double)qsum * (double)sc->cfg.obj_size) ||
+	    !(s = sim_metrics_series(m, "slab.pages", -1)) ||
+	    sim_series_append(s, now, (double)sc->nslabs) ||
+	    !(s = sim_metrics_series(m, "slab.fragmentation", -1)) ||
+	    sim_series_append(s, now, slots ? (double)pinned / (double)slots : 0))
+		return SIM_ENOMEM;
+	/* Slab accounting counts every slot: never fewer than the files that
+	 * exist (live or waiting for their grace period). */
+	if (k->v.acct == VFS_ACCT_SLAB && k->v.nr_slab < k->v.live + k->v.pending)
+		return RCUSIM_EFAIL;
 	return 0;
 }
 
@@ -628,9 +1018,44 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	rc |= sim_metrics_scalar(m, "sched.ctxsw", (double)switches);
 	rc |= sim_metrics_scalar(m, "sched.wait_max_ns", (double)k->wait_max);
 	rc |= sim_metrics_scalar(m, "ipi.resched_sent", (double)k->ipis);
+	if (k->files) {
+		const vfs *v = &k->v;
+		rc |= sim_metrics_scalar(m, "vfs.opens", (double)k->opens);
+		rc |= sim_metrics_scalar(m, "vfs.closes", (double)k->closes);
+		rc |= sim_metrics_scalar(m, "vfs.open_end", (double)v->live);
+		rc |= sim_metrics_scalar(m, "vfs.open_failures", (double)v->refused);
+		rc |= sim_metrics_scalar(m, "vfs.nr_files_max", (double)v->nr_max);
+		rc |= sim_metrics_scalar(m, "vfs.nr_files_end", (double)vfs_nr_files(v));
+		rc |= sim_metrics_scalar(m, "vfs.max_files", (double)v->max_files);
+		if (v->first_refusal >= 0)
+			rc |= sim_metrics_scalar(m, "vfs.file_max_reached_ns", (double)v->first_refusal);
+		rc |= sim_metrics_scalar(m, "mem.pending_bytes_max",
+					 (double)k->qtotal.max * (double)v->filp.cfg.obj_size);
+		rc |= sim_metrics_scalar(m, "slab.pages_max", (double)v->filp.nslabs_max);
+		if (k->frag_max_den)
+			rc |= sim_metrics_scalar(m, "slab.fragmentation_max",
+						 (double)k->frag_max_num / (double)k->frag_max_den);
+		rc |= sim_metrics_scalar(m, "slab.grown", (double)v->filp.grown);
+		rc |= sim_metrics_scalar(m, "slab.destroyed", (double)v->filp.destroyed);
+		if (k->kind == WL_MAKE) {
+			rc |= sim_metrics_scalar(m, "vfs.enoent", (double)k->enoent);
+			rc |= sim_metrics_scalar(m, "make.jobs_done", (double)k->jobs_done);
+			rc |= sim_metrics_scalar(m, "make.jobs_failed", (double)k->jobs_failed);
+		}
+		rc |= sim_metrics_scalar(m, "make.retries", (double)k->retries);
+	}
 	if (rc) {
 		snprintf(err, errlen, "kernel model: out of memory");
 		return SIM_ENOMEM;
+	}
+	if (k->files && (k->opens != k->closes + (uint64_t)k->v.live ||
+			 (uint64_t)k->v.pending != pending)) {
+		snprintf(err, errlen,
+			 "conservation: vfs.opens %llu != vfs.closes %llu + vfs.open_end %lld "
+			 "(files pending %lld, callbacks pending %llu)",
+			 (unsigned long long)k->opens, (unsigned long long)k->closes,
+			 (long long)k->v.live, (long long)k->v.pending, (unsigned long long)pending);
+		return RCUSIM_EFAIL;
 	}
 	if (k->enqueued != k->invoked + pending || k->invoked != k->lat->count ||
 	    (int64_t)pending != k->qtotal.value) {
@@ -647,6 +1072,22 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 
 const model_ops callrcu_model = {
 	.name = "callrcu",
+	.create = kernel_create,
+	.sample = kernel_sample,
+	.finish = kernel_finish,
+	.destroy = kernel_destroy,
+};
+
+const model_ops make_model = {
+	.name = "make",
+	.create = kernel_create,
+	.sample = kernel_sample,
+	.finish = kernel_finish,
+	.destroy = kernel_destroy,
+};
+
+const model_ops openclose_model = {
+	.name = "openclose",
 	.create = kernel_create,
 	.sample = kernel_sample,
 	.finish = kernel_finish,

@@ -44,6 +44,8 @@ typedef struct model_ops {
 
 extern const model_ops queue_model;
 extern const model_ops callrcu_model;
+extern const model_ops make_model;
+extern const model_ops openclose_model;
 
 /* Number of CPUs the machine section describes. */
 int model_ncpus(const sim_params *p);

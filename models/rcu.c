@@ -26,20 +26,24 @@ void rcu_ctrlblk_fini(rcu_ctrlblk *rcp)
 	rcp->cpumask = NULL;
 }
 
-int rcu_data_init(rcu_data *rdp, const rcu_cfg *cfg, int cpu)
+int rcu_data_init(rcu_data *rdp, const rcu_cfg *cfg, int cpu, bool payload)
 {
 	memset(rdp, 0, sizeof(*rdp));
 	rdp->cpu = cpu;
 	rdp->blimit = cfg->blimit;
 	rdp->q.cap = 64;
 	rdp->q.t = malloc(rdp->q.cap * sizeof(*rdp->q.t));
-	return rdp->q.t ? 0 : -1;
+	if (payload)
+		rdp->q.obj = malloc(rdp->q.cap * sizeof(*rdp->q.obj));
+	return rdp->q.t && (!payload || rdp->q.obj) ? 0 : -1;
 }
 
 void rcu_data_fini(rcu_data *rdp)
 {
 	free(rdp->q.t);
+	free(rdp->q.obj);
 	rdp->q.t = NULL;
+	rdp->q.obj = NULL;
 }
 
 bool rcu_cpu_in_mask(const rcu_ctrlblk *rcp, int cpu)
@@ -53,23 +57,34 @@ static int cbq_grow(rcu_cbq *q)
 {
 	uint64_t ncap = q->cap * 2;
 	sim_time *nt = malloc(ncap * sizeof(*nt));
-	if (!nt)
+	uint32_t *no = q->obj ? malloc(ncap * sizeof(*no)) : NULL;
+	if (!nt || (q->obj && !no)) {
+		free(nt);
+		free(no);
 		return -1;
-	for (uint64_t i = q->head; i != q->tail; i++)
+	}
+	for (uint64_t i = q->head; i != q->tail; i++) {
 		nt[i & (ncap - 1)] = q->t[i & (q->cap - 1)];
+		if (no)
+			no[i & (ncap - 1)] = q->obj[i & (q->cap - 1)];
+	}
 	free(q->t);
+	free(q->obj);
 	q->t = nt;
+	q->obj = no;
 	q->cap = ncap;
 	return 0;
 }
 
 int call_rcu(const rcu_cfg *cfg, const rcu_ctrlblk *rcp, rcu_data *rdp, sim_time now,
-	     rcu_call_effect *eff)
+	     uint32_t obj, rcu_call_effect *eff)
 {
 	rcu_cbq *q = &rdp->q;
 	if (q->tail - q->head == q->cap && cbq_grow(q))
 		return -1;
 	q->t[q->tail & (q->cap - 1)] = now;
+	if (q->obj)
+		q->obj[q->tail & (q->cap - 1)] = obj;
 	q->tail++;
 	int64_t qlen = rcu_qlen(rdp);
 	if (qlen > rdp->qlen_max)

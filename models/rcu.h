@@ -47,9 +47,10 @@ typedef struct rcu_ctrlblk {
 /* The per-CPU callback queue: one FIFO of call_rcu times holding donelist,
  * curlist and nxtlist back to back (lists only ever move whole, oldest
  * first): [head, done_end) done, [done_end, cur_end) cur, [cur_end, tail)
- * nxt. 8 bytes per queued callback. */
+ * nxt. 8 bytes per queued callback, 12 with an object number. */
 typedef struct rcu_cbq {
 	sim_time *t;         /* ns: call_rcu time of each callback (ring) */
+	uint32_t *obj;       /* the object each frees (ring), or NULL without payload */
 	uint64_t cap;        /* ring size, a power of two */
 	uint64_t head;       /* oldest queued (first of donelist) */
 	uint64_t done_end;   /* end of donelist = start of curlist */
@@ -77,7 +78,8 @@ typedef struct rcu_call_effect {
 
 int rcu_ctrlblk_init(rcu_ctrlblk *rcp, int ncpus);
 void rcu_ctrlblk_fini(rcu_ctrlblk *rcp);
-int rcu_data_init(rcu_data *rdp, const rcu_cfg *cfg, int cpu);
+/* @payload: keep an object number with each callback. */
+int rcu_data_init(rcu_data *rdp, const rcu_cfg *cfg, int cpu, bool payload);
 void rcu_data_fini(rcu_data *rdp);
 bool rcu_cpu_in_mask(const rcu_ctrlblk *rcp, int cpu);
 
@@ -102,7 +104,12 @@ static inline int64_t rcu_nxt_len(const rcu_data *rdp)
  * resched_over, 2.6.16 qhimark / force_quiescent_state). Returns 0 or -1
  * on allocation failure. */
 int call_rcu(const rcu_cfg *cfg, const rcu_ctrlblk *rcp, rcu_data *rdp, sim_time now,
-	     rcu_call_effect *eff);
+	     uint32_t obj, rcu_call_effect *eff);
+/* The object of the callback at queue index @i (with payload). */
+static inline uint32_t rcu_cb_obj(const rcu_data *rdp, uint64_t i)
+{
+	return rdp->q.obj[i & (rdp->q.cap - 1)];
+}
 /* rcu_qsctr_inc(): a quiescent state passed on this CPU. */
 static inline void rcu_qsctr_inc(rcu_data *rdp)
 {

@@ -47,7 +47,8 @@ static void sample_fire(sim_engine *eng, sim_timer *t)
 
 static const model_ops *find_model(const char *kind)
 {
-	static const model_ops *const models[] = { &queue_model, &callrcu_model };
+	static const model_ops *const models[] = { &queue_model, &callrcu_model, &make_model,
+						  &openclose_model };
 	for (size_t k = 0; k < sizeof(models) / sizeof(models[0]); k++)
 		if (!strcmp(models[k]->name, kind))
 			return models[k];

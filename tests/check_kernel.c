@@ -174,6 +174,60 @@ START_TEST(kernel_deterministic)
 }
 END_TEST
 
+/* Run workload @kind with @sets (asserting success). */
+static void run_kind(sim_metrics **m, const char *kind, const char *const *sets)
+{
+	ck_assert_msg(testlib_simulate(kind, sets, m, err, sizeof(err)) == 0, "%s", err);
+}
+
+START_TEST(kernel_make_files_conserved)
+{
+	/* make -j64 on 4 CPUs under each accounting: every successful open is
+	 * closed or still open; every file_free'd file is a queued callback
+	 * (the run checks both before it is complete, and under slab
+	 * accounting that nr_files >= live + pending at every sample). */
+	const char *acct[3] = { "vfs.accounting=slab", "vfs.accounting=rcu", "vfs.accounting=percpu" };
+	const char *sets[] = { "machine.cores=2", "workload.jobs=64", "scenario.duration=20s",
+			       "scenario.sample_interval=100ms", acct[_i], NULL };
+	sim_metrics *m;
+	run_kind(&m, "make", sets);
+	ck_assert_double_eq(get(m, "vfs.opens"), get(m, "vfs.closes") + get(m, "vfs.open_end"));
+	ck_assert_double_eq(get(m, "cb.enqueued"), get(m, "cb.invoked") + get(m, "cb.pending_end"));
+	/* Every open attempt queues exactly one callback once freed: callbacks
+	 * = closes + failed lookups. */
+	ck_assert_double_eq(get(m, "cb.enqueued"), get(m, "vfs.closes") + get(m, "vfs.enoent"));
+	double nr = get(m, "vfs.nr_files_end"), live = get(m, "vfs.open_end");
+	double pend = get(m, "cb.pending_end");
+	if (_i == 0) /* slab: every slot of every slab */
+		ck_assert_double_ge(nr, live + pend);
+	else if (_i == 1) /* rcu: live and pending exactly */
+		ck_assert_double_eq(nr, live + pend);
+	else /* percpu: live, within FBC_BATCH (4 x 4 CPUs) per CPU */
+		ck_assert_double_le(fabs(nr - live), 4 * 16);
+	/* 64 jobs x 37 mapped files each (2.83 x 13, rounded) once all run. */
+	ck_assert_double_ge(live, 64 * 37);
+	sim_metrics_destroy(m);
+}
+END_TEST
+
+START_TEST(kernel_make_file_max_refuses)
+{
+	/* file-max 2000 below the 64 x 37 = 2368 mapped files alone: opens are
+	 * refused, the first refusal is timed, failed jobs start again. */
+	const char *sets[] = { "machine.cores=2", "workload.jobs=64", "scenario.duration=5s",
+			       "vfs.max_files=2000", "vfs.accounting=rcu", "workload.on_enfile=fail",
+			       NULL };
+	sim_metrics *m;
+	run_kind(&m, "make", sets);
+	ck_assert_double_gt(get(m, "vfs.open_failures"), 0);
+	ck_assert_double_gt(get(m, "make.jobs_failed"), 0);
+	ck_assert_double_le(get(m, "vfs.nr_files_max"), 2000);
+	ck_assert_double_ge(get(m, "vfs.file_max_reached_ns"), 0);
+	ck_assert_double_lt(get(m, "vfs.file_max_reached_ns"), 5e9);
+	sim_metrics_destroy(m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("kernel");
@@ -185,6 +239,8 @@ int main(void)
 	tcase_add_test(tc, kernel_ksoftirqd_starved_one_epoch);
 	tcase_add_test(tc, kernel_watermark_holds_backlog);
 	tcase_add_test(tc, kernel_deterministic);
+	tcase_add_loop_test(tc, kernel_make_files_conserved, 0, 3);
+	tcase_add_test(tc, kernel_make_file_max_refuses);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }

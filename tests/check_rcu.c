@@ -20,7 +20,7 @@ static void call_n(const rcu_cfg *cfg, rcu_ctrlblk *rcp, rcu_data *rdp, int n, s
 {
 	for (int i = 0; i < n; i++) {
 		rcu_call_effect e = { false, false };
-		ck_assert_int_eq(call_rcu(cfg, rcp, rdp, t0 + i, &e), 0);
+		ck_assert_int_eq(call_rcu(cfg, rcp, rdp, t0 + i, 0, &e), 0);
 		if (eff) {
 			eff->need_resched |= e.need_resched;
 			eff->send_ipis |= e.send_ipis;
@@ -37,8 +37,8 @@ START_TEST(rcu_grace_period_needs_every_cpu)
 	sim_hist_init(gp);
 	rcu_ctrlblk_init(&rcp, 2);
 	rcp.gp_hist = gp;
-	rcu_data_init(&d0, &cfg, 0);
-	rcu_data_init(&d1, &cfg, 1);
+	rcu_data_init(&d0, &cfg, 0, false);
+	rcu_data_init(&d1, &cfg, 1, false);
 	ck_assert(!rcu_pending(&rcp, &d0));
 	call_n(&cfg, &rcp, &d0, 3, 100, NULL);
 	ck_assert_int_eq(rcu_nxt_len(&d0), 3);
@@ -101,7 +101,7 @@ START_TEST(rcu_new_callbacks_wait_for_next_batch)
 	rcu_ctrlblk rcp;
 	rcu_data d;
 	rcu_ctrlblk_init(&rcp, 1);
-	rcu_data_init(&d, &cfg, 0);
+	rcu_data_init(&d, &cfg, 0, false);
 	call_n(&cfg, &rcp, &d, 2, 0, NULL);
 	rcu_process_lists(&rcp, &d, 10); /* batch 1 starts, notice */
 	call_n(&cfg, &rcp, &d, 5, 20, NULL);
@@ -130,7 +130,7 @@ START_TEST(rcu_batch_limit_per_policy)
 	rcu_ctrlblk rcp;
 	rcu_data d;
 	rcu_ctrlblk_init(&rcp, 1);
-	rcu_data_init(&d, &cfg, 0);
+	rcu_data_init(&d, &cfg, 0, false);
 	call_n(&cfg, &rcp, &d, 25, 0, NULL);
 	d.q.done_end = d.q.cur_end = d.q.tail; /* all 25 ready */
 	sim_hist *lat = malloc(sizeof(*lat));
@@ -158,7 +158,7 @@ START_TEST(rcu_fixed_resched_over)
 	rcu_ctrlblk rcp;
 	rcu_data d;
 	rcu_ctrlblk_init(&rcp, 1);
-	rcu_data_init(&d, &cfg, 0);
+	rcu_data_init(&d, &cfg, 0, false);
 	rcu_call_effect e = { false, false };
 	call_n(&cfg, &rcp, &d, 10000, 0, &e);
 	ck_assert(!e.need_resched);
@@ -181,7 +181,7 @@ START_TEST(rcu_watermark_raise_ipi_and_restore)
 	rcu_ctrlblk rcp;
 	rcu_data d;
 	rcu_ctrlblk_init(&rcp, 4);
-	rcu_data_init(&d, &cfg, 0);
+	rcu_data_init(&d, &cfg, 0, false);
 	rcu_call_effect e = { false, false };
 	call_n(&cfg, &rcp, &d, 5, 0, &e);
 	ck_assert(!e.need_resched && d.blimit == 10); /* qlen 5: not above qhimark */
@@ -231,7 +231,7 @@ START_TEST(rcu_watermark_keeps_int_max_above_qlowmark)
 	rcu_ctrlblk rcp;
 	rcu_data d;
 	rcu_ctrlblk_init(&rcp, 1);
-	rcu_data_init(&d, &cfg, 0);
+	rcu_data_init(&d, &cfg, 0, false);
 	call_n(&cfg, &rcp, &d, 8, 0, NULL);
 	d.q.done_end = d.q.cur_end = d.q.head + 4; /* 4 ready, 4 in nxtlist */
 	sim_hist *lat = malloc(sizeof(*lat));

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * slab.h - the filp cache of the SLAB allocator (mm/slab.c, 2.6.14; 2.6.16
+ * differs only by renames): slabs of num objects on full/partial/free lists,
+ * per-CPU array caches (LIFO, touched), a shared per-node array,
+ * cache_alloc_refill, cache_grow (constructor on every object),
+ * cache_flusharray and free_block (a slab that empties is destroyed at once
+ * above free_limit), and cache_reap. One node. Pure data structure: the
+ * caller (models/kernel.c) decides when each function runs.
+ *
+ * Objects are numbered: slab id x num + index in the slab. Each object's
+ * state is tracked for the fragmentation metric: free in its slab, cached in
+ * an array, or handed out (live file, or pending in RCU, as the caller says).
+ */
+#ifndef RCUSIM_MODELS_SLAB_H
+#define RCUSIM_MODELS_SLAB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef uint32_t slab_obj; /* object number */
+
+enum slab_obj_state { SLAB_S_FREE, SLAB_S_CACHED, SLAB_S_LIVE, SLAB_S_PENDING };
+
+typedef struct slab_cfg {
+	int64_t obj_size;    /* bytes per object (after alignment) */
+	int64_t page_size;   /* bytes per slab (one page) */
+	int64_t mgmt;        /* on-slab descriptor bytes */
+	int64_t bufctl;      /* bytes per object in the descriptor */
+	int ncpus;           /* CPUs */
+	int limit;           /* per-CPU array limit (0: by object size) */
+	int batchcount;      /* refill/flush batch (0: (limit + 1) / 2) */
+	int shared_factor;   /* shared array = this x batchcount (0: none) */
+} slab_cfg;
+
+typedef struct slab_array {
+	slab_obj *entry;     /* objects, oldest first */
+	int avail;           /* held */
+	int limit;           /* capacity */
+	bool touched;        /* used since the last reap */
+} slab_array;
+
+typedef struct slab_cache slab_cache;
+
+/* Callbacks for nr_files under slab accounting (filp_ctor, filp_dtor). */
+typedef void slab_ctor_fn(void *ctx, int nobjs);
+
+struct slab_cache {
+	slab_cfg cfg;        /* parameters, with limit and batchcount resolved */
+	int num;             /* objects per slab */
+	int batchcount;      /* resolved batchcount */
+	int64_t free_limit;  /* (1 + CPUs) x batchcount + num */
+	slab_array *cpu;     /* per-CPU arrays */
+	slab_array shared;   /* per-node shared array (limit 0 if none) */
+	/* slabs, by id */
+	int32_t nslab_ids;   /* ids allocated (live or recycled) */
+	int32_t cap_ids;     /* capacity of the per-id arrays */
+	int32_t *inuse;      /* objects handed out of the slab, per slab; -1 = destroyed */
+	int32_t *free_head;  /* first free object index in the slab, -1 none */
+	int32_t *prev, *next; /* list links; list heads are ids -1 (full), -2, -3 */
+	uint8_t *list;       /* which list: 0 full, 1 partial, 2 free */
+	int32_t *live;       /* live objects per slab */
+	int32_t *pending;    /* RCU-pending objects per slab */
+	int32_t *bufctl;     /* per object: next free index in its slab */
+	uint8_t *state;      /* per object: slab_obj_state */
+	int32_t *recycled;   /* destroyed slab ids to reuse */
+	int32_t nrecycled;
+	int32_t head[3], tail[3]; /* list heads/tails (-1 = empty) */
+	int64_t free_objects; /* free slots in partial and free slabs */
+	bool free_touched;   /* the free list was used since the last reap */
+	int64_t nslabs;      /* slabs that exist */
+	int64_t nslabs_max;  /* most at once */
+	uint64_t grown, destroyed; /* slabs created, destroyed */
+	slab_ctor_fn *ctor, *dtor; /* per-slab constructor and destructor calls */
+	void *ctx;           /* their argument */
+};
+
+/* Objects per slab for @cfg (cache_estimate, descriptor on the slab). */
+int slab_estimate(const slab_cfg *cfg);
+/* Per-CPU array limit from the object size (enable_cpucache). */
+int slab_default_limit(int64_t obj_size, int64_t page_size);
+
+int slab_cache_init(slab_cache *sc, const slab_cfg *cfg, slab_ctor_fn *ctor, slab_ctor_fn *dtor,
+		    void *ctx);
+void slab_cache_fini(slab_cache *sc);
+
+/* kmem_cache_alloc() on @cpu: the object, handed out as LIVE, or -1 on
+ * allocation failure of the model itself (never a kernel outcome). */
+int64_t slab_alloc(slab_cache *sc, int cpu);
+/* kmem_cache_free() on @cpu. */
+int slab_free(slab_cache *sc, int cpu, slab_obj obj);
+/* The caller's view of a handed-out object: LIVE or PENDING. */
+void slab_set_state(slab_cache *sc, slab_obj obj, enum slab_obj_state s);
+/* cache_reap() on @cpu; @node_due says REAPTIMEOUT_LIST3 has passed, so the
+ * shared array and the free slabs are reaped too. */
+void slab_reap(slab_cache *sc, int cpu, bool node_due);
+
+/* Slots in slabs that hold something but not a live or pending object
+ * (free in the slab, or cached in an array): the fragmentation. O(slabs). */
+int64_t slab_pinned_free(const slab_cache *sc);
+int64_t slab_total_slots(const slab_cache *sc);
+/* Objects cached in all arrays. */
+int64_t slab_cached(const slab_cache *sc);
+
+#endif
