@@ -8,6 +8,8 @@
  */
 #include "params.h"
 
+#include "ini.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -561,7 +563,7 @@ int sim_params_set(sim_params *p, const char *assignment, char *err, size_t errl
 	return rc;
 }
 
-/* ---- INI reader ------------------------------------------------------- */
+/* ---- scenario files ------------------------------------------------------ */
 
 static bool section_known(const sim_params *p, const char *sec)
 {
@@ -572,43 +574,25 @@ static bool section_known(const sim_params *p, const char *sec)
 	return false;
 }
 
+typedef struct loader {
+	sim_params *p;       /* values being set */
+	const char *name;    /* the file, for includes relative to it */
+	int depth;           /* include nesting */
+	bool in_section;     /* a [section] was seen */
+	bool any_key;        /* a key was seen (include must come first) */
+	unsigned char *seen; /* per parameter: set in this file */
+} loader;
+
 static int load(sim_params *p, const char *name, const char *buf, size_t len, int depth,
 		char *err, size_t errlen);
 
 static int load_path(sim_params *p, const char *path, int depth, const char *from, char *err,
 		     size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		errf(err, errlen, "%s%s%s: cannot read: %s", from ? from : "", from ? ": include: " : "",
-		     path, strerror(errno));
-		return SIM_PARAMS_EIO;
-	}
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	size_t got;
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	int ioerr = ferror(f);
-	fclose(f);
-	if (!buf) {
-		errf(err, errlen, "out of memory");
-		return SIM_PARAMS_ENOMEM;
-	}
-	if (ioerr) {
-		free(buf);
-		errf(err, errlen, "%s: read error", path);
+	char *buf, why[1200];
+	size_t n;
+	if (sim_ini_read_file(path, &buf, &n, why, sizeof(why))) {
+		errf(err, errlen, "%s%s%s", from ? from : "", from ? ": include: " : "", why);
 		return SIM_PARAMS_EIO;
 	}
 	int rc = load(p, path, buf, n, depth, err, errlen);
@@ -616,140 +600,79 @@ static int load_path(sim_params *p, const char *path, int depth, const char *fro
 	return rc;
 }
 
+static int on_section(void *ctx, const char *sec, const char *where, char *err, size_t errlen)
+{
+	loader *L = ctx;
+	char got[80];
+	if (strlen(sec) >= 128 || !section_known(L->p, sec)) {
+		errf(err, errlen, "%s: [%s]: unknown section", where, shown(sec, got, sizeof(got)));
+		return SIM_PARAMS_EINPUT;
+	}
+	L->in_section = true;
+	return 0;
+}
+
+static int on_key(void *ctx, const char *section, const char *key, const char *val,
+		  const char *where, char *err, size_t errlen)
+{
+	loader *L = ctx;
+	char got[80];
+	if (!strcmp(key, "include") && !L->in_section) {
+		if (L->any_key) {
+			errf(err, errlen, "%s: include: must come before any other line", where);
+			return SIM_PARAMS_EINPUT;
+		}
+		if (L->depth >= MAX_INCLUDE_DEPTH) {
+			errf(err, errlen, "%s: include: nested more than %d deep (a cycle?)", where,
+			     MAX_INCLUDE_DEPTH);
+			return SIM_PARAMS_EINPUT;
+		}
+		if (!*val) {
+			errf(err, errlen, "%s: include: expected a file name", where);
+			return SIM_PARAMS_EINPUT;
+		}
+		/* Relative to the including file's folder. */
+		char path[4096];
+		const char *slash = strrchr(L->name, '/');
+		if (*val == '/' || !slash)
+			snprintf(path, sizeof(path), "%s", val);
+		else
+			snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - L->name), L->name, val);
+		return load_path(L->p, path, L->depth + 1, where, err, errlen);
+	}
+	L->any_key = true;
+	if (!L->in_section) {
+		errf(err, errlen, "%s: %s: key outside a [section]", where, shown(key, got, sizeof(got)));
+		return SIM_PARAMS_EINPUT;
+	}
+	char full[256];
+	if (snprintf(full, sizeof(full), "%s.%s", section, key) >= (int)sizeof(full)) {
+		errf(err, errlen, "%s: %s: unknown parameter", where, shown(key, got, sizeof(got)));
+		return SIM_PARAMS_EINPUT;
+	}
+	int k = sim_params_index(L->p, full);
+	if (k >= 0 && L->seen[k]) {
+		errf(err, errlen, "%s: %s: set twice in this file", where, full);
+		return SIM_PARAMS_EINPUT;
+	}
+	int rc = sim_params_set_value(L->p, full, val, where, err, errlen);
+	if (k >= 0)
+		L->seen[k] = 1;
+	return rc;
+}
+
 static int load(sim_params *p, const char *name, const char *buf, size_t len, int depth,
 		char *err, size_t errlen)
 {
-	char got[80], origin[1100];
-	char section[128] = "";
-	bool in_section = false, any_key = false;
-	int rc = 0;
-	unsigned char *seen = calloc(p->n ? p->n : 1, 1);
-	if (!seen) {
+	static const sim_ini_handlers h = { on_section, on_key };
+	loader L = { p, name, depth, false, false, calloc(p->n ? p->n : 1, 1) };
+	if (!L.seen) {
 		errf(err, errlen, "out of memory");
 		return SIM_PARAMS_ENOMEM;
 	}
-	size_t pos = 0;
-	char *line = NULL;
-	for (unsigned lineno = 1; pos < len && rc == 0; lineno++) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t ll = nl ? (size_t)(nl - (buf + pos)) : len - pos;
-		free(line);
-		line = malloc(ll + 1);
-		if (!line) {
-			errf(err, errlen, "out of memory");
-			rc = SIM_PARAMS_ENOMEM;
-			break;
-		}
-		memcpy(line, buf + pos, ll);
-		line[ll] = 0;
-		pos += ll + 1;
-		if (strlen(line) != ll) {
-			errf(err, errlen, "%s:%u: line contains a NUL byte", name, lineno);
-			rc = SIM_PARAMS_EINPUT;
-			break;
-		}
-		char *s = trim(line);
-		if (!*s || *s == ';' || *s == '#')
-			continue;
-		if (*s == '[') {
-			char *close = strchr(s, ']');
-			char *rest = close ? trim(close + 1) : NULL;
-			if (!close || (*rest && *rest != ';' && *rest != '#')) {
-				errf(err, errlen, "%s:%u: expected \"[section]\", got \"%s\"", name,
-				     lineno, shown(s, got, sizeof(got)));
-				rc = SIM_PARAMS_EINPUT;
-				break;
-			}
-			*close = 0;
-			char *sec = trim(s + 1);
-			if (strlen(sec) >= sizeof(section) || !section_known(p, sec)) {
-				errf(err, errlen, "%s:%u: [%s]: unknown section", name, lineno,
-				     shown(sec, got, sizeof(got)));
-				rc = SIM_PARAMS_EINPUT;
-				break;
-			}
-			strcpy(section, sec);
-			in_section = true;
-			continue;
-		}
-		char *eq = strchr(s, '=');
-		if (!eq) {
-			errf(err, errlen, "%s:%u: expected \"key = value\" or \"[section]\", got \"%s\"",
-			     name, lineno, shown(s, got, sizeof(got)));
-			rc = SIM_PARAMS_EINPUT;
-			break;
-		}
-		*eq = 0;
-		char *key = trim(s), *val = eq + 1;
-		/* An inline comment starts at ';' or '#' after white space. */
-		for (char *c = val; *c; c++)
-			if ((*c == ';' || *c == '#') && (c == val || c[-1] == ' ' || c[-1] == '\t')) {
-				*c = 0;
-				break;
-			}
-		val = trim(val);
-		if (!*key) {
-			errf(err, errlen, "%s:%u: expected \"key = value\", got no key", name, lineno);
-			rc = SIM_PARAMS_EINPUT;
-			break;
-		}
-		if (!strcmp(key, "include") && !in_section) {
-			if (any_key) {
-				errf(err, errlen, "%s:%u: include: must come before any other line",
-				     name, lineno);
-				rc = SIM_PARAMS_EINPUT;
-				break;
-			}
-			if (depth >= MAX_INCLUDE_DEPTH) {
-				errf(err, errlen, "%s:%u: include: nested more than %d deep (a cycle?)",
-				     name, lineno, MAX_INCLUDE_DEPTH);
-				rc = SIM_PARAMS_EINPUT;
-				break;
-			}
-			if (!*val) {
-				errf(err, errlen, "%s:%u: include: expected a file name", name, lineno);
-				rc = SIM_PARAMS_EINPUT;
-				break;
-			}
-			/* Relative to the including file's folder. */
-			char path[4096];
-			const char *slash = strrchr(name, '/');
-			if (*val == '/' || !slash)
-				snprintf(path, sizeof(path), "%s", val);
-			else
-				snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - name), name, val);
-			snprintf(origin, sizeof(origin), "%s:%u", name, lineno);
-			rc = load_path(p, path, depth + 1, origin, err, errlen);
-			continue;
-		}
-		any_key = true;
-		if (!in_section) {
-			errf(err, errlen, "%s:%u: %s: key outside a [section]", name, lineno,
-			     shown(key, got, sizeof(got)));
-			rc = SIM_PARAMS_EINPUT;
-			break;
-		}
-		char full[256];
-		if (snprintf(full, sizeof(full), "%s.%s", section, key) >= (int)sizeof(full)) {
-			errf(err, errlen, "%s:%u: %s: unknown parameter", name, lineno,
-			     shown(key, got, sizeof(got)));
-			rc = SIM_PARAMS_EINPUT;
-			break;
-		}
-		snprintf(origin, sizeof(origin), "%s:%u", name, lineno);
-		int k = sim_params_index(p, full);
-		if (k >= 0 && seen[k]) {
-			errf(err, errlen, "%s: %s: set twice in this file", origin, full);
-			rc = SIM_PARAMS_EINPUT;
-			break;
-		}
-		rc = sim_params_set_value(p, full, val, origin, err, errlen);
-		if (k >= 0)
-			seen[k] = 1;
-	}
-	free(line);
-	free(seen);
-	return rc;
+	int rc = sim_ini_scan(name, buf, len, &h, &L, err, errlen);
+	free(L.seen);
+	return rc == SIM_INI_EINPUT ? SIM_PARAMS_EINPUT : rc;
 }
 
 int sim_params_load_file(sim_params *p, const char *path, char *err, size_t errlen)

@@ -307,3 +307,323 @@ int rec_run_mark(rec_db *db, int64_t run_id, const char *status, char *err, size
 	sqlite3_finalize(st);
 	return rc;
 }
+
+/* ---- queries -------------------------------------------------------------- */
+
+static void copy_text(char *dst, size_t len, const unsigned char *src)
+{
+	snprintf(dst, len, "%s", src ? (const char *)src : "");
+}
+
+static void fill_row(sqlite3_stmt *st, rec_run_row *r)
+{
+	r->run_id = sqlite3_column_int64(st, 0);
+	copy_text(r->scenario, sizeof(r->scenario), sqlite3_column_text(st, 1));
+	copy_text(r->policy, sizeof(r->policy), sqlite3_column_text(st, 2));
+	r->seed = sqlite3_column_int64(st, 3);
+	copy_text(r->label, sizeof(r->label), sqlite3_column_text(st, 4));
+	copy_text(r->status, sizeof(r->status), sqlite3_column_text(st, 5));
+	r->sim_end_ns = sqlite3_column_int64(st, 6);
+}
+
+#define RUN_COLS "run_id, scenario, policy, seed, label, status, sim_end_ns"
+
+int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows, size_t *nrows,
+		    char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cap = n ? n : 8, k = 0;
+	rec_run_row *out = malloc(cap * sizeof(*out));
+	int rc;
+	if (!out) {
+		snprintf(err, errlen, "out of memory");
+		return REC_EDB;
+	}
+	if (n) {
+		if ((rc = prep(db, &st, "SELECT " RUN_COLS " FROM run WHERE run_id = ?", err, errlen)))
+			goto fail;
+		for (size_t i = 0; i < n; i++) {
+			sqlite3_bind_int64(st, 1, ids[i]);
+			int s = sqlite3_step(st);
+			if (s == SQLITE_ROW) {
+				fill_row(st, &out[k++]);
+			} else if (s == SQLITE_DONE) {
+				snprintf(err, errlen, "no run %lld in the database", (long long)ids[i]);
+				rc = REC_ENORUN;
+				goto fail;
+			} else {
+				rc = dberr(db, err, errlen, "select run");
+				goto fail;
+			}
+			sqlite3_reset(st);
+		}
+	} else {
+		if ((rc = prep(db, &st,
+			       "SELECT " RUN_COLS " FROM run WHERE run_id IN (SELECT max(run_id) FROM run"
+			       " WHERE status = 'complete' GROUP BY policy) ORDER BY policy",
+			       err, errlen)))
+			goto fail;
+		int s;
+		while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+			if (k == cap) {
+				rec_run_row *nr = realloc(out, 2 * cap * sizeof(*nr));
+				if (!nr) {
+					rc = REC_EDB;
+					snprintf(err, errlen, "out of memory");
+					goto fail;
+				}
+				out = nr;
+				cap *= 2;
+			}
+			fill_row(st, &out[k++]);
+		}
+		if (s != SQLITE_DONE) {
+			rc = dberr(db, err, errlen, "select runs");
+			goto fail;
+		}
+	}
+	sqlite3_finalize(st);
+	*rows = out;
+	*nrows = k;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	free(out);
+	return rc;
+}
+
+int rec_latest_run(rec_db *db, int64_t *run_id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st, "SELECT coalesce(max(run_id), 0) FROM run", err, errlen);
+	if (rc)
+		return rc;
+	if (sqlite3_step(st) != SQLITE_ROW)
+		rc = dberr(db, err, errlen, "latest run");
+	else
+		*run_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int rec_scalar(rec_db *db, int64_t run_id, const char *name, double *v, bool *present, char *err,
+	       size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st, "SELECT value FROM scalar WHERE run_id = ? AND name = ?", err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	*present = s == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+	if (*present)
+		*v = sqlite3_column_double(st, 0);
+	if (s != SQLITE_ROW && s != SQLITE_DONE)
+		rc = dberr(db, err, errlen, "select scalar");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int rec_param(rec_db *db, int64_t run_id, const char *name, char *buf, size_t len, char *err,
+	      size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st, "SELECT value FROM param WHERE run_id = ? AND name = ?", err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	copy_text(buf, len, s == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL);
+	if (s != SQLITE_ROW && s != SQLITE_DONE)
+		rc = dberr(db, err, errlen, "select param");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int64_t rec_export_series(rec_db *db, int64_t run_id, const char *name, int cpu, FILE *out,
+			  char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st,
+		      "SELECT p.t_ns, p.value FROM point p JOIN series s USING(series_id)"
+		      " WHERE s.run_id = ? AND s.name = ? AND s.cpu = ? ORDER BY p.t_ns",
+		      err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, cpu);
+	int64_t n = 0;
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		fprintf(out, "%.9f %.17g\n", (double)sqlite3_column_int64(st, 0) / 1e9,
+			sqlite3_column_double(st, 1));
+		n++;
+	}
+	if (s != SQLITE_DONE)
+		n = dberr(db, err, errlen, "select series");
+	sqlite3_finalize(st);
+	return n;
+}
+
+int64_t rec_export_cdf(rec_db *db, int64_t run_id, const char *name, FILE *out, char *err,
+		       size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st,
+		      "SELECT hi, count, sum(count) OVER (ORDER BY lo), sum(count) OVER () FROM hist"
+		      " WHERE run_id = ? AND name = ? ORDER BY lo",
+		      err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	int64_t total = 0;
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		total = sqlite3_column_int64(st, 3);
+		fprintf(out, "%.17g %.17g\n", sqlite3_column_double(st, 0),
+			(double)sqlite3_column_int64(st, 2) / (double)total);
+	}
+	if (s != SQLITE_DONE)
+		total = dberr(db, err, errlen, "select hist");
+	sqlite3_finalize(st);
+	return total;
+}
+
+int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped, char *err,
+	      size_t errlen)
+{
+	sqlite3_stmt *runs = NULL, *dup = NULL, *ins = NULL, *ser = NULL, *ins_ser = NULL,
+		     *copy = NULL;
+	int rc;
+	*added = *skipped = 0;
+	/* The file must be an rcusim database of a version we understand. */
+	rec_db *in = NULL;
+	if ((rc = rec_open(&in, in_path, err, errlen)))
+		return rc;
+	rec_close(in);
+	if ((rc = prep(db, &copy, "ATTACH DATABASE ? AS src", err, errlen)))
+		return rc;
+	sqlite3_bind_text(copy, 1, in_path, -1, SQLITE_STATIC);
+	rc = step_done(db, copy, err, errlen, "attach");
+	sqlite3_finalize(copy);
+	copy = NULL;
+	if (rc)
+		return rc;
+	if ((rc = exec(db, "BEGIN IMMEDIATE", err, errlen)))
+		goto detach;
+	static const char *const per_run[] = {
+		"INSERT INTO param(run_id, name, value) SELECT ?2, name, value FROM src.param WHERE run_id = ?1",
+		"INSERT INTO scalar(run_id, name, value) SELECT ?2, name, value FROM src.scalar WHERE run_id = ?1",
+		"INSERT INTO hist(run_id, name, lo, hi, count) SELECT ?2, name, lo, hi, count FROM src.hist WHERE run_id = ?1",
+	};
+	if ((rc = prep(db, &runs,
+		       "SELECT run_id, scenario, policy, seed, label, status, sim_duration_ns, sim_end_ns,"
+		       " events, wall_s, started_at, version, host FROM src.run ORDER BY run_id",
+		       err, errlen)) ||
+	    (rc = prep(db, &dup,
+		       "SELECT count(*) FROM run WHERE scenario = ?1 AND policy = ?2 AND seed = ?3"
+		       " AND label IS ?4 AND started_at = ?5 AND host IS ?6 AND version = ?7",
+		       err, errlen)) ||
+	    (rc = prep(db, &ins,
+		       "INSERT INTO run(scenario, policy, seed, label, status, sim_duration_ns, sim_end_ns,"
+		       " events, wall_s, started_at, version, host) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+		       " ?8, ?9, ?10, ?11, ?12)",
+		       err, errlen)) ||
+	    (rc = prep(db, &ser, "SELECT series_id, name, cpu FROM src.series WHERE run_id = ?",
+		       err, errlen)) ||
+	    (rc = prep(db, &ins_ser, "INSERT INTO series(run_id, name, cpu) VALUES(?, ?, ?)", err,
+		       errlen)))
+		goto rollback;
+	int s;
+	while ((s = sqlite3_step(runs)) == SQLITE_ROW) {
+		int64_t old = sqlite3_column_int64(runs, 0);
+		/* Duplicate? (scenario, policy, seed, label, started_at, host, version) */
+		static const int dcols[7] = { 1, 2, 3, 4, 10, 12, 11 };
+		for (int i = 0; i < 7; i++)
+			sqlite3_bind_value(dup, i + 1, sqlite3_column_value(runs, dcols[i]));
+		if (sqlite3_step(dup) != SQLITE_ROW) {
+			rc = dberr(db, err, errlen, "merge: duplicate check");
+			goto rollback;
+		}
+		int64_t seen = sqlite3_column_int64(dup, 0);
+		sqlite3_reset(dup);
+		if (seen) {
+			(*skipped)++;
+			continue;
+		}
+		for (int i = 1; i <= 12; i++)
+			sqlite3_bind_value(ins, i, sqlite3_column_value(runs, i));
+		if ((rc = step_done(db, ins, err, errlen, "merge: insert run")))
+			goto rollback;
+		int64_t nid = sqlite3_last_insert_rowid(db->db);
+		for (size_t q = 0; q < sizeof(per_run) / sizeof(per_run[0]); q++) {
+			if ((rc = prep(db, &copy, per_run[q], err, errlen)))
+				goto rollback;
+			sqlite3_bind_int64(copy, 1, old);
+			sqlite3_bind_int64(copy, 2, nid);
+			rc = step_done(db, copy, err, errlen, per_run[q]);
+			sqlite3_finalize(copy);
+			copy = NULL;
+			if (rc)
+				goto rollback;
+		}
+		sqlite3_bind_int64(ser, 1, old);
+		int ss;
+		while ((ss = sqlite3_step(ser)) == SQLITE_ROW) {
+			int64_t osid = sqlite3_column_int64(ser, 0);
+			sqlite3_bind_int64(ins_ser, 1, nid);
+			sqlite3_bind_value(ins_ser, 2, sqlite3_column_value(ser, 1));
+			sqlite3_bind_value(ins_ser, 3, sqlite3_column_value(ser, 2));
+			if ((rc = step_done(db, ins_ser, err, errlen, "merge: insert series")))
+				goto rollback;
+			int64_t nsid = sqlite3_last_insert_rowid(db->db);
+			if ((rc = prep(db, &copy,
+				       "INSERT INTO point(series_id, t_ns, value) SELECT ?2, t_ns, value"
+				       " FROM src.point WHERE series_id = ?1",
+				       err, errlen)))
+				goto rollback;
+			sqlite3_bind_int64(copy, 1, osid);
+			sqlite3_bind_int64(copy, 2, nsid);
+			rc = step_done(db, copy, err, errlen, "merge: copy points");
+			sqlite3_finalize(copy);
+			copy = NULL;
+			if (rc)
+				goto rollback;
+		}
+		sqlite3_reset(ser);
+		if (ss != SQLITE_DONE) {
+			rc = dberr(db, err, errlen, "merge: select series");
+			goto rollback;
+		}
+		(*added)++;
+	}
+	if (s != SQLITE_DONE) {
+		rc = dberr(db, err, errlen, "merge: select runs");
+		goto rollback;
+	}
+	sqlite3_finalize(runs);
+	sqlite3_finalize(dup);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(ser);
+	sqlite3_finalize(ins_ser);
+	runs = dup = ins = ser = ins_ser = NULL;
+	if ((rc = exec(db, "COMMIT", err, errlen)))
+		goto rollback;
+	exec(db, "DETACH DATABASE src", NULL, 0);
+	return 0;
+rollback:
+	sqlite3_finalize(runs);
+	sqlite3_finalize(dup);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(ser);
+	sqlite3_finalize(ins_ser);
+	sqlite3_finalize(copy);
+	sqlite3_exec(db->db, "ROLLBACK", NULL, NULL, NULL);
+detach:
+	sqlite3_exec(db->db, "DETACH DATABASE src", NULL, NULL, NULL);
+	return rc;
+}

@@ -6,8 +6,10 @@
 #ifndef RCUSIM_SIM_RECORDER_H
 #define RCUSIM_SIM_RECORDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "metrics.h"
 #include "params.h"
@@ -19,6 +21,7 @@ typedef struct rec_db rec_db;
 enum {
 	REC_EDB = -3,     /* SQLite failed: exit status 3 */
 	REC_ENEWER = -5,  /* schema newer than this binary: exit status 3 */
+	REC_ENORUN = -7,  /* no such run: exit status 2 */
 };
 
 typedef struct rec_run_info {
@@ -55,7 +58,48 @@ int rec_run_end(rec_db *db, int64_t run_id, const rec_run_result *res, const sim
 /* Set a run's status alone (e.g. 'failed' after rec_run_end failed). */
 int rec_run_mark(rec_db *db, int64_t run_id, const char *status, char *err, size_t errlen);
 
-/* The underlying handle, for tools in sim/ that query (compare, check). */
+/* The underlying handle (tests inject failures through it). */
 struct sqlite3 *rec_handle(rec_db *db);
+
+/* ---- queries ------------------------------------------------------------ */
+
+typedef struct rec_run_row {
+	int64_t run_id;       /* run */
+	char scenario[128];   /* scenario name */
+	char policy[32];      /* rcu.policy */
+	int64_t seed;         /* scenario.seed */
+	char label[128];      /* --label, "" if none */
+	char status[16];      /* running, complete, aborted, failed */
+	sim_time sim_end_ns;  /* simulated time reached */
+} rec_run_row;
+
+/* The runs @ids (in that order; an unknown id is an error), or with @n == 0
+ * the latest complete run of each policy (by policy name). *rows is
+ * malloc'd. */
+int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows, size_t *nrows,
+		    char *err, size_t errlen);
+/* The latest run of any status: its id in *run_id (0 if there is none). */
+int rec_latest_run(rec_db *db, int64_t *run_id, char *err, size_t errlen);
+/* Scalar @name of @run_id: *present false if absent. */
+int rec_scalar(rec_db *db, int64_t run_id, const char *name, double *v, bool *present, char *err,
+	       size_t errlen);
+/* Parameter @name of @run_id as text ("" if absent). */
+int rec_param(rec_db *db, int64_t run_id, const char *name, char *buf, size_t len, char *err,
+	      size_t errlen);
+/* Write series @name/@cpu of @run_id as "seconds value" lines. Returns the
+ * number of points, or a negative error. */
+int64_t rec_export_series(rec_db *db, int64_t run_id, const char *name, int cpu, FILE *out,
+			  char *err, size_t errlen);
+/* Write histogram @name of @run_id as a CDF: "upper bin edge, fraction of
+ * samples at or below" lines. Returns the number of samples (0: none). */
+int64_t rec_export_cdf(rec_db *db, int64_t run_id, const char *name, FILE *out, char *err,
+		       size_t errlen);
+
+/* Copy every run of the database at @in_path into @db under new run ids,
+ * with its parameters, scalars, series and histograms, in one transaction.
+ * A run already present (same scenario, policy, seed, label, start time,
+ * host and version) is skipped. */
+int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped, char *err,
+	      size_t errlen);
 
 #endif

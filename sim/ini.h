@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ini.h - the INI line scanner shared by scenario files and regression
+ * baselines: [section] headers, key = value lines, ';' and '#' comments
+ * (inline after white space), errors as "FILE:LINE: what".
+ */
+#ifndef RCUSIM_SIM_INI_H
+#define RCUSIM_SIM_INI_H
+
+#include <stddef.h>
+
+typedef struct sim_ini_handlers {
+	/* A [section] header (trimmed name). Return 0, or a negative error
+	 * with the message in @err. */
+	int (*section)(void *ctx, const char *name, const char *where, char *err, size_t errlen);
+	/* key = value in @section ("" before any header). */
+	int (*key)(void *ctx, const char *section, const char *key, const char *value,
+		   const char *where, char *err, size_t errlen);
+} sim_ini_handlers;
+
+#define SIM_INI_EINPUT (-2) /* malformed text */
+
+/* Scan @buf (@len bytes, named @name in messages), calling @h for each
+ * header and key. @where passed to the handlers is "NAME:LINE". Returns 0,
+ * SIM_INI_EINPUT, or the first handler error. */
+int sim_ini_scan(const char *name, const char *buf, size_t len, const sim_ini_handlers *h,
+		 void *ctx, char *err, size_t errlen);
+
+/* Read the whole file at @path into a malloc'd buffer. Returns 0, or -1
+ * with "PATH: cannot read: REASON" in @err. */
+int sim_ini_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen);
+
+#endif
