@@ -15,14 +15,13 @@
 
 #include "../models/model.h"
 #include "../models/registry.h"
+#include "cli.h"
 #include "params.h"
 #include "recorder.h"
 
 #ifndef RCUSIM_VERSION
 #define RCUSIM_VERSION "unknown"
 #endif
-
-enum { EXIT_REGRESSION = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_SIMFAIL = 4 };
 
 static volatile sig_atomic_t stop_signal;
 
@@ -39,6 +38,11 @@ static const char main_usage[] =
 	"commands:\n"
 	"  run SCENARIO.ini   simulate one scenario and append the run to a database\n"
 	"  params             list every parameter with its default, unit and source\n"
+	"  compare            the key results of several runs side by side\n"
+	"  plot               draw the standard figures of several runs (gnuplot)\n"
+	"  check BASELINE     check a run against a regression baseline\n"
+	"  sweep SCENARIO.ini run the cross product of parameter values and seeds\n"
+	"  merge OUT IN...    gather the runs of several databases into one\n"
 	"\n"
 	"`rcusim COMMAND --help` describes a command.\n";
 
@@ -62,26 +66,6 @@ static const char params_usage[] =
 	"List every parameter: name, default, accepted values and unit, meaning,\n"
 	"and where the default comes from. --format ini prints a scenario file\n"
 	"holding every default.\n";
-
-/* Match "--name VALUE" or "--name=VALUE" at argv[*i]; advances *i. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	size_t l = strlen(name);
-	if (strncmp(argv[*i], name, l))
-		return 0;
-	if (argv[*i][l] == '=') {
-		*val = argv[*i] + l + 1;
-		return 1;
-	}
-	if (argv[*i][l])
-		return 0;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "rcusim: %s needs a value\n", name);
-		return -1;
-	}
-	*val = argv[++*i];
-	return 1;
-}
 
 static double wall_now(void)
 {
@@ -113,7 +97,7 @@ static void print_summary(int64_t run_id, const char *status, const char *name,
 		printf("  %-28s %.17g\n", sim_metrics_scalar_name(m, k), sim_metrics_scalar_value(m, k));
 }
 
-static int cmd_run(int argc, char **argv)
+int cmd_run(int argc, char **argv)
 {
 	const char *scenario = NULL, *db_path = "rcusim.db", *label = NULL, *v;
 	char err[2048], name[256];
@@ -128,10 +112,10 @@ static int cmd_run(int argc, char **argv)
 			fputs(run_usage, stdout);
 			return 0;
 		}
-		if ((rc = opt_value(argc, argv, &i, "--db", &v)) || (rc = opt_value(argc, argv, &i, "--set", &v)) ||
-		    (rc = opt_value(argc, argv, &i, "--seed", &v)) ||
-		    (rc = opt_value(argc, argv, &i, "--duration", &v)) ||
-		    (rc = opt_value(argc, argv, &i, "--label", &v))) {
+		if ((rc = cli_opt(argc, argv, &i, "--db", &v)) || (rc = cli_opt(argc, argv, &i, "--set", &v)) ||
+		    (rc = cli_opt(argc, argv, &i, "--seed", &v)) ||
+		    (rc = cli_opt(argc, argv, &i, "--duration", &v)) ||
+		    (rc = cli_opt(argc, argv, &i, "--label", &v))) {
 			if (rc < 0)
 				return EXIT_USAGE;
 			continue;
@@ -160,17 +144,17 @@ static int cmd_run(int argc, char **argv)
 	    sim_params_load_file(p, scenario, err, sizeof(err)))
 		goto input_error;
 	for (int i = 1; i < argc; i++) {
-		if (opt_value(argc, argv, &i, "--db", &v) == 1) {
+		if (cli_opt(argc, argv, &i, "--db", &v) == 1) {
 			db_path = v;
-		} else if (opt_value(argc, argv, &i, "--label", &v) == 1) {
+		} else if (cli_opt(argc, argv, &i, "--label", &v) == 1) {
 			label = v;
-		} else if (opt_value(argc, argv, &i, "--set", &v) == 1) {
+		} else if (cli_opt(argc, argv, &i, "--set", &v) == 1) {
 			if (sim_params_set(p, v, err, sizeof(err)))
 				goto input_error;
-		} else if (opt_value(argc, argv, &i, "--seed", &v) == 1) {
+		} else if (cli_opt(argc, argv, &i, "--seed", &v) == 1) {
 			if (sim_params_set_value(p, "scenario.seed", v, "--seed", err, sizeof(err)))
 				goto input_error;
-		} else if (opt_value(argc, argv, &i, "--duration", &v) == 1) {
+		} else if (cli_opt(argc, argv, &i, "--duration", &v) == 1) {
 			if (sim_params_set_value(p, "scenario.duration", v, "--duration", err,
 						 sizeof(err)))
 				goto input_error;
@@ -251,7 +235,7 @@ static int cmd_params(int argc, char **argv)
 			fputs(params_usage, stdout);
 			return 0;
 		}
-		if ((rc = opt_value(argc, argv, &i, "--format", &v)) == 1) {
+		if ((rc = cli_opt(argc, argv, &i, "--format", &v)) == 1) {
 			if (!strcmp(v, "text"))
 				fmt = SIM_PARAMS_TEXT;
 			else if (!strcmp(v, "ini"))
@@ -292,6 +276,12 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(cmd, "params"))
 		return cmd_params(argc - 1, argv + 1);
+	if (!strcmp(cmd, "compare"))
+		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(cmd, "plot"))
+		return cmd_plot(argc - 1, argv + 1);
+	if (!strcmp(cmd, "merge"))
+		return cmd_merge(argc - 1, argv + 1);
 	fprintf(stderr, "rcusim: unknown command \"%s\"\n%s", cmd, main_usage);
 	return EXIT_USAGE;
 }

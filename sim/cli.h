@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* cli.h - what the rcusim subcommands share. */
+#ifndef RCUSIM_SIM_CLI_H
+#define RCUSIM_SIM_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "recorder.h"
+
+enum { EXIT_REGRESSION = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_SIMFAIL = 4 };
+
+/* Match "--name VALUE" or "--name=VALUE" at argv[*i] (advancing *i): 1 and
+ * *val on a match, 0 if argv[*i] is another argument, -1 (message printed)
+ * if the value is missing. */
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
+/* Parse a run id; false (message printed) if @s is not one. */
+bool cli_run_id(const char *cmd, const char *s, int64_t *id);
+/* Open the database for reading an existing file: exit status on failure
+ * (message printed), 0 on success. */
+int cli_open_db(const char *path, bool must_exist, rec_db **db);
+/* Exit status for a recorder error code. */
+int cli_db_status(int rc);
+
+/* Human forms: "12.3 ms", "1.50 MiB", "1,234,567", "18.5%". */
+void cli_fmt_ns(double ns, char *buf, size_t len);
+void cli_fmt_bytes(double b, char *buf, size_t len);
+void cli_fmt_count(double v, char *buf, size_t len);
+
+/* The key scalars of a comparison, in display order. */
+typedef enum cli_unit { CLI_COUNT, CLI_NS, CLI_BYTES, CLI_FRAC, CLI_WHEN } cli_unit;
+typedef struct cli_metric {
+	const char *name;  /* scalar name */
+	const char *label; /* what a reader sees */
+	cli_unit unit;
+} cli_metric;
+extern const cli_metric cli_key_metrics[];
+extern const size_t cli_nkey_metrics;
+
+/* Print the comparison of @rows ("text", "csv" or "md") on @out. */
+int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char *format, FILE *out);
+
+int cmd_compare(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+/* Write the standard figures of @rows into @outdir (png or svg). */
+int cli_plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *outdir,
+		  const char *format);
+/* Run gnuplot on plots/@script with @args (no shell). 0 or an exit status. */
+int cli_gnuplot(const char *script, const char *const *args, size_t nargs);
+
+#endif

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * cmd_plot.c - `rcusim plot`: export the runs' series and distributions
+ * from the database into data files and draw the standard figures with the
+ * gnuplot scripts in plots/ (run as `gnuplot -c SCRIPT ARGS`: no shell, user
+ * text only inside quoted gnuplot strings, quotes doubled).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#ifndef RCUSIM_PLOTS_DIR
+#define RCUSIM_PLOTS_DIR "plots"
+#endif
+
+/* The folder holding the gnuplot scripts: $RCUSIM_PLOTS, else the source
+ * tree's plots/ recorded at build time. */
+static const char *plots_dir(void)
+{
+	const char *e = getenv("RCUSIM_PLOTS");
+	return e && *e ? e : RCUSIM_PLOTS_DIR;
+}
+
+int cli_gnuplot(const char *script, const char *const *args, size_t nargs)
+{
+	const char *argv[16];
+	size_t k = 0;
+	argv[k++] = "gnuplot";
+	argv[k++] = "-c";
+	argv[k++] = script;
+	for (size_t i = 0; i < nargs && k < 15; i++)
+		argv[k++] = args[i];
+	argv[k] = NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "rcusim plot: fork: %s\n", strerror(errno));
+		return EXIT_IO;
+	}
+	if (pid == 0) {
+		if (chdir(plots_dir())) {
+			fprintf(stderr, "rcusim plot: %s: %s\n", plots_dir(), strerror(errno));
+			_exit(127);
+		}
+		execvp("gnuplot", (char *const *)argv);
+		fprintf(stderr, "rcusim plot: cannot run gnuplot: %s (install the Debian package gnuplot-nox)\n",
+			strerror(errno));
+		_exit(127);
+	}
+	int st;
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "rcusim plot: gnuplot %s failed\n", script);
+		return EXIT_IO;
+	}
+	return 0;
+}
+
+/* Write @s as a gnuplot single-quoted string ('' for '), one line. */
+static void gp_string(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("''", f);
+		else if (*s != '\n' && *s != '\r')
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static int mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(buf, 0777) && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+/* Export one series or CDF of one run to DATA/run<id>_<what>.dat. Returns
+ * the number of points (0: nothing there), or -1. */
+static int64_t export(rec_db *db, const char *data, int64_t id, const char *what,
+		      const char *name, bool cdf)
+{
+	char path[PATH_MAX + 160], err[1024];
+	snprintf(path, sizeof(path), "%s/run%lld_%s.dat", data, (long long)id, what);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	int64_t n = cdf ? rec_export_cdf(db, id, name, f, err, sizeof(err))
+			: rec_export_series(db, id, name, -1, f, err, sizeof(err));
+	if (fclose(f) || n < 0) {
+		fprintf(stderr, "%s: %s\n", path, n < 0 ? err : strerror(errno));
+		return -1;
+	}
+	return n;
+}
+
+int cli_plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *outdir,
+		  const char *format)
+{
+	char out[PATH_MAX], data[PATH_MAX + 16], runs[PATH_MAX + 32], file[PATH_MAX + 96], err[1024];
+	if (mkdir_p(outdir) || !realpath(outdir, out)) {
+		fprintf(stderr, "%s: %s\n", outdir, strerror(errno));
+		return EXIT_IO;
+	}
+	snprintf(data, sizeof(data), "%s/data", out);
+	if (mkdir_p(data)) {
+		fprintf(stderr, "%s: %s\n", data, strerror(errno));
+		return EXIT_IO;
+	}
+	snprintf(runs, sizeof(runs), "%s/runs.gp", data);
+	FILE *f = fopen(runs, "w");
+	if (!f) {
+		fprintf(stderr, "%s: %s\n", runs, strerror(errno));
+		return EXIT_IO;
+	}
+	fprintf(f, "nruns = %zu\narray id[%zu]\narray label[%zu]\narray maxfiles[%zu]\n", n, n, n, n);
+	bool files = false;
+	int status = 0;
+	for (size_t i = 0; i < n; i++) {
+		const rec_run_row *r = &rows[i];
+		char lab[320];
+		snprintf(lab, sizeof(lab), "%s: %s (run %lld)", r->policy,
+			 r->label[0] ? r->label : r->scenario, (long long)r->run_id);
+		fprintf(f, "id[%zu] = %lld\nlabel[%zu] = ", i + 1, (long long)r->run_id, i + 1);
+		gp_string(f, lab);
+		double mf = 0;
+		bool has;
+		if (rec_scalar(db, r->run_id, "vfs.max_files", &mf, &has, err, sizeof(err)) || !has)
+			mf = 0;
+		fprintf(f, "\nmaxfiles[%zu] = %.17g\n", i + 1, mf);
+		if (export(db, data, r->run_id, "qlen", "cb.qlen", false) < 0 ||
+		    export(db, data, r->run_id, "latency_cdf", "cb.latency_ns", true) < 0 ||
+		    export(db, data, r->run_id, "softirq_cdf", "softirq.run_ns", true) < 0) {
+			status = EXIT_IO;
+			break;
+		}
+		int64_t nf = export(db, data, r->run_id, "nr_files", "vfs.nr_files", false);
+		if (nf < 0) {
+			status = EXIT_IO;
+			break;
+		}
+		files |= nf > 0;
+	}
+	if (fclose(f) && !status) {
+		fprintf(stderr, "%s: %s\n", runs, strerror(errno));
+		status = EXIT_IO;
+	}
+	if (status)
+		return status;
+	static const char *const figs[] = { "qlen", "latency_cdf", "softirq_cdf", "nr_files" };
+	for (size_t k = 0; k < sizeof(figs) / sizeof(figs[0]); k++) {
+		if (!strcmp(figs[k], "nr_files") && !files)
+			continue;
+		char script[64];
+		snprintf(script, sizeof(script), "%s.gp", figs[k]);
+		snprintf(file, sizeof(file), "%s/%s.%s", out, figs[k], format);
+		const char *args[] = { runs, data, file, format };
+		if ((status = cli_gnuplot(script, args, 4)))
+			return status;
+		printf("%s\n", file);
+	}
+	return 0;
+}
+
+static const char plot_usage[] =
+	"usage: rcusim plot [--db FILE] [--out DIR] [--format png|svg] [RUN_ID...]\n"
+	"\n"
+	"Draw the standard figures of several runs (default: the latest complete run\n"
+	"of each policy) into DIR (default figures/): queued callbacks over time,\n"
+	"nr_files over time with file-max, the callback latency CDF and the softirq\n"
+	"run length CDF. The data behind them goes to DIR/data/.\n";
+
+int cmd_plot(int argc, char **argv)
+{
+	const char *db_path = "rcusim.db", *outdir = "figures", *format = "png", *v;
+	int64_t *ids = calloc((size_t)argc + 1, sizeof(*ids));
+	size_t nids = 0, nrows = 0;
+	int rc, status = EXIT_USAGE;
+	rec_db *db = NULL;
+	rec_run_row *rows = NULL;
+	char err[1024];
+	if (!ids)
+		return EXIT_IO;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(plot_usage, stdout);
+			status = 0;
+			goto out;
+		}
+		if ((rc = cli_opt(argc, argv, &i, "--db", &v))) {
+			if (rc < 0)
+				goto out;
+			db_path = v;
+		} else if ((rc = cli_opt(argc, argv, &i, "--out", &v))) {
+			if (rc < 0)
+				goto out;
+			outdir = v;
+		} else if ((rc = cli_opt(argc, argv, &i, "--format", &v))) {
+			if (rc < 0)
+				goto out;
+			format = v;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "rcusim plot: unknown option %s\n%s", argv[i], plot_usage);
+			goto out;
+		} else if (!cli_run_id("plot", argv[i], &ids[nids++])) {
+			goto out;
+		}
+	}
+	if (strcmp(format, "png") && strcmp(format, "svg")) {
+		fprintf(stderr, "rcusim plot: --format: expected png or svg, got \"%s\"\n", format);
+		goto out;
+	}
+	if ((status = cli_open_db(db_path, true, &db)))
+		goto out;
+	if ((rc = rec_select_runs(db, ids, nids, &rows, &nrows, err, sizeof(err)))) {
+		fprintf(stderr, "%s: %s\n", db_path, err);
+		status = cli_db_status(rc);
+		goto out;
+	}
+	if (!nrows) {
+		fprintf(stderr, "%s: no complete run to plot\n", db_path);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	status = cli_plot_runs(db, rows, nrows, outdir, format);
+out:
+	free(rows);
+	free(ids);
+	rec_close(db);
+	return status;
+}
