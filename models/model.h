@@ -69,8 +69,13 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen);
 /* Simulate the scenario @p into @m. @stop (may be NULL) is watched for a
  * signal. Returns 0 (see out->end), RCUSIM_EINPUT, RCUSIM_EFAIL or
  * SIM_ENOMEM with a message in @err; on RCUSIM_EFAIL @m holds what was
- * measured. */
+ * measured. @progress (may be NULL) is called at every sample. */
+/* Called at every sample with the simulated time, the end time and the
+ * events so far (for progress reports; it must not touch the model). */
+typedef void rcusim_progress(void *ctx, sim_time now, sim_time end, uint64_t events);
+
 int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atomic_t *stop,
-		    rcusim_outcome *out, char *err, size_t errlen);
+		    rcusim_progress *progress, void *progress_ctx, rcusim_outcome *out, char *err,
+		    size_t errlen);
 
 #endif

@@ -30,6 +30,9 @@ typedef struct sampler {
 	const model_ops *ops; /* model to sample */
 	void *state;          /* its state */
 	int err;              /* first error from the model's sample */
+	sim_time end;         /* ns: the run's end, for progress */
+	rcusim_progress *progress; /* progress report, or NULL */
+	void *progress_ctx;   /* its argument */
 } sampler;
 
 static void sample_fire(sim_engine *eng, sim_timer *t)
@@ -41,6 +44,8 @@ static void sample_fire(sim_engine *eng, sim_timer *t)
 		sim_engine_fail(eng, rc);
 		return;
 	}
+	if (s->progress)
+		s->progress(s->progress_ctx, sim_now(eng), s->end, sim_events(eng));
 	if (sim_timer_after(eng, t, s->interval_ns))
 		sim_engine_fail(eng, SIM_ENOMEM);
 }
@@ -86,7 +91,8 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 }
 
 int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atomic_t *stop,
-		    rcusim_outcome *out, char *err, size_t errlen)
+		    rcusim_progress *progress, void *progress_ctx, rcusim_outcome *out, char *err,
+		    size_t errlen)
 {
 	const char *kind = sim_params_str(p, P_WORKLOAD_KIND);
 	const model_ops *ops = find_model(kind);
@@ -107,7 +113,10 @@ int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atom
 		goto out;
 	smp = (sampler){ .interval_ns = sim_params_int(p, P_SCENARIO_SAMPLE_INTERVAL),
 			 .ops = ops,
-			 .state = state };
+			 .state = state,
+			 .end = sim_params_int(p, P_SCENARIO_DURATION),
+			 .progress = progress,
+			 .progress_ctx = progress_ctx };
 	if ((rc = sim_timer_init(eng, &smp.timer, sample_fire, &smp)) ||
 	    (rc = sim_timer_at(eng, &smp.timer, 0)))
 		goto nomem;

@@ -42,6 +42,28 @@ extern const size_t cli_nkey_metrics;
 /* Print the comparison of @rows ("text", "csv" or "md") on @out. */
 int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char *format, FILE *out);
 
+/* One parameter override: @name = @value from @origin, or (name NULL)
+ * @value is a "section.key=value" assignment from --set. */
+typedef struct cli_set {
+	const char *origin;
+	const char *name;
+	const char *value;
+} cli_set;
+
+typedef struct cli_run_req {
+	const char *scenario; /* scenario file */
+	const char *db_path;  /* results database */
+	const char *label;    /* run label, or NULL */
+	bool quiet;           /* no progress on stderr */
+	bool summary;         /* print the summary on stdout */
+	cli_set *sets;        /* overrides, applied in order after the file */
+	size_t nsets;
+} cli_run_req;
+
+/* Simulate and record one run; its id in *run_id (may be NULL). Returns the
+ * exit status of `rcusim run` (messages printed). */
+int cli_do_run(const cli_run_req *req, int64_t *run_id);
+
 int cmd_compare(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../models/model.h"
 #include "../models/registry.h"
@@ -97,71 +98,48 @@ static void print_summary(int64_t run_id, const char *status, const char *name,
 		printf("  %-28s %.17g\n", sim_metrics_scalar_name(m, k), sim_metrics_scalar_value(m, k));
 }
 
-int cmd_run(int argc, char **argv)
+/* Progress on stderr: simulated time, events/s, ETA; at most twice a second,
+ * and only after the first second. */
+typedef struct progress {
+	double t0, last;   /* wall clock at start and at the last print */
+	bool shown;        /* something was printed (clear it at the end) */
+} progress;
+
+static void show_progress(void *ctx, sim_time now, sim_time end, uint64_t events)
 {
-	const char *scenario = NULL, *db_path = "rcusim.db", *label = NULL, *v;
+	progress *pr = ctx;
+	double w = wall_now();
+	if (w - pr->t0 < 1.0 || w - pr->last < 0.5)
+		return;
+	pr->last = w;
+	pr->shown = true;
+	double frac = end > 0 ? (double)now / (double)end : 1;
+	double eta = frac > 0 ? (w - pr->t0) * (1 - frac) / frac : 0;
+	fprintf(stderr, "\r%.1f / %.1f s simulated (%.0f%%), %.2f M events/s, ETA %.0f s   ",
+		(double)now / 1e9, (double)end / 1e9, 100 * frac, (double)events / (w - pr->t0) / 1e6,
+		eta);
+	fflush(stderr);
+}
+
+int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
+{
 	char err[2048], name[256];
-	int quiet = 0, rc, status = EXIT_USAGE;
+	int rc, status = EXIT_USAGE;
 	sim_params *p = NULL;
 	sim_metrics *m = NULL;
 	rec_db *db = NULL;
-
-	/* Options are applied after the file, so remember their places. */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(run_usage, stdout);
-			return 0;
-		}
-		if ((rc = cli_opt(argc, argv, &i, "--db", &v)) || (rc = cli_opt(argc, argv, &i, "--set", &v)) ||
-		    (rc = cli_opt(argc, argv, &i, "--seed", &v)) ||
-		    (rc = cli_opt(argc, argv, &i, "--duration", &v)) ||
-		    (rc = cli_opt(argc, argv, &i, "--label", &v))) {
-			if (rc < 0)
-				return EXIT_USAGE;
-			continue;
-		}
-		if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
-			quiet = 1;
-			continue;
-		}
-		if (argv[i][0] == '-') {
-			fprintf(stderr, "rcusim run: unknown option %s\n%s", argv[i], run_usage);
-			return EXIT_USAGE;
-		}
-		if (scenario) {
-			fprintf(stderr, "rcusim run: one scenario at a time (got %s and %s)\n", scenario,
-				argv[i]);
-			return EXIT_USAGE;
-		}
-		scenario = argv[i];
-	}
-	(void)quiet; /* nothing is printed on stderr during a run yet, so nothing to silence */
-	if (!scenario) {
-		fprintf(stderr, "rcusim run: no scenario file given\n%s", run_usage);
-		return EXIT_USAGE;
-	}
 	if (sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)) ||
-	    sim_params_load_file(p, scenario, err, sizeof(err)))
+	    sim_params_load_file(p, req->scenario, err, sizeof(err)))
 		goto input_error;
-	for (int i = 1; i < argc; i++) {
-		if (cli_opt(argc, argv, &i, "--db", &v) == 1) {
-			db_path = v;
-		} else if (cli_opt(argc, argv, &i, "--label", &v) == 1) {
-			label = v;
-		} else if (cli_opt(argc, argv, &i, "--set", &v) == 1) {
-			if (sim_params_set(p, v, err, sizeof(err)))
-				goto input_error;
-		} else if (cli_opt(argc, argv, &i, "--seed", &v) == 1) {
-			if (sim_params_set_value(p, "scenario.seed", v, "--seed", err, sizeof(err)))
-				goto input_error;
-		} else if (cli_opt(argc, argv, &i, "--duration", &v) == 1) {
-			if (sim_params_set_value(p, "scenario.duration", v, "--duration", err,
-						 sizeof(err)))
-				goto input_error;
-		}
+	for (size_t i = 0; i < req->nsets; i++) {
+		const cli_set *s = &req->sets[i];
+		rc = s->name ? sim_params_set_value(p, s->name, s->value, s->origin, err, sizeof(err))
+			     : sim_params_set(p, s->value, err, sizeof(err));
+		if (rc)
+			goto input_error;
 	}
 	if (sim_params_is_auto(p, P_SCENARIO_NAME))
-		stem(scenario, name, sizeof(name));
+		stem(req->scenario, name, sizeof(name));
 	else
 		snprintf(name, sizeof(name), "%s", sim_params_str(p, P_SCENARIO_NAME));
 	if (rcusim_validate(p, err, sizeof(err)))
@@ -172,13 +150,13 @@ int cmd_run(int argc, char **argv)
 		status = EXIT_SIMFAIL;
 		goto out;
 	}
-	if (rec_open(&db, db_path, err, sizeof(err))) {
+	if (rec_open(&db, req->db_path, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		status = EXIT_IO;
 		goto out;
 	}
 	rec_run_info info = { name, sim_params_str(p, P_RCU_POLICY), sim_params_int(p, P_SCENARIO_SEED),
-			      label, sim_params_int(p, P_SCENARIO_DURATION), RCUSIM_VERSION };
+			      req->label, sim_params_int(p, P_SCENARIO_DURATION), RCUSIM_VERSION };
 	int64_t run_id;
 	if (rec_run_begin(db, &info, p, &run_id, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -193,8 +171,12 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 
 	double t0 = wall_now();
+	progress pr = { t0, t0, false };
+	bool tty = !req->quiet && isatty(STDERR_FILENO);
 	rcusim_outcome o = { 0 };
-	rc = rcusim_simulate(p, m, &stop_signal, &o, err, sizeof(err));
+	rc = rcusim_simulate(p, m, &stop_signal, tty ? show_progress : NULL, &pr, &o, err, sizeof(err));
+	if (pr.shown)
+		fprintf(stderr, "\r%*s\r", 78, "");
 	rec_run_result res = { "complete", o.sim_end_ns, o.events, wall_now() - t0 };
 	if (rc == 0 && o.end == RCUSIM_ABORTED)
 		res.status = "aborted";
@@ -212,7 +194,10 @@ int cmd_run(int argc, char **argv)
 		status = rc == RCUSIM_EINPUT ? EXIT_USAGE : EXIT_SIMFAIL;
 		goto out;
 	}
-	print_summary(run_id, res.status, name, p, &o, res.wall_s, m);
+	if (req->summary)
+		print_summary(run_id, res.status, name, p, &o, res.wall_s, m);
+	if (run_id_out)
+		*run_id_out = run_id;
 	status = o.end == RCUSIM_ABORTED ? 128 + (int)stop_signal : 0;
 	goto out;
 input_error:
@@ -222,6 +207,66 @@ out:
 	rec_close(db);
 	sim_metrics_destroy(m);
 	sim_params_destroy(p);
+	return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	const char *v;
+	int rc;
+	cli_run_req req = { .db_path = "rcusim.db", .summary = true };
+	cli_set *sets = calloc((size_t)argc + 1, sizeof(*sets));
+	if (!sets)
+		return EXIT_IO;
+	req.sets = sets;
+	int status = EXIT_USAGE;
+	/* Overrides apply after the file, in the order given. */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(run_usage, stdout);
+			status = 0;
+			goto out;
+		}
+		if ((rc = cli_opt(argc, argv, &i, "--db", &v))) {
+			if (rc < 0)
+				goto out;
+			req.db_path = v;
+		} else if ((rc = cli_opt(argc, argv, &i, "--label", &v))) {
+			if (rc < 0)
+				goto out;
+			req.label = v;
+		} else if ((rc = cli_opt(argc, argv, &i, "--set", &v))) {
+			if (rc < 0)
+				goto out;
+			sets[req.nsets++] = (cli_set){ "--set", NULL, v };
+		} else if ((rc = cli_opt(argc, argv, &i, "--seed", &v))) {
+			if (rc < 0)
+				goto out;
+			sets[req.nsets++] = (cli_set){ "--seed", "scenario.seed", v };
+		} else if ((rc = cli_opt(argc, argv, &i, "--duration", &v))) {
+			if (rc < 0)
+				goto out;
+			sets[req.nsets++] = (cli_set){ "--duration", "scenario.duration", v };
+		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+			req.quiet = true;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "rcusim run: unknown option %s\n%s", argv[i], run_usage);
+			goto out;
+		} else if (req.scenario) {
+			fprintf(stderr, "rcusim run: one scenario at a time (got %s and %s)\n", req.scenario,
+				argv[i]);
+			goto out;
+		} else {
+			req.scenario = argv[i];
+		}
+	}
+	if (!req.scenario) {
+		fprintf(stderr, "rcusim run: no scenario file given\n%s", run_usage);
+		goto out;
+	}
+	status = cli_do_run(&req, NULL);
+out:
+	free(sets);
 	return status;
 }
 
@@ -282,6 +327,8 @@ int main(int argc, char **argv)
 		return cmd_plot(argc - 1, argv + 1);
 	if (!strcmp(cmd, "merge"))
 		return cmd_merge(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc - 1, argv + 1);
 	fprintf(stderr, "rcusim: unknown command \"%s\"\n%s", cmd, main_usage);
 	return EXIT_USAGE;
 }

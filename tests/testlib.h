@@ -32,7 +32,7 @@ static inline int testlib_simulate(const char *kind, const char *const *sets, si
 		ck_assert_msg(sim_params_set(p, *sets, err, errlen) == 0, "%s", err);
 	ck_assert_int_eq(sim_metrics_create(m), 0);
 	rcusim_outcome o;
-	int rc = rcusim_simulate(p, *m, NULL, &o, err, errlen);
+	int rc = rcusim_simulate(p, *m, NULL, NULL, NULL, &o, err, errlen);
 	sim_params_destroy(p);
 	return rc;
 }

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * cmd_check.c - `rcusim check`: compare a run's scalars with a regression
+ * baseline (SPEC section 7), optionally running the baseline's scenario
+ * first; `--update` rewrites the expected values from the run.
+ *
+ * Baseline file:
+ *   [baseline]
+ *   scenario = ../../scenarios/make-small.ini   ; relative to this file
+ *   set = rcu.policy=fixed                      ; repeatable, in order
+ *   seed = 1
+ *   duration = 5s                               ; optional
+ *   fast = yes                                  ; ctest runs it
+ *   [metric cb.latency_p99_ns]
+ *   expect = 14614527.5
+ *   rel_tol = 0.001                             ; or abs_tol, or min/max
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ini.h"
+
+#define MAX_SETS 64
+
+typedef struct bl_metric {
+	char name[96];        /* scalar */
+	char where[1100];     /* FILE:LINE of its section */
+	bool has_expect, has_rel, has_abs, has_min, has_max;
+	double expect, rel_tol, abs_tol, min, max;
+} bl_metric;
+
+typedef struct baseline {
+	const char *path;     /* the file */
+	char scenario[4096];  /* resolved scenario path */
+	char seed[64], duration[64];
+	bool fast;
+	char set_text[MAX_SETS][256];
+	char set_where[MAX_SETS][1100];
+	size_t nsets;
+	bl_metric *m;
+	size_t nm, cap;
+	bool in_baseline;     /* inside [baseline] */
+} baseline;
+
+static int bl_section(void *ctx, const char *name, const char *where, char *err, size_t errlen)
+{
+	baseline *b = ctx;
+	b->in_baseline = false;
+	if (!strcmp(name, "baseline")) {
+		b->in_baseline = true;
+		return 0;
+	}
+	if (strncmp(name, "metric", 6) || (name[6] != ' ' && name[6] != '\t')) {
+		snprintf(err, errlen, "%s: [%s]: unknown section (expected [baseline] or [metric NAME])",
+			 where, name);
+		return SIM_INI_EINPUT;
+	}
+	const char *metric = name + 6;
+	while (*metric == ' ' || *metric == '\t')
+		metric++;
+	if (!*metric || strlen(metric) >= sizeof(b->m->name)) {
+		snprintf(err, errlen, "%s: [%s]: expected [metric NAME]", where, name);
+		return SIM_INI_EINPUT;
+	}
+	for (size_t i = 0; i < b->nm; i++)
+		if (!strcmp(b->m[i].name, metric)) {
+			snprintf(err, errlen, "%s: [metric %s]: listed twice", where, metric);
+			return SIM_INI_EINPUT;
+		}
+	if (b->nm == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 16;
+		bl_metric *nm = realloc(b->m, cap * sizeof(*nm));
+		if (!nm)
+			return -1;
+		b->m = nm;
+		b->cap = cap;
+	}
+	bl_metric *m = &b->m[b->nm++];
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "%s", metric);
+	snprintf(m->where, sizeof(m->where), "%s", where);
+	return 0;
+}
+
+static bool number(const char *s, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(s, &end);
+	return *s && !*end && !errno && isfinite(*v);
+}
+
+static int bl_key(void *ctx, const char *section, const char *key, const char *val,
+		  const char *where, char *err, size_t errlen)
+{
+	baseline *b = ctx;
+	if (b->in_baseline) {
+		if (!strcmp(key, "scenario")) {
+			const char *slash = strrchr(b->path, '/');
+			if (*val == '/' || !slash)
+				snprintf(b->scenario, sizeof(b->scenario), "%s", val);
+			else
+				snprintf(b->scenario, sizeof(b->scenario), "%.*s/%s",
+					 (int)(slash - b->path), b->path, val);
+		} else if (!strcmp(key, "set")) {
+			if (b->nsets == MAX_SETS || strlen(val) >= sizeof(b->set_text[0]) || !strchr(val, '=')) {
+				snprintf(err, errlen, "%s: baseline.set: expected section.key=value (at most %d), got \"%s\"",
+					 where, MAX_SETS, val);
+				return SIM_INI_EINPUT;
+			}
+			snprintf(b->set_text[b->nsets], sizeof(b->set_text[0]), "%s", val);
+			snprintf(b->set_where[b->nsets], sizeof(b->set_where[0]), "%s", where);
+			b->nsets++;
+		} else if (!strcmp(key, "seed") || !strcmp(key, "duration")) {
+			snprintf(!strcmp(key, "seed") ? b->seed : b->duration, sizeof(b->seed), "%s", val);
+		} else if (!strcmp(key, "fast")) {
+			if (strcmp(val, "yes") && strcmp(val, "no")) {
+				snprintf(err, errlen, "%s: baseline.fast: expected yes or no, got \"%s\"", where, val);
+				return SIM_INI_EINPUT;
+			}
+			b->fast = !strcmp(val, "yes");
+		} else {
+			snprintf(err, errlen, "%s: baseline.%s: unknown key (scenario, set, seed, duration, fast)",
+				 where, key);
+			return SIM_INI_EINPUT;
+		}
+		return 0;
+	}
+	if (!b->nm || !*section) {
+		snprintf(err, errlen, "%s: %s: key outside a [baseline] or [metric NAME] section", where, key);
+		return SIM_INI_EINPUT;
+	}
+	bl_metric *m = &b->m[b->nm - 1];
+	double v;
+	if (!number(val, &v)) {
+		snprintf(err, errlen, "%s: %s.%s: expected a number, got \"%s\"", where, m->name, key, val);
+		return SIM_INI_EINPUT;
+	}
+	if (!strcmp(key, "expect")) {
+		m->expect = v;
+		m->has_expect = true;
+	} else if (!strcmp(key, "rel_tol") || !strcmp(key, "abs_tol")) {
+		if (v < 0) {
+			snprintf(err, errlen, "%s: %s.%s: expected a non-negative number, got \"%s\"", where,
+				 m->name, key, val);
+			return SIM_INI_EINPUT;
+		}
+		if (key[0] == 'r') {
+			m->rel_tol = v;
+			m->has_rel = true;
+		} else {
+			m->abs_tol = v;
+			m->has_abs = true;
+		}
+	} else if (!strcmp(key, "min")) {
+		m->min = v;
+		m->has_min = true;
+	} else if (!strcmp(key, "max")) {
+		m->max = v;
+		m->has_max = true;
+	} else {
+		snprintf(err, errlen, "%s: %s.%s: unknown key (expect, rel_tol, abs_tol, min, max)", where,
+			 m->name, key);
+		return SIM_INI_EINPUT;
+	}
+	return 0;
+}
+
+static int load_baseline(baseline *b, const char *path, char *err, size_t errlen)
+{
+	static const sim_ini_handlers h = { bl_section, bl_key };
+	char *buf;
+	size_t len;
+	memset(b, 0, sizeof(*b));
+	b->path = path;
+	if (sim_ini_read_file(path, &buf, &len, err, errlen))
+		return SIM_INI_EINPUT;
+	int rc = sim_ini_scan(path, buf, len, &h, b, err, errlen);
+	free(buf);
+	if (rc)
+		return rc;
+	if (!b->scenario[0]) {
+		snprintf(err, errlen, "%s: baseline.scenario: missing", path);
+		return SIM_INI_EINPUT;
+	}
+	for (size_t i = 0; i < b->nm; i++) {
+		bl_metric *m = &b->m[i];
+		if (!m->has_expect && !m->has_min && !m->has_max) {
+			snprintf(err, errlen, "%s: [metric %s]: needs expect, or min and/or max", m->where, m->name);
+			return SIM_INI_EINPUT;
+		}
+		if ((m->has_rel || m->has_abs) && !m->has_expect) {
+			snprintf(err, errlen, "%s: [metric %s]: a tolerance needs expect", m->where, m->name);
+			return SIM_INI_EINPUT;
+		}
+	}
+	return 0;
+}
+
+/* Rewrite each "expect = ..." of @b's file with the run's value. */
+static int update_baseline(const baseline *b, rec_db *db, int64_t run_id)
+{
+	char *buf, err[1024], tmp[4200];
+	size_t len;
+	if (sim_ini_read_file(b->path, &buf, &len, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_IO;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", b->path);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "%s: %s\n", tmp, strerror(errno));
+		free(buf);
+		return EXIT_IO;
+	}
+	const char *metric = NULL;
+	int status = 0;
+	for (size_t pos = 0; pos < len;) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t ll = nl ? (size_t)(nl - buf - pos) : len - pos;
+		const char *line = buf + pos, *s = line;
+		while (s < line + ll && (*s == ' ' || *s == '\t'))
+			s++;
+		if (*s == '[') {
+			/* [metric NAME]: find NAME among the baseline's metrics. */
+			metric = NULL;
+			const char *n = s + 1, *end = memchr(s, ']', ll - (size_t)(s - line));
+			if (end && !strncmp(n, "metric", 6)) {
+				n += 6;
+				while (n < end && (*n == ' ' || *n == '\t'))
+					n++;
+				const char *e = end;
+				while (e > n && (e[-1] == ' ' || e[-1] == '\t'))
+					e--;
+				for (size_t i = 0; i < b->nm; i++)
+					if (strlen(b->m[i].name) == (size_t)(e - n) &&
+					    !strncmp(b->m[i].name, n, (size_t)(e - n)))
+						metric = b->m[i].name;
+			}
+		}
+		double v;
+		bool present = false;
+		if (metric && !strncmp(s, "expect", 6) && (s[6] == ' ' || s[6] == '=' || s[6] == '\t')) {
+			if (rec_scalar(db, run_id, metric, &v, &present, err, sizeof(err))) {
+				fprintf(stderr, "%s\n", err);
+				status = EXIT_IO;
+			}
+		}
+		if (present)
+			fprintf(f, "expect = %.17g\n", v);
+		else
+			fprintf(f, "%.*s%s", (int)ll, line, nl ? "\n" : "");
+		pos += ll + (nl ? 1 : 0);
+	}
+	free(buf);
+	if (fclose(f) || status || rename(tmp, b->path)) {
+		if (!status)
+			fprintf(stderr, "%s: %s\n", b->path, strerror(errno));
+		remove(tmp);
+		return EXIT_IO;
+	}
+	printf("%s: expected values updated from run %lld\n", b->path, (long long)run_id);
+	return 0;
+}
+
+static const char check_usage[] =
+	"usage: rcusim check [--db FILE] [--run RUN_ID | --run-scenario [--set KEY=VALUE]...]\n"
+	"                    [--update] BASELINE\n"
+	"\n"
+	"Check a run (default: the latest in the database) against BASELINE; with\n"
+	"--run-scenario, first run the baseline's scenario (with its overrides, seed\n"
+	"and duration, then any --set) into the database. Lists every metric outside\n"
+	"its tolerance and exits 1 if there is one. --update rewrites the baseline's\n"
+	"expected values from the run, for a deliberate change.\n";
+
+int cmd_check(int argc, char **argv)
+{
+	const char *db_path = "rcusim.db", *path = NULL, *v;
+	int64_t run_id = 0;
+	bool run_scenario = false, update = false;
+	char err[2048];
+	int rc, status = EXIT_USAGE;
+	const char **extra = calloc((size_t)argc + 1, sizeof(*extra));
+	size_t nextra = 0;
+	baseline *b = calloc(1, sizeof(*b));
+	rec_db *db = NULL;
+	cli_set *sets = NULL;
+	if (!extra || !b) {
+		free(extra);
+		free(b);
+		return EXIT_IO;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(check_usage, stdout);
+			status = 0;
+			goto out;
+		}
+		if ((rc = cli_opt(argc, argv, &i, "--db", &v))) {
+			if (rc < 0)
+				goto out;
+			db_path = v;
+		} else if ((rc = cli_opt(argc, argv, &i, "--run", &v))) {
+			if (rc < 0 || !cli_run_id("check", v, &run_id))
+				goto out;
+		} else if ((rc = cli_opt(argc, argv, &i, "--set", &v))) {
+			if (rc < 0)
+				goto out;
+			extra[nextra++] = v;
+		} else if (!strcmp(argv[i], "--run-scenario")) {
+			run_scenario = true;
+		} else if (!strcmp(argv[i], "--update")) {
+			update = true;
+		} else if (argv[i][0] == '-' || path) {
+			fprintf(stderr, "rcusim check: unexpected argument %s\n%s", argv[i], check_usage);
+			goto out;
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path) {
+		fprintf(stderr, "rcusim check: no baseline given\n%s", check_usage);
+		goto out;
+	}
+	if ((run_id && run_scenario) || (nextra && !run_scenario)) {
+		fprintf(stderr, "rcusim check: --run and --set go with and without --run-scenario respectively\n");
+		goto out;
+	}
+	if ((rc = load_baseline(b, path, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
+		goto out;
+	}
+	if (run_scenario) {
+		sets = calloc(b->nsets + nextra + 2, sizeof(*sets));
+		if (!sets) {
+			status = EXIT_IO;
+			goto out;
+		}
+		size_t n = 0;
+		for (size_t i = 0; i < b->nsets; i++)
+			sets[n++] = (cli_set){ b->set_where[i], NULL, b->set_text[i] };
+		if (b->seed[0])
+			sets[n++] = (cli_set){ path, "scenario.seed", b->seed };
+		if (b->duration[0])
+			sets[n++] = (cli_set){ path, "scenario.duration", b->duration };
+		for (size_t i = 0; i < nextra; i++)
+			sets[n++] = (cli_set){ "--set", NULL, extra[i] };
+		char label[300];
+		const char *base = strrchr(path, '/');
+		snprintf(label, sizeof(label), "check %s", base ? base + 1 : path);
+		cli_run_req req = { b->scenario, db_path, label, true, false, sets, n };
+		if ((status = cli_do_run(&req, &run_id)))
+			goto out;
+	}
+	if ((status = cli_open_db(db_path, true, &db)))
+		goto out;
+	if (!run_id && (rc = rec_latest_run(db, &run_id, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
+		status = EXIT_IO;
+		goto out;
+	}
+	rec_run_row *row = NULL;
+	size_t nrow = 0;
+	if (!run_id || (rc = rec_select_runs(db, &run_id, 1, &row, &nrow, err, sizeof(err)))) {
+		fprintf(stderr, "%s: %s\n", db_path, run_id ? err : "no run to check");
+		status = run_id ? cli_db_status(rc) : EXIT_USAGE;
+		goto out;
+	}
+	if (strcmp(row->status, "complete")) {
+		fprintf(stderr, "%s: run %lld is %s, not complete\n", db_path, (long long)run_id, row->status);
+		free(row);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	free(row);
+	if (update) {
+		status = update_baseline(b, db, run_id);
+		goto out;
+	}
+	int failed = 0;
+	for (size_t i = 0; i < b->nm; i++) {
+		bl_metric *m = &b->m[i];
+		double got = 0;
+		bool present;
+		if ((rc = rec_scalar(db, run_id, m->name, &got, &present, err, sizeof(err)))) {
+			fprintf(stderr, "%s\n", err);
+			status = EXIT_IO;
+			goto out;
+		}
+		char want[160] = "", tol[64] = "";
+		bool ok = present;
+		if (present && m->has_expect) {
+			double d = fabs(got - m->expect);
+			if (m->has_rel) {
+				ok &= d <= m->rel_tol * fabs(m->expect);
+				snprintf(tol, sizeof(tol), " +/- %g%%", 100 * m->rel_tol);
+			} else if (m->has_abs) {
+				ok &= d <= m->abs_tol;
+				snprintf(tol, sizeof(tol), " +/- %g", m->abs_tol);
+			} else {
+				ok &= got == m->expect;
+				snprintf(tol, sizeof(tol), " exactly");
+			}
+			snprintf(want, sizeof(want), "expected %.10g%s", m->expect, tol);
+		}
+		if (present && m->has_min) {
+			ok &= got >= m->min;
+			size_t l = strlen(want);
+			snprintf(want + l, sizeof(want) - l, "%smin %.10g", l ? ", " : "", m->min);
+		}
+		if (present && m->has_max) {
+			ok &= got <= m->max;
+			size_t l = strlen(want);
+			snprintf(want + l, sizeof(want) - l, "%smax %.10g", l ? ", " : "", m->max);
+		}
+		if (!ok)
+			failed++;
+		if (present)
+			printf("%-4s %s: got %.10g, %s\n", ok ? "ok" : "FAIL", m->name, got, want);
+		else
+			printf("FAIL %s: absent from run %lld\n", m->name, (long long)run_id);
+	}
+	printf("check: run %lld against %s: %zu passed, %d failed\n", (long long)run_id, path,
+	       b->nm - (size_t)failed, failed);
+	status = failed ? EXIT_REGRESSION : 0;
+out:
+	rec_close(db);
+	free(sets);
+	free(b->m);
+	free(b);
+	free(extra);
+	return status;
+}
