@@ -3,8 +3,8 @@
 # policy i a data file sweep_<i>.dat (parameter value, mean, min, max over
 # seeds) and label[i].
 call 'common.gp' ARG1 ARG2 ARG3 ARG4
-set title sprintf('%s against %s', metric, param)
-set xlabel param
+set title sprintf('%s against %s', metric, param) noenhanced
+set xlabel param noenhanced
 set ylabel unit
 set logscale x
 set logscale y

@@ -74,6 +74,8 @@ int cmd_run(int argc, char **argv);
 /* Write the standard figures of @rows into @outdir (png or svg). */
 int cli_plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *outdir,
 		  const char *format);
+/* mkdir -p: 0 or -1 (errno set). */
+int cli_mkdir_p(const char *path);
 /* Run gnuplot on plots/@script with @args (no shell). 0 or an exit status. */
 int cli_gnuplot(const char *script, const char *const *args, size_t nargs);
 

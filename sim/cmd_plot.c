@@ -74,7 +74,7 @@ static void gp_string(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-static int mkdir_p(const char *path)
+int cli_mkdir_p(const char *path)
 {
 	char buf[PATH_MAX];
 	snprintf(buf, sizeof(buf), "%s", path);
@@ -113,12 +113,12 @@ int cli_plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *out
 		  const char *format)
 {
 	char out[PATH_MAX], data[PATH_MAX + 16], runs[PATH_MAX + 32], file[PATH_MAX + 96], err[1024];
-	if (mkdir_p(outdir) || !realpath(outdir, out)) {
+	if (cli_mkdir_p(outdir) || !realpath(outdir, out)) {
 		fprintf(stderr, "%s: %s\n", outdir, strerror(errno));
 		return EXIT_IO;
 	}
 	snprintf(data, sizeof(data), "%s/data", out);
-	if (mkdir_p(data)) {
+	if (cli_mkdir_p(data)) {
 		fprintf(stderr, "%s: %s\n", data, strerror(errno));
 		return EXIT_IO;
 	}

@@ -329,6 +329,8 @@ int main(int argc, char **argv)
 		return cmd_merge(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))
 		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "sweep"))
+		return cmd_sweep(argc - 1, argv + 1);
 	fprintf(stderr, "rcusim: unknown command \"%s\"\n%s", cmd, main_usage);
 	return EXIT_USAGE;
 }
