@@ -348,8 +348,8 @@ static const char merge_usage[] =
 	"\n"
 	"Copy every run of each IN.db into OUT.db (created if absent) under new run\n"
 	"ids, with its parameters, scalars, series and histograms. A run already in\n"
-	"OUT.db (same scenario, policy, seed, label, start time, host, version) is\n"
-	"skipped, so merging twice adds nothing.\n";
+	"OUT.db (same scenario, policy, seed, label, start time to the microsecond,\n"
+	"host, version, wall time and events) is skipped: merging twice adds nothing.\n";
 
 int cmd_merge(int argc, char **argv)
 {

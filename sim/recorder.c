@@ -156,11 +156,14 @@ int rec_run_begin(rec_db *db, const rec_run_info *info, const sim_params *p, int
 		  char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	char when[32], host[256] = "";
-	time_t now = time(NULL);
+	char when[64], host[256] = "";
+	struct timespec ts;
 	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	/* Microseconds: with the host, the run's identity when databases merge. */
+	size_t wl = strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(when + wl, sizeof(when) - wl, ".%06ldZ", ts.tv_nsec / 1000);
 	if (gethostname(host, sizeof(host) - 1))
 		host[0] = 0;
 	int rc = exec(db, "BEGIN IMMEDIATE", err, errlen);
@@ -526,7 +529,8 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 		       err, errlen)) ||
 	    (rc = prep(db, &dup,
 		       "SELECT count(*) FROM run WHERE scenario = ?1 AND policy = ?2 AND seed = ?3"
-		       " AND label IS ?4 AND started_at = ?5 AND host IS ?6 AND version = ?7",
+		       " AND label IS ?4 AND started_at = ?5 AND host IS ?6 AND version = ?7"
+		       " AND wall_s IS ?8 AND events IS ?9",
 		       err, errlen)) ||
 	    (rc = prep(db, &ins,
 		       "INSERT INTO run(scenario, policy, seed, label, status, sim_duration_ns, sim_end_ns,"
@@ -541,9 +545,10 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 	int s;
 	while ((s = sqlite3_step(runs)) == SQLITE_ROW) {
 		int64_t old = sqlite3_column_int64(runs, 0);
-		/* Duplicate? (scenario, policy, seed, label, started_at, host, version) */
-		static const int dcols[7] = { 1, 2, 3, 4, 10, 12, 11 };
-		for (int i = 0; i < 7; i++)
+		/* Duplicate? (scenario, policy, seed, label, started_at, host,
+		 * version, wall time, events) */
+		static const int dcols[9] = { 1, 2, 3, 4, 10, 12, 11, 9, 8 };
+		for (int i = 0; i < 9; i++)
 			sqlite3_bind_value(dup, i + 1, sqlite3_column_value(runs, dcols[i]));
 		if (sqlite3_step(dup) != SQLITE_ROW) {
 			rc = dberr(db, err, errlen, "merge: duplicate check");

@@ -1,0 +1,67 @@
+#!/bin/sh
+# analysis.sh RCUSIM SRCDIR - compare, plot, sweep, merge and concurrent
+# runs, as a user drives them.
+set -u
+RCUSIM=$1
+SRC=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+pass=0
+fails=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+q() { sqlite3 "$1" "$2"; }
+S=$SRC/scenarios/blimit-small.ini
+
+# Four runs started at once on one new database all complete.
+for pol in fixed tunable watermark tunable; do
+	"$RCUSIM" run "$S" --db c.db --duration 1s --set rcu.policy=$pol --quiet >/dev/null 2>c.$pol.err &
+done
+wait
+[ "$(q c.db "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 4 ] && ok || bad "concurrent runs: $(q c.db 'SELECT status FROM run'; cat c.*.err)"
+
+# compare: the latest complete run of each policy, three formats.
+"$RCUSIM" compare --db c.db >cmp.txt 2>&1 && ok || bad "compare: $(cat cmp.txt)"
+[ "$(grep -c 'run [0-9]*: ' cmp.txt)" -eq 1 ] && grep -q 'run [0-9]*: fixed' cmp.txt && grep -q 'run [0-9]*: watermark' cmp.txt && ok || bad "compare header: $(head -2 cmp.txt)"
+"$RCUSIM" compare --db c.db --format csv >cmp.csv && [ "$(head -1 cmp.csv | tr ',' '\n' | wc -l)" -eq 4 ] && grep -q '^cb.enqueued,' cmp.csv && ok || bad "compare csv: $(head -2 cmp.csv)"
+"$RCUSIM" compare --db c.db --format md >cmp.md && grep -q '^| callback latency, p99 |' cmp.md && ok || bad "compare md"
+"$RCUSIM" compare --db c.db 99 >/dev/null 2>err; [ $? -eq 2 ] && grep -q 'no run 99' err && ok || bad "compare unknown run"
+"$RCUSIM" compare --db missing.db >/dev/null 2>&1; [ $? -eq 3 ] && ok || bad "compare missing database"
+
+# plot: PNG and SVG figures with their data.
+"$RCUSIM" plot --db c.db --out figs >plot.out 2>&1 && ok || bad "plot: $(cat plot.out)"
+for f in qlen latency_cdf softirq_cdf; do
+	[ -s "figs/$f.png" ] && [ "$(head -c 4 "figs/$f.png" | od -An -c | tr -d ' ')" = "211PNG" ] && ok || bad "figs/$f.png"
+done
+"$RCUSIM" plot --db c.db --out svgs --format svg 1 2 >/dev/null 2>&1 && grep -q '<svg' svgs/qlen.svg && ok || bad "plot svg"
+"$RCUSIM" plot --db c.db --format gif >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "plot bad format"
+
+# sweep: 2 values x 2 seeds, 2 at a time: 4 complete runs; --emit-jobs.
+"$RCUSIM" sweep "$S" --vary rcu.blimit=10,1000 --seeds 1..2 --jobs 2 --db s.db --plot --out sfigs >sweep.out 2>&1 && ok || bad "sweep: $(cat sweep.out)"
+[ "$(q s.db "SELECT count(*) FROM run WHERE status = 'complete' AND label LIKE 'sweep rcu.blimit=%'")" -eq 4 ] && ok || bad "sweep runs"
+[ "$(q s.db "SELECT count(DISTINCT value) FROM param WHERE name = 'rcu.blimit'")" -eq 2 ] && ok || bad "sweep values"
+[ -s sfigs/sweep_softirq.run_max_ns.png ] && [ -s sfigs/sweep_cb.qlen_total_max.png ] && ok || bad "sweep figures"
+"$RCUSIM" sweep "$S" --vary rcu.blimit=10,1000 --vary rcu.policy=tunable,watermark --seeds 3..4 --emit-jobs >jobs.txt
+[ "$(wc -l <jobs.txt)" -eq 8 ] && grep -q "^rcusim run '$S' --db 'rcusim.db' --quiet --label 'sweep rcu.blimit=10 rcu.policy=watermark seed=4' --set 'rcu.blimit=10' --set 'rcu.policy=watermark' --seed 4\$" jobs.txt && ok || bad "emit-jobs: $(head -2 jobs.txt)"
+"$RCUSIM" sweep "$S" --vary rcu.blimit=10 --vary nonsense --emit-jobs >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "sweep bad --vary"
+# A failing run is reported and the others go on.
+"$RCUSIM" sweep "$S" --vary rcu.blimit=10,0 --jobs 2 --db f.db >fail.out 2>fail.err; rc=$?
+[ $rc -eq 4 ] && grep -q 'run "sweep rcu.blimit=0" failed (exit 2)' fail.err && [ "$(q f.db "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 1 ] && ok || bad "sweep with a failing run: exit $rc: $(cat fail.err)"
+
+# merge: every run of both databases, with all its rows, ids renumbered
+# once; merging again adds nothing.
+"$RCUSIM" merge m.db c.db s.db >merge.out 2>&1 && ok || bad "merge: $(cat merge.out)"
+[ "$(q m.db 'SELECT count(*) FROM run')" -eq 8 ] && ok || bad "merged runs"
+for t in param scalar hist point; do
+	a=$(q c.db "SELECT count(*) FROM $t"); b=$(q s.db "SELECT count(*) FROM $t"); m=$(q m.db "SELECT count(*) FROM $t")
+	[ "$m" -eq $((a + b)) ] && ok || bad "merged $t: $m != $a + $b"
+done
+# The same run in both: identical scalars under its new id.
+[ "$(q m.db "SELECT group_concat(name || '=' || value) FROM (SELECT name, value FROM scalar WHERE run_id = 5 ORDER BY name)")" = \
+  "$(q s.db "SELECT group_concat(name || '=' || value) FROM (SELECT name, value FROM scalar WHERE run_id = 1 ORDER BY name)")" ] && ok || bad "merged scalars of s.db run 1"
+"$RCUSIM" merge m.db c.db | grep -q '0 runs added, 4 already present' && ok || bad "merge twice"
+[ "$(q m.db 'SELECT count(*) FROM run')" -eq 8 ] && ok || bad "merge twice added runs"
+
+echo "$pass passed, $fails failed"
+[ $fails -eq 0 ]
