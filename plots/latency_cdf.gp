@@ -5,5 +5,5 @@ set xlabel 'latency (ms, log scale)'
 set ylabel 'fraction of callbacks at or below'
 set logscale x
 set yrange [0:1]
-set key bottom right inside
+set key left top inside noenhanced
 plot for [i=1:nruns] f('latency_cdf', i) using ($1 / 1e6):2 with steps ls i title label[i]

@@ -5,5 +5,5 @@ set xlabel 'softirq run length (us, log scale)'
 set ylabel 'fraction of runs at or below'
 set logscale x
 set yrange [0:1]
-set key bottom right inside
+set key left top inside noenhanced
 plot for [i=1:nruns] f('softirq_cdf', i) using ($1 / 1e3):2 with steps ls i title label[i]
