@@ -1070,24 +1070,8 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	return 0;
 }
 
-const model_ops callrcu_model = {
-	.name = "callrcu",
-	.create = kernel_create,
-	.sample = kernel_sample,
-	.finish = kernel_finish,
-	.destroy = kernel_destroy,
-};
-
-const model_ops make_model = {
-	.name = "make",
-	.create = kernel_create,
-	.sample = kernel_sample,
-	.finish = kernel_finish,
-	.destroy = kernel_destroy,
-};
-
-const model_ops openclose_model = {
-	.name = "openclose",
+const model_ops kernel_model = {
+	.name = "callrcu, make, openclose",
 	.create = kernel_create,
 	.sample = kernel_sample,
 	.finish = kernel_finish,

@@ -29,7 +29,7 @@ typedef struct model_env {
 } model_env;
 
 typedef struct model_ops {
-	const char *name; /* workload.kind */
+	const char *name; /* the workload kinds it runs, for messages */
 	/* Build the model and arm its first events. *state is freed by destroy
 	 * even when create fails part-way. */
 	int (*create)(void **state, const model_env *env, char *err, size_t errlen);
@@ -43,9 +43,7 @@ typedef struct model_ops {
 } model_ops;
 
 extern const model_ops queue_model;
-extern const model_ops callrcu_model;
-extern const model_ops make_model;
-extern const model_ops openclose_model;
+extern const model_ops kernel_model; /* callrcu, make and openclose */
 
 /* Number of CPUs the machine section describes. */
 int model_ncpus(const sim_params *p);

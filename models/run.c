@@ -52,11 +52,14 @@ static void sample_fire(sim_engine *eng, sim_timer *t)
 
 static const model_ops *find_model(const char *kind)
 {
-	static const model_ops *const models[] = { &queue_model, &callrcu_model, &make_model,
-						  &openclose_model };
+	static const struct {
+		const char *kind;
+		const model_ops *ops;
+	} models[] = { { "queue", &queue_model }, { "callrcu", &kernel_model },
+		       { "make", &kernel_model }, { "openclose", &kernel_model } };
 	for (size_t k = 0; k < sizeof(models) / sizeof(models[0]); k++)
-		if (!strcmp(models[k]->name, kind))
-			return models[k];
+		if (!strcmp(models[k].kind, kind))
+			return models[k].ops;
 	return NULL;
 }
 
@@ -67,7 +70,7 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 	if (!find_model(kind)) {
 		model_param_where(p, P_WORKLOAD_KIND, a, sizeof(a));
 		snprintf(err, errlen,
-			 "%s: workload \"%s\" is not implemented in this version of rcusim (available: queue, callrcu)",
+			 "%s: workload \"%s\" is not implemented in this version of rcusim (available: queue, callrcu, make, openclose)",
 			 a, kind);
 		return RCUSIM_EINPUT;
 	}

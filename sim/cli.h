@@ -21,6 +21,11 @@ bool cli_run_id(const char *cmd, const char *s, int64_t *id);
 /* Open the database for reading an existing file: exit status on failure
  * (message printed), 0 on success. */
 int cli_open_db(const char *path, bool must_exist, rec_db **db);
+/* Open the existing database @db_path and select the runs @ids (all of
+ * them known) or, with @nids 0, the latest complete run of each policy;
+ * none is an error ("no complete run to @what"). 0 or an exit status. */
+int cli_load_runs(const char *db_path, const int64_t *ids, size_t nids, const char *what,
+		  rec_db **db, rec_run_row **rows, size_t *nrows);
 /* Exit status for a recorder error code. */
 int cli_db_status(int rc);
 

@@ -92,6 +92,25 @@ int cli_open_db(const char *path, bool must_exist, rec_db **db)
 	return 0;
 }
 
+int cli_load_runs(const char *db_path, const int64_t *ids, size_t nids, const char *what,
+		  rec_db **db, rec_run_row **rows, size_t *nrows)
+{
+	char err[1024];
+	int status = cli_open_db(db_path, true, db);
+	if (status)
+		return status;
+	int rc = rec_select_runs(*db, ids, nids, rows, nrows, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", db_path, err);
+		return cli_db_status(rc);
+	}
+	if (!*nrows) {
+		fprintf(stderr, "%s: no complete run to %s\n", db_path, what);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 void cli_fmt_ns(double ns, char *buf, size_t len)
 {
 	double a = fabs(ns);
@@ -291,7 +310,6 @@ int cmd_compare(int argc, char **argv)
 	rec_db *db = NULL;
 	rec_run_row *rows = NULL;
 	size_t nrows = 0;
-	char err[1024];
 	if (!ids)
 		return EXIT_IO;
 	for (int i = 1; i < argc; i++) {
@@ -323,18 +341,8 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "rcusim compare: --format: expected text, csv or md, got \"%s\"\n", format);
 		goto out;
 	}
-	if ((status = cli_open_db(db_path, true, &db)))
+	if ((status = cli_load_runs(db_path, ids, nids, "compare", &db, &rows, &nrows)))
 		goto out;
-	if ((rc = rec_select_runs(db, ids, nids, &rows, &nrows, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s\n", db_path, err);
-		status = cli_db_status(rc);
-		goto out;
-	}
-	if (!nrows) {
-		fprintf(stderr, "%s: no complete run to compare\n", db_path);
-		status = EXIT_USAGE;
-		goto out;
-	}
 	status = cli_compare_print(db, rows, nrows, format, stdout);
 out:
 	free(rows);

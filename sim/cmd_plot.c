@@ -193,7 +193,6 @@ int cmd_plot(int argc, char **argv)
 	int rc, status = EXIT_USAGE;
 	rec_db *db = NULL;
 	rec_run_row *rows = NULL;
-	char err[1024];
 	if (!ids)
 		return EXIT_IO;
 	for (int i = 1; i < argc; i++) {
@@ -225,18 +224,8 @@ int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "rcusim plot: --format: expected png or svg, got \"%s\"\n", format);
 		goto out;
 	}
-	if ((status = cli_open_db(db_path, true, &db)))
+	if ((status = cli_load_runs(db_path, ids, nids, "plot", &db, &rows, &nrows)))
 		goto out;
-	if ((rc = rec_select_runs(db, ids, nids, &rows, &nrows, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s\n", db_path, err);
-		status = cli_db_status(rc);
-		goto out;
-	}
-	if (!nrows) {
-		fprintf(stderr, "%s: no complete run to plot\n", db_path);
-		status = EXIT_USAGE;
-		goto out;
-	}
 	status = cli_plot_runs(db, rows, nrows, outdir, format);
 out:
 	free(rows);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *trim(char *s)
+char *sim_ini_trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')
 		s++;
@@ -18,8 +18,7 @@ static char *trim(char *s)
 	return s;
 }
 
-/* At most 60 characters of @s, non-printing bytes as '?'. */
-static const char *shown(const char *s, char *buf, size_t len)
+const char *sim_ini_shown(const char *s, char *buf, size_t len)
 {
 	size_t k = 0;
 	for (; *s && k + 4 < len && k < 60; s++)
@@ -55,20 +54,20 @@ int sim_ini_scan(const char *name, const char *buf, size_t len, const sim_ini_ha
 			rc = SIM_INI_EINPUT;
 			break;
 		}
-		char *s = trim(line);
+		char *s = sim_ini_trim(line);
 		if (!*s || *s == ';' || *s == '#')
 			continue;
 		if (*s == '[') {
 			char *close = strchr(s, ']');
-			char *rest = close ? trim(close + 1) : NULL;
+			char *rest = close ? sim_ini_trim(close + 1) : NULL;
 			if (!close || (*rest && *rest != ';' && *rest != '#')) {
 				snprintf(err, errlen, "%s: expected \"[section]\", got \"%s\"", where,
-					 shown(s, got, sizeof(got)));
+					 sim_ini_shown(s, got, sizeof(got)));
 				rc = SIM_INI_EINPUT;
 				break;
 			}
 			*close = 0;
-			char *sec = trim(s + 1);
+			char *sec = sim_ini_trim(s + 1);
 			free(section);
 			if (!(section = strdup(sec))) {
 				rc = -1;
@@ -80,19 +79,19 @@ int sim_ini_scan(const char *name, const char *buf, size_t len, const sim_ini_ha
 		char *eq = strchr(s, '=');
 		if (!eq) {
 			snprintf(err, errlen, "%s: expected \"key = value\" or \"[section]\", got \"%s\"",
-				 where, shown(s, got, sizeof(got)));
+				 where, sim_ini_shown(s, got, sizeof(got)));
 			rc = SIM_INI_EINPUT;
 			break;
 		}
 		*eq = 0;
-		char *key = trim(s), *val = eq + 1;
+		char *key = sim_ini_trim(s), *val = eq + 1;
 		/* An inline comment starts at ';' or '#' after white space. */
 		for (char *c = val; *c; c++)
 			if ((*c == ';' || *c == '#') && (c == val || c[-1] == ' ' || c[-1] == '\t')) {
 				*c = 0;
 				break;
 			}
-		val = trim(val);
+		val = sim_ini_trim(val);
 		if (!*key) {
 			snprintf(err, errlen, "%s: expected \"key = value\", got no key", where);
 			rc = SIM_INI_EINPUT;

@@ -26,6 +26,12 @@ typedef struct sim_ini_handlers {
 int sim_ini_scan(const char *name, const char *buf, size_t len, const sim_ini_handlers *h,
 		 void *ctx, char *err, size_t errlen);
 
+/* Trim blanks (and a trailing CR) off @s in place; returns its start. */
+char *sim_ini_trim(char *s);
+/* @s for a message, into @buf: at most 60 characters, non-printing bytes
+ * as '?', "..." if cut. Returns @buf. */
+const char *sim_ini_shown(const char *s, char *buf, size_t len);
+
 /* Read the whole file at @path into a malloc'd buffer. Returns 0, or -1
  * with "PATH: cannot read: REASON" in @err. */
 int sim_ini_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen);

@@ -46,21 +46,6 @@ static void errf(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Copy @s into @buf for a message: at most 60 characters, non-printing
- * bytes shown as '?'. */
-static const char *shown(const char *s, char *buf, size_t len)
-{
-	size_t k = 0;
-	for (; *s && k + 4 < len && k < 60; s++)
-		buf[k++] = isprint((unsigned char)*s) ? *s : '?';
-	if (*s && k + 4 < len) {
-		memcpy(buf + k, "...", 3);
-		k += 3;
-	}
-	buf[k] = 0;
-	return buf;
-}
-
 /* ---- units ------------------------------------------------------------ */
 
 typedef struct unit {
@@ -258,7 +243,7 @@ int sim_param_parse(const sim_param_def *def, const char *text, int64_t *iv, dou
 #define BAD() \
 	do { \
 		expected(def, exp, sizeof(exp)); \
-		errf(why, whylen, "expected %s, got \"%s\"", exp, shown(text, got, sizeof(got))); \
+		errf(why, whylen, "expected %s, got \"%s\"", exp, sim_ini_shown(text, got, sizeof(got))); \
 		return SIM_PARAMS_EINPUT; \
 	} while (0)
 
@@ -307,7 +292,7 @@ int sim_param_parse(const sim_param_def *def, const char *text, int64_t *iv, dou
 					errf(why, whylen,
 					     "expected %s (%s), got \"%s\": units are never guessed",
 					     type_word(def), unit_list(def->type),
-					     shown(text, got, sizeof(got)));
+					     sim_ini_shown(text, got, sizeof(got)));
 					return SIM_PARAMS_EINPUT;
 				}
 				BAD();
@@ -320,7 +305,7 @@ int sim_param_parse(const sim_param_def *def, const char *text, int64_t *iv, dou
 		if (scaled % pow10) {
 			expected(def, exp, sizeof(exp));
 			errf(why, whylen, "expected %s, got \"%s\": not a whole number of %s", exp,
-			     shown(text, got, sizeof(got)),
+			     sim_ini_shown(text, got, sizeof(got)),
 			     def->type == SIM_P_TIME ? "ns" : "bytes");
 			return SIM_PARAMS_EINPUT;
 		}
@@ -332,7 +317,7 @@ int sim_param_parse(const sim_param_def *def, const char *text, int64_t *iv, dou
 		*dv = (double)*iv;
 		if ((def->flags & SIM_PF_POW2) && (*iv <= 0 || (*iv & (*iv - 1)))) {
 			errf(why, whylen, "expected a power of two, got \"%s\"",
-			     shown(text, got, sizeof(got)));
+			     sim_ini_shown(text, got, sizeof(got)));
 			return SIM_PARAMS_EINPUT;
 		}
 		return 0;
@@ -363,7 +348,7 @@ int sim_param_parse(const sim_param_def *def, const char *text, int64_t *iv, dou
 					errf(why, whylen,
 					     "expected %s (%s), got \"%s\": units are never guessed",
 					     type_word(def), unit_list(def->type),
-					     shown(text, got, sizeof(got)));
+					     sim_ini_shown(text, got, sizeof(got)));
 					return SIM_PARAMS_EINPUT;
 				}
 				BAD();
@@ -514,7 +499,7 @@ int sim_params_set_value(sim_params *p, const char *name, const char *value,
 	int k = sim_params_index(p, name);
 	if (k < 0) {
 		errf(err, errlen, "%s: %s: unknown parameter (see `rcusim params`)", origin,
-		     shown(name, got, sizeof(got)));
+		     sim_ini_shown(name, got, sizeof(got)));
 		return SIM_PARAMS_EINPUT;
 	}
 	int64_t iv;
@@ -531,16 +516,6 @@ int sim_params_set_value(sim_params *p, const char *name, const char *value,
 	return 0;
 }
 
-static char *trim(char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-		*--e = 0;
-	return s;
-}
-
 int sim_params_set(sim_params *p, const char *assignment, char *err, size_t errlen)
 {
 	char got[80];
@@ -553,11 +528,11 @@ int sim_params_set(sim_params *p, const char *assignment, char *err, size_t errl
 	int rc;
 	if (!eq) {
 		errf(err, errlen, "--set: expected section.key=value, got \"%s\"",
-		     shown(assignment, got, sizeof(got)));
+		     sim_ini_shown(assignment, got, sizeof(got)));
 		rc = SIM_PARAMS_EINPUT;
 	} else {
 		*eq = 0;
-		rc = sim_params_set_value(p, trim(copy), trim(eq + 1), "--set", err, errlen);
+		rc = sim_params_set_value(p, sim_ini_trim(copy), sim_ini_trim(eq + 1), "--set", err, errlen);
 	}
 	free(copy);
 	return rc;
@@ -605,7 +580,7 @@ static int on_section(void *ctx, const char *sec, const char *where, char *err, 
 	loader *L = ctx;
 	char got[80];
 	if (strlen(sec) >= 128 || !section_known(L->p, sec)) {
-		errf(err, errlen, "%s: [%s]: unknown section", where, shown(sec, got, sizeof(got)));
+		errf(err, errlen, "%s: [%s]: unknown section", where, sim_ini_shown(sec, got, sizeof(got)));
 		return SIM_PARAMS_EINPUT;
 	}
 	L->in_section = true;
@@ -642,12 +617,12 @@ static int on_key(void *ctx, const char *section, const char *key, const char *v
 	}
 	L->any_key = true;
 	if (!L->in_section) {
-		errf(err, errlen, "%s: %s: key outside a [section]", where, shown(key, got, sizeof(got)));
+		errf(err, errlen, "%s: %s: key outside a [section]", where, sim_ini_shown(key, got, sizeof(got)));
 		return SIM_PARAMS_EINPUT;
 	}
 	char full[256];
 	if (snprintf(full, sizeof(full), "%s.%s", section, key) >= (int)sizeof(full)) {
-		errf(err, errlen, "%s: %s: unknown parameter", where, shown(key, got, sizeof(got)));
+		errf(err, errlen, "%s: %s: unknown parameter", where, sim_ini_shown(key, got, sizeof(got)));
 		return SIM_PARAMS_EINPUT;
 	}
 	int k = sim_params_index(L->p, full);
