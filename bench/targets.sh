@@ -1,0 +1,47 @@
+#!/bin/sh
+# targets.sh [BUILD_DIR] [--smoke] - the performance targets, each figure
+# next to its target. Whole-process wall time and peak RSS from
+# /usr/bin/time; one run each (take medians of several for a report).
+# --smoke: tiny versions of each, to check that the script works (CI).
+set -eu
+B=${1:-build}
+SMOKE=${2:-}
+R=$B/rcusim
+S=$(cd "$(dirname "$0")/.." && pwd)/scenarios
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+measure() { # measure OUTFILE CMD... -> "wall_s peak_kib"
+	out=$1
+	shift
+	/usr/bin/time -f '%e %M' -o "$T/time" "$@" >"$out" 2>/dev/null
+	cat "$T/time"
+}
+scalar() { sqlite3 "$1" "SELECT value FROM scalar WHERE run_id = (SELECT max(run_id) FROM run) AND name = '$2'"; }
+if [ "$SMOKE" = --smoke ]; then D1=2s; D2=0.2s; D3=0.5s; D4=1s; else D1=1h; D2=60s; D3=4s; D4=5s; fi
+
+set -- $(measure "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/a.db" --duration $D1 --quiet)
+echo "seed scenario, 32 CPUs, 8192 jobs, $D1: $1 s wall, $(($2 / 1024)) MiB peak (target <= 15 s, <= 512 MiB)"
+
+set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/b.db" --duration $D2 --quiet)
+echo "4096 CPUs, 1048576 jobs, $D2: $1 s wall, $(($2 / 1024)) MiB peak (target <= 60 s, <= 4096 MiB)"
+
+set -- $(measure "$T/o" "$R" run "$S/callrcu-backlog.ini" --db "$T/c.db" --duration 1ms --quiet)
+base=$2
+set -- $(measure "$T/o" "$R" run "$S/callrcu-backlog.ini" --db "$T/c.db" --duration $D3 --quiet)
+pend=$(scalar "$T/c.db" cb.pending_end)
+echo "backlog of $pend callbacks: $(( ($2 - base) * 1024 / ${pend%.*} )) bytes each above the run's baseline (target <= 16)"
+
+set -- $(measure "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/d.db" --duration $D4 --quiet)
+w32=$1
+set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/d.db" --duration $D4 --quiet)
+echo "32 -> 4096 CPUs at $D4: $w32 s -> $1 s, $(echo "$1 / $w32 / 128" | bc -l | cut -c1-5)x proportional (target <= 1.3)"
+
+set -- $(measure "$T/o" "$R" sweep "$S/blimit-small.ini" --vary rcu.blimit=10,100,1000,10000 --seeds 1..2 --jobs 1 --db "$T/e1.db")
+j1=$1
+set -- $(measure "$T/o" "$R" sweep "$S/blimit-small.ini" --vary rcu.blimit=10,100,1000,10000 --seeds 1..2 --jobs 2 --db "$T/e2.db")
+echo "sweep of 8 runs: --jobs 1 $j1 s, --jobs 2 $1 s: $(echo "$j1 / $1" | bc -l | cut -c1-4)x throughput (target >= 1.85)"
+
+if [ "$SMOKE" = --smoke ]; then P="--end=20"; else P="--end=200"; fi
+a=$("$B/phold" --nlp=4096 --start-events=16 $P | awk '/^events\/s:/ {print $2}')
+b=$("$B/phold_textbook" --nlp=4096 --start-events=16 $P | awk '/^events\/s:/ {print $2}')
+echo "phold 4096 x 16: $a events/s, textbook 4-ary heap $b: $(echo "$a / $b" | bc -l | cut -c1-4)x (target >= 1.5)"

@@ -1,0 +1,40 @@
+#!/bin/sh
+# golden.sh RCUSIM SRCDIR - every scalar, histogram bin and series point of
+# short runs of the small scenarios, bit for bit (17 significant digits)
+# against tests/golden/. An optimisation must leave them unchanged; a
+# deliberate model change regenerates them with GOLDEN_UPDATE=1 and the diff
+# goes into its commit.
+set -u
+RCUSIM=$1
+SRC=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fails=0
+for spec in queue:5s callrcu-small:5s make-small:10s openclose-small:3s blimit-small:3s; do
+	name=${spec%%:*}
+	dur=${spec#*:}
+	db="$T/$name.db"
+	if ! "$RCUSIM" run "$SRC/scenarios/$name.ini" --db "$db" --duration "$dur" --quiet >/dev/null 2>"$T/err"; then
+		echo "FAIL: $name: $(cat "$T/err")"
+		fails=$((fails + 1))
+		continue
+	fi
+	sqlite3 "$db" "SELECT 'scalar', name, printf('%!.17g', value) FROM scalar ORDER BY name;
+		SELECT 'hist', name, printf('%!.17g', lo), count FROM hist ORDER BY name, lo;
+		SELECT 'series', s.name, s.cpu, p.t_ns, printf('%!.17g', p.value) FROM point p JOIN series s USING(series_id)
+		  ORDER BY s.name, s.cpu, p.t_ns;" >"$T/$name.txt"
+	want="$SRC/tests/golden/$name.txt"
+	if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
+		cp "$T/$name.txt" "$want"
+		pass=$((pass + 1))
+	elif cmp -s "$T/$name.txt" "$want"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL: $name differs from tests/golden/$name.txt:"
+		diff "$want" "$T/$name.txt" | head -10
+		fails=$((fails + 1))
+	fi
+done
+echo "$pass passed, $fails failed"
+[ $fails -eq 0 ]
