@@ -401,8 +401,10 @@ static void make_progress(kcpu *c, job *j, sim_time now, sim_time t0, double wor
 			free_file(c, now, at, heap_pop(j).obj, eff);
 		} else if (step == to_open) {
 			j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / k->call_rate);
-			if (open_attempt(c, j, now, at, eff))
+			if (open_attempt(c, j, now, at, eff)) {
+				j->next_call_work = 0; /* the refused open is tried again first */
 				return;
+			}
 		} else {
 			k->jobs_done++;
 			if (release_all(c, j, now, at, eff))
@@ -436,6 +438,7 @@ static void account_job(kcpu *c, sim_time now)
 			j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / k->call_rate);
 			if (k->kind == WL_CALLRCU ? queue_cb(c, now, at, 0, &eff) != 0
 						  : open_attempt(c, j, now, at, &eff)) {
+				j->next_call_work = 0; /* a refused open is tried again first */
 				used = work;
 				break;
 			}

@@ -228,6 +228,23 @@ START_TEST(kernel_make_file_max_refuses)
 }
 END_TEST
 
+START_TEST(kernel_make_file_max_retry)
+{
+	/* The same, retrying after 10 ms: jobs sleep and try again; files are
+	 * still conserved, and nr_files never passes file-max. */
+	const char *sets[] = { "machine.cores=2", "workload.jobs=64", "scenario.duration=5s",
+			       "vfs.max_files=2000", "vfs.accounting=rcu", "workload.on_enfile=retry",
+			       "workload.retry_delay=10ms", NULL };
+	sim_metrics *m;
+	run_kind(&m, "make", sets);
+	ck_assert_double_gt(get(m, "make.retries"), 0);
+	ck_assert_double_eq(get(m, "vfs.open_failures"), get(m, "make.retries"));
+	ck_assert_double_le(get(m, "vfs.nr_files_max"), 2000);
+	ck_assert_double_eq(get(m, "vfs.opens"), get(m, "vfs.closes") + get(m, "vfs.open_end"));
+	sim_metrics_destroy(m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("kernel");
@@ -241,6 +258,7 @@ int main(void)
 	tcase_add_test(tc, kernel_deterministic);
 	tcase_add_loop_test(tc, kernel_make_files_conserved, 0, 3);
 	tcase_add_test(tc, kernel_make_file_max_refuses);
+	tcase_add_test(tc, kernel_make_file_max_retry);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }
