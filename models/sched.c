@@ -95,11 +95,11 @@ bool sched_task_interactive(const sched_cfg *cfg, const sched_task *p)
 
 static void enqueue(sched_task *p, sched_array *a)
 {
-	sched_task *h = &a->heads[p->prio];
-	p->prev = h->prev;
-	p->next = h;
-	h->prev->next = p;
-	h->prev = p;
+	sched_link *h = &a->heads[p->prio], *l = &p->run;
+	l->prev = h->prev;
+	l->next = h;
+	h->prev->next = l;
+	h->prev = l;
 	a->bitmap[p->prio >> 6] |= UINT64_C(1) << (p->prio & 63);
 	a->nr_active++;
 	p->array = a;
@@ -109,8 +109,8 @@ static void dequeue(sched_task *p)
 {
 	sched_array *a = p->array;
 	assert(a);
-	p->prev->next = p->next;
-	p->next->prev = p->prev;
+	p->run.prev->next = p->run.next;
+	p->run.next->prev = p->run.prev;
 	if (a->heads[p->prio].next == &a->heads[p->prio])
 		a->bitmap[p->prio >> 6] &= ~(UINT64_C(1) << (p->prio & 63));
 	a->nr_active--;
@@ -218,7 +218,7 @@ sched_task *sched_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 		rq->best_expired_prio = SCHED_MAX_PRIO;
 	}
 	int idx = first_bit(rq->active);
-	sched_task *next = idx < 0 ? NULL : rq->active->heads[idx].next;
+	sched_task *next = idx < 0 ? NULL : (sched_task *)(void *)rq->active->heads[idx].next;
 	if (next != prev)
 		rq->nr_switches++;
 	rq->last_wait_ns = next && next->wait_since >= 0 ? now - next->wait_since : 0;

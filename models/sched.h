@@ -20,8 +20,14 @@
 typedef struct sched_task sched_task;
 typedef struct sched_array sched_array;
 
+/* A run-list link; a task's is its first member, so a link that is not a
+ * list head is the task itself. */
+typedef struct sched_link {
+	struct sched_link *next, *prev;
+} sched_link;
+
 struct sched_task {
-	sched_task *next, *prev; /* run list of its priority */
+	sched_link run;          /* run list of its priority (first member) */
 	sched_array *array;      /* array it is queued on, NULL when sleeping */
 	int static_prio;         /* from nice */
 	int prio;                /* dynamic priority: static_prio -/+ bonus */
@@ -36,7 +42,7 @@ struct sched_task {
 struct sched_array {
 	int nr_active;                       /* tasks queued */
 	uint64_t bitmap[3];                  /* non-empty priority lists */
-	sched_task heads[SCHED_MAX_PRIO];    /* list heads (sentinels) */
+	sched_link heads[SCHED_MAX_PRIO];    /* list heads (sentinels) */
 };
 
 typedef struct sched_cfg {

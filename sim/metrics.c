@@ -121,6 +121,8 @@ struct sim_metrics {
 	size_t nsc, capsc;
 	sim_series **se;     /* series in order of creation */
 	size_t nse, capse;
+	uint32_t *se_index;  /* open-addressing hash of (name, cpu) -> se index + 1; 0 = empty */
+	size_t se_slots;     /* slots in se_index, a power of two (0 before the first series) */
 	named_hist *hi;      /* histograms in order of creation */
 	size_t nhi, caphi;
 	char **names;        /* names built by sim_metrics_hist_scalars, owned */
@@ -162,6 +164,7 @@ void sim_metrics_destroy(sim_metrics *m)
 		free(m->names[k]);
 	free(m->sc);
 	free(m->se);
+	free(m->se_index);
 	free(m->hi);
 	free(m->names);
 	free(m);
@@ -180,11 +183,45 @@ int sim_metrics_scalar(sim_metrics *m, const char *name, double v)
 	return 0;
 }
 
+static uint64_t series_hash(const char *name, int cpu)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * UINT64_C(0x100000001b3);
+	return (h ^ (uint64_t)(uint32_t)cpu) * UINT64_C(0x9e3779b97f4a7c15);
+}
+
+/* Rebuild the series index with @slots slots. */
+static int series_reindex(sim_metrics *m, size_t slots)
+{
+	uint32_t *idx = calloc(slots, sizeof(*idx));
+	if (!idx)
+		return -1;
+	for (size_t k = 0; k < m->nse; k++) {
+		size_t i = series_hash(m->se[k]->name, m->se[k]->cpu) & (slots - 1);
+		while (idx[i])
+			i = (i + 1) & (slots - 1);
+		idx[i] = (uint32_t)(k + 1);
+	}
+	free(m->se_index);
+	m->se_index = idx;
+	m->se_slots = slots;
+	return 0;
+}
+
 sim_series *sim_metrics_series(sim_metrics *m, const char *name, int cpu)
 {
-	for (size_t k = 0; k < m->nse; k++)
-		if (m->se[k]->cpu == cpu && !strcmp(m->se[k]->name, name))
-			return m->se[k];
+	/* Hashed: models with thousands of CPUs look up a series per CPU per
+	 * sample. */
+	size_t i = 0;
+	if (m->se_slots) {
+		i = series_hash(name, cpu) & (m->se_slots - 1);
+		for (; m->se_index[i]; i = (i + 1) & (m->se_slots - 1)) {
+			sim_series *s = m->se[m->se_index[i] - 1];
+			if (s->cpu == cpu && !strcmp(s->name, name))
+				return s;
+		}
+	}
 	if (grow((void **)&m->se, &m->capse, m->nse, sizeof(*m->se)))
 		return NULL;
 	sim_series *s = calloc(1, sizeof(*s));
@@ -193,6 +230,12 @@ sim_series *sim_metrics_series(sim_metrics *m, const char *name, int cpu)
 	s->name = name;
 	s->cpu = cpu;
 	m->se[m->nse++] = s;
+	if (2 * m->nse > m->se_slots) {
+		if (series_reindex(m, m->se_slots ? 2 * m->se_slots : 64))
+			return NULL;
+	} else {
+		m->se_index[i] = (uint32_t)m->nse;
+	}
 	return s;
 }
 
