@@ -5,19 +5,25 @@
  * scheduler_tick), irq_exit running softirqs (__do_softirq, at most
  * MAX_SOFTIRQ_RESTART passes, then wakeup_softirqd), ksoftirqd at nice 19
  * looping do_softirq/cond_resched, reschedule IPIs, the O(1) scheduler
- * (models/sched.c) and classic RCU (models/rcu.c); and the callrcu
- * workload: CPU-hog jobs that call call_rcu from short system calls.
+ * (models/sched.c) and classic RCU (models/rcu.c); the file table over the
+ * filp slab (models/vfs.c, models/slab.c) with cache_reap per CPU; and the
+ * workloads: callrcu (CPU hogs calling call_rcu from short system calls),
+ * openclose (the tight open/close loop) and make (compile jobs that open,
+ * hold and close files, fail lookups, keep their processes' mapped files,
+ * and are replaced by the next compile when they finish).
  * Kernel sources: kernel/timer.c, kernel/softirq.c, kernel/sched.c,
  * kernel/rcupdate.c of 2.6.14-2.6.16.
  *
  * Events: one per tick per CPU, one per softirq run (irq_exit or one
  * do_softirq call of ksoftirqd), one per IPI or device interrupt. Work done
  * in bulk is computed at once with exact times:
- *  - a job's call_rcu calls form a Poisson process in its own CPU time; the
- *    calls of a stretch of running are applied at the stretch's end (the
- *    next tick, interrupt or switch), each with its exact time; what a call
- *    triggers (need_resched, the watermark's IPIs) takes effect then, at
- *    most one tick late;
+ *  - a job's call_rcu calls (or open attempts) form a Poisson process in
+ *    its own CPU time, and a make job's files close after lognormal holds
+ *    of its CPU time (a descheduled job keeps its files open); the work of
+ *    a stretch of running is applied at the stretch's end (the next tick,
+ *    interrupt or switch), each operation at its exact time; what it
+ *    triggers (need_resched, the watermark's IPIs, a sleep after a refused
+ *    open) takes effect then, at most one tick late;
  *  - a softirq run is committed when it starts: each callback's invocation
  *    time is the run's start plus the pass and callback costs before it.
  *    Timer ticks that land in a run lengthen it by their cost but do not
