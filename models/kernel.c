@@ -594,6 +594,14 @@ static void do_schedule(kcpu *c, sim_time now)
 
 /* ---- interrupts ----------------------------------------------------------- */
 
+/* A hardirq of @cost_ns landed in the softirq run in progress: the run
+ * ends that much later. */
+static void extend_run(kcpu *c, sim_time cost_ns)
+{
+	if (sim_timer_at(c->k->eng, &c->done, c->done.when + stretch(c, cost_ns)))
+		kfail(c->k, SIM_ENOMEM);
+}
+
 static void tick_fire(sim_engine *eng, sim_timer *tm)
 {
 	kcpu *c = tm->ctx;
@@ -609,8 +617,7 @@ static void tick_fire(sim_engine *eng, sim_timer *tm)
 		 * sees in_softirq() (no quiescent state); the run lasts longer. */
 		if (sched_tick(&k->sched, &c->rq, jiffies))
 			c->need_resched = true;
-		if (sim_timer_at(eng, &c->done, c->done.when + stretch(c, k->tick_cost)))
-			kfail(k, SIM_ENOMEM);
+		extend_run(c, k->tick_cost);
 		return;
 	}
 	account_job(c, now);
@@ -634,8 +641,7 @@ static void ipi_fire(sim_engine *eng, sim_timer *tm)
 	sim_time now = sim_now(eng);
 	c->need_resched = true;
 	if (c->in_softirq) {
-		if (sim_timer_at(eng, &c->done, c->done.when + stretch(c, k->irq_cost)))
-			kfail(k, SIM_ENOMEM);
+		extend_run(c, k->irq_cost);
 		return;
 	}
 	account_job(c, now);
@@ -666,8 +672,7 @@ static void irq_fire(sim_engine *eng, sim_timer *tm)
 		return;
 	}
 	if (c->in_softirq) {
-		if (sim_timer_at(eng, &c->done, c->done.when + stretch(c, k->irq_cost)))
-			kfail(k, SIM_ENOMEM);
+		extend_run(c, k->irq_cost);
 		return;
 	}
 	account_job(c, now);
