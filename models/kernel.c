@@ -634,18 +634,24 @@ static void tick_fire(sim_engine *eng, sim_timer *tm)
 	irq_exit(c, now + stretch(c, k->tick_cost));
 }
 
-static void ipi_fire(sim_engine *eng, sim_timer *tm)
+/* A device or IPI interrupt at @now: its handler cost, then irq_exit; in a
+ * softirq run only its hardirq part, which lengthens the run. */
+static void device_irq(kcpu *c, sim_time now)
 {
-	kcpu *c = tm->ctx;
 	kmodel *k = c->k;
-	sim_time now = sim_now(eng);
-	c->need_resched = true;
 	if (c->in_softirq) {
 		extend_run(c, k->irq_cost);
 		return;
 	}
 	account_job(c, now);
 	irq_exit(c, now + stretch(c, k->irq_cost));
+}
+
+static void ipi_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	c->need_resched = true;
+	device_irq(c, sim_now(eng));
 }
 
 static void send_ipis(kcpu *from, sim_time now)
@@ -671,12 +677,7 @@ static void irq_fire(sim_engine *eng, sim_timer *tm)
 		kfail(k, SIM_ENOMEM);
 		return;
 	}
-	if (c->in_softirq) {
-		extend_run(c, k->irq_cost);
-		return;
-	}
-	account_job(c, now);
-	irq_exit(c, now + stretch(c, k->irq_cost));
+	device_irq(c, now);
 }
 
 /* A job's retry sleep is over: it is runnable again. */
