@@ -66,6 +66,7 @@ typedef struct job {
 	sim_timer wake;         /* end of a retry sleep */
 	double next_call_work;  /* ns of its CPU work until its next call_rcu or open */
 	double done_work;       /* make: ns of work done in this compile */
+	double work;            /* make: ns of work this compile needs */
 	bool started;           /* make: its held files are allocated */
 	bool sleeping;          /* waiting to retry an open refused at file-max */
 	int retries;            /* consecutive refusals */
@@ -132,7 +133,8 @@ typedef struct kmodel {
 	int64_t njobs;
 	double call_rate;       /* call_rcu or open attempts per ns of job CPU work */
 	double p_kernel;        /* share of job CPU time in system calls */
-	double job_work;        /* make: ns of work per compile */
+	double job_work;        /* make: mean ns of work per compile */
+	double work_zeta, work_sigma; /* make: lognormal compile work (sigma 0: all job_work) */
 	double fail_share;      /* make: open attempts that fail (ENOENT) */
 	double hold_zeta, hold_sigma; /* make: lognormal hold time (ns of job work) */
 	int held_per_job;       /* make: files held through mappings */
@@ -276,10 +278,19 @@ static int release_all(kcpu *c, job *j, sim_time now, sim_time at, rcu_call_effe
 	return 0;
 }
 
+/* The work of one compile: lognormal about the mean, or the mean itself. */
+static double compile_work(kcpu *c)
+{
+	const kmodel *k = c->k;
+	return k->work_sigma > 0 ? sim_rng_lognormal(c->rng_work, k->work_zeta, k->work_sigma)
+				 : k->job_work;
+}
+
 /* The next compile takes the job's place (its task and timeslice). */
 static void next_compile(kcpu *c, job *j)
 {
 	j->done_work = 0;
+	j->work = compile_work(c);
 	j->started = false;
 	j->retries = 0;
 	j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / c->k->call_rate);
@@ -388,7 +399,7 @@ static void make_progress(kcpu *c, job *j, sim_time now, sim_time t0, double wor
 		if (!j->started && job_start(c, j, now, at, eff))
 			return;
 		double to_open = j->next_call_work;
-		double to_end = k->job_work - j->done_work;
+		double to_end = j->work - j->done_work;
 		double to_close = j->nfiles ? j->files[0].close_at - j->done_work : INFINITY;
 		double step = fmin(to_open, fmin(to_end, to_close));
 		if (step < 0)
@@ -803,6 +814,9 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		k->p_kernel = 1.0 - sim_params_real(p, P_WORKLOAD_OPENCLOSE_USER_SHARE);
 	} else {
 		k->job_work = (double)sim_params_int(p, P_WORKLOAD_MAKE_JOB_CPU);
+		/* Lognormal with mean job_work: zeta = ln(mean) - sigma^2 / 2. */
+		k->work_sigma = sim_params_real(p, P_WORKLOAD_MAKE_JOB_CPU_SIGMA);
+		k->work_zeta = log(k->job_work) - k->work_sigma * k->work_sigma / 2.0;
 		k->held_per_job = (int)llround(sim_params_real(p, P_WORKLOAD_MAKE_LIVE_PROCS) *
 					       (double)sim_params_int(p, P_WORKLOAD_MAKE_MAPPED_FILES));
 		int64_t transient = sim_params_int(p, P_WORKLOAD_MAKE_OPENS_PER_JOB) - k->held_per_job;
@@ -912,6 +926,8 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		jb->next_call_work = k->call_rate > 0
 					     ? sim_rng_exponential(c->rng_work, 1.0 / k->call_rate)
 					     : 0;
+		if (k->kind == WL_MAKE)
+			jb->work = compile_work(c);
 		sched_add_runnable(&k->sched, &c->rq, &jb->task, 0);
 		c->jobs++;
 	}
