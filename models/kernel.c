@@ -39,6 +39,7 @@
  * own softirq work; ticks arriving while a CPU is in softirq do only their
  * hardirq part (as in the kernel: in_interrupt() stops irq_exit).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,9 @@ struct kcpu {
 	bool need_resched;      /* TIF_NEED_RESCHED */
 	bool softirq_pending;   /* the RCU tasklet is raised */
 	bool in_softirq;        /* a softirq run is in progress, ends at done */
+	bool run_lazy;          /* its end needs no event: done is not armed */
+	sim_time run_end_at;    /* ns: end of a lazy run */
+	uint64_t run_seq;       /* the sequence number done would have had */
 	run_ctx run_ctx;        /* whose run */
 	sim_time run_start;     /* ns: start of the run in progress */
 	bool run_more;          /* the run left callbacks ready (tasklet re-raised) */
@@ -506,6 +510,15 @@ static void softirq_run(kcpu *c, sim_time t, run_ctx ctx)
 			break;
 	}
 	c->run_more = more;
+	if (ctx == RUN_IRQ_EXIT && !more && !c->need_resched && c->rq.curr) {
+		/* Nothing happens at its end but the interrupted task going on
+		 * (its core stays busy): no event, unless something lands on
+		 * this CPU before then (settle()). */
+		c->run_lazy = true;
+		c->run_end_at = at;
+		c->run_seq = sim_engine_reserve_seq(k->eng);
+		return;
+	}
 	if (sim_timer_at(k->eng, &c->done, at))
 		kfail(k, SIM_ENOMEM);
 }
@@ -524,11 +537,10 @@ static void wakeup_softirqd(kcpu *c, sim_time now)
 		c->need_resched = true;
 }
 
-static void run_end(sim_engine *eng, sim_timer *tm)
+/* The softirq run on @c ends at @now. */
+static void run_ended(kcpu *c, sim_time now)
 {
-	kcpu *c = tm->ctx;
 	kmodel *k = c->k;
-	sim_time now = sim_now(eng);
 	sim_hist_add(k->run, (uint64_t)(now - c->run_start));
 	c->softirq_ns += now - c->run_start;
 	c->in_softirq = false;
@@ -555,6 +567,37 @@ static void run_end(sim_engine *eng, sim_timer *tm)
 		c->ksd_runnable = false;
 		do_schedule(c, now);
 	}
+}
+
+static void run_end(sim_engine *eng, sim_timer *tm)
+{
+	run_ended(tm->ctx, sim_now(eng));
+}
+
+/* Before anything touches @c at (@now, @seq) in the event order: a lazy
+ * run that ended earlier in that order ends now (at its own time; nothing
+ * else depended on it meanwhile), and one still going has its end armed
+ * with the sequence number it was given (unless @peek, for a look that
+ * changes nothing). */
+static void settle(kcpu *c, sim_time now, uint64_t seq, bool peek)
+{
+	if (!c->run_lazy)
+		return;
+	if (c->run_end_at < now || (c->run_end_at == now && c->run_seq < seq)) {
+		c->run_lazy = false;
+		assert(!c->need_resched && !c->run_more && c->rq.curr);
+		run_ended(c, c->run_end_at);
+	} else if (!peek) {
+		c->run_lazy = false;
+		if (sim_timer_at_seq(c->k->eng, &c->done, c->run_end_at, c->run_seq))
+			kfail(c->k, SIM_ENOMEM);
+	}
+}
+
+/* settle() for an event on @c now. */
+static void settle_now(kcpu *c)
+{
+	settle(c, sim_now(c->k->eng), sim_engine_cur_seq(c->k->eng), false);
 }
 
 /* irq_exit() at @t: run pending softirqs, else reschedule if asked. */
@@ -619,6 +662,7 @@ static void tick_fire(sim_engine *eng, sim_timer *tm)
 	kmodel *k = c->k;
 	sim_time now = sim_now(eng);
 	int64_t jiffies = now / k->tick_ns;
+	settle_now(c);
 	if (sim_timer_after(eng, tm, k->tick_ns)) {
 		kfail(k, SIM_ENOMEM);
 		return;
@@ -650,6 +694,7 @@ static void tick_fire(sim_engine *eng, sim_timer *tm)
 static void device_irq(kcpu *c, sim_time now)
 {
 	kmodel *k = c->k;
+	settle_now(c);
 	if (c->in_softirq) {
 		extend_run(c, k->irq_cost);
 		return;
@@ -661,6 +706,7 @@ static void device_irq(kcpu *c, sim_time now)
 static void ipi_fire(sim_engine *eng, sim_timer *tm)
 {
 	kcpu *c = tm->ctx;
+	settle_now(c);
 	c->need_resched = true;
 	device_irq(c, sim_now(eng));
 }
@@ -698,6 +744,7 @@ static void wake_fire(sim_engine *eng, sim_timer *tm)
 	kcpu *c = j->cpu;
 	sim_time now = sim_now(eng);
 	j->sleeping = false;
+	settle_now(c);
 	if (!sched_wake(&c->k->sched, &c->rq, &j->task, now))
 		return;
 	if (c->in_softirq) {
@@ -958,6 +1005,7 @@ static int kernel_sample(void *state, sim_time now)
 	double busy_sum = 0;
 	for (int i = 0; i < k->ncpus; i++) {
 		kcpu *c = &k->cpu[i];
+		settle(c, now, sim_engine_cur_seq(k->eng), true);
 		int64_t q = rcu_qlen(&c->rdp);
 		qsum += q;
 		ksd += c->ksd_runnable;
@@ -1019,6 +1067,11 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	}
 	uint64_t pending = 0, switches = 0;
 	int64_t qlen_max = 0;
+	/* Runs that ended by the end of the run (all events at or before it
+	 * were dispatched; after a stop, only those before the last one). */
+	uint64_t bound = sim_engine_completed(k->eng) ? UINT64_MAX : sim_engine_cur_seq(k->eng);
+	for (int i = 0; i < k->ncpus; i++)
+		settle(&k->cpu[i], now, bound, true);
 	for (int i = 0; i < k->ncpus; i++) {
 		kcpu *c = &k->cpu[i];
 		pending += (uint64_t)rcu_qlen(&c->rdp);

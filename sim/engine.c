@@ -73,6 +73,7 @@ struct sim_engine {
 	size_t count;        /* entries in all tiers, stale included */
 	size_t stale;        /* entries whose timer was cancelled or re-armed */
 	uint64_t seq;        /* last sequence number handed out */
+	uint64_t cur_seq;    /* sequence number of the event being dispatched */
 	sim_time now;        /* ns: current simulated time */
 	uint64_t events;     /* events dispatched */
 	int stop;            /* non-zero: leave the run loop (SIM_ESTOPPED or an error) */
@@ -365,13 +366,12 @@ void sim_timer_fini(sim_engine *eng, sim_timer *t)
 	assert(t->refs == 0);
 }
 
-int sim_timer_at(sim_engine *eng, sim_timer *t, sim_time when)
+static int arm(sim_engine *eng, sim_timer *t, sim_time when, uint64_t seq)
 {
 	assert(when >= eng->now);
-	heap_ent e = { when, eng->seq + 1, t };
+	heap_ent e = { when, seq, t };
 	if (place(eng, e))
 		return SIM_ENOMEM;
-	eng->seq++;
 	eng->count++;
 	if (t->key) {
 		t->key = 0; /* so that a compaction drops the old entry */
@@ -381,6 +381,35 @@ int sim_timer_at(sim_engine *eng, sim_timer *t, sim_time when)
 	t->key = e.seq;
 	t->refs++;
 	return SIM_OK;
+}
+
+int sim_timer_at(sim_engine *eng, sim_timer *t, sim_time when)
+{
+	int rc = arm(eng, t, when, eng->seq + 1);
+	if (!rc)
+		eng->seq++;
+	return rc;
+}
+
+int sim_timer_at_seq(sim_engine *eng, sim_timer *t, sim_time when, uint64_t seq)
+{
+	assert(seq && seq <= eng->seq);
+	return arm(eng, t, when, seq);
+}
+
+uint64_t sim_engine_reserve_seq(sim_engine *eng)
+{
+	return ++eng->seq;
+}
+
+uint64_t sim_engine_cur_seq(const sim_engine *eng)
+{
+	return eng->cur_seq;
+}
+
+bool sim_engine_completed(const sim_engine *eng)
+{
+	return eng->stop == 0;
 }
 
 int sim_timer_after(sim_engine *eng, sim_timer *t, sim_time delay_ns)
@@ -434,6 +463,7 @@ int sim_engine_run(sim_engine *eng, sim_time end)
 		}
 		t->key = 0;
 		eng->now = top.time;
+		eng->cur_seq = top.seq;
 		eng->events++;
 		t->fn(eng, t);
 	}

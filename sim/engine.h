@@ -57,6 +57,17 @@ void sim_engine_destroy(sim_engine *eng);
 sim_time sim_now(const sim_engine *eng);
 /* Events dispatched so far. */
 uint64_t sim_events(const sim_engine *eng);
+/* Sequence number of the event being dispatched (the last one, between
+ * runs); with sim_now() it places a moment in the (time, seq) order. */
+uint64_t sim_engine_cur_seq(const sim_engine *eng);
+/* Did the last sim_engine_run() reach its end (no stop, no error)? */
+bool sim_engine_completed(const sim_engine *eng);
+/* Hand out the next sequence number without arming anything: a model that
+ * may never need an event (an end it can settle when it is next touched)
+ * takes the number the event would have had, and arms it with
+ * sim_timer_at_seq() if it turns out to be needed, so that the order of
+ * every other event is exactly as if it had been armed at once. */
+uint64_t sim_engine_reserve_seq(sim_engine *eng);
 /* Armed timers (excluding cancelled entries still in the heap). */
 uint64_t sim_pending(const sim_engine *eng);
 
@@ -81,6 +92,8 @@ int sim_timer_init(sim_engine *eng, sim_timer *t, sim_handler *fn, void *ctx);
 void sim_timer_fini(sim_engine *eng, sim_timer *t);
 /* Arm (or re-arm) @t to fire at absolute time @when (>= now). */
 int sim_timer_at(sim_engine *eng, sim_timer *t, sim_time when);
+/* Arm @t at @when (>= now) with a number from sim_engine_reserve_seq(). */
+int sim_timer_at_seq(sim_engine *eng, sim_timer *t, sim_time when, uint64_t seq);
 /* Arm (or re-arm) @t to fire @delay_ns from now; the sum is clamped to
  * SIM_TIME_MAX on overflow. */
 int sim_timer_after(sim_engine *eng, sim_timer *t, sim_time delay_ns);

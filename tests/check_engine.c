@@ -23,6 +23,32 @@ static void log_fire(sim_engine *eng, sim_timer *t)
 	r->log[(*r->nlog)++] = r->id;
 }
 
+START_TEST(engine_reserved_seq_keeps_order)
+{
+	/* A number reserved before B is armed puts A, armed later at the same
+	 * time, ahead of B: the order is as if A had been armed first. */
+	sim_engine *eng;
+	ck_assert_int_eq(sim_engine_create(&eng), SIM_OK);
+	int log[4], n = 0;
+	rec a = { .id = 0, .log = log, .nlog = &n }, b = { .id = 1, .log = log, .nlog = &n };
+	sim_timer_init(eng, &a.t, log_fire, &a);
+	sim_timer_init(eng, &b.t, log_fire, &b);
+	uint64_t s = sim_engine_reserve_seq(eng);
+	ck_assert_int_eq(sim_timer_at(eng, &b.t, 10), SIM_OK);
+	ck_assert_int_eq(sim_timer_at_seq(eng, &a.t, 10, s), SIM_OK);
+	ck_assert_int_eq(sim_engine_run(eng, 100), SIM_OK);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(log[0], 0);
+	ck_assert_int_eq(log[1], 1);
+	/* The last dispatched event was B, armed with s + 1. */
+	ck_assert_uint_eq(sim_engine_cur_seq(eng), s + 1);
+	ck_assert(sim_engine_completed(eng));
+	sim_timer_fini(eng, &a.t);
+	sim_timer_fini(eng, &b.t);
+	sim_engine_destroy(eng);
+}
+END_TEST
+
 START_TEST(engine_time_order)
 {
 	sim_engine *eng;
@@ -375,6 +401,7 @@ int main(void)
 	TCase *tc = tcase_create("engine");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, engine_time_order);
+	tcase_add_test(tc, engine_reserved_seq_keeps_order);
 	tcase_add_test(tc, engine_equal_time_fifo);
 	tcase_add_test(tc, engine_end_is_inclusive);
 	tcase_add_test(tc, engine_cancel_and_rearm);
