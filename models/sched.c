@@ -43,13 +43,13 @@ static void array_init(sched_array *a)
 		a->heads[i].next = a->heads[i].prev = &a->heads[i];
 }
 
-void sched_rq_init(sched_rq *rq)
+void sched_rq_init(sched_rq *rq, sched_arrays *store)
 {
 	memset(rq, 0, sizeof(*rq));
-	array_init(&rq->arrays[0]);
-	array_init(&rq->arrays[1]);
-	rq->active = &rq->arrays[0];
-	rq->expired = &rq->arrays[1];
+	array_init(&store->a[0]);
+	array_init(&store->a[1]);
+	rq->active = &store->a[0];
+	rq->expired = &store->a[1];
 	rq->best_expired_prio = SCHED_MAX_PRIO;
 }
 

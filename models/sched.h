@@ -55,10 +55,9 @@ typedef struct sched_cfg {
 } sched_cfg;
 
 typedef struct sched_rq {
-	sched_array arrays[2];   /* storage of active and expired */
+	sched_task *curr;        /* running task, or NULL for the idle task */
 	sched_array *active;     /* tasks with timeslice left */
 	sched_array *expired;    /* tasks that used theirs */
-	sched_task *curr;        /* running task, or NULL for the idle task */
 	int nr_running;          /* runnable tasks, curr included */
 	int64_t expired_timestamp; /* jiffies when the first task expired, 0 = none */
 	int best_expired_prio;   /* best static_prio in expired */
@@ -66,12 +65,19 @@ typedef struct sched_rq {
 	int64_t last_wait_ns;    /* ns the task last picked had waited runnable */
 } sched_rq;
 
+/* Storage of a runqueue's two priority arrays (5 KiB), kept apart from the
+ * runqueue so that its few hot fields pack densely across many CPUs. */
+typedef struct sched_arrays {
+	sched_array a[2];
+} sched_arrays;
+
 /* Fill @cfg from HZ and the sched.* parameters (times in ns; min_timeslice_ns
  * < 0 means auto: max(5 * HZ / 1000, 1) jiffies). */
 void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time min_timeslice_ns,
 		    sim_time starvation_ns, int max_bonus_half);
 
-void sched_rq_init(sched_rq *rq);
+/* @store holds the active and expired arrays for as long as @rq lives. */
+void sched_rq_init(sched_rq *rq, sched_arrays *store);
 void sched_task_init(sched_task *p, int nice);
 
 /* task_timeslice(): SCALE_PRIO(DEF_TIMESLICE x (4 if nice < 0), static_prio)

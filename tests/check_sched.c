@@ -92,7 +92,8 @@ START_TEST(sched_expiry_and_array_switch)
 	 * the arrays switch and the first runs again. */
 	sched_cfg c = cfg_hz(1000);
 	sched_rq rq;
-	sched_rq_init(&rq);
+	sched_arrays rq_store;
+	sched_rq_init(&rq, &rq_store);
 	sched_task t[3];
 	for (int i = 0; i < 3; i++) {
 		sched_task_init(&t[i], 0);
@@ -128,7 +129,8 @@ START_TEST(sched_starvation_limit)
 	 * jiffies it goes to expired too. */
 	sched_cfg c = cfg_hz(1000);
 	sched_rq rq;
-	sched_rq_init(&rq);
+	sched_arrays rq_store;
+	sched_rq_init(&rq, &rq_store);
 	sched_task hog, inter;
 	sched_task_init(&hog, 0);
 	sched_task_init(&inter, 0);
@@ -157,7 +159,8 @@ START_TEST(sched_nice19_once_per_epoch)
 	 * ticks, and then for its own 5-tick slice. */
 	sched_cfg c = cfg_hz(1000);
 	sched_rq rq;
-	sched_rq_init(&rq);
+	sched_arrays rq_store;
+	sched_rq_init(&rq, &rq_store);
 	sched_task *hogs = calloc(256, sizeof(*hogs));
 	sched_task k;
 	for (int i = 0; i < 256; i++) {
@@ -190,7 +193,8 @@ START_TEST(sched_wake_and_sleep)
 {
 	sched_cfg c = cfg_hz(1000);
 	sched_rq rq;
-	sched_rq_init(&rq);
+	sched_arrays rq_store;
+	sched_rq_init(&rq, &rq_store);
 	sched_task hog, k;
 	sched_task_init(&hog, 0);
 	sched_task_init(&k, 19);
@@ -208,7 +212,8 @@ START_TEST(sched_wake_and_sleep)
 	ck_assert_int_eq(rq.nr_running, 2);
 	/* An idle CPU is preempted by any wakeup. */
 	sched_rq idle;
-	sched_rq_init(&idle);
+	sched_arrays idle_store;
+	sched_rq_init(&idle, &idle_store);
 	sched_task w;
 	sched_task_init(&w, 19);
 	w.sleep_since = 0;
