@@ -128,6 +128,7 @@ typedef struct kmodel {
 	rcu_cfg rcu;            /* policy and knobs */
 	rcu_ctrlblk rcp;        /* the global RCU state */
 	int max_restart;        /* softirq.max_restart */
+	bool in_irq_exit;       /* softirq.in_irq_exit: irq_exit() runs softirqs */
 	sim_time softirq_time_limit; /* ns, 0 = none */
 	/* costs at full core speed and 1.2 GHz, ns */
 	sim_time tick_cost, irq_cost, pass_cost, tasklet_cost, cb_cost, ctxsw_cost;
@@ -615,7 +616,14 @@ static void settle_now(kcpu *c)
 /* irq_exit() at @t: run pending softirqs, else reschedule if asked. */
 static void irq_exit(kcpu *c, sim_time t)
 {
-	if (c->softirq_pending)
+	if (c->softirq_pending && !c->k->in_irq_exit) {
+		/* Softirqs in threads (what-if): only ksoftirqd runs them. */
+		wakeup_softirqd(c, t);
+		if (c->need_resched)
+			do_schedule(c, t);
+		else
+			c->seg_start = t;
+	} else if (c->softirq_pending)
 		softirq_run(c, t, RUN_IRQ_EXIT);
 	else if (c->need_resched)
 		do_schedule(c, t);
@@ -868,6 +876,7 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		.reset_last_rs_qlen = sim_params_int(p, P_RCU_RESET_LAST_RS_QLEN) != 0,
 	};
 	k->max_restart = (int)sim_params_int(p, P_SOFTIRQ_MAX_RESTART);
+	k->in_irq_exit = sim_params_int(p, P_SOFTIRQ_IN_IRQ_EXIT) != 0;
 	k->softirq_time_limit = sim_params_int(p, P_SOFTIRQ_TIME_LIMIT);
 	k->tick_cost = sim_params_int(p, P_IRQ_TICK_COST);
 	k->irq_cost = sim_params_int(p, P_IRQ_COST);

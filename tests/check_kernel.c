@@ -211,6 +211,38 @@ START_TEST(kernel_make_files_conserved)
 }
 END_TEST
 
+START_TEST(kernel_softirqs_only_in_ksoftirqd)
+{
+	/* What-if softirq.in_irq_exit = no: the RCU tasklet runs only in
+	 * ksoftirqd, nice 19 behind 16 nice-0 compile jobs per CPU, so it runs
+	 * once per array-switch epoch (16 x 100 ms). A CPU notices a new batch
+	 * in one run and reports its quiescent state in a later one: a grace
+	 * period takes about two epochs, where irq_exit() takes ~2 ticks. */
+	const char *base[] = { "machine.cores=2", "machine.threads_per_core=2", "workload.jobs=64",
+			       "scenario.duration=10s", "rcu.policy=fixed", "rcu.maxbatch=10000",
+			       NULL, NULL };
+	sim_metrics *irq, *thr;
+	base[6] = "softirq.in_irq_exit=yes";
+	run_kind(&irq, "make", base);
+	base[6] = "softirq.in_irq_exit=no";
+	run_kind(&thr, "make", base);
+	double epoch = 16 * 100e6;
+	ck_assert_double_le(get(irq, "gp.duration_p50_ns"), 4e6);
+	ck_assert_double_eq(get(irq, "softirq.ksoftirqd_wakeups"), 0);
+	ck_assert_double_ge(get(thr, "gp.duration_p50_ns"), epoch);
+	ck_assert_double_le(get(thr, "gp.duration_p50_ns"), 2.2 * epoch);
+	ck_assert_double_gt(get(thr, "softirq.ksoftirqd_wakeups"), 0);
+	/* The queues back up by what the grace periods hold: callbacks wait
+	 * seconds, and most queued in 10 s are still pending. */
+	ck_assert_double_ge(get(thr, "cb.latency_p50_ns"), epoch);
+	ck_assert_double_eq(get(thr, "cb.enqueued"),
+			    get(thr, "cb.invoked") + get(thr, "cb.pending_end"));
+	ck_assert_double_gt(get(thr, "cb.pending_end"), get(thr, "cb.invoked"));
+	sim_metrics_destroy(irq);
+	sim_metrics_destroy(thr);
+}
+END_TEST
+
 START_TEST(kernel_make_file_max_refuses)
 {
 	/* file-max 2000 below the 64 x 37 = 2368 mapped files alone: opens are
@@ -259,6 +291,7 @@ int main(void)
 	tcase_add_test(tc, kernel_deterministic);
 	tcase_add_loop_test(tc, kernel_make_files_conserved, 0, 3);
 	tcase_add_test(tc, kernel_make_file_max_refuses);
+	tcase_add_test(tc, kernel_softirqs_only_in_ksoftirqd);
 	tcase_add_test(tc, kernel_make_file_max_retry);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
