@@ -87,8 +87,21 @@ int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
 		return REC_EDB;
 	}
 	sqlite3_busy_timeout(db->db, BUSY_TIMEOUT_MS);
-	if ((rc = exec(db, "PRAGMA journal_mode=WAL", err, errlen)) ||
-	    (rc = exec(db, "PRAGMA foreign_keys=ON", err, errlen)))
+	/* Switching a new file to WAL needs an exclusive lock that SQLite does
+	 * not wait for with the busy handler: when several runs create the same
+	 * database at once, one gets SQLITE_BUSY at once. Retry it for as long
+	 * as the busy timeout. */
+	for (int waited = 0;; waited += 10) {
+		int src = sqlite3_exec(db->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+		if (src == SQLITE_OK)
+			break;
+		if ((src != SQLITE_BUSY && src != SQLITE_LOCKED) || waited >= BUSY_TIMEOUT_MS) {
+			rc = dberr(db, err, errlen, "PRAGMA journal_mode=WAL");
+			goto fail;
+		}
+		sqlite3_sleep(10);
+	}
+	if ((rc = exec(db, "PRAGMA foreign_keys=ON", err, errlen)))
 		goto fail;
 	if (user_version(db, &v)) {
 		rc = dberr(db, err, errlen, path);
