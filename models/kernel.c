@@ -86,7 +86,8 @@ struct kcpu {
 	sched_rq rq;            /* runqueue */
 	sched_task ksoftirqd;   /* this CPU's ksoftirqd */
 	rcu_data rdp;           /* RCU per-CPU data */
-	sim_timer tick;         /* next timer interrupt */
+	sim_time tick_when;     /* ns: its next timer interrupt */
+	uint64_t tick_seq;      /* and that event's sequence number */
 	sim_timer done;         /* end of the softirq run in progress */
 	sim_timer ipi;          /* a reschedule IPI on its way */
 	sim_timer irq;          /* next device interrupt */
@@ -119,6 +120,8 @@ typedef struct kmodel {
 	sim_metrics *m;         /* results */
 	int ncpus, ncores, tpc; /* CPUs, cores, threads per core */
 	kcpu *cpu;              /* per CPU */
+	sim_timer tick;         /* the next timer interrupt of any CPU (tick_next's) */
+	int tick_next;          /* the CPU it is for */
 	sched_arrays *rq_store; /* per CPU: its runqueue's priority arrays */
 	int *core_busy;         /* busy threads per core */
 	double smt_slowdown;    /* machine.smt_slowdown */
@@ -700,15 +703,31 @@ static void prefetch_ahead(const kmodel *k, int id)
 	sim_rng_prefetch_state(c1->rng_mode);
 }
 
+/* Arm the one tick timer for CPU @i's next tick, with the sequence number
+ * that tick was given when its previous one fired. */
+static int arm_tick(kmodel *k, int i)
+{
+	k->tick_next = i;
+	return sim_timer_at_seq(k->eng, &k->tick, k->cpu[i].tick_when, k->cpu[i].tick_seq);
+}
+
+/* The timer interrupts. Every CPU ticks once per period at its own offset
+ * (staggered), so they come round the CPUs in a fixed order and one timer
+ * serves them all: each CPU keeps its next tick's time and the sequence
+ * number its own timer would have been armed with, so every event keeps its
+ * place in the (time, seq) order, while the pending set holds one tick
+ * instead of one per CPU. */
 static void tick_fire(sim_engine *eng, sim_timer *tm)
 {
-	kcpu *c = tm->ctx;
-	kmodel *k = c->k;
+	kmodel *k = tm->ctx;
+	kcpu *c = &k->cpu[k->tick_next];
 	sim_time now = sim_now(eng);
 	int64_t jiffies = now / k->tick_ns;
 	prefetch_ahead(k, c->id);
 	settle_now(c);
-	if (sim_timer_after(eng, tm, k->tick_ns)) {
+	c->tick_when = now + k->tick_ns;
+	c->tick_seq = sim_engine_reserve_seq(eng);
+	if (arm_tick(k, c->id + 1 < k->ncpus ? c->id + 1 : 0)) {
 		kfail(k, SIM_ENOMEM);
 		return;
 	}
@@ -999,7 +1018,6 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		    sim_rng_create(&c->rng_mode, env->rng, env->seed, "kernel.tick_mode", (uint64_t)i) ||
 		    sim_rng_create(&c->rng_irq, env->rng, env->seed, "irq.device", (uint64_t)i))
 			goto nomem;
-		sim_timer_init(env->eng, &c->tick, tick_fire, c);
 		sim_timer_init(env->eng, &c->done, run_end, c);
 		sim_timer_init(env->eng, &c->ipi, ipi_fire, c);
 		sim_timer_init(env->eng, &c->irq, irq_fire, c);
@@ -1031,13 +1049,15 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		c->rq.curr = NULL;
 		do_schedule(c, 0);
 		/* Ticks staggered over one period, as the CPUs' timers are. */
-		if (sim_timer_at(env->eng, &c->tick, k->tick_ns * (i + 1) / k->ncpus))
-			goto nomem;
+		c->tick_when = k->tick_ns * (i + 1) / k->ncpus;
+		c->tick_seq = sim_engine_reserve_seq(env->eng);
 		if (k->irq_rate > 0 &&
 		    sim_timer_at(env->eng, &c->irq,
 				 (sim_time)llround(sim_rng_exponential(c->rng_irq, 1e9 / k->irq_rate))))
 			goto nomem;
 	}
+	if (sim_timer_init(env->eng, &k->tick, tick_fire, k) || arm_tick(k, 0))
+		goto nomem;
 	return 0;
 nomem:
 	snprintf(err, errlen, "kernel model: out of memory");
