@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * kcpu.c - what each CPU does between call_rcu() and the callback: timer
+ * ticks (update_process_times: rcu_check_callbacks, then scheduler_tick),
+ * irq_exit running softirqs (__do_softirq, at most MAX_SOFTIRQ_RESTART
+ * passes, then wakeup_softirqd), ksoftirqd at nice 19 looping
+ * do_softirq/cond_resched, schedule() over the O(1) runqueue
+ * (models/sched.c), reschedule IPIs and device interrupts, and cache_reap.
+ * Kernel sources: kernel/timer.c, kernel/softirq.c, kernel/sched.c,
+ * kernel/rcupdate.c, mm/slab.c of 2.6.14-2.6.16.
+ *
+ * Events: one per tick (a single timer walks the CPUs in their staggered
+ * order, each CPU keeping its next tick's time and sequence number), one
+ * per softirq run that has something to do at its end (a run that only
+ * resumes the interrupted task is settled when its CPU is next touched),
+ * one per IPI or device interrupt. A softirq run is committed when it
+ * starts: each callback's invocation time is the run's start plus the pass
+ * and callback costs before it; ticks that land in a run lengthen it by
+ * their cost but do not move the invocation times already recorded (an
+ * error below one tick cost per tick, ~0.2% of the run at HZ 1000).
+ * Whether a tick lands in user or kernel mode is a Bernoulli draw with the
+ * job's share of CPU time in system calls. CPU costs are given at full core
+ * speed and 1.2 GHz and stretched by the core's clock and by how many
+ * hardware threads of the core are busy when the activity starts.
+ * Left out: the _bh flavour of RCU, nohz, CPU hotplug, softirqs other than
+ * the RCU tasklet and device interrupts' own softirq work; ticks arriving
+ * while a CPU is in softirq do only their hardirq part (as in the kernel:
+ * in_interrupt() stops irq_exit).
+ */
+#include <assert.h>
+#include <math.h>
+
+#include "kernel_int.h"
+
+/* ---- softirq runs ------------------------------------------------------- */
+
+/* __do_softirq() from @ctx starting at @t: the RCU tasklet's list moves,
+ * then up to max_restart passes of rcu_do_batch while it re-raises itself.
+ * Commits the whole run and arms done at its end. */
+static void softirq_run(kcpu *c, sim_time t, run_ctx ctx)
+{
+	kmodel *k = c->k;
+	c->in_softirq = true;
+	c->run_ctx = ctx;
+	c->run_start = t;
+	c->softirq_pending = false;
+	update_busy(c);
+	sim_time pass = stretch(c, k->pass_cost + k->tasklet_cost);
+	sim_time cost = stretch(c, k->cb_cost);
+	sim_time at = t;
+	bool more = false;
+	rcu_process_lists(&k->rcp, &c->rdp, t);
+	for (int passes = 0; passes < k->max_restart; passes++) {
+		at += pass;
+		int64_t n = rcu_do_batch(&k->rcu, &c->rdp, at, cost, k->lat, &more);
+		if (n && k->files) /* file_free_rcu -> kmem_cache_free on this CPU */
+			for (uint64_t i = c->rdp.q.head - (uint64_t)n; i != c->rdp.q.head; i++)
+				vfs_file_free_rcu(&k->v, c->id, rcu_cb_obj(&c->rdp, i));
+		if (n) {
+			/* The queue shrinks at each invocation time (at, at + cost,
+			 * ...), all at or after now: count them until then. */
+			sim_time now = sim_now(k->eng);
+			sim_tavg_add_at(&k->qtotal, now, now, -n);
+			k->qtotal.area += (__int128)n * (at - now) + (__int128)cost * n * (n - 1) / 2;
+			k->invoked += (uint64_t)n;
+			at += cost * n;
+		}
+		if (!more || (k->softirq_time_limit && at - t >= k->softirq_time_limit))
+			break;
+	}
+	c->run_more = more;
+	if (ctx == RUN_IRQ_EXIT && !more && !c->need_resched && c->rq.curr) {
+		/* Nothing happens at its end but the interrupted task going on
+		 * (its core stays busy): no event, unless something lands on
+		 * this CPU before then (kcpu_settle()). */
+		c->run_lazy = true;
+		c->run_end_at = at;
+		c->run_seq = sim_engine_reserve_seq(k->eng);
+		return;
+	}
+	if (sim_timer_at(k->eng, &c->done, at))
+		kfail(k, SIM_ENOMEM);
+}
+
+/* wakeup_softirqd(): wake this CPU's ksoftirqd if it sleeps. */
+static void wakeup_softirqd(kcpu *c, sim_time now)
+{
+	kmodel *k = c->k;
+	if (c->ksd_runnable)
+		return;
+	c->ksd_runnable = true;
+	c->ksd_woken = now;
+	c->ksd_waiting = true;
+	k->ksd_wakeups++;
+	if (sched_wake(&k->sched, &c->rq, &c->ksoftirqd, now))
+		c->need_resched = true;
+}
+
+/* The softirq run on @c ends at @now. */
+static void run_ended(kcpu *c, sim_time now)
+{
+	kmodel *k = c->k;
+	sim_hist_add(k->run, (uint64_t)(now - c->run_start));
+	c->softirq_ns += now - c->run_start;
+	c->in_softirq = false;
+	if (c->run_more)
+		c->softirq_pending = true;
+	if (c->run_ctx == RUN_IRQ_EXIT) {
+		if (c->softirq_pending)
+			wakeup_softirqd(c, now);
+		update_busy(c);
+		if (c->need_resched)
+			kcpu_schedule(c, now);
+		else
+			c->seg_start = now;
+		return;
+	}
+	/* ksoftirqd: cond_resched() between do_softirq() calls; sleep when
+	 * nothing is pending. */
+	if (c->need_resched) {
+		kcpu_schedule(c, now);
+	} else if (c->softirq_pending) {
+		softirq_run(c, now, RUN_KSOFTIRQD);
+	} else {
+		sched_sleep(&c->rq, &c->ksoftirqd, now);
+		c->ksd_runnable = false;
+		kcpu_schedule(c, now);
+	}
+}
+
+void kcpu_run_end(sim_engine *eng, sim_timer *tm)
+{
+	run_ended(tm->ctx, sim_now(eng));
+}
+
+/* Before anything touches @c at (@now, @seq) in the event order: a lazy
+ * run that ended earlier in that order ends now (at its own time; nothing
+ * else depended on it meanwhile), and one still going has its end armed
+ * with the sequence number it was given (unless @peek, for a look that
+ * changes nothing). */
+void kcpu_settle(kcpu *c, sim_time now, uint64_t seq, bool peek)
+{
+	if (!c->run_lazy)
+		return;
+	if (c->run_end_at < now || (c->run_end_at == now && c->run_seq < seq)) {
+		c->run_lazy = false;
+		assert(!c->need_resched && !c->run_more && c->rq.curr);
+		run_ended(c, c->run_end_at);
+	} else if (!peek) {
+		c->run_lazy = false;
+		if (sim_timer_at_seq(c->k->eng, &c->done, c->run_end_at, c->run_seq))
+			kfail(c->k, SIM_ENOMEM);
+	}
+}
+
+/* kcpu_settle() for an event on @c now. */
+void kcpu_settle_now(kcpu *c)
+{
+	kcpu_settle(c, sim_now(c->k->eng), sim_engine_cur_seq(c->k->eng), false);
+}
+
+/* irq_exit() at @t: run pending softirqs, else reschedule if asked. */
+static void irq_exit(kcpu *c, sim_time t)
+{
+	if (c->softirq_pending && !c->k->in_irq_exit) {
+		/* Softirqs in threads (what-if): only ksoftirqd runs them. */
+		wakeup_softirqd(c, t);
+		if (c->need_resched)
+			kcpu_schedule(c, t);
+		else
+			c->seg_start = t;
+	} else if (c->softirq_pending)
+		softirq_run(c, t, RUN_IRQ_EXIT);
+	else if (c->need_resched)
+		kcpu_schedule(c, t);
+	else
+		c->seg_start = t;
+}
+
+/* ---- scheduling ---------------------------------------------------------- */
+
+/* schedule() at @now: a quiescent state, then the O(1) pick. */
+void kcpu_schedule(kcpu *c, sim_time now)
+{
+	kmodel *k = c->k;
+	c->need_resched = false;
+	rcu_qsctr_inc(&c->rdp);
+	sched_task *prev = c->rq.curr;
+	sched_task *next = sched_schedule(&k->sched, &c->rq, now);
+	if (c->rq.last_wait_ns > k->wait_max)
+		k->wait_max = c->rq.last_wait_ns;
+	update_busy(c);
+	sim_time t = now;
+	if (next != prev)
+		t += stretch(c, k->ctxsw_cost);
+	if (next == &c->ksoftirqd) {
+		if (c->ksd_waiting) {
+			if (now - c->ksd_woken > k->ksd_wait_max)
+				k->ksd_wait_max = now - c->ksd_woken;
+			c->ksd_waiting = false;
+		}
+		if (c->softirq_pending || c->run_more) {
+			softirq_run(c, t, RUN_KSOFTIRQD);
+		} else {
+			/* Woken but the work was done meanwhile: back to sleep. */
+			sched_sleep(&c->rq, &c->ksoftirqd, t);
+			c->ksd_runnable = false;
+			kcpu_schedule(c, t);
+		}
+		return;
+	}
+	c->seg_start = t;
+}
+
+/* ---- interrupts ----------------------------------------------------------- */
+
+/* A hardirq of @cost_ns landed in the softirq run in progress: the run
+ * ends that much later. */
+static void extend_run(kcpu *c, sim_time cost_ns)
+{
+	if (sim_timer_at(c->k->eng, &c->done, c->done.when + stretch(c, cost_ns)))
+		kfail(c->k, SIM_ENOMEM);
+}
+
+/* The ticks of a period come round the CPUs in order (they are staggered),
+ * so the next ones are known: fetch ahead, in three stages, what they
+ * touch first. Prefetches only: no state changes, results are the same. */
+static void prefetch_ahead(const kmodel *k, int id)
+{
+	int n = k->ncpus;
+	if (n < 8)
+		return;
+	const kcpu *c3 = &k->cpu[(id + 3) % n];
+	for (size_t off = 0; off < sizeof(*c3); off += 64)
+		__builtin_prefetch((const char *)c3 + off, 1);
+	const kcpu *c2 = &k->cpu[(id + 2) % n];
+	if (c2->rq.curr)
+		__builtin_prefetch(c2->rq.curr, 1);
+	sim_rng_prefetch(c2->rng_work);
+	sim_rng_prefetch(c2->rng_mode);
+	const kcpu *c1 = &k->cpu[(id + 1) % n];
+	const sched_task *p = c1->rq.curr;
+	if (p && p != &c1->ksoftirqd && ((const job *)p->owner)->files)
+		__builtin_prefetch(((const job *)p->owner)->files, 1);
+	sim_rng_prefetch_state(c1->rng_work);
+	sim_rng_prefetch_state(c1->rng_mode);
+}
+
+/* Arm the one tick timer for CPU @i's next tick, with the sequence number
+ * that tick was given when its previous one fired. */
+int kcpu_arm_tick(kmodel *k, int i)
+{
+	k->tick_next = i;
+	return sim_timer_at_seq(k->eng, &k->tick, k->cpu[i].tick_when, k->cpu[i].tick_seq);
+}
+
+/* The timer interrupts. Every CPU ticks once per period at its own offset
+ * (staggered), so they come round the CPUs in a fixed order and one timer
+ * serves them all: each CPU keeps its next tick's time and the sequence
+ * number its own timer would have been armed with, so every event keeps its
+ * place in the (time, seq) order, while the pending set holds one tick
+ * instead of one per CPU. */
+void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
+{
+	kmodel *k = tm->ctx;
+	kcpu *c = &k->cpu[k->tick_next];
+	sim_time now = sim_now(eng);
+	int64_t jiffies = now / k->tick_ns;
+	prefetch_ahead(k, c->id);
+	kcpu_settle_now(c);
+	c->tick_when = now + k->tick_ns;
+	c->tick_seq = sim_engine_reserve_seq(eng);
+	if (kcpu_arm_tick(k, c->id + 1 < k->ncpus ? c->id + 1 : 0)) {
+		kfail(k, SIM_ENOMEM);
+		return;
+	}
+	if (c->in_softirq) {
+		/* Hardirq part only: scheduler_tick charges curr; rcu_check_callbacks
+		 * sees in_softirq() (no quiescent state); the run lasts longer. */
+		if (sched_tick(&k->sched, &c->rq, jiffies))
+			c->need_resched = true;
+		extend_run(c, k->tick_cost);
+		return;
+	}
+	job_account(c, now);
+	/* update_process_times(): rcu_check_callbacks() if rcu_pending(). */
+	if (rcu_pending(&k->rcp, &c->rdp)) {
+		bool user = is_job(c, c->rq.curr) && !sim_rng_bernoulli(c->rng_mode, k->p_kernel);
+		bool idle = !c->rq.curr;
+		if (user || idle)
+			rcu_qsctr_inc(&c->rdp);
+		c->softirq_pending = true;
+	}
+	if (sched_tick(&k->sched, &c->rq, jiffies))
+		c->need_resched = true;
+	irq_exit(c, now + stretch(c, k->tick_cost));
+}
+
+/* A device or IPI interrupt at @now: its handler cost, then irq_exit; in a
+ * softirq run only its hardirq part, which lengthens the run. */
+static void device_irq(kcpu *c, sim_time now)
+{
+	kmodel *k = c->k;
+	kcpu_settle_now(c);
+	if (c->in_softirq) {
+		extend_run(c, k->irq_cost);
+		return;
+	}
+	job_account(c, now);
+	irq_exit(c, now + stretch(c, k->irq_cost));
+}
+
+void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	kcpu_settle_now(c);
+	c->need_resched = true;
+	device_irq(c, sim_now(eng));
+}
+
+void kcpu_send_ipis(kcpu *from, sim_time now)
+{
+	kmodel *k = from->k;
+	for (int i = 0; i < k->ncpus; i++) {
+		if (i == from->id || !rcu_cpu_in_mask(&k->rcp, i))
+			continue;
+		k->ipis++;
+		kcpu *c = &k->cpu[i];
+		if (!sim_timer_armed(&c->ipi) && sim_timer_at(k->eng, &c->ipi, now))
+			kfail(k, SIM_ENOMEM);
+	}
+}
+
+void kcpu_irq_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	kmodel *k = c->k;
+	sim_time now = sim_now(eng);
+	double gap = sim_rng_exponential(c->rng_irq, 1e9 / k->irq_rate);
+	if (sim_timer_after(eng, tm, (sim_time)llround(gap))) {
+		kfail(k, SIM_ENOMEM);
+		return;
+	}
+	device_irq(c, now);
+}
+
+
+/* cache_reap() for this CPU's array, and the node's part when due. Runs
+ * from a workqueue; its CPU time is left out. */
+void kcpu_reap_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	kmodel *k = c->k;
+	sim_time now = sim_now(eng);
+	bool node_due = now >= k->next_node_reap;
+	if (node_due)
+		k->next_node_reap = now + k->reap_node_ns;
+	slab_reap(&k->v.filp, c->id, node_due);
+	if (sim_timer_after(eng, tm, k->reap_ns))
+		kfail(k, SIM_ENOMEM);
+}
