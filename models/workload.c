@@ -134,19 +134,32 @@ static bool enfile(kcpu *c, job *j, sim_time now, sim_time at, rcu_call_effect *
 	return true;
 }
 
+/* get_empty_filp() for job @j at @at into *@obj. Returns true if no file
+ * was had; *@stopped then says whether the job stopped running (out of
+ * memory, or asleep to retry a refusal) or goes on (the refused compile
+ * failed and the next one took its place). */
+static bool no_filp(kcpu *c, job *j, sim_time now, sim_time at, rcu_call_effect *eff,
+		    slab_obj *obj, bool *stopped)
+{
+	int rc = vfs_get_empty_filp(&c->k->v, c->id, at, obj);
+	if (rc < 0) {
+		kfail(c->k, SIM_ENOMEM);
+		*stopped = true;
+	} else if (rc > 0) {
+		*stopped = enfile(c, j, now, at, eff);
+	}
+	return rc != 0;
+}
+
 /* One open attempt of a file workload at @at. Returns true if the job
  * stopped (sleeps to retry). */
 static bool open_attempt(kcpu *c, job *j, sim_time now, sim_time at, rcu_call_effect *eff)
 {
 	kmodel *k = c->k;
 	slab_obj obj;
-	int rc = vfs_get_empty_filp(&k->v, c->id, at, &obj);
-	if (rc < 0) {
-		kfail(k, SIM_ENOMEM);
-		return true;
-	}
-	if (rc > 0)
-		return enfile(c, j, now, at, eff);
+	bool stopped;
+	if (no_filp(c, j, now, at, eff, &obj, &stopped))
+		return stopped;
 	j->retries = 0;
 	if (k->kind == WL_OPENCLOSE) {
 		/* open() then close() at once. */
@@ -185,13 +198,9 @@ static bool job_start(kcpu *c, job *j, sim_time now, sim_time at, rcu_call_effec
 	kmodel *k = c->k;
 	while (j->nheld < k->held_per_job) {
 		slab_obj obj;
-		int rc = vfs_get_empty_filp(&k->v, c->id, at, &obj);
-		if (rc < 0) {
-			kfail(k, SIM_ENOMEM);
-			return true;
-		}
-		if (rc > 0)
-			return enfile(c, j, now, at, eff);
+		bool stopped;
+		if (no_filp(c, j, now, at, eff, &obj, &stopped))
+			return stopped;
 		k->opens++;
 		j->held[j->nheld++] = obj;
 	}
