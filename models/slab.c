@@ -35,15 +35,10 @@ int slab_default_limit(int64_t obj_size, int64_t page_size)
 	return 120;
 }
 
-/* The slab of object @o: o / num, exact for every 32-bit o, by one
- * multiplication (Lemire, Kaser and Kurz, "Faster remainder by direct
- * computation", 2019). */
+/* The slab of object @o. */
 static inline int32_t slab_of(const slab_cache *sc, slab_obj o)
 {
-	int32_t id = sc->num == 1 ? (int32_t)o
-				  : (int32_t)(((unsigned __int128)sc->num_magic * o) >> 64);
-	assert((uint32_t)id == o / (uint32_t)sc->num);
-	return id;
+	return (int32_t)(o / (uint32_t)sc->num);
 }
 
 static void list_del(slab_cache *sc, int32_t id)
@@ -105,7 +100,6 @@ int slab_cache_init(slab_cache *sc, const slab_cfg *cfg, slab_ctor_fn *ctor, sla
 	sc->batchcount = cfg->batchcount ? cfg->batchcount : (limit + 1) / 2;
 	sc->cfg.limit = limit;
 	sc->cfg.batchcount = sc->batchcount;
-	sc->num_magic = UINT64_MAX / (uint64_t)sc->num + 1; /* 0 for num 1: slab_of() */
 	sc->free_limit = (int64_t)(1 + cfg->ncpus) * sc->batchcount + sc->num;
 	sc->ctor = ctor;
 	sc->dtor = dtor;

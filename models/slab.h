@@ -48,7 +48,6 @@ typedef void slab_ctor_fn(void *ctx, int nobjs);
 struct slab_cache {
 	slab_cfg cfg;        /* parameters, with limit and batchcount resolved */
 	int num;             /* objects per slab */
-	uint64_t num_magic;  /* UINT64_MAX / num + 1: o / num by multiplication */
 	int batchcount;      /* resolved batchcount */
 	int64_t free_limit;  /* (1 + CPUs) x batchcount + num */
 	slab_array *cpu;     /* per-CPU arrays */

@@ -121,11 +121,6 @@ int sim_rng_bernoulli(sim_rng *r, double p)
 	return (int)gsl_ran_bernoulli(G(r), p);
 }
 
-void sim_rng_prefetch(const sim_rng *r)
-{
-	__builtin_prefetch(r);
-}
-
 void sim_rng_prefetch_state(const sim_rng *r)
 {
 	__builtin_prefetch(((const gsl_rng *)(const void *)r)->state, 1);

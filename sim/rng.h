@@ -44,9 +44,12 @@ double sim_rng_exponential(sim_rng *r, double mean);
 unsigned int sim_rng_poisson(sim_rng *r, double mu);
 /* Lognormal with log-mean @zeta and log-sd @sigma. */
 double sim_rng_lognormal(sim_rng *r, double zeta, double sigma);
-/* Hints that @r will be drawn from soon: fetch its handle (cheap, no
- * load), or its state (which loads the handle). Draws are unaffected. */
-void sim_rng_prefetch(const sim_rng *r);
+/* Hints that @r will be drawn from soon: fetch its handle (no load), or
+ * its state (which loads the handle). Draws are unaffected. */
+static inline void sim_rng_prefetch(const sim_rng *r)
+{
+	__builtin_prefetch(r);
+}
 void sim_rng_prefetch_state(const sim_rng *r);
 /* Bernoulli trial: 1 with probability @p. */
 int sim_rng_bernoulli(sim_rng *r, double p);
