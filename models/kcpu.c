@@ -36,7 +36,8 @@
 
 /* __do_softirq() from @ctx starting at @t: the RCU tasklet's list moves,
  * then up to max_restart passes of rcu_do_batch while it re-raises itself.
- * Commits the whole run and arms done at its end. */
+ * Commits the whole run; arms done at its end, unless all that end does is
+ * resume the interrupted task (then kcpu_settle() ends it lazily). */
 static void softirq_run(kcpu *c, sim_time t, run_ctx ctx)
 {
 	kmodel *k = c->k;
@@ -159,19 +160,17 @@ void kcpu_settle_now(kcpu *c)
 	kcpu_settle(c, sim_now(c->k->eng), sim_engine_cur_seq(c->k->eng), false);
 }
 
-/* irq_exit() at @t: run pending softirqs, else reschedule if asked. */
+/* irq_exit() at @t: run pending softirqs (or, in the threaded-softirq
+ * what-if, wake ksoftirqd for them), else reschedule if asked. */
 static void irq_exit(kcpu *c, sim_time t)
 {
-	if (c->softirq_pending && !c->k->in_irq_exit) {
-		/* Softirqs in threads (what-if): only ksoftirqd runs them. */
-		wakeup_softirqd(c, t);
-		if (c->need_resched)
-			kcpu_schedule(c, t);
-		else
-			c->seg_start = t;
-	} else if (c->softirq_pending)
+	if (c->softirq_pending && c->k->in_irq_exit) {
 		softirq_run(c, t, RUN_IRQ_EXIT);
-	else if (c->need_resched)
+		return;
+	}
+	if (c->softirq_pending)
+		wakeup_softirqd(c, t);
+	if (c->need_resched)
 		kcpu_schedule(c, t);
 	else
 		c->seg_start = t;
