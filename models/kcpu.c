@@ -34,24 +34,20 @@
 
 /* ---- softirq runs ------------------------------------------------------- */
 
-/* __do_softirq() from @ctx starting at @t: the RCU tasklet's list moves,
- * then up to max_restart passes of rcu_do_batch while it re-raises itself.
- * Commits the whole run; arms done at its end, unless all that end does is
- * resume the interrupted task (then kcpu_settle() ends it lazily). */
-static void softirq_run(kcpu *c, sim_time t, run_ctx ctx)
+/* Passes of __do_softirq() from @t, as many as the run has left: the RCU
+ * tasklet's list moves, then rcu_do_batch once a pass while it re-raises
+ * itself. Commits every invocation and arms the run's end (see
+ * softirq_run()). */
+static void run_passes(kcpu *c, sim_time t)
 {
 	kmodel *k = c->k;
-	c->in_softirq = true;
-	c->run_ctx = ctx;
-	c->run_start = t;
-	c->softirq_pending = false;
-	update_busy(c);
 	sim_time pass = stretch(c, k->pass_cost + k->tasklet_cost);
 	sim_time cost = stretch(c, k->cb_cost);
 	sim_time at = t;
 	bool more = false;
 	rcu_process_lists(&k->rcp, &c->rdp, t);
-	for (int passes = 0; passes < k->max_restart; passes++) {
+	while (c->run_passes < k->max_restart) {
+		c->run_passes++;
 		at += pass;
 		int64_t n = rcu_do_batch(&k->rcu, &c->rdp, at, cost, k->lat, &more);
 		if (n && k->files) /* file_free_rcu -> kmem_cache_free on this CPU */
@@ -66,11 +62,11 @@ static void softirq_run(kcpu *c, sim_time t, run_ctx ctx)
 			k->invoked += (uint64_t)n;
 			at += cost * n;
 		}
-		if (!more || (k->softirq_time_limit && at - t >= k->softirq_time_limit))
+		if (!more || (k->softirq_time_limit && at - c->run_start >= k->softirq_time_limit))
 			break;
 	}
 	c->run_more = more;
-	if (ctx == RUN_IRQ_EXIT && !more && !c->need_resched && c->rq.curr) {
+	if (c->run_ctx == RUN_IRQ_EXIT && !more && !c->need_resched && c->rq.curr) {
 		/* Nothing happens at its end but the interrupted task going on
 		 * (its core stays busy): no event, unless something lands on
 		 * this CPU before then (kcpu_settle()). */
@@ -81,6 +77,21 @@ static void softirq_run(kcpu *c, sim_time t, run_ctx ctx)
 	}
 	if (sim_timer_at(k->eng, &c->done, at))
 		kfail(k, SIM_ENOMEM);
+}
+
+/* __do_softirq() from @ctx starting at @t: up to max_restart passes.
+ * Commits the whole run; arms done at its end, unless all that end does is
+ * resume the interrupted task (then kcpu_settle() ends it lazily). */
+static void softirq_run(kcpu *c, sim_time t, run_ctx ctx)
+{
+	c->in_softirq = true;
+	c->run_ctx = ctx;
+	c->run_start = t;
+	c->run_passes = 0;
+	c->run_raised = false;
+	c->softirq_pending = false;
+	update_busy(c);
+	run_passes(c, t);
 }
 
 /* wakeup_softirqd(): wake this CPU's ksoftirqd if it sleeps. */
@@ -101,6 +112,17 @@ static void wakeup_softirqd(kcpu *c, sim_time now)
 static void run_ended(kcpu *c, sim_time now)
 {
 	kmodel *k = c->k;
+	if (c->run_raised && !c->run_more) {
+		/* A tick in the run re-raised the tasklet (rcu_check_callbacks ->
+		 * tasklet_schedule): __do_softirq restarts if it has passes left,
+		 * else the softirq stays pending. */
+		c->run_raised = false;
+		if (c->run_passes < k->max_restart) {
+			run_passes(c, now);
+			return;
+		}
+		c->softirq_pending = true;
+	}
 	sim_hist_add(k->run, (uint64_t)(now - c->run_start));
 	c->softirq_ns += now - c->run_start;
 	c->in_softirq = false;
@@ -145,7 +167,7 @@ void kcpu_settle(kcpu *c, sim_time now, uint64_t seq, bool peek)
 		return;
 	if (c->run_end_at < now || (c->run_end_at == now && c->run_seq < seq)) {
 		c->run_lazy = false;
-		assert(!c->need_resched && !c->run_more && c->rq.curr);
+		assert(!c->need_resched && !c->run_more && !c->run_raised && c->rq.curr);
 		run_ended(c, c->run_end_at);
 	} else if (!peek) {
 		c->run_lazy = false;
@@ -274,8 +296,11 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		return;
 	}
 	if (c->in_softirq) {
-		/* Hardirq part only: scheduler_tick charges curr; rcu_check_callbacks
-		 * sees in_softirq() (no quiescent state); the run lasts longer. */
+		/* Hardirq part only: rcu_check_callbacks sees in_softirq() (no
+		 * quiescent state) but re-raises the tasklet; scheduler_tick
+		 * charges curr; the run lasts longer. */
+		if (rcu_pending(&k->rcp, &c->rdp))
+			c->run_raised = true;
 		if (sched_tick(&k->sched, &c->rq, jiffies))
 			c->need_resched = true;
 		extend_run(c, k->tick_cost);

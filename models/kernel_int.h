@@ -74,6 +74,8 @@ struct kcpu {
 	run_ctx run_ctx;        /* whose run */
 	sim_time run_start;     /* ns: start of the run in progress */
 	bool run_more;          /* the run left callbacks ready (tasklet re-raised) */
+	int run_passes;         /* __do_softirq passes the run has made */
+	bool run_raised;        /* a tick in the run re-raised the tasklet */
 	bool ksd_runnable;      /* ksoftirqd is on the runqueue */
 	sim_time ksd_woken;     /* ns: when ksoftirqd was last woken */
 	bool ksd_waiting;       /* woken and not yet run */
