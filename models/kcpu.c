@@ -23,9 +23,10 @@
  * speed and 1.2 GHz and stretched by the core's clock and by how many
  * hardware threads of the core are busy when the activity starts.
  * Left out: the _bh flavour of RCU, nohz, CPU hotplug, softirqs other than
- * the RCU tasklet and device interrupts' own softirq work; ticks arriving
- * while a CPU is in softirq do only their hardirq part (as in the kernel:
- * in_interrupt() stops irq_exit).
+ * the RCU tasklet and device interrupts' own softirq work. Ticks arriving
+ * while a CPU is in softirq do only their hardirq part (in_interrupt()
+ * stops irq_exit), which re-raises the tasklet: the run then restarts at
+ * its end if it has passes left.
  */
 #include <assert.h>
 #include <math.h>

@@ -243,6 +243,31 @@ START_TEST(kernel_softirqs_only_in_ksoftirqd)
 }
 END_TEST
 
+START_TEST(kernel_tick_in_run_reraises_tasklet)
+{
+	/* Runs longer than a tick (2 hogs queueing 2,000,000 callbacks a
+	 * CPU-second, no batch limit: ~6,000 callbacks x 400 ns a grace
+	 * period): a tick inside a run has rcu_check_callbacks re-raise the
+	 * tasklet. With MAX_SOFTIRQ_RESTART 1 no pass is left and ksoftirqd is
+	 * woken for it; with 10 __do_softirq restarts and never needs it. */
+	const char *sets[] = { "machine.cores=2", "machine.threads_per_core=1", "workload.jobs=2",
+			       "scenario.duration=2s", "rcu.policy=tunable", "rcu.blimit=1000000",
+			       "workload.callrcu_rate=2000000/s", "workload.syscall_cost=100ns",
+			       NULL, NULL };
+	sim_metrics *one, *ten;
+	sets[8] = "softirq.max_restart=1";
+	run_kind(&one, "callrcu", sets);
+	sets[8] = "softirq.max_restart=10";
+	run_kind(&ten, "callrcu", sets);
+	ck_assert_double_gt(get(one, "softirq.run_max_ns"), 1e6);
+	ck_assert_double_gt(get(one, "softirq.ksoftirqd_wakeups"), 0);
+	ck_assert_double_eq(get(ten, "softirq.ksoftirqd_wakeups"), 0);
+	ck_assert_double_eq(get(one, "cb.enqueued"), get(one, "cb.invoked") + get(one, "cb.pending_end"));
+	sim_metrics_destroy(one);
+	sim_metrics_destroy(ten);
+}
+END_TEST
+
 START_TEST(kernel_make_file_max_refuses)
 {
 	/* file-max 2000 below the 64 x 37 = 2368 mapped files alone: opens are
@@ -292,6 +317,7 @@ int main(void)
 	tcase_add_loop_test(tc, kernel_make_files_conserved, 0, 3);
 	tcase_add_test(tc, kernel_make_file_max_refuses);
 	tcase_add_test(tc, kernel_softirqs_only_in_ksoftirqd);
+	tcase_add_test(tc, kernel_tick_in_run_reraises_tasklet);
 	tcase_add_test(tc, kernel_make_file_max_retry);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
