@@ -16,6 +16,17 @@ enum { EXIT_REGRESSION = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_SIMFAIL = 4 };
  * *val on a match, 0 if argv[*i] is another argument, -1 (message printed)
  * if the value is missing. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
+/* A string option of a command and where its value goes. */
+typedef struct cli_str {
+	const char *name;  /* "--db" */
+	const char **dst;  /* set to its value */
+} cli_str;
+/* cli_opt() for each of @opts (ended by a NULL name): 1 with the value
+ * stored, 0 if none matches argv[*i], -1 (message printed) if the value is
+ * missing. */
+int cli_strs(int argc, char **argv, int *i, const cli_str *opts);
+/* Is @arg --help or -h? Then @usage has been printed on stdout. */
+bool cli_help(const char *arg, const char *usage);
 /* Parse a run id; false (message printed) if @s is not one. */
 bool cli_run_id(const char *cmd, const char *s, int64_t *id);
 /* Open the database for reading an existing file: exit status on failure

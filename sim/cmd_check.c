@@ -294,8 +294,7 @@ int cmd_check(int argc, char **argv)
 		return EXIT_IO;
 	}
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(check_usage, stdout);
+		if (cli_help(argv[i], check_usage)) {
 			status = 0;
 			goto out;
 		}

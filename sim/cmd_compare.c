@@ -59,6 +59,27 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
 	return 1;
 }
 
+int cli_strs(int argc, char **argv, int *i, const cli_str *opts)
+{
+	for (; opts->name; opts++) {
+		const char *v;
+		int rc = cli_opt(argc, argv, i, opts->name, &v);
+		if (rc > 0)
+			*opts->dst = v;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+bool cli_help(const char *arg, const char *usage)
+{
+	if (strcmp(arg, "--help") && strcmp(arg, "-h"))
+		return false;
+	fputs(usage, stdout);
+	return true;
+}
+
 bool cli_run_id(const char *cmd, const char *s, int64_t *id)
 {
 	char *end;
@@ -303,7 +324,8 @@ static const char compare_usage[] =
 
 int cmd_compare(int argc, char **argv)
 {
-	const char *db_path = "rcusim.db", *format = "text", *v;
+	const char *db_path = "rcusim.db", *format = "text";
+	const cli_str strs[] = { { "--db", &db_path }, { "--format", &format }, { NULL, NULL } };
 	int64_t *ids = calloc((size_t)argc + 1, sizeof(*ids));
 	size_t nids = 0;
 	int rc, status = EXIT_USAGE;
@@ -313,21 +335,13 @@ int cmd_compare(int argc, char **argv)
 	if (!ids)
 		return EXIT_IO;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(compare_usage, stdout);
+		if (cli_help(argv[i], compare_usage)) {
 			status = 0;
 			goto out;
 		}
-		if ((rc = cli_opt(argc, argv, &i, "--db", &v))) {
+		if ((rc = cli_strs(argc, argv, &i, strs))) {
 			if (rc < 0)
 				goto out;
-			db_path = v;
-			continue;
-		}
-		if ((rc = cli_opt(argc, argv, &i, "--format", &v))) {
-			if (rc < 0)
-				goto out;
-			format = v;
 			continue;
 		}
 		if (argv[i][0] == '-' || !cli_run_id("compare", argv[i], &ids[nids])) {
@@ -361,10 +375,8 @@ static const char merge_usage[] =
 
 int cmd_merge(int argc, char **argv)
 {
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(merge_usage, stdout);
+	if (argc >= 2 && cli_help(argv[1], merge_usage))
 		return 0;
-	}
 	if (argc < 3) {
 		fprintf(stderr, "rcusim merge: expected OUT.db and at least one IN.db\n%s", merge_usage);
 		return EXIT_USAGE;

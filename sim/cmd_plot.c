@@ -187,7 +187,9 @@ static const char plot_usage[] =
 
 int cmd_plot(int argc, char **argv)
 {
-	const char *db_path = "rcusim.db", *outdir = "figures", *format = "png", *v;
+	const char *db_path = "rcusim.db", *outdir = "figures", *format = "png";
+	const cli_str strs[] = { { "--db", &db_path }, { "--out", &outdir }, { "--format", &format },
+				 { NULL, NULL } };
 	int64_t *ids = calloc((size_t)argc + 1, sizeof(*ids));
 	size_t nids = 0, nrows = 0;
 	int rc, status = EXIT_USAGE;
@@ -196,23 +198,13 @@ int cmd_plot(int argc, char **argv)
 	if (!ids)
 		return EXIT_IO;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(plot_usage, stdout);
+		if (cli_help(argv[i], plot_usage)) {
 			status = 0;
 			goto out;
 		}
-		if ((rc = cli_opt(argc, argv, &i, "--db", &v))) {
+		if ((rc = cli_strs(argc, argv, &i, strs))) {
 			if (rc < 0)
 				goto out;
-			db_path = v;
-		} else if ((rc = cli_opt(argc, argv, &i, "--out", &v))) {
-			if (rc < 0)
-				goto out;
-			outdir = v;
-		} else if ((rc = cli_opt(argc, argv, &i, "--format", &v))) {
-			if (rc < 0)
-				goto out;
-			format = v;
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "rcusim plot: unknown option %s\n%s", argv[i], plot_usage);
 			goto out;

@@ -164,6 +164,8 @@ static int plot_sweep(rec_db *db, const rec_run_row *rows, size_t n, const job *
 int cmd_sweep(int argc, char **argv)
 {
 	const char *scenario = NULL, *db_path = "rcusim.db", *outdir = "figures", *format = "png", *v;
+	const cli_str strs[] = { { "--db", &db_path }, { "--out", &outdir }, { "--format", &format },
+				 { NULL, NULL } };
 	const char *metrics[16] = { 0 };
 	size_t nmetrics = 0;
 	vary vs[MAX_VARY];
@@ -177,8 +179,7 @@ int cmd_sweep(int argc, char **argv)
 	char err[1024];
 	memset(vs, 0, sizeof(vs));
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(sweep_usage, stdout);
+		if (cli_help(argv[i], sweep_usage)) {
 			status = 0;
 			goto out;
 		}
@@ -213,18 +214,9 @@ int cmd_sweep(int argc, char **argv)
 				fprintf(stderr, "rcusim sweep: --jobs: expected a positive integer\n");
 				goto out;
 			}
-		} else if ((rc = cli_opt(argc, argv, &i, "--db", &v))) {
+		} else if ((rc = cli_strs(argc, argv, &i, strs))) {
 			if (rc < 0)
 				goto out;
-			db_path = v;
-		} else if ((rc = cli_opt(argc, argv, &i, "--out", &v))) {
-			if (rc < 0)
-				goto out;
-			outdir = v;
-		} else if ((rc = cli_opt(argc, argv, &i, "--format", &v))) {
-			if (rc < 0)
-				goto out;
-			format = v;
 		} else if ((rc = cli_opt(argc, argv, &i, "--metric", &v))) {
 			if (rc < 0 || nmetrics == 16)
 				goto out;

@@ -219,22 +219,17 @@ int cmd_run(int argc, char **argv)
 	if (!sets)
 		return EXIT_IO;
 	req.sets = sets;
+	const cli_str strs[] = { { "--db", &req.db_path }, { "--label", &req.label }, { NULL, NULL } };
 	int status = EXIT_USAGE;
 	/* Overrides apply after the file, in the order given. */
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(run_usage, stdout);
+		if (cli_help(argv[i], run_usage)) {
 			status = 0;
 			goto out;
 		}
-		if ((rc = cli_opt(argc, argv, &i, "--db", &v))) {
+		if ((rc = cli_strs(argc, argv, &i, strs))) {
 			if (rc < 0)
 				goto out;
-			req.db_path = v;
-		} else if ((rc = cli_opt(argc, argv, &i, "--label", &v))) {
-			if (rc < 0)
-				goto out;
-			req.label = v;
 		} else if ((rc = cli_opt(argc, argv, &i, "--set", &v))) {
 			if (rc < 0)
 				goto out;
@@ -276,10 +271,8 @@ static int cmd_params(int argc, char **argv)
 	const char *v;
 	int rc;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(params_usage, stdout);
+		if (cli_help(argv[i], params_usage))
 			return 0;
-		}
 		if ((rc = cli_opt(argc, argv, &i, "--format", &v)) == 1) {
 			if (!strcmp(v, "text"))
 				fmt = SIM_PARAMS_TEXT;
