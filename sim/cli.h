@@ -92,6 +92,10 @@ int cli_plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *out
 		  const char *format);
 /* mkdir -p: 0 or -1 (errno set). */
 int cli_mkdir_p(const char *path);
+/* Make the figures folder @outdir and its data/ (message printed on
+ * failure): their absolute paths in @out and @data (PATH_MAX and
+ * PATH_MAX + 16 bytes). 0 or EXIT_IO. */
+int cli_plot_dirs(const char *outdir, char *out, char *data);
 /* Run gnuplot on plots/@script with @args (no shell). 0 or an exit status. */
 int cli_gnuplot(const char *script, const char *const *args, size_t nargs);
 

@@ -109,19 +109,26 @@ static int64_t export(rec_db *db, const char *data, int64_t id, const char *what
 	return n;
 }
 
-int cli_plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *outdir,
-		  const char *format)
+int cli_plot_dirs(const char *outdir, char *out, char *data)
 {
-	char out[PATH_MAX], data[PATH_MAX + 16], runs[PATH_MAX + 32], file[PATH_MAX + 96], err[1024];
 	if (cli_mkdir_p(outdir) || !realpath(outdir, out)) {
 		fprintf(stderr, "%s: %s\n", outdir, strerror(errno));
 		return EXIT_IO;
 	}
-	snprintf(data, sizeof(data), "%s/data", out);
+	snprintf(data, PATH_MAX + 16, "%s/data", out);
 	if (cli_mkdir_p(data)) {
 		fprintf(stderr, "%s: %s\n", data, strerror(errno));
 		return EXIT_IO;
 	}
+	return 0;
+}
+
+int cli_plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *outdir,
+		  const char *format)
+{
+	char out[PATH_MAX], data[PATH_MAX + 16], runs[PATH_MAX + 32], file[PATH_MAX + 96], err[1024];
+	if (cli_plot_dirs(outdir, out, data))
+		return EXIT_IO;
 	snprintf(runs, sizeof(runs), "%s/runs.gp", data);
 	FILE *f = fopen(runs, "w");
 	if (!f) {

@@ -95,15 +95,8 @@ static int plot_sweep(rec_db *db, const rec_run_row *rows, size_t n, const job *
 		if (k == npol && npol < 16)
 			pol[npol++] = rows[r].policy;
 	}
-	if (cli_mkdir_p(outdir) || !realpath(outdir, out)) {
-		fprintf(stderr, "%s: %s\n", outdir, strerror(errno));
+	if (cli_plot_dirs(outdir, out, data))
 		return EXIT_IO;
-	}
-	snprintf(data, sizeof(data), "%s/data", out);
-	if (cli_mkdir_p(data)) {
-		fprintf(stderr, "%s: %s\n", data, strerror(errno));
-		return EXIT_IO;
-	}
 	for (size_t mi = 0; mi < nmetrics; mi++) {
 		snprintf(runs, sizeof(runs), "%s/sweep_%s.gp", data, metrics[mi]);
 		FILE *rf = fopen(runs, "w");
