@@ -12,7 +12,7 @@ for cfg in "--start-events=16 --end=200|8000000" "--start-events=1 --end=10000|1
 	args="--nlp=4096 --remote=0.25 --lookahead=0.1 --mean=1.0 ${cfg%|*}"
 	target=${cfg#*|}
 	echo "PHOLD $args (target >= $target events/s for phold)"
-	for prog in phold phold_d2 phold_d8 phold_t1 phold_t4 phold_textbook; do
+	for prog in phold phold_d2 phold_d8 phold_t2 phold_t8 phold_textbook; do
 		m=$(i=0; while [ $i -lt "$RUNS" ]; do
 			"$B/$prog" $args | awk '/^events\/s:/ {print $2}'
 			i=$((i + 1))

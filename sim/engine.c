@@ -39,7 +39,7 @@
 #define D SIM_HEAP_ARITY
 
 #ifndef SIM_BUCKET_TARGET
-#define SIM_BUCKET_TARGET 2 /* entries per bucket aimed at (bench/README.md) */
+#define SIM_BUCKET_TARGET 4 /* entries per bucket aimed at (bench/README.md) */
 #endif
 #define BUCKET_TARGET SIM_BUCKET_TARGET
 #define MAX_BUCKETS (1u << 22)
@@ -52,8 +52,8 @@ typedef struct heap_ent {
 } heap_ent;
 
 typedef struct vec {
-	heap_ent *e;   /* entries, unsorted */
-	size_t n, cap; /* held, allocated */
+	heap_ent *e;     /* entries, unsorted */
+	uint32_t n, cap; /* held, allocated: 16-byte headers, 4 to a cache line */
 } vec;
 
 struct sim_engine {
@@ -203,7 +203,9 @@ static void heapify(heap_ent *h, size_t n)
 static inline int vec_push(vec *v, heap_ent e)
 {
 	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 4;
+		if (v->cap > UINT32_MAX / 2)
+			return SIM_ENOMEM;
+		uint32_t cap = v->cap ? v->cap * 2 : 4;
 		heap_ent *ne = realloc(v->e, cap * sizeof(*ne));
 		if (!ne)
 			return SIM_ENOMEM;
@@ -312,31 +314,32 @@ static int refill(sim_engine *eng)
 
 /* ---- stale entries ----------------------------------------------------- */
 
-/* Keep the live entries of @e[0..*n) that do not belong to @also. */
-static void filter(heap_ent *e, size_t *n, const sim_timer *also)
+/* Move the live entries of @e[0..@n) that do not belong to @also to its
+ * front; returns how many there are. */
+static size_t filter(heap_ent *e, size_t n, const sim_timer *also)
 {
 	size_t k = 0;
-	for (size_t i = 0; i < *n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (e[i].t->key == e[i].seq && e[i].t != also)
 			e[k++] = e[i];
 		else
 			e[i].t->refs--;
 	}
-	*n = k;
+	return k;
 }
 
 /* Drop stale entries (and every entry of @also, if not NULL) from all
  * tiers: O(n). */
 static void compact(sim_engine *eng, const sim_timer *also)
 {
-	filter(eng->h, &eng->n, also);
+	eng->n = filter(eng->h, eng->n, also);
 	heapify(eng->h, eng->n);
 	size_t count = eng->n;
 	for (size_t i = eng->cur; i < eng->nb; i++) {
-		filter(eng->b[i].e, &eng->b[i].n, also);
+		eng->b[i].n = (uint32_t)filter(eng->b[i].e, eng->b[i].n, also);
 		count += eng->b[i].n;
 	}
-	filter(eng->far.e, &eng->far.n, also);
+	eng->far.n = (uint32_t)filter(eng->far.e, eng->far.n, also);
 	eng->count = count + eng->far.n;
 	eng->stale = 0;
 }
