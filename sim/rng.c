@@ -13,6 +13,9 @@
 
 #include <assert.h>
 
+/* GSL's inline gsl_rng_uniform() and friends: a call through the generator's
+ * get_double pointer instead of a call to a function that makes it. */
+#define HAVE_INLINE 1
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
