@@ -3,7 +3,8 @@
 # short runs of the small scenarios, bit for bit (17 significant digits)
 # against tests/golden/. An optimisation must leave them unchanged; a
 # deliberate model change regenerates them with GOLDEN_UPDATE=1 and the diff
-# goes into its commit.
+# goes into its commit. scripts/same-results.sh does the same for two
+# builds on any scenario.
 set -u
 RCUSIM=$1
 SRC=$2
@@ -20,10 +21,7 @@ for spec in queue:5s callrcu-small:5s make-small:10s openclose-small:3s blimit-s
 		fails=$((fails + 1))
 		continue
 	fi
-	sqlite3 "$db" "SELECT 'scalar', name, printf('%!.17g', value) FROM scalar ORDER BY name;
-		SELECT 'hist', name, printf('%!.17g', lo), count FROM hist ORDER BY name, lo;
-		SELECT 'series', s.name, s.cpu, p.t_ns, printf('%!.17g', p.value) FROM point p JOIN series s USING(series_id)
-		  ORDER BY s.name, s.cpu, p.t_ns;" >"$T/$name.txt"
+	"$SRC/scripts/dump-results.sh" "$db" >"$T/$name.txt"
 	want="$SRC/tests/golden/$name.txt"
 	if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
 		cp "$T/$name.txt" "$want"
