@@ -42,9 +42,8 @@ phold() {
 
 # sim BUILD SCENARIO MS_SHORT MS_LONG -> instructions per simulated ms
 sim() {
-	rm -f "$T/db"
-	a=$(ir "$1/rcusim" run "$S/$2" --duration "$3ms" --db "$T/db" --quiet)
-	b=$(ir "$1/rcusim" run "$S/$2" --duration "$4ms" --db "$T/db" --quiet)
+	a=$(ir "$1/rcusim" run "$S/$2" --duration "$3ms" --db "$T/a.db" --quiet)
+	b=$(ir "$1/rcusim" run "$S/$2" --duration "$4ms" --db "$T/b.db" --quiet)
 	echo "($b - $a) / ($4 - $3)" | bc -l
 }
 

@@ -4,7 +4,8 @@
 # histogram bin and series point bit for bit (scripts/dump-results.sh): the
 # proof that an optimisation changed nothing, on scenarios larger than the
 # goldens of tests/golden.sh (the seed hour, 4096 CPUs, the what-ifs).
-# Exit 0 if identical, 1 if not (the first differences printed), 2 on bad use.
+# Exit 0 if identical, 1 if not (the first differences printed), 2 on bad
+# use or if either run fails (its messages printed).
 set -eu
 if [ $# -lt 4 ]; then
 	echo "usage: same-results.sh OLD_RCUSIM NEW_RCUSIM SCENARIO.ini DURATION [--set K=V]..." >&2
@@ -17,7 +18,12 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 for side in old new; do
 	if [ $side = old ]; then bin=$OLD; else bin=$NEW; fi
-	"$bin" run "$SC" --duration "$DUR" --db "$T/$side.db" --quiet "$@" | head -1
+	if ! "$bin" run "$SC" --duration "$DUR" --db "$T/$side.db" --quiet "$@" >"$T/out" 2>&1; then
+		echo "same-results.sh: the $side build's run failed:" >&2
+		cat "$T/out" >&2
+		exit 2
+	fi
+	head -1 "$T/out"
 	"$HERE/dump-results.sh" "$T/$side.db" >"$T/$side.txt"
 done
 if cmp -s "$T/old.txt" "$T/new.txt"; then

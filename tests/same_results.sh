@@ -1,6 +1,7 @@
 #!/bin/sh
 # same_results.sh RCUSIM SRCDIR - scripts/same-results.sh finds two runs of
-# one build identical, and finds a run with another seed different.
+# one build identical, finds a run with another seed different, and fails
+# (exit 2) on bad use and when a run fails.
 set -u
 RCUSIM=$1
 SRC=$2
@@ -26,5 +27,11 @@ if [ $rc -ne 2 ]; then
 	echo "FAIL: missing arguments: exit $rc, want 2"
 	fails=$((fails + 1))
 fi
-echo "$((3 - fails)) passed, $fails failed"
+"$SRC/scripts/same-results.sh" "$RCUSIM" "$RCUSIM" "$T/no-such.ini" 2s >/dev/null 2>&1
+rc=$?
+if [ $rc -ne 2 ]; then
+	echo "FAIL: a run that fails: exit $rc, want 2"
+	fails=$((fails + 1))
+fi
+echo "$((4 - fails)) passed, $fails failed"
 [ $fails -eq 0 ]
