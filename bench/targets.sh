@@ -1,7 +1,8 @@
 #!/bin/sh
 # targets.sh [BUILD_DIR] [--smoke] - the performance targets, each figure
 # next to its target. Whole-process wall time and peak RSS from
-# /usr/bin/time; one run each (take medians of several for a report).
+# /usr/bin/time; one run each (take medians of several for a report), but
+# the sweep is the median of 3 pairs and PHOLD of 5.
 # --smoke: tiny versions of each, to check that the script works (CI).
 set -eu
 B=${1:-build}
@@ -36,12 +37,33 @@ w32=$1
 set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/d.db" --duration $D4 --quiet)
 echo "32 -> 4096 CPUs at $D4: $w32 s -> $1 s, $(echo "$1 / $w32 / 128" | bc -l | cut -c1-5)x proportional (target <= 1.3)"
 
-set -- $(measure "$T/o" "$R" sweep "$S/blimit-small.ini" --vary rcu.blimit=10,100,1000,10000 --seeds 1..2 --jobs 1 --db "$T/e1.db")
-j1=$1
-set -- $(measure "$T/o" "$R" sweep "$S/blimit-small.ini" --vary rcu.blimit=10,100,1000,10000 --seeds 1..2 --jobs 2 --db "$T/e2.db")
-echo "sweep of 8 runs: --jobs 1 $j1 s, --jobs 2 $1 s: $(echo "$j1 / $1" | bc -l | cut -c1-4)x throughput (target >= 1.85)"
+# The sweep: the median of 3 pairs (1 in smoke mode), --jobs 1 then --jobs 2.
+sweep() { # sweep JOBS -> wall seconds
+	rm -f "$T/e.db"
+	set -- $(measure "$T/o" "$R" sweep "$S/blimit-small.ini" --vary rcu.blimit=10,100,1000,10000 \
+		--seeds 1..2 --jobs "$1" --db "$T/e.db")
+	echo "$1"
+}
+if [ "$SMOKE" = --smoke ]; then N=1; else N=3; fi
+i=0
+while [ $i -lt $N ]; do
+	j1=$(sweep 1)
+	j2=$(sweep 2)
+	echo "$(echo "$j1 / $j2" | bc -l) $j1 $j2"
+	i=$((i + 1))
+done | sort -n >"$T/sweep"
+set -- $(sed -n "$(((N + 1) / 2))p" "$T/sweep")
+echo "sweep of 8 runs, median of $N pairs: --jobs 1 $2 s, --jobs 2 $3 s: $(echo "$1" | cut -c1-4)x throughput (target >= 1.85)"
 
-if [ "$SMOKE" = --smoke ]; then P="--end=20"; else P="--end=200"; fi
-a=$("$B/phold" --nlp=4096 --start-events=16 $P | awk '/^events\/s:/ {print $2}')
-b=$("$B/phold_textbook" --nlp=4096 --start-events=16 $P | awk '/^events\/s:/ {print $2}')
-echo "phold 4096 x 16: $a events/s, textbook 4-ary heap $b: $(echo "$a / $b" | bc -l | cut -c1-4)x (target >= 1.5)"
+# PHOLD: the median of 5 pairs (1 in smoke mode), each pair one loop after
+# the other, as the target asks ("measured in the same run").
+if [ "$SMOKE" = --smoke ]; then P="--end=20"; N=1; else P="--end=200"; N=5; fi
+i=0
+while [ $i -lt $N ]; do
+	a=$("$B/phold" --nlp=4096 --start-events=16 $P | awk '/^events\/s:/ {print $2}')
+	b=$("$B/phold_textbook" --nlp=4096 --start-events=16 $P | awk '/^events\/s:/ {print $2}')
+	echo "$(echo "$a / $b" | bc -l) $a $b"
+	i=$((i + 1))
+done | sort -n >"$T/phold"
+set -- $(sed -n "$(((N + 1) / 2))p" "$T/phold")
+echo "phold 4096 x 16, median of $N pairs: $2 events/s, textbook 4-ary heap $3: $(echo "$1" | cut -c1-4)x (target >= 1.5)"
