@@ -37,6 +37,19 @@ w32=$1
 set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/d.db" --duration $D4 --quiet)
 echo "32 -> 4096 CPUs at $D4: $w32 s -> $1 s, $(echo "$1 / $w32 / 128" | bc -l | cut -c1-5)x proportional (target <= 1.3)"
 
+# median_pair N "CMD_A" "CMD_B": run A then B, N times; print "A/B A B" of
+# the pair with the median ratio. Each CMD prints one number.
+median_pair() {
+	n=$1
+	i=0
+	while [ $i -lt "$n" ]; do
+		a=$($2)
+		b=$($3)
+		echo "$(echo "$a / $b" | bc -l) $a $b"
+		i=$((i + 1))
+	done | sort -n | sed -n "$(((n + 1) / 2))p"
+}
+
 # The sweep: the median of 3 pairs (1 in smoke mode), --jobs 1 then --jobs 2.
 sweep() { # sweep JOBS -> wall seconds
 	rm -f "$T/e.db"
@@ -45,25 +58,12 @@ sweep() { # sweep JOBS -> wall seconds
 	echo "$1"
 }
 if [ "$SMOKE" = --smoke ]; then N=1; else N=3; fi
-i=0
-while [ $i -lt $N ]; do
-	j1=$(sweep 1)
-	j2=$(sweep 2)
-	echo "$(echo "$j1 / $j2" | bc -l) $j1 $j2"
-	i=$((i + 1))
-done | sort -n >"$T/sweep"
-set -- $(sed -n "$(((N + 1) / 2))p" "$T/sweep")
+set -- $(median_pair $N "sweep 1" "sweep 2")
 echo "sweep of 8 runs, median of $N pairs: --jobs 1 $2 s, --jobs 2 $3 s: $(echo "$1" | cut -c1-4)x throughput (target >= 1.85)"
 
 # PHOLD: the median of 5 pairs (1 in smoke mode), each pair one loop after
 # the other, as the target asks ("measured in the same run").
 if [ "$SMOKE" = --smoke ]; then P="--end=20"; N=1; else P="--end=200"; N=5; fi
-i=0
-while [ $i -lt $N ]; do
-	a=$("$B/phold" --nlp=4096 --start-events=16 $P | awk '/^events\/s:/ {print $2}')
-	b=$("$B/phold_textbook" --nlp=4096 --start-events=16 $P | awk '/^events\/s:/ {print $2}')
-	echo "$(echo "$a / $b" | bc -l) $a $b"
-	i=$((i + 1))
-done | sort -n >"$T/phold"
-set -- $(sed -n "$(((N + 1) / 2))p" "$T/phold")
+rate() { "$B/$1" --nlp=4096 --start-events=16 $P | awk '/^events\/s:/ {print $2}'; }
+set -- $(median_pair $N "rate phold" "rate phold_textbook")
 echo "phold 4096 x 16, median of $N pairs: $2 events/s, textbook 4-ary heap $3: $(echo "$1" | cut -c1-4)x (target >= 1.5)"
