@@ -11,13 +11,7 @@ R=$B/rcusim
 S=$(cd "$(dirname "$0")/.." && pwd)/scenarios
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-measure() { # measure OUTFILE CMD... -> "wall_s peak_kib"
-	out=$1
-	shift
-	/usr/bin/time -f '%e %M' -o "$T/time" "$@" >"$out" 2>/dev/null
-	cat "$T/time"
-}
-scalar() { sqlite3 "$1" "SELECT value FROM scalar WHERE run_id = (SELECT max(run_id) FROM run) AND name = '$2'"; }
+. "$(dirname "$0")/lib.sh"
 if [ "$SMOKE" = --smoke ]; then D1=2s; D2=0.2s; D3=0.5s; D4=1s; else D1=1h; D2=60s; D3=4s; D4=20s; fi
 
 set -- $(measure "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/a.db" --duration $D1 --quiet)
@@ -37,18 +31,6 @@ w32=$1
 set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/d.db" --duration $D4 --quiet)
 echo "32 -> 4096 CPUs at $D4: $w32 s -> $1 s, $(echo "$1 / $w32 / 128" | bc -l | cut -c1-5)x proportional (target <= 1.3)"
 
-# median_pair N "CMD_A" "CMD_B": run A then B, N times; print "A/B A B" of
-# the pair with the median ratio. Each CMD prints one number.
-median_pair() {
-	n=$1
-	i=0
-	while [ $i -lt "$n" ]; do
-		a=$($2)
-		b=$($3)
-		echo "$(echo "$a / $b" | bc -l) $a $b"
-		i=$((i + 1))
-	done | sort -n | sed -n "$(((n + 1) / 2))p"
-}
 
 # The sweep: the median of 3 pairs (1 in smoke mode), --jobs 1 then --jobs 2.
 sweep() { # sweep JOBS -> wall seconds

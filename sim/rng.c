@@ -7,11 +7,15 @@
  * generator: every draw comes from GSL). GSL seeds its generators from 32
  * bits, so two streams of one run collide with probability about
  * k^2 / 2^33 for k streams (about 2e-3 for 4096); a collision makes two
- * streams equal, never breaks determinism.
+ * streams equal, never breaks determinism. (A benchmark-only build,
+ * SIM_RNG_NULL_DRAWS, replaces the draws; see below.)
  */
 #include "rng.h"
 
 #include <assert.h>
+#ifdef SIM_RNG_NULL_DRAWS
+#include <math.h>
+#endif
 
 /* GSL's inline gsl_rng_uniform() and friends: a call through the generator's
  * get_double pointer instead of a call to a function that makes it. */
@@ -33,6 +37,21 @@ static uint64_t mix64(uint64_t z)
 	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
 	return z ^ (z >> 31);
 }
+
+#ifdef SIM_RNG_NULL_DRAWS
+/* Benchmark builds only (rcusim_nodraws, bench/nodraws.sh): the uniform,
+ * exponential, lognormal and Bernoulli draws (all the models make) do not
+ * touch GSL. Each takes u from the bit mixer above applied to a counter, and
+ * returns the distribution's mean scaled by 2u (a uniform, u itself), so
+ * that a run keeps its load on average (the same opens, holds and
+ * callbacks) while a draw costs a few instructions. What such a build
+ * records is not the model's result: its version ends in "-nodraws". */
+static _Thread_local uint64_t null_n;
+static inline double null_u(void)
+{
+	return (double)(mix64(++null_n) >> 11) * 0x1.0p-53;
+}
+#endif
 
 uint32_t sim_rng_derive_seed(uint64_t seed, const char *part, uint64_t index)
 {
@@ -78,11 +97,18 @@ void sim_rng_destroy(sim_rng *r)
 
 double sim_rng_uniform(sim_rng *r)
 {
+#ifdef SIM_RNG_NULL_DRAWS
+	return null_u();
+#endif
 	return gsl_rng_uniform(G(r));
 }
 
 double sim_rng_uniform_pos(sim_rng *r)
 {
+#ifdef SIM_RNG_NULL_DRAWS
+	double u = null_u();
+	return u > 0 ? u : 0x1.0p-53;
+#endif
 	return gsl_rng_uniform_pos(G(r));
 }
 
@@ -106,6 +132,9 @@ uint64_t sim_rng_uniform_int(sim_rng *r, uint64_t n)
 
 double sim_rng_exponential(sim_rng *r, double mean)
 {
+#ifdef SIM_RNG_NULL_DRAWS
+	return mean * 2 * null_u();
+#endif
 	return gsl_ran_exponential(G(r), mean);
 }
 
@@ -116,11 +145,24 @@ unsigned int sim_rng_poisson(sim_rng *r, double mu)
 
 double sim_rng_lognormal(sim_rng *r, double zeta, double sigma)
 {
+#ifdef SIM_RNG_NULL_DRAWS
+	/* The mean, exp(zeta + sigma^2 / 2), kept for the last (zeta, sigma). */
+	static _Thread_local double lz = NAN, ls = NAN, lm;
+	if (zeta != lz || sigma != ls) {
+		lz = zeta;
+		ls = sigma;
+		lm = exp(zeta + sigma * sigma / 2);
+	}
+	return lm * 2 * null_u();
+#endif
 	return gsl_ran_lognormal(G(r), zeta, sigma);
 }
 
 int sim_rng_bernoulli(sim_rng *r, double p)
 {
+#ifdef SIM_RNG_NULL_DRAWS
+	return null_u() < p;
+#endif
 	return (int)gsl_ran_bernoulli(G(r), p);
 }
 
