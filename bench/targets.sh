@@ -31,7 +31,6 @@ w32=$1
 set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/d.db" --duration $D4 --quiet)
 echo "32 -> 4096 CPUs at $D4: $w32 s -> $1 s, $(echo "$1 / $w32 / 128" | bc -l | cut -c1-5)x proportional (target <= 1.3)"
 
-
 # The sweep: the median of 3 pairs (1 in smoke mode), --jobs 1 then --jobs 2.
 sweep() { # sweep JOBS -> wall seconds
 	rm -f "$T/e.db"
