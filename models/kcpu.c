@@ -27,43 +27,69 @@
  * while a CPU is in softirq do only their hardirq part (in_interrupt()
  * stops irq_exit), which re-raises the tasklet: the run then restarts at
  * its end if it has passes left.
+ *
+ * RCU is reached only through the flavor's table (k->rcu.ops), the jobs
+ * only through the workload's run(), whose effects (need_resched, IPIs, a
+ * job going to sleep) are applied here.
+ *
+ * What the speed relies on, checked with RCUSIM_CHECKS: a lazy run is
+ * settled (kcpu_settle) before anything touches its CPU, so every handler
+ * that reaches a CPU settles it first ("kcpu.settled"); the one tick timer
+ * fires for the CPU and sequence number it was armed with ("kcpu.tick").
  */
 #include <assert.h>
 #include <math.h>
 
 #include "kernel_int.h"
 
+/* With the checks on: no lazy softirq run on @c ends before the event being
+ * dispatched (it was settled). */
+static inline void check_settled(const kcpu *c)
+{
+	RCUSIM_CHECK(!c->run_lazy || c->run_end_at > sim_now(c->k->eng) ||
+			     (c->run_end_at == sim_now(c->k->eng) &&
+			      c->run_seq > sim_engine_cur_seq(c->k->eng)),
+		     "kcpu.settled");
+}
+
+/* kcpu_settle() for an event on @c being dispatched now. */
+static void kcpu_settle_now(kcpu *c)
+{
+	kcpu_settle(c, sim_now(c->k->eng), sim_engine_cur_seq(c->k->eng), false);
+}
+
 /* ---- softirq runs ------------------------------------------------------- */
 
-/* Passes of __do_softirq() from @t, as many as the run has left: the RCU
- * tasklet's list moves, then rcu_do_batch once a pass while it re-raises
- * itself. Commits every invocation and arms the run's end (see
- * softirq_run()). */
-static void run_passes(kcpu *c, sim_time t)
+/* The restart loop of __do_softirq() from @t, as many passes as the run
+ * has left: the RCU handler's list moves, then rcu_do_batch once a pass
+ * while it re-raises itself (each invoked callback runs its function, for
+ * files file_free_rcu -> kmem_cache_free on this CPU). Commits every
+ * invocation and arms the run's end (see __do_softirq()). */
+static void do_softirq_passes(kcpu *c, sim_time t)
 {
 	kmodel *k = c->k;
-	sim_time pass = stretch(c, k->pass_cost + k->tasklet_cost);
-	sim_time cost = stretch(c, k->cb_cost);
+	const rcu_flavor *rf = k->rcu.ops;
+	cb_stats *cb = &k->rcu.cb;
+	sim_time pass = stretch(c, k->softirq.pass_cost + k->rcu.handler_cost);
+	sim_time cost = stretch(c, k->rcu.cb_cost);
 	sim_time at = t;
 	bool more = false;
-	rcu_process_lists(&k->rcp, &c->rdp, t);
-	while (c->run_passes < k->max_restart) {
+	check_settled(c);
+	rf->rcu_process_callbacks(k->rcu.rsp, c->id, t);
+	while (c->run_passes < k->softirq.max_restart) {
 		c->run_passes++;
 		at += pass;
-		int64_t n = rcu_do_batch(&k->rcu, &c->rdp, at, cost, k->lat, &more);
-		if (n && k->files) /* file_free_rcu -> kmem_cache_free on this CPU */
-			for (uint64_t i = c->rdp.q.head - (uint64_t)n; i != c->rdp.q.head; i++)
-				vfs_file_free_rcu(&k->v, c->id, rcu_cb_obj(&c->rdp, i));
+		int64_t n = rf->rcu_do_batch(k->rcu.rsp, c->id, at, cost, &more);
 		if (n) {
 			/* The queue shrinks at each invocation time (at, at + cost,
 			 * ...), all at or after now: count them until then. */
 			sim_time now = sim_now(k->eng);
-			sim_tavg_add_at(&k->qtotal, now, now, -n);
-			k->qtotal.area += (__int128)n * (at - now) + (__int128)cost * n * (n - 1) / 2;
-			k->invoked += (uint64_t)n;
+			sim_tavg_add_at(&cb->qtotal, now, now, -n);
+			cb->qtotal.area += (__int128)n * (at - now) + (__int128)cost * n * (n - 1) / 2;
+			cb->invoked += (uint64_t)n;
 			at += cost * n;
 		}
-		if (!more || (k->softirq_time_limit && at - c->run_start >= k->softirq_time_limit))
+		if (!more || (k->softirq.time_limit && at - c->run_start >= k->softirq.time_limit))
 			break;
 	}
 	c->run_more = more;
@@ -83,7 +109,7 @@ static void run_passes(kcpu *c, sim_time t)
 /* __do_softirq() from @ctx starting at @t: up to max_restart passes.
  * Commits the whole run; arms done at its end, unless all that end does is
  * resume the interrupted task (then kcpu_settle() ends it lazily). */
-static void softirq_run(kcpu *c, sim_time t, run_ctx ctx)
+static void __do_softirq(kcpu *c, sim_time t, run_ctx ctx)
 {
 	c->in_softirq = true;
 	c->run_ctx = ctx;
@@ -92,7 +118,7 @@ static void softirq_run(kcpu *c, sim_time t, run_ctx ctx)
 	c->run_raised = false;
 	c->softirq_pending = false;
 	update_busy(c);
-	run_passes(c, t);
+	do_softirq_passes(c, t);
 }
 
 /* wakeup_softirqd(): wake this CPU's ksoftirqd if it sleeps. */
@@ -104,8 +130,8 @@ static void wakeup_softirqd(kcpu *c, sim_time now)
 	c->ksd_runnable = true;
 	c->ksd_woken = now;
 	c->ksd_waiting = true;
-	k->ksd_wakeups++;
-	if (sched_wake(&k->sched, &c->rq, &c->ksoftirqd, now))
+	k->cnt.ksd_wakeups++;
+	if (sched_wake(&k->sched.cfg, &c->rq, &c->ksoftirqd, now))
 		c->need_resched = true;
 }
 
@@ -118,13 +144,13 @@ static void run_ended(kcpu *c, sim_time now)
 		 * tasklet_schedule): __do_softirq restarts if it has passes left,
 		 * else the softirq stays pending. */
 		c->run_raised = false;
-		if (c->run_passes < k->max_restart) {
-			run_passes(c, now);
+		if (c->run_passes < k->softirq.max_restart) {
+			do_softirq_passes(c, now);
 			return;
 		}
 		c->softirq_pending = true;
 	}
-	sim_hist_add(k->run, (uint64_t)(now - c->run_start));
+	sim_hist_add(k->h.softirq_run, (uint64_t)(now - c->run_start));
 	c->softirq_ns += now - c->run_start;
 	c->in_softirq = false;
 	if (c->run_more)
@@ -144,7 +170,7 @@ static void run_ended(kcpu *c, sim_time now)
 	if (c->need_resched) {
 		kcpu_schedule(c, now);
 	} else if (c->softirq_pending) {
-		softirq_run(c, now, RUN_KSOFTIRQD);
+		__do_softirq(c, now, RUN_KSOFTIRQD);
 	} else {
 		sched_sleep(&c->rq, &c->ksoftirqd, now);
 		c->ksd_runnable = false;
@@ -177,18 +203,12 @@ void kcpu_settle(kcpu *c, sim_time now, uint64_t seq, bool peek)
 	}
 }
 
-/* kcpu_settle() for an event on @c now. */
-void kcpu_settle_now(kcpu *c)
-{
-	kcpu_settle(c, sim_now(c->k->eng), sim_engine_cur_seq(c->k->eng), false);
-}
-
 /* irq_exit() at @t: run pending softirqs (or, in the threaded-softirq
  * what-if, wake ksoftirqd for them), else reschedule if asked. */
 static void irq_exit(kcpu *c, sim_time t)
 {
-	if (c->softirq_pending && c->k->in_irq_exit) {
-		softirq_run(c, t, RUN_IRQ_EXIT);
+	if (c->softirq_pending && c->k->softirq.in_irq_exit) {
+		__do_softirq(c, t, RUN_IRQ_EXIT);
 		return;
 	}
 	if (c->softirq_pending)
@@ -201,28 +221,30 @@ static void irq_exit(kcpu *c, sim_time t)
 
 /* ---- scheduling ---------------------------------------------------------- */
 
-/* schedule() at @now: a quiescent state, then the O(1) pick. */
+/* schedule() at @now: the quiescent state RCU notes at a context switch,
+ * then the O(1) pick. */
 void kcpu_schedule(kcpu *c, sim_time now)
 {
 	kmodel *k = c->k;
+	check_settled(c);
 	c->need_resched = false;
-	rcu_qsctr_inc(&c->rdp);
+	k->rcu.ops->rcu_note_context_switch(k->rcu.rsp, c->id);
 	sched_task *prev = c->rq.curr;
-	sched_task *next = sched_schedule(&k->sched, &c->rq, now);
-	if (c->rq.last_wait_ns > k->wait_max)
-		k->wait_max = c->rq.last_wait_ns;
+	sched_task *next = sched_schedule(&k->sched.cfg, &c->rq, now);
+	if (c->rq.last_wait_ns > k->cnt.wait_max)
+		k->cnt.wait_max = c->rq.last_wait_ns;
 	update_busy(c);
 	sim_time t = now;
 	if (next != prev)
-		t += stretch(c, k->ctxsw_cost);
+		t += stretch(c, k->sched.ctxsw_cost);
 	if (next == &c->ksoftirqd) {
 		if (c->ksd_waiting) {
-			if (now - c->ksd_woken > k->ksd_wait_max)
-				k->ksd_wait_max = now - c->ksd_woken;
+			if (now - c->ksd_woken > k->cnt.ksd_wait_max)
+				k->cnt.ksd_wait_max = now - c->ksd_woken;
 			c->ksd_waiting = false;
 		}
 		if (c->softirq_pending || c->run_more) {
-			softirq_run(c, t, RUN_KSOFTIRQD);
+			__do_softirq(c, t, RUN_KSOFTIRQD);
 		} else {
 			/* Woken but the work was done meanwhile: back to sleep. */
 			sched_sleep(&c->rq, &c->ksoftirqd, t);
@@ -249,7 +271,7 @@ static void extend_run(kcpu *c, sim_time cost_ns)
  * touch first. Prefetches only: no state changes, results are the same. */
 static void prefetch_ahead(const kmodel *k, int id)
 {
-	int n = k->ncpus;
+	int n = k->mach.ncpus;
 	if (n < 8)
 		return;
 	const kcpu *c3 = &k->cpu[(id + 3) % n];
@@ -272,8 +294,52 @@ static void prefetch_ahead(const kmodel *k, int id)
  * that tick was given when its previous one fired. */
 int kcpu_arm_tick(kmodel *k, int i)
 {
-	k->tick_next = i;
-	return sim_timer_at_seq(k->eng, &k->tick, k->cpu[i].tick_when, k->cpu[i].tick_seq);
+	k->mach.tick_next = i;
+	return sim_timer_at_seq(k->eng, &k->mach.tick, k->cpu[i].tick_when, k->cpu[i].tick_seq);
+}
+
+/* smp_send_reschedule() from @from to every other CPU that still owes
+ * the grace period a quiescent state: force_quiescent_state()'s IPIs. */
+static void send_reschedule_ipis(kcpu *from, sim_time now)
+{
+	kmodel *k = from->k;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		if (i == from->id || !k->rcu.ops->rcu_cpu_owes_qs(k->rcu.rsp, i))
+			continue;
+		k->cnt.ipis++;
+		kcpu *c = &k->cpu[i];
+		if (!sim_timer_armed(&c->ipi) && sim_timer_at(k->eng, &c->ipi, now))
+			kfail(k, SIM_ENOMEM);
+	}
+}
+
+/* The running job's work since seg_start, applied at @now through its
+ * workload's run(); then what it asked of this CPU: a job that went to
+ * sleep leaves the runqueue, need_resched, and force_quiescent_state()'s
+ * IPIs. */
+static void kcpu_account(kcpu *c, sim_time now)
+{
+	kmodel *k = c->k;
+	sched_task *p = c->rq.curr;
+	check_settled(c);
+	if (!is_job(c, p) || now <= c->seg_start) {
+		if (now > c->seg_start)
+			c->seg_start = now;
+		return;
+	}
+	job *j = p->owner;
+	double s = speed(c);
+	job_effect eff = { false, false, false };
+	k->wl.ops->run(c, j, now, c->seg_start, (double)(now - c->seg_start) * s, s, &eff);
+	c->seg_start = now;
+	if (eff.slept) {
+		sched_sleep(&c->rq, &j->task, now);
+		c->need_resched = true;
+	}
+	if (eff.need_resched)
+		c->need_resched = true;
+	if (eff.send_ipis)
+		send_reschedule_ipis(c, now);
 }
 
 /* The timer interrupts. Every CPU ticks once per period at its own offset
@@ -285,14 +351,16 @@ int kcpu_arm_tick(kmodel *k, int i)
 void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 {
 	kmodel *k = tm->ctx;
-	kcpu *c = &k->cpu[k->tick_next];
+	kcpu *c = &k->cpu[k->mach.tick_next];
+	const rcu_flavor *rf = k->rcu.ops;
 	sim_time now = sim_now(eng);
-	int64_t jiffies = now / k->tick_ns;
+	int64_t jiffies = now / k->mach.tick_ns;
+	RCUSIM_CHECK(c->tick_when == now && c->tick_seq == sim_engine_cur_seq(eng), "kcpu.tick");
 	prefetch_ahead(k, c->id);
 	kcpu_settle_now(c);
-	c->tick_when = now + k->tick_ns;
+	c->tick_when = now + k->mach.tick_ns;
 	c->tick_seq = sim_engine_reserve_seq(eng);
-	if (kcpu_arm_tick(k, c->id + 1 < k->ncpus ? c->id + 1 : 0)) {
+	if (kcpu_arm_tick(k, c->id + 1 < k->mach.ncpus ? c->id + 1 : 0)) {
 		kfail(k, SIM_ENOMEM);
 		return;
 	}
@@ -300,25 +368,28 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		/* Hardirq part only: rcu_check_callbacks sees in_softirq() (no
 		 * quiescent state) but re-raises the tasklet; scheduler_tick
 		 * charges curr; the run lasts longer. */
-		if (rcu_pending(&k->rcp, &c->rdp))
+		if (rf->rcu_pending(k->rcu.rsp, c->id)) {
+			rf->rcu_check_callbacks(k->rcu.rsp, c->id, false);
 			c->run_raised = true;
-		if (sched_tick(&k->sched, &c->rq, jiffies))
+		}
+		if (sched_tick(&k->sched.cfg, &c->rq, jiffies))
 			c->need_resched = true;
-		extend_run(c, k->tick_cost);
+		extend_run(c, k->mach.tick_cost);
 		return;
 	}
-	job_account(c, now);
-	/* update_process_times(): rcu_check_callbacks() if rcu_pending(). */
-	if (rcu_pending(&k->rcp, &c->rdp)) {
-		bool user = is_job(c, c->rq.curr) && !sim_rng_bernoulli(c->rng_mode, k->p_kernel);
+	kcpu_account(c, now);
+	/* update_process_times(): rcu_check_callbacks() if rcu_pending(), a
+	 * quiescent state if the tick came from user mode or the idle task;
+	 * it raises the RCU softirq. */
+	if (rf->rcu_pending(k->rcu.rsp, c->id)) {
+		bool user = is_job(c, c->rq.curr) && !sim_rng_bernoulli(c->rng_mode, k->wl.p_kernel);
 		bool idle = !c->rq.curr;
-		if (user || idle)
-			rcu_qsctr_inc(&c->rdp);
+		rf->rcu_check_callbacks(k->rcu.rsp, c->id, user || idle);
 		c->softirq_pending = true;
 	}
-	if (sched_tick(&k->sched, &c->rq, jiffies))
+	if (sched_tick(&k->sched.cfg, &c->rq, jiffies))
 		c->need_resched = true;
-	irq_exit(c, now + stretch(c, k->tick_cost));
+	irq_exit(c, now + stretch(c, k->mach.tick_cost));
 }
 
 /* A device or IPI interrupt at @now: its handler cost, then irq_exit; in a
@@ -328,11 +399,11 @@ static void device_irq(kcpu *c, sim_time now)
 	kmodel *k = c->k;
 	kcpu_settle_now(c);
 	if (c->in_softirq) {
-		extend_run(c, k->irq_cost);
+		extend_run(c, k->mach.irq_cost);
 		return;
 	}
-	job_account(c, now);
-	irq_exit(c, now + stretch(c, k->irq_cost));
+	kcpu_account(c, now);
+	irq_exit(c, now + stretch(c, k->mach.irq_cost));
 }
 
 void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm)
@@ -343,25 +414,12 @@ void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm)
 	device_irq(c, sim_now(eng));
 }
 
-void kcpu_send_ipis(kcpu *from, sim_time now)
-{
-	kmodel *k = from->k;
-	for (int i = 0; i < k->ncpus; i++) {
-		if (i == from->id || !rcu_cpu_in_mask(&k->rcp, i))
-			continue;
-		k->ipis++;
-		kcpu *c = &k->cpu[i];
-		if (!sim_timer_armed(&c->ipi) && sim_timer_at(k->eng, &c->ipi, now))
-			kfail(k, SIM_ENOMEM);
-	}
-}
-
 void kcpu_irq_fire(sim_engine *eng, sim_timer *tm)
 {
 	kcpu *c = tm->ctx;
 	kmodel *k = c->k;
 	sim_time now = sim_now(eng);
-	double gap = sim_rng_exponential(c->rng_irq, 1e9 / k->irq_rate);
+	double gap = sim_rng_exponential(c->rng_irq, 1e9 / k->mach.irq_rate);
 	if (sim_timer_after(eng, tm, (sim_time)llround(gap))) {
 		kfail(k, SIM_ENOMEM);
 		return;
@@ -369,18 +427,22 @@ void kcpu_irq_fire(sim_engine *eng, sim_timer *tm)
 	device_irq(c, now);
 }
 
-
-/* cache_reap() for this CPU's array, and the node's part when due. Runs
- * from a workqueue; its CPU time is left out. */
-void kcpu_reap_fire(sim_engine *eng, sim_timer *tm)
+/* try_to_wake_up() of a job whose retry sleep is over: runnable again,
+ * and running now if it preempts (a softirq run in progress reschedules
+ * at its end). */
+void kcpu_job_wake_fire(sim_engine *eng, sim_timer *tm)
 {
-	kcpu *c = tm->ctx;
-	kmodel *k = c->k;
+	job *j = tm->ctx;
+	kcpu *c = j->cpu;
 	sim_time now = sim_now(eng);
-	bool node_due = now >= k->next_node_reap;
-	if (node_due)
-		k->next_node_reap = now + k->reap_node_ns;
-	slab_reap(&k->v.filp, c->id, node_due);
-	if (sim_timer_after(eng, tm, k->reap_ns))
-		kfail(k, SIM_ENOMEM);
+	j->sleeping = false;
+	kcpu_settle_now(c);
+	if (!sched_wake(&c->k->sched.cfg, &c->rq, &j->task, now))
+		return;
+	if (c->in_softirq) {
+		c->need_resched = true;
+	} else {
+		kcpu_account(c, now);
+		kcpu_schedule(c, now);
+	}
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * kernel.c - the kernel model's table (kernel_model: workloads callrcu,
- * openclose and make): creating the machine, its CPUs, jobs, RCU, file
- * table and filp slab from the parameters; sampling the series; and the
- * end-of-run scalars with the conservation checks. What each CPU does is
- * in kcpu.c, the jobs in workload.c (shared types in kernel_int.h).
+ * kernel.c - the kernel model's table (kernel_model, for every workload in
+ * workload.c's table): creating its parts from the parameters, one function
+ * each (machine, scheduler, softirqs, RCU, file table in files.c, workload,
+ * metric handles, then the CPUs and the jobs), sampling the series, and
+ * the end-of-run scalars with the conservation checks. What each CPU does
+ * is in kcpu.c, the jobs in the workload files (shared types in
+ * kernel_int.h).
  */
 #include <assert.h>
 #include <math.h>
@@ -20,25 +22,182 @@ static void kernel_destroy(void *state)
 	if (!k)
 		return;
 	if (k->cpu)
-		for (int i = 0; i < k->ncpus; i++) {
-			rcu_data_fini(&k->cpu[i].rdp);
+		for (int i = 0; i < k->mach.ncpus; i++) {
 			sim_rng_destroy(k->cpu[i].rng_work);
 			sim_rng_destroy(k->cpu[i].rng_mode);
 			sim_rng_destroy(k->cpu[i].rng_irq);
 		}
-	rcu_ctrlblk_fini(&k->rcp);
-	if (k->jobs)
-		for (int64_t j = 0; j < k->njobs; j++) {
-			free(k->jobs[j].files);
-			free(k->jobs[j].held);
+	if (k->rcu.ops)
+		k->rcu.ops->destroy(k->rcu.rsp);
+	if (k->wl.jobs)
+		for (int64_t j = 0; j < k->wl.njobs; j++) {
+			free(k->wl.jobs[j].files);
+			free(k->wl.jobs[j].held);
 		}
-	if (k->files)
-		vfs_fini(&k->v);
+	if (k->wl.ops && k->wl.ops->destroy)
+		k->wl.ops->destroy(&k->wl);
+	kfiles_destroy(k);
 	free(k->cpu);
-	free(k->rq_store);
-	free(k->core_busy);
-	free(k->jobs);
+	free(k->sched.rq_store);
+	free(k->mach.core_busy);
+	free(k->wl.jobs);
 	free(k);
+}
+
+/* 1. The machine. 0 or SIM_ENOMEM. */
+static int machine_create(kmodel *k, const sim_params *p)
+{
+	kmachine *mc = &k->mach;
+	mc->ncores = (int)sim_params_int(p, P_MACHINE_CORES);
+	mc->tpc = (int)sim_params_int(p, P_MACHINE_THREADS_PER_CORE);
+	mc->ncpus = mc->ncores * mc->tpc;
+	mc->smt_slowdown = sim_params_real(p, P_MACHINE_SMT_SLOWDOWN);
+	mc->clock_scale = REF_CLOCK_HZ / sim_params_real(p, P_MACHINE_CLOCK);
+	mc->tick_ns = SIM_NS_PER_S / sim_params_int(p, P_MACHINE_HZ);
+	mc->tick_cost = sim_params_int(p, P_IRQ_TICK_COST);
+	mc->irq_cost = sim_params_int(p, P_IRQ_COST);
+	mc->irq_rate = sim_params_real(p, P_IRQ_RATE);
+	mc->core_busy = calloc((size_t)mc->ncores, sizeof(*mc->core_busy));
+	return mc->core_busy ? 0 : SIM_ENOMEM;
+}
+
+/* 2. The scheduler's constants and the runqueues' arrays. 0 or SIM_ENOMEM. */
+static int scheduler_create(kmodel *k, const sim_params *p)
+{
+	kscheduler *s = &k->sched;
+	sched_cfg_init(&s->cfg, (int)sim_params_int(p, P_MACHINE_HZ),
+		       sim_params_int(p, P_SCHED_DEF_TIMESLICE),
+		       sim_params_is_auto(p, P_SCHED_MIN_TIMESLICE) ? -1
+								: sim_params_int(p, P_SCHED_MIN_TIMESLICE),
+		       sim_params_int(p, P_SCHED_STARVATION_LIMIT),
+		       (int)sim_params_int(p, P_SCHED_MAX_BONUS));
+	s->ctxsw_cost = sim_params_int(p, P_SCHED_CTXSW_COST);
+	s->rq_store = calloc((size_t)k->mach.ncpus, sizeof(*s->rq_store));
+	return s->rq_store ? 0 : SIM_ENOMEM;
+}
+
+/* 3. Softirqs. */
+static void softirq_create(kmodel *k, const sim_params *p)
+{
+	k->softirq = (ksoftirq){
+		.max_restart = (int)sim_params_int(p, P_SOFTIRQ_MAX_RESTART),
+		.in_irq_exit = sim_params_int(p, P_SOFTIRQ_IN_IRQ_EXIT) != 0,
+		.time_limit = sim_params_int(p, P_SOFTIRQ_TIME_LIMIT),
+		.pass_cost = sim_params_int(p, P_SOFTIRQ_PASS_COST),
+	};
+}
+
+/* 4. RCU: the flavor rcu.flavor names, over the callbacks' counts; after
+ * the file table (a callback frees a file when it is modelled). */
+static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err, size_t errlen)
+{
+	krcu *r = &k->rcu;
+	r->handler_cost = sim_params_int(p, P_RCU_TASKLET_COST);
+	r->cb_cost = sim_params_int(p, P_RCU_CALLBACK_COST);
+	if (cb_stats_init(&r->cb, m))
+		return SIM_ENOMEM;
+	r->ops = rcu_flavor_find(p);
+	assert(r->ops); /* rcusim_validate() checked */
+	rcu_flavor_env env = {
+		.p = p,
+		.m = m,
+		.lat = r->cb.lat,
+		.ncpus = k->mach.ncpus,
+		.invoke = k->files.on ? file_free_rcu : NULL,
+		.invoke_ctx = k,
+	};
+	return r->ops->create(&r->rsp, &env, err, errlen);
+}
+
+/* 6. The workload kind's settings, and what every kind shares. */
+static int workload_create(kmodel *k, const sim_params *p, char *err, size_t errlen)
+{
+	kworkload *w = &k->wl;
+	w->ops = workload_find(sim_params_str(p, P_WORKLOAD_KIND));
+	assert(w->ops); /* rcusim_validate() checked */
+	w->njobs = sim_params_int(p, P_WORKLOAD_JOBS);
+	const char *on = sim_params_str(p, P_WORKLOAD_ON_ENFILE);
+	w->on_enfile = !strcmp(on, "fail") ? 0 : !strcmp(on, "retry") ? 1 : 2;
+	w->retry_delay = sim_params_int(p, P_WORKLOAD_RETRY_DELAY);
+	w->retry_max = sim_params_int(p, P_WORKLOAD_RETRY_MAX);
+	w->jobs = calloc(w->njobs ? (size_t)w->njobs : 1, sizeof(*w->jobs));
+	if (!w->jobs)
+		return SIM_ENOMEM;
+	k->files.on = w->ops->frees_files;
+	return w->ops->create(w, p, err, errlen);
+}
+
+/* The CPUs: runqueues, ksoftirqd, random streams, timers. 0 or SIM_ENOMEM. */
+static int cpus_create(kmodel *k, const model_env *env)
+{
+	const sim_params *p = env->p;
+	int ksd_nice = (int)sim_params_int(p, P_SCHED_KSOFTIRQD_NICE);
+	k->cpu = calloc((size_t)k->mach.ncpus, sizeof(*k->cpu));
+	if (!k->cpu)
+		return SIM_ENOMEM;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		kcpu *c = &k->cpu[i];
+		c->k = k;
+		c->id = i;
+		c->core = i / k->mach.tpc;
+		sched_rq_init(&c->rq, &k->sched.rq_store[i]);
+		sched_task_init(&c->ksoftirqd, ksd_nice);
+		if (sim_rng_create(&c->rng_work, env->rng, env->seed, WORKLOAD_RNG_STREAM, (uint64_t)i) ||
+		    sim_rng_create(&c->rng_mode, env->rng, env->seed, "kernel.tick_mode", (uint64_t)i) ||
+		    sim_rng_create(&c->rng_irq, env->rng, env->seed, "irq.device", (uint64_t)i))
+			return SIM_ENOMEM;
+		sim_timer_init(env->eng, &c->done, kcpu_run_end, c);
+		sim_timer_init(env->eng, &c->ipi, kcpu_ipi_fire, c);
+		sim_timer_init(env->eng, &c->irq, kcpu_irq_fire, c);
+		if (kfiles_start_cpu(k, c))
+			return SIM_ENOMEM;
+	}
+	return 0;
+}
+
+/* The jobs, round-robin over the CPUs (job j on CPU j mod ncpus), each
+ * runnable with its first call drawn. 0 or SIM_ENOMEM. */
+static int jobs_create(kmodel *k, const sim_params *p)
+{
+	kworkload *w = &k->wl;
+	int job_nice = (int)sim_params_int(p, P_SCHED_JOB_NICE);
+	for (int64_t j = 0; j < w->njobs; j++) {
+		kcpu *c = &k->cpu[j % k->mach.ncpus];
+		job *jb = &w->jobs[j];
+		sched_task_init(&jb->task, job_nice);
+		jb->task.owner = jb;
+		jb->cpu = c;
+		sim_timer_init(k->eng, &jb->wake, kcpu_job_wake_fire, jb);
+		jb->next_call_work = w->call_rate > 0
+					     ? sim_rng_exponential(c->rng_work, 1.0 / w->call_rate)
+					     : 0;
+		if (w->ops->job_start && w->ops->job_start(k, c, jb))
+			return SIM_ENOMEM;
+		sched_add_runnable(&k->sched.cfg, &c->rq, &jb->task, 0);
+		c->jobs++;
+	}
+	return 0;
+}
+
+/* Boot: every CPU picks its first task, ticks staggered over one period as
+ * the CPUs' timers are, device interrupts start. 0 or SIM_ENOMEM. */
+static int machine_start(kmodel *k)
+{
+	kmachine *mc = &k->mach;
+	for (int i = 0; i < mc->ncpus; i++) {
+		kcpu *c = &k->cpu[i];
+		c->rq.curr = NULL;
+		kcpu_schedule(c, 0);
+		c->tick_when = mc->tick_ns * (i + 1) / mc->ncpus;
+		c->tick_seq = sim_engine_reserve_seq(k->eng);
+		if (mc->irq_rate > 0 &&
+		    sim_timer_at(k->eng, &c->irq,
+				 (sim_time)llround(sim_rng_exponential(c->rng_irq, 1e9 / mc->irq_rate))))
+			return SIM_ENOMEM;
+	}
+	if (sim_timer_init(k->eng, &mc->tick, kcpu_tick_fire, k) || kcpu_arm_tick(k, 0))
+		return SIM_ENOMEM;
+	return 0;
 }
 
 static int kernel_create(void **state, const model_env *env, char *err, size_t errlen)
@@ -49,210 +208,55 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 	if (!k)
 		goto nomem;
 	k->eng = env->eng;
-	k->m = env->m;
-	k->ncores = (int)sim_params_int(p, P_MACHINE_CORES);
-	k->tpc = (int)sim_params_int(p, P_MACHINE_THREADS_PER_CORE);
-	k->ncpus = k->ncores * k->tpc;
-	k->smt_slowdown = sim_params_real(p, P_MACHINE_SMT_SLOWDOWN);
-	k->clock_scale = REF_CLOCK_HZ / sim_params_real(p, P_MACHINE_CLOCK);
-	int hz = (int)sim_params_int(p, P_MACHINE_HZ);
-	k->tick_ns = SIM_NS_PER_S / hz;
-	sched_cfg_init(&k->sched, hz, sim_params_int(p, P_SCHED_DEF_TIMESLICE),
-		       sim_params_is_auto(p, P_SCHED_MIN_TIMESLICE) ? -1
-								: sim_params_int(p, P_SCHED_MIN_TIMESLICE),
-		       sim_params_int(p, P_SCHED_STARVATION_LIMIT),
-		       (int)sim_params_int(p, P_SCHED_MAX_BONUS));
-	k->rcu = (rcu_cfg){
-		.policy = (rcu_policy)sim_params_int(p, P_RCU_POLICY),
-		.maxbatch = sim_params_int(p, P_RCU_MAXBATCH),
-		.resched_over = sim_params_int(p, P_RCU_RESCHED_OVER),
-		.blimit = sim_params_int(p, P_RCU_BLIMIT),
-		.qhimark = sim_params_int(p, P_RCU_QHIMARK),
-		.qlowmark = sim_params_int(p, P_RCU_QLOWMARK),
-		.rsinterval = sim_params_int(p, P_RCU_RSINTERVAL),
-		.reset_last_rs_qlen = sim_params_int(p, P_RCU_RESET_LAST_RS_QLEN) != 0,
-	};
-	k->max_restart = (int)sim_params_int(p, P_SOFTIRQ_MAX_RESTART);
-	k->in_irq_exit = sim_params_int(p, P_SOFTIRQ_IN_IRQ_EXIT) != 0;
-	k->softirq_time_limit = sim_params_int(p, P_SOFTIRQ_TIME_LIMIT);
-	k->tick_cost = sim_params_int(p, P_IRQ_TICK_COST);
-	k->irq_cost = sim_params_int(p, P_IRQ_COST);
-	k->pass_cost = sim_params_int(p, P_SOFTIRQ_PASS_COST);
-	k->tasklet_cost = sim_params_int(p, P_RCU_TASKLET_COST);
-	k->cb_cost = sim_params_int(p, P_RCU_CALLBACK_COST);
-	k->ctxsw_cost = sim_params_int(p, P_SCHED_CTXSW_COST);
-	k->irq_rate = sim_params_real(p, P_IRQ_RATE);
-	k->njobs = sim_params_int(p, P_WORKLOAD_JOBS);
-	const char *kind = sim_params_str(p, P_WORKLOAD_KIND);
-	k->kind = !strcmp(kind, "make") ? WL_MAKE : !strcmp(kind, "openclose") ? WL_OPENCLOSE : WL_CALLRCU;
-	k->files = k->kind != WL_CALLRCU;
-	char a[512];
-	if (k->kind == WL_CALLRCU) {
-		k->call_rate = sim_params_real(p, P_WORKLOAD_CALLRCU_RATE) / 1e9;
-		k->p_kernel = sim_params_real(p, P_WORKLOAD_CALLRCU_RATE) *
-			      (double)sim_params_int(p, P_WORKLOAD_SYSCALL_COST) / 1e9;
-		if (k->p_kernel >= 1) {
-			model_param_where(p, P_WORKLOAD_CALLRCU_RATE, a, sizeof(a));
-			snprintf(err, errlen,
-				 "%s: %s x workload.syscall_cost (%s) is %.3g: a job would spend more than "
-				 "all its time in system calls",
-				 a, sim_params_text(p, P_WORKLOAD_CALLRCU_RATE),
-				 sim_params_text(p, P_WORKLOAD_SYSCALL_COST), k->p_kernel);
-			return RCUSIM_EINPUT;
-		}
-	} else if (k->kind == WL_OPENCLOSE) {
-		k->call_rate = 1.0 / (double)sim_params_int(p, P_WORKLOAD_OPENCLOSE_PAIR_COST);
-		k->p_kernel = 1.0 - sim_params_real(p, P_WORKLOAD_OPENCLOSE_USER_SHARE);
-	} else {
-		k->job_work = (double)sim_params_int(p, P_WORKLOAD_MAKE_JOB_CPU);
-		/* Lognormal with mean job_work: zeta = ln(mean) - sigma^2 / 2. */
-		k->work_sigma = sim_params_real(p, P_WORKLOAD_MAKE_JOB_CPU_SIGMA);
-		k->work_zeta = log(k->job_work) - k->work_sigma * k->work_sigma / 2.0;
-		k->held_per_job = (int)llround(sim_params_real(p, P_WORKLOAD_MAKE_LIVE_PROCS) *
-					       (double)sim_params_int(p, P_WORKLOAD_MAKE_MAPPED_FILES));
-		int64_t transient = sim_params_int(p, P_WORKLOAD_MAKE_OPENS_PER_JOB) - k->held_per_job;
-		if (transient < 0) {
-			model_param_where(p, P_WORKLOAD_MAKE_OPENS_PER_JOB, a, sizeof(a));
-			snprintf(err, errlen,
-				 "%s: must be at least make_live_procs x make_mapped_files (%d), got %s", a,
-				 k->held_per_job, sim_params_text(p, P_WORKLOAD_MAKE_OPENS_PER_JOB));
-			return RCUSIM_EINPUT;
-		}
-		k->call_rate = (double)transient / k->job_work;
-		k->p_kernel = sim_params_real(p, P_WORKLOAD_MAKE_SYSTEM_SHARE);
-		k->fail_share = sim_params_real(p, P_WORKLOAD_MAKE_OPEN_FAIL_SHARE);
-		double med = (double)sim_params_int(p, P_WORKLOAD_MAKE_HOLD_MEDIAN);
-		double mean = (double)sim_params_int(p, P_WORKLOAD_MAKE_HOLD_MEAN);
-		if (mean < med) {
-			model_param_where(p, P_WORKLOAD_MAKE_HOLD_MEAN, a, sizeof(a));
-			snprintf(err, errlen, "%s: a lognormal's mean is at least its median (%s), got %s",
-				 a, sim_params_text(p, P_WORKLOAD_MAKE_HOLD_MEDIAN),
-				 sim_params_text(p, P_WORKLOAD_MAKE_HOLD_MEAN));
-			return RCUSIM_EINPUT;
-		}
-		/* Lognormal: median e^zeta, mean e^(zeta + sigma^2 / 2). */
-		k->hold_zeta = log(med);
-		k->hold_sigma = sqrt(2.0 * log(mean / med));
+	k->h.m = env->m;
+	int rc = machine_create(k, p);
+	if (!rc)
+		rc = scheduler_create(k, p);
+	if (!rc) {
+		softirq_create(k, p);
+		rc = workload_create(k, p, err, errlen);
 	}
-	const char *on = sim_params_str(p, P_WORKLOAD_ON_ENFILE);
-	k->on_enfile = !strcmp(on, "fail") ? 0 : !strcmp(on, "retry") ? 1 : 2;
-	k->retry_delay = sim_params_int(p, P_WORKLOAD_RETRY_DELAY);
-	k->retry_max = sim_params_int(p, P_WORKLOAD_RETRY_MAX);
-	k->reap_ns = sim_params_int(p, P_VFS_REAP_INTERVAL);
-	k->reap_node_ns = sim_params_int(p, P_VFS_REAP_NODE_INTERVAL);
-	if (k->files) {
-		int64_t mem = sim_params_int(p, P_MACHINE_MEMORY), page = sim_params_int(p, P_MACHINE_PAGE_SIZE);
-		int64_t max_files = sim_params_is_auto(p, P_VFS_MAX_FILES)
-					    ? vfs_default_max_files(mem, page)
-					    : sim_params_int(p, P_VFS_MAX_FILES);
-		int64_t batch = k->ncpus >= 16 ? 2 * k->ncpus : 4 * k->ncpus;
-		if (!sim_params_is_auto(p, P_VFS_PERCPU_BATCH))
-			batch = sim_params_int(p, P_VFS_PERCPU_BATCH);
-		slab_cfg sc = {
-			.obj_size = sim_params_int(p, P_VFS_FILE_SIZE),
-			.page_size = page,
-			.mgmt = sim_params_int(p, P_VFS_SLAB_MGMT),
-			.bufctl = sim_params_int(p, P_VFS_SLAB_BUFCTL),
-			.ncpus = k->ncpus,
-			.limit = sim_params_is_auto(p, P_VFS_ARRAY_LIMIT) ? 0 : (int)sim_params_int(p, P_VFS_ARRAY_LIMIT),
-			.batchcount = sim_params_is_auto(p, P_VFS_ARRAY_BATCHCOUNT)
-					      ? 0
-					      : (int)sim_params_int(p, P_VFS_ARRAY_BATCHCOUNT),
-			.shared_factor = (int)sim_params_int(p, P_VFS_SHARED_FACTOR),
-		};
-		if (slab_estimate(&sc) < 1) {
-			model_param_where(p, P_VFS_FILE_SIZE, a, sizeof(a));
-			snprintf(err, errlen, "%s: no object of %s fits a %s slab with its descriptor", a,
-				 sim_params_text(p, P_VFS_FILE_SIZE), sim_params_text(p, P_MACHINE_PAGE_SIZE));
-			return RCUSIM_EINPUT;
-		}
-		if (vfs_init(&k->v, (vfs_accounting)sim_params_int(p, P_VFS_ACCOUNTING), max_files, &sc, batch))
-			goto nomem;
-		k->next_node_reap = k->reap_node_ns;
-	}
-	sim_tavg_init(&k->qtotal, 0, 0);
-	k->lat = sim_metrics_hist(env->m, "cb.latency_ns");
-	k->run = sim_metrics_hist(env->m, "softirq.run_ns");
-	k->gp = sim_metrics_hist(env->m, "gp.duration_ns");
-	k->cpu = calloc((size_t)k->ncpus, sizeof(*k->cpu));
-	k->rq_store = calloc((size_t)k->ncpus, sizeof(*k->rq_store));
-	k->core_busy = calloc((size_t)k->ncores, sizeof(*k->core_busy));
-	k->jobs = calloc(k->njobs ? (size_t)k->njobs : 1, sizeof(*k->jobs));
-	if (!k->lat || !k->run || !k->gp || !k->cpu || !k->rq_store || !k->core_busy || !k->jobs ||
-	    rcu_ctrlblk_init(&k->rcp, k->ncpus))
-		goto nomem;
-	k->rcp.gp_hist = k->gp;
-	int job_nice = (int)sim_params_int(p, P_SCHED_JOB_NICE);
-	int ksd_nice = (int)sim_params_int(p, P_SCHED_KSOFTIRQD_NICE);
-	for (int i = 0; i < k->ncpus; i++) {
-		kcpu *c = &k->cpu[i];
-		c->k = k;
-		c->id = i;
-		c->core = i / k->tpc;
-		sched_rq_init(&c->rq, &k->rq_store[i]);
-		sched_task_init(&c->ksoftirqd, ksd_nice);
-		if (rcu_data_init(&c->rdp, &k->rcu, i, k->files) ||
-		    sim_rng_create(&c->rng_work, env->rng, env->seed, "workload.callrcu", (uint64_t)i) ||
-		    sim_rng_create(&c->rng_mode, env->rng, env->seed, "kernel.tick_mode", (uint64_t)i) ||
-		    sim_rng_create(&c->rng_irq, env->rng, env->seed, "irq.device", (uint64_t)i))
-			goto nomem;
-		sim_timer_init(env->eng, &c->done, kcpu_run_end, c);
-		sim_timer_init(env->eng, &c->ipi, kcpu_ipi_fire, c);
-		sim_timer_init(env->eng, &c->irq, kcpu_irq_fire, c);
-		sim_timer_init(env->eng, &c->reap, kcpu_reap_fire, c);
-		/* cache_reap starts HZ + 3 x cpu jiffies after boot (start_cpu_timer). */
-		if (k->files && sim_timer_at(env->eng, &c->reap, SIM_NS_PER_S + 3 * i * k->tick_ns))
-			goto nomem;
-	}
-	/* Jobs round-robin over the CPUs: job j on CPU j mod ncpus. */
-	for (int64_t j = 0; j < k->njobs; j++) {
-		kcpu *c = &k->cpu[j % k->ncpus];
-		job *jb = &k->jobs[j];
-		sched_task_init(&jb->task, job_nice);
-		jb->task.owner = jb;
-		jb->cpu = c;
-		sim_timer_init(env->eng, &jb->wake, job_wake_fire, jb);
-		if (k->held_per_job && !(jb->held = malloc((size_t)k->held_per_job * sizeof(*jb->held))))
-			goto nomem;
-		jb->next_call_work = k->call_rate > 0
-					     ? sim_rng_exponential(c->rng_work, 1.0 / k->call_rate)
-					     : 0;
-		if (k->kind == WL_MAKE)
-			jb->work = job_compile_work(c);
-		sched_add_runnable(&k->sched, &c->rq, &jb->task, 0);
-		c->jobs++;
-	}
-	for (int i = 0; i < k->ncpus; i++) {
-		kcpu *c = &k->cpu[i];
-		c->rq.curr = NULL;
-		kcpu_schedule(c, 0);
-		/* Ticks staggered over one period, as the CPUs' timers are. */
-		c->tick_when = k->tick_ns * (i + 1) / k->ncpus;
-		c->tick_seq = sim_engine_reserve_seq(env->eng);
-		if (k->irq_rate > 0 &&
-		    sim_timer_at(env->eng, &c->irq,
-				 (sim_time)llround(sim_rng_exponential(c->rng_irq, 1e9 / k->irq_rate))))
-			goto nomem;
-	}
-	if (sim_timer_init(env->eng, &k->tick, kcpu_tick_fire, k) || kcpu_arm_tick(k, 0))
-		goto nomem;
-	return 0;
+	if (!rc)
+		rc = kfiles_create(k, p, err, errlen);
+	if (!rc)
+		rc = rcu_create(k, p, env->m, err, errlen);
+	if (!rc && !(k->h.softirq_run = sim_metrics_hist(env->m, "softirq.run_ns")))
+		rc = SIM_ENOMEM;
+	if (!rc)
+		rc = cpus_create(k, env);
+	if (!rc)
+		rc = jobs_create(k, p);
+	if (!rc)
+		rc = machine_start(k);
+	if (rc != SIM_ENOMEM)
+		return rc;
 nomem:
 	snprintf(err, errlen, "kernel model: out of memory");
 	return SIM_ENOMEM;
 }
 
+/* With the checks on: the callbacks and files are conserved at a sample
+ * (every count is exact at any event boundary). */
+static void check_conservation(const kmodel *k, int64_t qsum)
+{
+	char why[256];
+	RCUSIM_CHECK(cb_stats_conserved(&k->rcu.cb, (uint64_t)qsum), "kernel.cb_conservation");
+	RCUSIM_CHECK(!k->files.on || !kfiles_check(k, (uint64_t)qsum, why, sizeof(why)),
+		     "kernel.file_conservation");
+}
+
 static int kernel_sample(void *state, sim_time now)
 {
 	kmodel *k = state;
-	sim_metrics *m = k->m;
+	sim_metrics *m = k->h.m;
+	const rcu_flavor *rf = k->rcu.ops;
 	sim_time interval_ns = 0;
 	int64_t qsum = 0, ksd = 0;
 	double busy_sum = 0;
-	for (int i = 0; i < k->ncpus; i++) {
+	for (int i = 0; i < k->mach.ncpus; i++) {
 		kcpu *c = &k->cpu[i];
 		kcpu_settle(c, now, sim_engine_cur_seq(k->eng), true);
-		int64_t q = rcu_qlen(&c->rdp);
+		int64_t q = rf->qlen(k->rcu.rsp, i);
 		qsum += q;
 		ksd += c->ksd_runnable;
 		sim_series *s = sim_metrics_series(m, "cb.qlen", i);
@@ -269,44 +273,23 @@ static int kernel_sample(void *state, sim_time now)
 		if (sim_series_append(b, now, frac))
 			return SIM_ENOMEM;
 	}
+	if (RCUSIM_CHECKS_ON)
+		check_conservation(k, qsum);
 	sim_series *s;
 	if (!(s = sim_metrics_series(m, "cb.qlen", -1)) || sim_series_append(s, now, (double)qsum) ||
 	    !(s = sim_metrics_series(m, "softirq.busy_frac", -1)) ||
-	    sim_series_append(s, now, busy_sum / k->ncpus) ||
+	    sim_series_append(s, now, busy_sum / k->mach.ncpus) ||
 	    !(s = sim_metrics_series(m, "ksoftirqd.runnable", -1)) ||
-	    sim_series_append(s, now, (double)ksd) ||
-	    !(s = sim_metrics_series(m, "gp.completed", -1)) ||
-	    sim_series_append(s, now, (double)k->rcp.gp_completed))
+	    sim_series_append(s, now, (double)ksd) || rf->sample(k->rcu.rsp, m, now))
 		return SIM_ENOMEM;
-	if (!k->files)
-		return 0;
-	const slab_cache *sc = &k->v.filp;
-	int64_t pinned = slab_pinned_free(sc), slots = slab_total_slots(sc);
-	if (slots && (k->frag_max_den == 0 ||
-		      (__int128)pinned * k->frag_max_den > (__int128)k->frag_max_num * slots)) {
-		k->frag_max_num = pinned;
-		k->frag_max_den = slots;
-	}
-	if (!(s = sim_metrics_series(m, "vfs.nr_files", -1)) ||
-	    sim_series_append(s, now, (double)vfs_nr_files(&k->v)) ||
-	    !(s = sim_metrics_series(m, "mem.pending_bytes", -1)) ||
-	    sim_series_append(s, now, (double)qsum * (double)sc->cfg.obj_size) ||
-	    !(s = sim_metrics_series(m, "slab.pages", -1)) ||
-	    sim_series_append(s, now, (double)sc->nslabs) ||
-	    !(s = sim_metrics_series(m, "slab.fragmentation", -1)) ||
-	    sim_series_append(s, now, slots ? (double)pinned / (double)slots : 0))
-		return SIM_ENOMEM;
-	/* Slab accounting counts every slot: never fewer than the files that
-	 * exist (live or waiting for their grace period). */
-	if (k->v.acct == VFS_ACCT_SLAB && k->v.nr_slab < k->v.live + k->v.pending)
-		return RCUSIM_EFAIL;
-	return 0;
+	return k->files.on ? kfiles_sample(k, now, qsum) : 0;
 }
 
 static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 {
 	kmodel *k = state;
-	sim_metrics *m = k->m;
+	sim_metrics *m = k->h.m;
+	const rcu_flavor *rf = k->rcu.ops;
 	if (k->err) {
 		snprintf(err, errlen, "kernel model: out of memory");
 		return k->err;
@@ -316,92 +299,43 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	/* Runs that ended by the end of the run (all events at or before it
 	 * were dispatched; after a stop, only those before the last one). */
 	uint64_t bound = sim_engine_completed(k->eng) ? UINT64_MAX : sim_engine_cur_seq(k->eng);
-	for (int i = 0; i < k->ncpus; i++)
+	for (int i = 0; i < k->mach.ncpus; i++)
 		kcpu_settle(&k->cpu[i], now, bound, true);
-	for (int i = 0; i < k->ncpus; i++) {
-		kcpu *c = &k->cpu[i];
-		pending += (uint64_t)rcu_qlen(&c->rdp);
-		switches += c->rq.nr_switches;
-		if (c->rdp.qlen_max > qlen_max)
-			qlen_max = c->rdp.qlen_max;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		pending += (uint64_t)rf->qlen(k->rcu.rsp, i);
+		switches += k->cpu[i].rq.nr_switches;
+		if (rf->qlen_max(k->rcu.rsp, i) > qlen_max)
+			qlen_max = rf->qlen_max(k->rcu.rsp, i);
 	}
-	int rc = 0;
-	rc |= sim_metrics_scalar(m, "cb.enqueued", (double)k->enqueued);
-	rc |= sim_metrics_scalar(m, "cb.invoked", (double)k->invoked);
-	rc |= sim_metrics_scalar(m, "cb.pending_end", (double)pending);
-	rc |= sim_metrics_scalar(m, "cb.qlen_max", (double)qlen_max);
-	rc |= sim_metrics_scalar(m, "cb.qlen_total_max", (double)k->qtotal.max);
-	rc |= sim_metrics_scalar(m, "cb.qlen_total_mean", sim_tavg_mean(&k->qtotal, now));
-	rc |= sim_metrics_hist_scalars(m, "cb.latency", k->lat,
-				       SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99 | SIM_Q_P999 | SIM_Q_MAX);
-	rc |= sim_metrics_scalar(m, "gp.completed", (double)k->rcp.gp_completed);
-	rc |= sim_metrics_hist_scalars(m, "gp.duration", k->gp, SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
-	rc |= sim_metrics_hist_scalars(m, "softirq.run", k->run, SIM_Q_P99 | SIM_Q_MAX);
-	rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wakeups", (double)k->ksd_wakeups);
+	int rc = cb_stats_finish(&k->rcu.cb, m, now, pending, qlen_max);
+	rc |= rf->finish(k->rcu.rsp, m, now);
+	rc |= sim_metrics_hist_scalars(m, "softirq.run", k->h.softirq_run, SIM_Q_P99 | SIM_Q_MAX);
+	rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wakeups", (double)k->cnt.ksd_wakeups);
 	/* A ksoftirqd still waiting at the end has waited at least this long. */
-	int64_t ksd_wait = k->ksd_wait_max;
-	for (int i = 0; i < k->ncpus; i++)
+	int64_t ksd_wait = k->cnt.ksd_wait_max;
+	for (int i = 0; i < k->mach.ncpus; i++)
 		if (k->cpu[i].ksd_waiting && now - k->cpu[i].ksd_woken > ksd_wait)
 			ksd_wait = now - k->cpu[i].ksd_woken;
-	if (k->ksd_wakeups)
+	if (k->cnt.ksd_wakeups)
 		rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wait_max_ns", (double)ksd_wait);
 	rc |= sim_metrics_scalar(m, "sched.ctxsw", (double)switches);
-	rc |= sim_metrics_scalar(m, "sched.wait_max_ns", (double)k->wait_max);
-	rc |= sim_metrics_scalar(m, "ipi.resched_sent", (double)k->ipis);
-	if (k->files) {
-		const vfs *v = &k->v;
-		rc |= sim_metrics_scalar(m, "vfs.opens", (double)k->opens);
-		rc |= sim_metrics_scalar(m, "vfs.closes", (double)k->closes);
-		rc |= sim_metrics_scalar(m, "vfs.open_end", (double)v->live);
-		rc |= sim_metrics_scalar(m, "vfs.open_failures", (double)v->refused);
-		rc |= sim_metrics_scalar(m, "vfs.nr_files_max", (double)v->nr_max);
-		rc |= sim_metrics_scalar(m, "vfs.nr_files_end", (double)vfs_nr_files(v));
-		rc |= sim_metrics_scalar(m, "vfs.max_files", (double)v->max_files);
-		if (v->first_refusal >= 0)
-			rc |= sim_metrics_scalar(m, "vfs.file_max_reached_ns", (double)v->first_refusal);
-		rc |= sim_metrics_scalar(m, "mem.pending_bytes_max",
-					 (double)k->qtotal.max * (double)v->filp.cfg.obj_size);
-		rc |= sim_metrics_scalar(m, "slab.pages_max", (double)v->filp.nslabs_max);
-		if (k->frag_max_den)
-			rc |= sim_metrics_scalar(m, "slab.fragmentation_max",
-						 (double)k->frag_max_num / (double)k->frag_max_den);
-		rc |= sim_metrics_scalar(m, "slab.grown", (double)v->filp.grown);
-		rc |= sim_metrics_scalar(m, "slab.destroyed", (double)v->filp.destroyed);
-		if (k->kind == WL_MAKE) {
-			rc |= sim_metrics_scalar(m, "vfs.enoent", (double)k->enoent);
-			rc |= sim_metrics_scalar(m, "make.jobs_done", (double)k->jobs_done);
-			rc |= sim_metrics_scalar(m, "make.jobs_failed", (double)k->jobs_failed);
-		}
-		rc |= sim_metrics_scalar(m, "make.retries", (double)k->retries);
-	}
+	rc |= sim_metrics_scalar(m, "sched.wait_max_ns", (double)k->cnt.wait_max);
+	rc |= sim_metrics_scalar(m, "ipi.resched_sent", (double)k->cnt.ipis);
+	if (k->files.on)
+		rc |= kfiles_finish(k, m);
+	if (k->wl.ops->finish)
+		rc |= k->wl.ops->finish(k, m);
 	if (rc) {
 		snprintf(err, errlen, "kernel model: out of memory");
 		return SIM_ENOMEM;
 	}
-	if (k->files && (k->opens != k->closes + (uint64_t)k->v.live ||
-			 (uint64_t)k->v.pending != pending)) {
-		snprintf(err, errlen,
-			 "conservation: vfs.opens %llu != vfs.closes %llu + vfs.open_end %lld "
-			 "(files pending %lld, callbacks pending %llu)",
-			 (unsigned long long)k->opens, (unsigned long long)k->closes,
-			 (long long)k->v.live, (long long)k->v.pending, (unsigned long long)pending);
-		return RCUSIM_EFAIL;
-	}
-	if (k->enqueued != k->invoked + pending || k->invoked != k->lat->count ||
-	    (int64_t)pending != k->qtotal.value) {
-		snprintf(err, errlen,
-			 "conservation: cb.enqueued %llu != cb.invoked %llu + cb.pending_end %llu "
-			 "(latencies %llu, queued total %lld)",
-			 (unsigned long long)k->enqueued, (unsigned long long)k->invoked,
-			 (unsigned long long)pending, (unsigned long long)k->lat->count,
-			 (long long)k->qtotal.value);
-		return RCUSIM_EFAIL;
-	}
-	return 0;
+	if (k->files.on && (rc = kfiles_check(k, pending, err, errlen)))
+		return rc;
+	return cb_stats_check(&k->rcu.cb, pending, err, errlen);
 }
 
 const model_ops kernel_model = {
-	.name = "callrcu, make, openclose",
+	.name = "kernel",
 	.create = kernel_create,
 	.sample = kernel_sample,
 	.finish = kernel_finish,

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cbstats.h"
+#include "checks.h"
 #include "model.h"
 
 typedef struct qcpu {
@@ -39,11 +41,8 @@ typedef struct qmodel {
 	bool tick;            /* tick service */
 	sim_time tick_ns;     /* ns: tick period (tick) */
 	int64_t batch;        /* items per tick (tick) */
-	uint64_t enqueued;    /* arrivals */
-	uint64_t invoked;     /* departures */
+	cb_stats cb;          /* arrivals, departures, queue over time, latencies */
 	int64_t qlen_max;     /* largest single-CPU queue */
-	sim_tavg total;       /* machine-wide queued items over time */
-	sim_hist *latency;    /* arrival to departure, ns */
 	int err;              /* first allocation failure inside a handler */
 } qmodel;
 
@@ -64,11 +63,11 @@ static void pop_n(qmodel *q, qcpu *c, size_t k, sim_time now)
 	for (size_t j = 0; j < k; j++) {
 		sim_time t = c->ring[c->head];
 		c->head = (c->head + 1) & (c->cap - 1);
-		sim_hist_add(q->latency, (uint64_t)(now - t));
+		sim_hist_add(q->cb.lat, (uint64_t)(now - t));
 	}
 	c->n -= k;
-	q->invoked += k;
-	sim_tavg_add(&q->total, now, -(int64_t)k);
+	q->cb.invoked += k;
+	sim_tavg_add(&q->cb.qtotal, now, -(int64_t)k);
 }
 
 static void arrive_fire(sim_engine *eng, sim_timer *t)
@@ -92,8 +91,8 @@ static void arrive_fire(sim_engine *eng, sim_timer *t)
 	}
 	c->ring[(c->head + c->n) & (c->cap - 1)] = now;
 	c->n++;
-	q->enqueued++;
-	sim_tavg_add(&q->total, now, 1);
+	q->cb.enqueued++;
+	sim_tavg_add(&q->cb.qtotal, now, 1);
 	if ((int64_t)c->n > q->qlen_max)
 		q->qlen_max = (int64_t)c->n;
 	int rc = sim_timer_after(eng, t, secs_to_ns(sim_rng_exponential(c->arr_rng, q->mean_gap_s)));
@@ -155,10 +154,8 @@ static int queue_create(void **state, const model_env *env, char *err, size_t er
 	q->tick = !strcmp(sim_params_str(p, P_WORKLOAD_QUEUE_SERVICE), "tick");
 	q->tick_ns = SIM_NS_PER_S / sim_params_int(p, P_MACHINE_HZ);
 	q->batch = sim_params_int(p, P_WORKLOAD_QUEUE_BATCH);
-	sim_tavg_init(&q->total, 0, 0);
-	q->latency = sim_metrics_hist(env->m, "cb.latency_ns");
 	q->cpu = calloc((size_t)q->ncpus, sizeof(*q->cpu));
-	if (!q->latency || !q->cpu)
+	if (cb_stats_init(&q->cb, env->m) || !q->cpu)
 		goto nomem;
 	for (int i = 0; i < q->ncpus; i++) {
 		qcpu *c = &q->cpu[i];
@@ -195,8 +192,14 @@ static int queue_sample(void *state, sim_time now)
 			return SIM_ENOMEM;
 	}
 	sim_series *s = sim_metrics_series(q->m, "cb.qlen", -1);
-	if (!s || sim_series_append(s, now, (double)q->total.value))
+	if (!s || sim_series_append(s, now, (double)q->cb.qtotal.value))
 		return SIM_ENOMEM;
+	if (RCUSIM_CHECKS_ON) {
+		uint64_t pending = 0;
+		for (int i = 0; i < q->ncpus; i++)
+			pending += q->cpu[i].n;
+		RCUSIM_CHECK(cb_stats_conserved(&q->cb, pending), "queue.cb_conservation");
+	}
 	return 0;
 }
 
@@ -207,28 +210,11 @@ static int queue_finish(void *state, sim_time now, char *err, size_t errlen)
 	uint64_t pending = 0;
 	for (int i = 0; i < q->ncpus; i++)
 		pending += q->cpu[i].n;
-	if (sim_metrics_scalar(m, "cb.enqueued", (double)q->enqueued) ||
-	    sim_metrics_scalar(m, "cb.invoked", (double)q->invoked) ||
-	    sim_metrics_scalar(m, "cb.pending_end", (double)pending) ||
-	    sim_metrics_scalar(m, "cb.qlen_max", (double)q->qlen_max) ||
-	    sim_metrics_scalar(m, "cb.qlen_total_max", (double)q->total.max) ||
-	    sim_metrics_scalar(m, "cb.qlen_total_mean", sim_tavg_mean(&q->total, now)) ||
-	    sim_metrics_hist_scalars(m, "cb.latency", q->latency,
-				     SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99 | SIM_Q_P999 | SIM_Q_MAX)) {
+	if (cb_stats_finish(&q->cb, m, now, pending, q->qlen_max)) {
 		snprintf(err, errlen, "queue model: out of memory");
 		return SIM_ENOMEM;
 	}
-	if (q->enqueued != q->invoked + pending || (int64_t)pending != q->total.value ||
-	    q->invoked != q->latency->count) {
-		snprintf(err, errlen,
-			 "conservation: cb.enqueued %llu != cb.invoked %llu + cb.pending_end %llu "
-			 "(queued total %lld, latencies %llu)",
-			 (unsigned long long)q->enqueued, (unsigned long long)q->invoked,
-			 (unsigned long long)pending, (long long)q->total.value,
-			 (unsigned long long)q->latency->count);
-		return RCUSIM_EFAIL;
-	}
-	return 0;
+	return cb_stats_check(&q->cb, pending, err, errlen);
 }
 
 const model_ops queue_model = {

@@ -6,6 +6,9 @@
  */
 #include "model.h"
 
+#include "rcu.h"
+#include "workload.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -50,17 +53,13 @@ static void sample_fire(sim_engine *eng, sim_timer *t)
 		sim_engine_fail(eng, SIM_ENOMEM);
 }
 
+/* The model that runs workload @kind: the engine's queue check, or the
+ * kernel model for every kind in workload.c's table. */
 static const model_ops *find_model(const char *kind)
 {
-	static const struct {
-		const char *kind;
-		const model_ops *ops;
-	} models[] = { { "queue", &queue_model }, { "callrcu", &kernel_model },
-		       { "make", &kernel_model }, { "openclose", &kernel_model } };
-	for (size_t k = 0; k < sizeof(models) / sizeof(models[0]); k++)
-		if (!strcmp(models[k].kind, kind))
-			return models[k].ops;
-	return NULL;
+	if (!strcmp(kind, "queue"))
+		return &queue_model;
+	return workload_find(kind) ? &kernel_model : NULL;
 }
 
 int rcusim_validate(const sim_params *p, char *err, size_t errlen)
@@ -70,8 +69,14 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 	if (!find_model(kind)) {
 		model_param_where(p, P_WORKLOAD_KIND, a, sizeof(a));
 		snprintf(err, errlen,
-			 "%s: workload \"%s\" is not implemented in this version of rcusim (available: queue, callrcu, make, openclose)",
-			 a, kind);
+			 "%s: workload \"%s\" is not implemented in this version of rcusim (available: queue, %s)",
+			 a, kind, workload_kinds());
+		return RCUSIM_EINPUT;
+	}
+	if (!rcu_flavor_find(p)) {
+		model_param_where(p, P_RCU_FLAVOR, a, sizeof(a));
+		snprintf(err, errlen, "%s: RCU flavor \"%s\" is not implemented in this version of rcusim",
+			 a, sim_params_str(p, P_RCU_FLAVOR));
 		return RCUSIM_EINPUT;
 	}
 	if (sim_params_int(p, P_RCU_QLOWMARK) >= sim_params_int(p, P_RCU_QHIMARK)) {

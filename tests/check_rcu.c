@@ -7,7 +7,7 @@
 #include "testlib.h"
 #include <stdlib.h>
 
-#include "rcu.h"
+#include "rcu_classic.h"
 
 static rcu_cfg cfg_of(rcu_policy pol)
 {
@@ -45,7 +45,7 @@ START_TEST(rcu_grace_period_needs_every_cpu)
 	ck_assert(rcu_pending(&rcp, &d0)); /* new callbacks, no batch */
 	/* Tasklet on CPU 0 at t = 1000: nxtlist -> curlist for batch 1, which
 	 * starts (cur = 1, both CPUs owe it); CPU 0 notices the new batch. */
-	rcu_process_lists(&rcp, &d0, 1000);
+	__rcu_process_callbacks(&rcp, &d0, 1000);
 	ck_assert_int_eq(rcu_cur_len(&d0), 3);
 	ck_assert_int_eq(rcu_nxt_len(&d0), 0);
 	ck_assert_int_eq(d0.batch, 1);
@@ -55,24 +55,24 @@ START_TEST(rcu_grace_period_needs_every_cpu)
 	ck_assert(d0.qs_pending && !d0.passed_quiesc && d0.quiescbatch == 1);
 	/* A quiescent state on CPU 0 is reported at its next tasklet run. */
 	rcu_qsctr_inc(&d0);
-	rcu_process_lists(&rcp, &d0, 2000);
+	__rcu_process_callbacks(&rcp, &d0, 2000);
 	ck_assert_int_eq(rcp.nmask, 1);
 	ck_assert(rcu_cpu_in_mask(&rcp, 1) && !rcu_cpu_in_mask(&rcp, 0));
 	/* A quiescent state before CPU 1 noticed the batch does not count. */
 	rcu_qsctr_inc(&d1);
 	ck_assert(rcu_pending(&rcp, &d1)); /* quiescbatch != cur */
-	rcu_process_lists(&rcp, &d1, 3000);
+	__rcu_process_callbacks(&rcp, &d1, 3000);
 	ck_assert_int_eq(rcp.nmask, 1);
 	ck_assert(!d1.passed_quiesc);
 	rcu_qsctr_inc(&d1);
-	rcu_process_lists(&rcp, &d1, 4000); /* the last CPU completes batch 1 */
+	__rcu_process_callbacks(&rcp, &d1, 4000); /* the last CPU completes batch 1 */
 	ck_assert_int_eq(rcp.completed, 1);
 	ck_assert_uint_eq(rcp.gp_completed, 1);
 	ck_assert_uint_eq(gp->count, 1);
 	ck_assert_uint_eq(gp->max, 3000); /* started at 1000, ended at 4000 */
 	/* CPU 0: curlist's batch is complete, so it moves to donelist. */
 	ck_assert(rcu_pending(&rcp, &d0));
-	rcu_process_lists(&rcp, &d0, 5000);
+	__rcu_process_callbacks(&rcp, &d0, 5000);
 	ck_assert_int_eq(rcu_done_len(&d0), 3);
 	ck_assert_int_eq(rcu_cur_len(&d0), 0);
 	/* Invoke at 6000, 6010, 6020: latencies 5900, 5909, 5918. */
@@ -103,15 +103,15 @@ START_TEST(rcu_new_callbacks_wait_for_next_batch)
 	rcu_ctrlblk_init(&rcp, 1);
 	rcu_data_init(&d, &cfg, 0, false);
 	call_n(&cfg, &rcp, &d, 2, 0, NULL);
-	rcu_process_lists(&rcp, &d, 10); /* batch 1 starts, notice */
+	__rcu_process_callbacks(&rcp, &d, 10); /* batch 1 starts, notice */
 	call_n(&cfg, &rcp, &d, 5, 20, NULL);
-	rcu_process_lists(&rcp, &d, 30); /* no quiescent state yet */
+	__rcu_process_callbacks(&rcp, &d, 30); /* no quiescent state yet */
 	ck_assert_int_eq(rcu_cur_len(&d), 2);
 	ck_assert_int_eq(rcu_nxt_len(&d), 5);
 	rcu_qsctr_inc(&d);
-	rcu_process_lists(&rcp, &d, 40); /* completes batch 1 */
+	__rcu_process_callbacks(&rcp, &d, 40); /* completes batch 1 */
 	ck_assert_int_eq(rcp.completed, 1);
-	rcu_process_lists(&rcp, &d, 50); /* cur -> done, nxt -> cur for batch 2 */
+	__rcu_process_callbacks(&rcp, &d, 50); /* cur -> done, nxt -> cur for batch 2 */
 	ck_assert_int_eq(rcu_done_len(&d), 2);
 	ck_assert_int_eq(rcu_cur_len(&d), 5);
 	ck_assert_int_eq(d.batch, 2);

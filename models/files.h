@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * files.h - what the workloads that open files share (files.c): opening
+ * through get_empty_filp() with the refusal at file-max handled as
+ * workload.on_enfile says, fput() -> file_free() -> call_rcu(), closing all
+ * a job holds, and a job's open files as a min-heap on their close times.
+ */
+#ifndef RCUSIM_MODELS_FILES_H
+#define RCUSIM_MODELS_FILES_H
+
+#include <stdbool.h>
+
+#include "workload.h"
+
+/* get_empty_filp() for job @j at @at into *@obj. Returns true if no file
+ * was had; *@stopped then says whether the job stopped running (out of
+ * memory, or asleep to retry a refusal) or goes on (the refused unit
+ * failed and the next one took its place). */
+bool job_open_filp(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff, slab_obj *obj,
+		   bool *stopped);
+/* put_filp() of @obj at @at, a file that was never opened (a failed
+ * lookup): file_free() then call_rcu(file_free_rcu). 0 or -1 (kfail()
+ * called). */
+int job_put_filp(kcpu *c, sim_time now, sim_time at, slab_obj obj, job_effect *eff);
+/* close() of @obj at @at: the close counted, then as job_put_filp(). */
+int job_close(kcpu *c, sim_time now, sim_time at, slab_obj obj, job_effect *eff);
+/* Close every file job @j holds, open or mapped, at @at (its unit ended or
+ * failed). 0 or -1 (kfail() called). */
+int job_close_all(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff);
+/* An open that succeeded: counted in vfs.opens. */
+void job_opened(kcpu *c);
+
+/* Push @f onto @j's open files (room must be there). */
+static inline void job_files_push(job *j, open_file f)
+{
+	int i = j->nfiles++;
+	while (i > 0 && j->files[(i - 1) / 2].close_at > f.close_at) {
+		j->files[i] = j->files[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	j->files[i] = f;
+}
+
+/* Pop the open file of @j that closes first (there must be one). */
+static inline open_file job_files_pop(job *j)
+{
+	open_file top = j->files[0], last = j->files[--j->nfiles];
+	int i = 0;
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= j->nfiles)
+			break;
+		if (c + 1 < j->nfiles && j->files[c + 1].close_at < j->files[c].close_at)
+			c++;
+		if (j->files[c].close_at >= last.close_at)
+			break;
+		j->files[i] = j->files[c];
+		i = c;
+	}
+	if (j->nfiles)
+		j->files[i] = last;
+	return top;
+}
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * wl_callrcu.c - workload callrcu: CPU hogs that call call_rcu() from short
+ * system calls, a Poisson process at workload.callrcu_rate per second of
+ * their CPU time. Callbacks free nothing the model tracks.
+ */
+#include <stdio.h>
+
+#include "kernel_int.h"
+
+static int callrcu_create(kworkload *w, const sim_params *p, char *err, size_t errlen)
+{
+	double rate = sim_params_real(p, P_WORKLOAD_CALLRCU_RATE);
+	w->call_rate = rate / 1e9;
+	w->p_kernel = rate * (double)sim_params_int(p, P_WORKLOAD_SYSCALL_COST) / 1e9;
+	if (w->p_kernel >= 1) {
+		char a[512];
+		model_param_where(p, P_WORKLOAD_CALLRCU_RATE, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: %s x workload.syscall_cost (%s) is %.3g: a job would spend more than "
+			 "all its time in system calls",
+			 a, sim_params_text(p, P_WORKLOAD_CALLRCU_RATE),
+			 sim_params_text(p, P_WORKLOAD_SYSCALL_COST), w->p_kernel);
+		return RCUSIM_EINPUT;
+	}
+	return 0;
+}
+
+/* One call_rcu(); true if the job cannot go on (out of memory). */
+static bool callrcu_call(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
+{
+	(void)j;
+	return job_call_rcu(c, now, at, 0, eff) != 0;
+}
+
+static void callrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, double s,
+			job_effect *eff)
+{
+	kmodel *k = c->k;
+	workload_calls(c, j, now, t0, work, s, eff, k->wl.call_rate, c->rng_work, &k->err, callrcu_call);
+}
+
+const workload_ops callrcu_workload = {
+	.kind = "callrcu",
+	.frees_files = false,
+	.create = callrcu_create,
+	.run = callrcu_run,
+};

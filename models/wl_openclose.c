@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * wl_openclose.c - workload openclose: the tight open()/close() loop of the
+ * October 2005 reports, one pair per workload.openclose_pair_cost of CPU
+ * time (a Poisson process), workload.openclose_user_share of it in user
+ * mode. Each close queues the file's RCU callback at once.
+ */
+#include "files.h"
+#include "kernel_int.h"
+
+static int openclose_create(kworkload *w, const sim_params *p, char *err, size_t errlen)
+{
+	w->call_rate = 1.0 / (double)sim_params_int(p, P_WORKLOAD_OPENCLOSE_PAIR_COST);
+	w->p_kernel = 1.0 - sim_params_real(p, P_WORKLOAD_OPENCLOSE_USER_SHARE);
+	(void)err;
+	(void)errlen;
+	return 0;
+}
+
+/* open() then close() at @at; true if the job stopped (asleep to retry a
+ * refusal, or out of memory). */
+static bool openclose_call(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
+{
+	slab_obj obj;
+	bool stopped;
+	if (job_open_filp(c, j, now, at, eff, &obj, &stopped))
+		return stopped;
+	j->retries = 0;
+	job_opened(c);
+	job_close(c, now, at, obj, eff);
+	return false;
+}
+
+static void openclose_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, double s,
+			  job_effect *eff)
+{
+	kmodel *k = c->k;
+	workload_calls(c, j, now, t0, work, s, eff, k->wl.call_rate, c->rng_work, &k->err,
+		       openclose_call);
+}
+
+/* The loop failed at file-max: a new one starts (it holds nothing). */
+static int openclose_unit_failed(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
+{
+	(void)now;
+	(void)at;
+	(void)eff;
+	j->retries = 0;
+	j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / c->k->wl.call_rate);
+	return 0;
+}
+
+const workload_ops openclose_workload = {
+	.kind = "openclose",
+	.frees_files = true,
+	.create = openclose_create,
+	.run = openclose_run,
+	.unit_failed = openclose_unit_failed,
+};

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * workload.h - the jobs on the kernel model's CPUs, one workload kind per
+ * file behind a table of operations (workload_ops): wl_callrcu.c (CPU hogs
+ * calling call_rcu), wl_openclose.c (the October 2005 open/close loop),
+ * wl_make.c (make -jN compiles), the file-opening helpers they share in
+ * files.c, and the table in workload.c. Adding a workload is its
+ * parameters in params.def, one file, and one line of the table.
+ *
+ * A workload never touches its CPU's scheduling or softirq state: what a
+ * job's work asks of the CPU (need_resched, reschedule IPIs, going to
+ * sleep) comes back as a job_effect, and the CPU model (kcpu.c) acts on it.
+ */
+#ifndef RCUSIM_MODELS_WORKLOAD_H
+#define RCUSIM_MODELS_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "metrics.h"
+#include "registry.h"
+#include "rng.h"
+#include "sched.h"
+#include "slab.h"
+
+typedef struct kcpu kcpu;
+typedef struct kmodel kmodel;
+
+/* A file a job holds open until its work reaches close_at. */
+typedef struct open_file {
+	double close_at;        /* the job's done_work at which it closes */
+	slab_obj obj;           /* its struct file */
+} open_file;
+
+/* A job: a task that stays on one CPU and runs units of work one after
+ * another (a compile for make), calling into the kernel as it goes. */
+typedef struct job {
+	sched_task task;        /* its scheduling state; task.owner = this */
+	kcpu *cpu;              /* the CPU it stays on */
+	sim_timer wake;         /* end of a retry sleep (handler in kcpu.c) */
+	double next_call_work;  /* ns of its CPU work until its next call_rcu or open */
+	double done_work;       /* ns of work done in this unit */
+	double unit_work;       /* ns of work this unit needs */
+	bool started;           /* this unit's held files are allocated */
+	bool sleeping;          /* waiting to retry an open refused at file-max */
+	int retries;            /* consecutive refusals */
+	open_file *files;       /* open files, a min-heap on close_at */
+	int nfiles, capfiles;   /* files open, heap size */
+	slab_obj *held;         /* files its processes keep through mappings */
+	int nheld;              /* held files allocated */
+} job;
+
+/* What a job's work asks of its CPU; the CPU model acts on it. */
+typedef struct job_effect {
+	bool need_resched;      /* set_need_resched() on the job's CPU */
+	bool send_ipis;         /* force_quiescent_state(): reschedule IPIs to the CPUs owing a quiescent state */
+	bool slept;             /* the job went to sleep (deactivate it, reschedule) */
+} job_effect;
+
+/* What the workload part of the kernel model holds. */
+typedef struct kworkload {
+	const struct workload_ops *ops; /* the kind's operations */
+	void *priv;             /* the kind's own settings and counters (its create) */
+	job *jobs;              /* all jobs: job j on CPU j mod ncpus */
+	int64_t njobs;          /* workload.jobs */
+	double call_rate;       /* call_rcu or open attempts per ns of job CPU work */
+	double p_kernel;        /* share of job CPU time in system calls */
+	/* Refused opens (workloads that open files, files.c). */
+	int on_enfile;          /* 0 fail, 1 retry, 2 retry then fail */
+	sim_time retry_delay;   /* ns asleep before retrying */
+	int64_t retry_max;      /* retries before failing (on_enfile both) */
+	uint64_t retries;       /* refusals retried */
+	uint64_t jobs_failed;   /* units failed at a refusal */
+} kworkload;
+
+typedef struct workload_ops {
+	const char *kind;       /* its workload.kind */
+	bool frees_files;       /* its callbacks free struct files: file table and filp slab modelled */
+	/* Read and check its parameters: w->call_rate, w->p_kernel, w->priv.
+	 * 0, RCUSIM_EINPUT (message naming where the value was set) or
+	 * SIM_ENOMEM. */
+	int (*create)(kworkload *w, const sim_params *p, char *err, size_t errlen);
+	void (*destroy)(kworkload *w); /* frees w->priv; may be NULL */
+	/* A new job on @c, after its first call was drawn: its own draws and
+	 * memory. 0 or SIM_ENOMEM. May be NULL. */
+	int (*job_start)(kmodel *k, kcpu *c, job *j);
+	/* Run job @j on @c for @work ns of work from @t0 at @s work ns per
+	 * ns, applied at @now: its calls and file operations at their own
+	 * times, effects into *eff. Out of memory goes to kfail(). */
+	void (*run)(kcpu *c, job *j, sim_time now, sim_time t0, double work, double s,
+		    job_effect *eff);
+	/* The unit @j was running failed at a refused open at @at: its
+	 * processes exit, the next unit takes its place. 0 or -1 (kfail()
+	 * called). NULL for workloads that open no files. */
+	int (*unit_failed)(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff);
+	/* Its scalars at the end. 0 or SIM_ENOMEM. May be NULL. */
+	int (*finish)(const kmodel *k, sim_metrics *m);
+} workload_ops;
+
+/* The kind workload.kind names, or NULL. */
+const workload_ops *workload_find(const char *kind);
+/* "callrcu, make, ...": every kind, for messages. */
+const char *workload_kinds(void);
+
+/* call_rcu() from job code on @c at @at (<= @now), for object @obj. 0 or
+ * -1 (kfail() called). */
+int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj, job_effect *eff);
+
+/* Run a Poisson process of calls in a job's CPU time: @call at each call's
+ * time, until @work is used or @call returns true (the job stopped: the
+ * call is tried again first when it next runs). Inline so that each
+ * workload's @call is a direct call. */
+static inline void workload_calls(kcpu *c, job *j, sim_time now, sim_time t0, double work, double s,
+				  job_effect *eff, double call_rate, sim_rng *rng, const int *err,
+				  bool (*call)(kcpu *, job *, sim_time, sim_time, job_effect *))
+{
+	double used = 0;
+	if (call_rate <= 0)
+		return;
+	while (j->next_call_work <= work - used && !*err) {
+		used += j->next_call_work;
+		sim_time at = t0 + (sim_time)(used / s);
+		j->next_call_work = sim_rng_exponential(rng, 1.0 / call_rate);
+		if (call(c, j, now, at, eff)) {
+			j->next_call_work = 0; /* a refused open is tried again first */
+			used = work;
+			break;
+		}
+	}
+	j->next_call_work -= work - used;
+}
+
+extern const workload_ops callrcu_workload, openclose_workload, make_workload;
+
+#endif
