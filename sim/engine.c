@@ -29,6 +29,8 @@
  */
 #include "engine.h"
 
+#include "checks.h"
+
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -465,6 +467,10 @@ int sim_engine_run(sim_engine *eng, sim_time end)
 			continue;
 		}
 		t->key = 0;
+		/* Every event after the one before it in (time, seq) order. */
+		RCUSIM_CHECK(top.time > eng->now || (top.time == eng->now && top.seq > eng->cur_seq) ||
+				     eng->events == 0,
+			     "engine.event_order");
 		eng->now = top.time;
 		eng->cur_seq = top.seq;
 		eng->events++;

@@ -4,8 +4,13 @@
 #include <check.h>
 
 #include "testlib.h"
+#include <signal.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "checks.h"
 #include "engine.h"
 #include "rng.h"
 
@@ -316,6 +321,38 @@ static uint64_t run_random(int n, uint64_t events, uint64_t seed, int *order_ok)
 	return L.hash ^ L.fired;
 }
 
+/* A failed invariant check: with RCUSIM_CHECKS, the process aborts naming
+ * the invariant; without, the condition is not even evaluated. */
+START_TEST(engine_check_aborts_with_name)
+{
+	int fd[2];
+	ck_assert_int_eq(pipe(fd), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int evaluated = 0;
+		dup2(fd[1], 2);
+		RCUSIM_CHECK((evaluated = 1) == 0, "test.always_false");
+		_exit(evaluated ? 3 : 0);
+	}
+	close(fd[1]);
+	char buf[512] = "";
+	ssize_t got, n = 0;
+	while (n < (ssize_t)sizeof(buf) - 1 && (got = read(fd[0], buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
+		n += got;
+	close(fd[0]);
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	if (RCUSIM_CHECKS_ON) {
+		ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "status %d", status);
+		ck_assert_msg(strstr(buf, "invariant test.always_false failed at"), "stderr: %s", buf);
+	} else {
+		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+		ck_assert_str_eq(buf, "");
+	}
+}
+END_TEST
+
 START_TEST(engine_determinism_1m)
 {
 	int ok1, ok2, ok3;
@@ -410,6 +447,7 @@ int main(void)
 	tcase_add_test(tc, engine_after_clamps_overflow);
 	tcase_add_test(tc, engine_stop_and_watch);
 	tcase_add_test(tc, engine_determinism_1m);
+	tcase_add_test(tc, engine_check_aborts_with_name);
 	tcase_add_test(tc, engine_matches_sorted_reference);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);

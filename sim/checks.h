@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * checks.h - the model's invariant checks. RCUSIM_CHECK(cond, "name")
- * asserts an invariant where it can break (a lazy softirq run settled
- * before its CPU is touched, the event order, callback list layouts,
- * conservation at every sample). Built with -DRCUSIM_CHECKS=ON (the
+ * checks.h - invariant checks for the engine and the models.
+ * RCUSIM_CHECK(cond, "name") asserts an invariant where it can break (the
+ * engine's event order; in the models a lazy softirq run settled before its
+ * CPU is touched, callback list layouts, conservation at every sample). Built with -DRCUSIM_CHECKS=ON (the
  * ASan/UBSan build of scripts/test.sh has them on), a failed check prints
  * the invariant's name with the file and line and aborts: it is a bug in
  * rcusim, never bad input. Off (the Release default), the condition is not
  * evaluated and costs nothing.
  */
-#ifndef RCUSIM_MODELS_CHECKS_H
-#define RCUSIM_MODELS_CHECKS_H
+#ifndef RCUSIM_SIM_CHECKS_H
+#define RCUSIM_SIM_CHECKS_H
 
 #include <stdbool.h>
 
