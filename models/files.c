@@ -17,7 +17,7 @@
 
 /* cache_reap() for this CPU's array, and the node's part when due. Runs
  * from a workqueue; its CPU time is left out. */
-static void cache_reap(sim_engine *eng, sim_timer *tm)
+static void cache_reap_timer(sim_engine *eng, sim_timer *tm)
 {
 	kcpu *c = tm->ctx;
 	kfiles *f = &c->k->files;
@@ -25,7 +25,7 @@ static void cache_reap(sim_engine *eng, sim_timer *tm)
 	bool node_due = now >= f->next_node_reap;
 	if (node_due)
 		f->next_node_reap = now + f->reap_node_ns;
-	slab_reap(&f->v.filp, c->id, node_due);
+	cache_reap(&f->v.filp, c->id, node_due);
 	if (sim_timer_after(eng, tm, f->reap_ns))
 		kfail(c->k, SIM_ENOMEM);
 }
@@ -77,7 +77,7 @@ void kfiles_destroy(kmodel *k)
 
 int kfiles_start_cpu(kmodel *k, kcpu *c)
 {
-	sim_timer_init(k->eng, &c->reap, cache_reap, c);
+	sim_timer_init(k->eng, &c->reap, cache_reap_timer, c);
 	/* cache_reap starts HZ + 3 x cpu jiffies after boot (start_cpu_timer). */
 	if (k->files.on && sim_timer_at(k->eng, &c->reap, SIM_NS_PER_S + 3 * c->id * k->mach.tick_ns))
 		return SIM_ENOMEM;

@@ -262,6 +262,7 @@ void kcpu_schedule(kcpu *c, sim_time now)
  * ends that much later. */
 static void extend_run(kcpu *c, sim_time cost_ns)
 {
+	check_settled(c);
 	if (sim_timer_at(c->k->eng, &c->done, c->done.when + stretch(c, cost_ns)))
 		kfail(c->k, SIM_ENOMEM);
 }

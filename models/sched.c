@@ -17,7 +17,7 @@
 #include <string.h>
 
 void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time min_timeslice_ns,
-		    sim_time starvation_ns, int max_bonus_half)
+		    sim_time starvation_ns, int max_bonus)
 {
 	cfg->hz = hz;
 	/* DEF_TIMESLICE is (100 * HZ / 1000): the time in jiffies, rounded down. */
@@ -31,7 +31,7 @@ void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time 
 					     ? (int)(min_timeslice_ns * hz / SIM_NS_PER_S)
 					     : 1;
 	cfg->starvation_jiffies = starvation_ns * hz / SIM_NS_PER_S;
-	cfg->max_bonus = 2 * max_bonus_half;
+	cfg->max_bonus = max_bonus;
 	cfg->max_sleep_avg_ns = def_timeslice_ns * cfg->max_bonus;
 }
 

@@ -74,7 +74,7 @@ typedef struct sched_arrays {
 /* Fill @cfg from HZ and the sched.* parameters (times in ns; min_timeslice_ns
  * < 0 means auto: max(5 * HZ / 1000, 1) jiffies). */
 void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time min_timeslice_ns,
-		    sim_time starvation_ns, int max_bonus_half);
+		    sim_time starvation_ns, int max_bonus);
 
 /* @store holds the active and expired arrays for as long as @rq lives. */
 void sched_rq_init(sched_rq *rq, sched_arrays *store);

@@ -250,7 +250,7 @@ static void free_block(slab_cache *sc, const slab_obj *objs, int n)
 }
 
 /* cache_alloc_refill() of @ac. Returns 0 (ac->avail > 0) or -1. */
-static int refill(slab_cache *sc, slab_array *ac)
+static int cache_alloc_refill(slab_cache *sc, slab_array *ac)
 {
 	for (;;) {
 		int batch = sc->batchcount;
@@ -287,10 +287,10 @@ static int refill(slab_cache *sc, slab_array *ac)
 	}
 }
 
-int64_t slab_alloc(slab_cache *sc, int cpu)
+int64_t kmem_cache_alloc(slab_cache *sc, int cpu)
 {
 	slab_array *ac = &sc->cpu[cpu];
-	if (!ac->avail && refill(sc, ac))
+	if (!ac->avail && cache_alloc_refill(sc, ac))
 		return -1;
 	ac->touched = true;
 	slab_obj o = ac->entry[--ac->avail];
@@ -331,7 +331,7 @@ static void flusharray(slab_cache *sc, slab_array *ac)
 	memmove(ac->entry, ac->entry + batch, (size_t)ac->avail * sizeof(*ac->entry));
 }
 
-int slab_free(slab_cache *sc, int cpu, slab_obj o)
+int kmem_cache_free(slab_cache *sc, int cpu, slab_obj o)
 {
 	slab_array *ac = &sc->cpu[cpu];
 	int32_t id = slab_of(sc, o);
@@ -363,7 +363,7 @@ static void drain_array(slab_cache *sc, slab_array *ac)
 	memmove(ac->entry, ac->entry + tofree, (size_t)ac->avail * sizeof(*ac->entry));
 }
 
-void slab_reap(slab_cache *sc, int cpu, bool node_due)
+void cache_reap(slab_cache *sc, int cpu, bool node_due)
 {
 	drain_array(sc, &sc->cpu[cpu]);
 	if (!node_due)

@@ -86,14 +86,14 @@ void slab_cache_fini(slab_cache *sc);
 
 /* kmem_cache_alloc() on @cpu: the object, handed out as LIVE, or -1 on
  * allocation failure of the model itself (never a kernel outcome). */
-int64_t slab_alloc(slab_cache *sc, int cpu);
+int64_t kmem_cache_alloc(slab_cache *sc, int cpu);
 /* kmem_cache_free() on @cpu. */
-int slab_free(slab_cache *sc, int cpu, slab_obj obj);
+int kmem_cache_free(slab_cache *sc, int cpu, slab_obj obj);
 /* The caller's view of a handed-out object: LIVE or PENDING. */
 void slab_set_state(slab_cache *sc, slab_obj obj, enum slab_obj_state s);
 /* cache_reap() on @cpu; @node_due says REAPTIMEOUT_LIST3 has passed, so the
  * shared array and the free slabs are reaped too. */
-void slab_reap(slab_cache *sc, int cpu, bool node_due);
+void cache_reap(slab_cache *sc, int cpu, bool node_due);
 
 /* Slots in slabs that hold something but not a live or pending object
  * (free in the slab, or cached in an array): the fragmentation. O(slabs). */

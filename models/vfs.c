@@ -100,7 +100,7 @@ int vfs_get_empty_filp(vfs *v, int cpu, sim_time now, slab_obj *obj)
 			v->first_refusal = now;
 		return 1;
 	}
-	int64_t o = slab_alloc(&v->filp, cpu);
+	int64_t o = kmem_cache_alloc(&v->filp, cpu);
 	if (o < 0)
 		return -1;
 	*obj = (slab_obj)o;
@@ -127,7 +127,7 @@ void vfs_file_free(vfs *v, int cpu, slab_obj obj)
 void vfs_file_free_rcu(vfs *v, int cpu, slab_obj obj)
 {
 	v->pending--;
-	slab_free(&v->filp, cpu, obj);
+	kmem_cache_free(&v->filp, cpu, obj);
 	if (v->acct == VFS_ACCT_RCU)
 		v->nr_rcu--;
 }

@@ -13,7 +13,7 @@ static sched_cfg cfg_hz(int hz)
 {
 	sched_cfg c;
 	/* 100 ms, auto min, 1 s starvation, bonus +/-5: the 2.6.16 defaults. */
-	sched_cfg_init(&c, hz, 100 * SIM_NS_PER_MS, -1, SIM_NS_PER_S, 5);
+	sched_cfg_init(&c, hz, 100 * SIM_NS_PER_MS, -1, SIM_NS_PER_S, 10);
 	return c;
 }
 

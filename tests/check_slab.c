@@ -60,7 +60,7 @@ START_TEST(slab_grow_runs_ctor_and_refill_sizes)
 	ck_assert_int_eq(slab_cache_init(&sc, &c, ctor, dtor, NULL), 0);
 	/* First allocation: empty cache, untouched array: grow one slab (ctor
 	 * for all 31), refill BATCHREFILL_LIMIT = 16, hand out the last. */
-	int64_t o = slab_alloc(&sc, 0);
+	int64_t o = kmem_cache_alloc(&sc, 0);
 	ck_assert_int_ge(o, 0);
 	ck_assert_int_eq(ctor_calls, 1);
 	ck_assert_int_eq(ctor_objs, 31);
@@ -71,17 +71,17 @@ START_TEST(slab_grow_runs_ctor_and_refill_sizes)
 	 * only the 15 left in the partial slab: with some objects in hand,
 	 * cache_alloc_refill does not grow. */
 	for (int i = 0; i < 15; i++)
-		slab_alloc(&sc, 0);
+		kmem_cache_alloc(&sc, 0);
 	ck_assert_int_eq(sc.cpu[0].avail, 0);
-	slab_alloc(&sc, 0);
+	kmem_cache_alloc(&sc, 0);
 	ck_assert_int_eq(ctor_calls, 1);
 	ck_assert_int_eq(sc.cpu[0].avail, 14);
 	ck_assert_int_eq(sc.free_objects, 0);
 	/* Empty again: now nothing is left, so it grows one slab and takes a
 	 * full batch: 31 (the whole slab) of the 60 it wanted. */
 	for (int i = 0; i < 14; i++)
-		slab_alloc(&sc, 0);
-	slab_alloc(&sc, 0);
+		kmem_cache_alloc(&sc, 0);
+	kmem_cache_alloc(&sc, 0);
 	ck_assert_int_eq(ctor_calls, 2);
 	ck_assert_int_eq(sc.cpu[0].avail, 30);
 	ck_assert_int_eq(sc.nslabs, 2);
@@ -97,15 +97,15 @@ START_TEST(slab_free_to_callers_array_and_shared)
 	slab_cache_init(&sc, &c, NULL, NULL, NULL);
 	slab_obj objs[200];
 	for (int i = 0; i < 200; i++)
-		objs[i] = (slab_obj)slab_alloc(&sc, 0);
+		objs[i] = (slab_obj)kmem_cache_alloc(&sc, 0);
 	int before0 = sc.cpu[0].avail;
 	/* Frees go to the array of the CPU that frees (the RCU callback's). */
 	for (int i = 0; i < 120; i++)
-		slab_free(&sc, 1, objs[i]);
+		kmem_cache_free(&sc, 1, objs[i]);
 	ck_assert_int_eq(sc.cpu[1].avail, 120);
 	ck_assert_int_eq(sc.cpu[0].avail, before0);
 	/* The 121st: cache_flusharray moves the oldest 60 to the shared array. */
-	slab_free(&sc, 1, objs[120]);
+	kmem_cache_free(&sc, 1, objs[120]);
 	ck_assert_int_eq(sc.shared.avail, 60);
 	ck_assert_int_eq(sc.cpu[1].avail, 61);
 	ck_assert_uint_eq(sc.shared.entry[0], objs[0]);
@@ -126,13 +126,13 @@ START_TEST(slab_free_block_destroys_above_free_limit)
 	ck_assert_int_eq(sc.free_limit, 6);
 	slab_obj o[12];
 	for (int i = 0; i < 12; i++)
-		o[i] = (slab_obj)slab_alloc(&sc, 0);
+		o[i] = (slab_obj)kmem_cache_alloc(&sc, 0);
 	ck_assert_int_eq(sc.nslabs, 3);
 	ck_assert_int_eq(sc.free_objects, 0);
 	/* Free in allocation order: the array holds 2, each further free
 	 * flushes the oldest one to its slab. */
 	for (int i = 0; i < 12; i++)
-		slab_free(&sc, 0, o[i]);
+		kmem_cache_free(&sc, 0, o[i]);
 	ck_assert_int_eq(sc.cpu[0].avail, 2);
 	/* 10 objects went back: slab 0 emptied at 4 free (kept: 4 <= 6), slab
 	 * 1 at 8 free (> 6: destroyed, 4 left), the third has 2 back. */
@@ -153,27 +153,27 @@ START_TEST(slab_reap_drains_and_bounds_tofree)
 	slab_cache_init(&sc, &c, ctor, dtor, NULL);
 	slab_obj o[100];
 	for (int i = 0; i < 100; i++)
-		o[i] = (slab_obj)slab_alloc(&sc, 0);
+		o[i] = (slab_obj)kmem_cache_alloc(&sc, 0);
 	for (int i = 0; i < 100; i++)
-		slab_free(&sc, 0, o[i]);
+		kmem_cache_free(&sc, 0, o[i]);
 	int avail = sc.cpu[0].avail;
 	ck_assert(sc.cpu[0].touched);
-	slab_reap(&sc, 0, false); /* touched: only clears the flag */
+	cache_reap(&sc, 0, false); /* touched: only clears the flag */
 	ck_assert_int_eq(sc.cpu[0].avail, avail);
 	ck_assert(!sc.cpu[0].touched);
-	slab_reap(&sc, 0, false); /* untouched: (120 + 4) / 5 = 24 go back */
+	cache_reap(&sc, 0, false); /* untouched: (120 + 4) / 5 = 24 go back */
 	ck_assert_int_eq(sc.cpu[0].avail, avail - 24);
 	/* Node reap: free_touched was set by refills, so the first clears it,
 	 * the next destroys free slabs, at most tofree = (91 + 154) / 155 = 1 here. */
 	ck_assert_int_eq(sc.free_limit, 2 * 60 + 31);
 	int64_t slabs = sc.nslabs;
-	slab_reap(&sc, 0, true);
+	cache_reap(&sc, 0, true);
 	ck_assert_int_eq(sc.nslabs, slabs);
 	ck_assert(!sc.free_touched);
 	while (sc.cpu[0].avail) /* drain the array into the slabs */
-		slab_reap(&sc, 0, false);
+		cache_reap(&sc, 0, false);
 	slabs = sc.nslabs;
-	slab_reap(&sc, 0, true);
+	cache_reap(&sc, 0, true);
 	ck_assert_int_eq(sc.nslabs, slabs - 1);
 	ck_assert_int_eq(dtor_objs, 31 * (int)(sc.destroyed));
 	slab_cache_fini(&sc);
