@@ -43,7 +43,7 @@ typedef struct model_ops {
 } model_ops;
 
 extern const model_ops queue_model;
-extern const model_ops kernel_model; /* callrcu, make and openclose */
+extern const model_ops kernel_model; /* every kind of workload.c's table */
 
 /* Number of CPUs the machine section describes. */
 int model_ncpus(const sim_params *p);

@@ -4,7 +4,9 @@
 
 #include <string.h>
 
-/* Every flavor, one line each; params.def's rcu.flavor lists their names. */
+/* Every flavor (its file, rcu_NAME.c, defines rcu_NAME); params.def's
+ * rcu.flavor lists their names. */
+extern const rcu_flavor rcu_classic;
 static const rcu_flavor *const rcu_flavors[] = { &rcu_classic };
 
 const rcu_flavor *rcu_flavor_find(const sim_params *p)

@@ -81,6 +81,4 @@ typedef struct rcu_flavor {
 /* The flavor rcu.flavor names. */
 const rcu_flavor *rcu_flavor_find(const sim_params *p);
 
-extern const rcu_flavor rcu_classic;
-
 #endif

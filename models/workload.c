@@ -7,7 +7,9 @@
 
 #include "kernel_int.h"
 
-/* Every kind, one line each; params.def's workload.kind lists their names. */
+/* Every kind (its file, wl_KIND.c, defines KIND_workload); params.def's
+ * workload.kind lists their names. */
+extern const workload_ops callrcu_workload, openclose_workload, make_workload;
 static const workload_ops *const workloads[] = { &callrcu_workload, &openclose_workload,
 						 &make_workload };
 #define NWORKLOADS (sizeof(workloads) / sizeof(workloads[0]))

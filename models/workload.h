@@ -132,6 +132,4 @@ static inline void workload_calls(kcpu *c, job *j, sim_time now, sim_time t0, do
 	j->next_call_work -= work - used;
 }
 
-extern const workload_ops callrcu_workload, openclose_workload, make_workload;
-
 #endif
