@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../sim/engine.h"
-#include "../sim/metrics.h"
+#include "engine.h"
+#include "metrics.h"
 
 typedef enum rcu_policy { RCU_FIXED, RCU_TUNABLE, RCU_WATERMARK } rcu_policy;
 

@@ -6,7 +6,7 @@
 #ifndef RCUSIM_MODELS_REGISTRY_H
 #define RCUSIM_MODELS_REGISTRY_H
 
-#include "../sim/params.h"
+#include "params.h"
 
 enum rcusim_param_id {
 #define P(id, ...) P_##id,

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* cli.h - what the rcusim subcommands share. */
-#ifndef RCUSIM_SIM_CLI_H
-#define RCUSIM_SIM_CLI_H
+/*
+ * cli.h - what the rcusim commands share (cli/cli.c), and the commands
+ * themselves for main.c's table (one file each in cli/). A command calls
+ * only these helpers and the libraries below it, never another command.
+ */
+#ifndef RCUSIM_CLI_CLI_H
+#define RCUSIM_CLI_CLI_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -80,16 +84,6 @@ typedef struct cli_run_req {
  * exit status of `rcusim run` (messages printed). */
 int cli_do_run(const cli_run_req *req, int64_t *run_id);
 
-int cmd_compare(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
-int cmd_plot(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_sweep(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-
-/* Write the standard figures of @rows into @outdir (png or svg). */
-int cli_plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *outdir,
-		  const char *format);
 /* mkdir -p: 0 or -1 (errno set). */
 int cli_mkdir_p(const char *path);
 /* Make the figures folder @outdir and its data/ (message printed on
@@ -98,5 +92,15 @@ int cli_mkdir_p(const char *path);
 int cli_plot_dirs(const char *outdir, char *out, char *data);
 /* Run gnuplot on plots/@script with @args (no shell). 0 or an exit status. */
 int cli_gnuplot(const char *script, const char *const *args, size_t nargs);
+
+/* The commands (argv[0] is the command's name): each returns its exit
+ * status, messages printed. */
+int cmd_run(int argc, char **argv);     /* run.c */
+int cmd_params(int argc, char **argv);  /* params.c */
+int cmd_compare(int argc, char **argv); /* compare.c */
+int cmd_merge(int argc, char **argv);   /* merge.c */
+int cmd_plot(int argc, char **argv);    /* plot.c */
+int cmd_check(int argc, char **argv);   /* check.c */
+int cmd_sweep(int argc, char **argv);   /* sweep.c */
 
 #endif
