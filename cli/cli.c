@@ -7,6 +7,7 @@
  * its signal handling and progress line. Commands call these; nothing here
  * calls a command.
  */
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -179,42 +180,72 @@ void cli_fmt_count(double v, char *buf, size_t len)
 
 /* ---- the comparison table ----------------------------------------------- */
 
-const cli_metric cli_key_metrics[] = {
-	{ "cb.enqueued", "callbacks queued", CLI_COUNT },
-	{ "cb.pending_end", "callbacks pending at the end", CLI_COUNT },
-	{ "cb.qlen_max", "largest queue on one CPU", CLI_COUNT },
-	{ "cb.qlen_total_max", "largest queue, all CPUs", CLI_COUNT },
-	{ "cb.latency_p50_ns", "callback latency, median", CLI_NS },
-	{ "cb.latency_p99_ns", "callback latency, p99", CLI_NS },
-	{ "cb.latency_max_ns", "callback latency, max", CLI_NS },
-	{ "gp.duration_p99_ns", "grace period, p99", CLI_NS },
-	{ "softirq.run_p99_ns", "softirq run, p99", CLI_NS },
-	{ "softirq.run_max_ns", "softirq run, max", CLI_NS },
-	{ "softirq.ksoftirqd_wakeups", "ksoftirqd wakeups", CLI_COUNT },
-	{ "softirq.ksoftirqd_wait_max_ns", "ksoftirqd longest wait", CLI_NS },
-	{ "sched.wait_max_ns", "longest runnable wait", CLI_NS },
-	{ "ipi.resched_sent", "reschedule IPIs", CLI_COUNT },
-	{ "vfs.opens", "files opened", CLI_COUNT },
-	{ "vfs.nr_files_max", "nr_files, peak", CLI_COUNT },
-	{ "vfs.max_files", "file-max", CLI_COUNT },
-	{ "vfs.file_max_reached_ns", "file-max reached at", CLI_WHEN },
-	{ "vfs.open_failures", "opens refused at file-max", CLI_COUNT },
-	{ "mem.pending_bytes_max", "memory pinned by callbacks, peak", CLI_BYTES },
-	{ "slab.pages_max", "filp slab pages, peak", CLI_COUNT },
-	{ "slab.fragmentation_max", "slab slots free but pinned, peak", CLI_FRAC },
+/* How a key scalar is shown. */
+typedef enum cli_unit { CLI_COUNT, CLI_NS, CLI_BYTES, CLI_FRAC, CLI_WHEN } cli_unit;
+
+/* A key scalar of a comparison: its name and unit come from the metric
+ * registry, its label (shorter than the registry's meaning) is the table's. */
+typedef struct key_metric {
+	enum rcusim_metric_id id; /* a scalar of rcusim_metrics */
+	const char *label;        /* what a reader sees */
+	bool when;                /* a moment, not a length: "never" when absent from a run with files */
+} key_metric;
+
+/* In display order. */
+static const key_metric key_metrics[] = {
+	{ M_CB_ENQUEUED, "callbacks queued", false },
+	{ M_CB_PENDING_END, "callbacks pending at the end", false },
+	{ M_CB_QLEN_MAX, "largest queue on one CPU", false },
+	{ M_CB_QLEN_TOTAL_MAX, "largest queue, all CPUs", false },
+	{ M_CB_LATENCY_P50_NS, "callback latency, median", false },
+	{ M_CB_LATENCY_P99_NS, "callback latency, p99", false },
+	{ M_CB_LATENCY_MAX_NS, "callback latency, max", false },
+	{ M_GP_DURATION_P99_NS, "grace period, p99", false },
+	{ M_SOFTIRQ_RUN_P99_NS, "softirq run, p99", false },
+	{ M_SOFTIRQ_RUN_MAX_NS, "softirq run, max", false },
+	{ M_SOFTIRQ_KSOFTIRQD_WAKEUPS, "ksoftirqd wakeups", false },
+	{ M_SOFTIRQ_KSOFTIRQD_WAIT_MAX_NS, "ksoftirqd longest wait", false },
+	{ M_SCHED_WAIT_MAX_NS, "longest runnable wait", false },
+	{ M_IPI_RESCHED_SENT, "reschedule IPIs", false },
+	{ M_VFS_OPENS, "files opened", false },
+	{ M_VFS_NR_FILES_MAX, "nr_files, peak", false },
+	{ M_VFS_MAX_FILES, "file-max", false },
+	{ M_VFS_FILE_MAX_REACHED_NS, "file-max reached at", true },
+	{ M_VFS_OPEN_FAILURES, "opens refused at file-max", false },
+	{ M_MEM_PENDING_BYTES_MAX, "memory pinned by callbacks, peak", false },
+	{ M_SLAB_PAGES_MAX, "filp slab pages, peak", false },
+	{ M_SLAB_FRAGMENTATION_MAX, "slab slots free but pinned, peak", false },
 };
-const size_t cli_nkey_metrics = sizeof(cli_key_metrics) / sizeof(cli_key_metrics[0]);
+static const size_t nkey_metrics = sizeof(key_metrics) / sizeof(key_metrics[0]);
+
+/* How @m is shown, from its unit in the registry. */
+static cli_unit key_unit(const key_metric *m)
+{
+	const char *u = rcusim_metrics[m->id].unit;
+	assert(rcusim_metrics[m->id].kind == SIM_M_SCALAR);
+	if (m->when)
+		return CLI_WHEN;
+	if (!strcmp(u, "ns"))
+		return CLI_NS;
+	if (!strcmp(u, "bytes"))
+		return CLI_BYTES;
+	if (!strcmp(u, "fraction"))
+		return CLI_FRAC;
+	return CLI_COUNT;
+}
 
 #define W 28 /* width of a run's column in text output */
 
-static void fmt_value(const cli_metric *m, bool present, double v, bool files, char *buf,
+/* Cell text of @m's value @v (@present in the run; @files: the run models
+ * the file table). */
+static void fmt_value(const key_metric *m, bool present, double v, bool files, char *buf,
 		      size_t len)
 {
 	if (!present) {
-		snprintf(buf, len, "%s", m->unit == CLI_WHEN && files ? "never" : "-");
+		snprintf(buf, len, "%s", key_unit(m) == CLI_WHEN && files ? "never" : "-");
 		return;
 	}
-	switch (m->unit) {
+	switch (key_unit(m)) {
 	case CLI_COUNT:
 		cli_fmt_count(v, buf, len);
 		break;
@@ -235,8 +266,8 @@ int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char 
 {
 	char err[1024], cell[64];
 	bool csv = !strcmp(format, "csv"), md = !strcmp(format, "md");
-	double *vals = calloc(n * cli_nkey_metrics + 1, sizeof(double));
-	bool *has = calloc(n * cli_nkey_metrics + 1, sizeof(bool));
+	double *vals = calloc(n * nkey_metrics + 1, sizeof(double));
+	bool *has = calloc(n * nkey_metrics + 1, sizeof(bool));
 	bool *files = calloc(n + 1, sizeof(bool));
 	int status = 0;
 	if (!vals || !has || !files) {
@@ -245,16 +276,16 @@ int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char 
 		goto out;
 	}
 	for (size_t r = 0; r < n; r++)
-		for (size_t k = 0; k < cli_nkey_metrics; k++) {
-			int rc = rec_scalar(db, rows[r].run_id, cli_key_metrics[k].name,
-					    &vals[r * cli_nkey_metrics + k], &has[r * cli_nkey_metrics + k],
+		for (size_t k = 0; k < nkey_metrics; k++) {
+			int rc = rec_scalar(db, rows[r].run_id, rcusim_metrics[key_metrics[k].id].name,
+					    &vals[r * nkey_metrics + k], &has[r * nkey_metrics + k],
 					    err, sizeof(err));
 			if (rc) {
 				fprintf(stderr, "%s\n", err);
 				status = cli_db_status(rc);
 				goto out;
 			}
-			if (!strcmp(cli_key_metrics[k].name, "vfs.max_files") && has[r * cli_nkey_metrics + k])
+			if (!strcmp(rcusim_metrics[key_metrics[k].id].name, "vfs.max_files") && has[r * nkey_metrics + k])
 				files[r] = true;
 		}
 	/* Header: one column per run. */
@@ -308,18 +339,18 @@ int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char 
 		}
 		fprintf(out, "%s\n", md ? " |" : "");
 	}
-	for (size_t k = 0; k < cli_nkey_metrics; k++) {
-		const cli_metric *m = &cli_key_metrics[k];
+	for (size_t k = 0; k < nkey_metrics; k++) {
+		const key_metric *m = &key_metrics[k];
 		bool any = false;
 		for (size_t r = 0; r < n; r++)
-			any |= has[r * cli_nkey_metrics + k] || (m->unit == CLI_WHEN && files[r]);
+			any |= has[r * nkey_metrics + k] || (key_unit(m) == CLI_WHEN && files[r]);
 		if (!any)
 			continue;
 		if (csv) {
-			fprintf(out, "%s", m->name);
+			fprintf(out, "%s", rcusim_metrics[m->id].name);
 			for (size_t r = 0; r < n; r++) {
-				if (has[r * cli_nkey_metrics + k])
-					fprintf(out, ",%.17g", vals[r * cli_nkey_metrics + k]);
+				if (has[r * nkey_metrics + k])
+					fprintf(out, ",%.17g", vals[r * nkey_metrics + k]);
 				else
 					fprintf(out, ",");
 			}
@@ -331,7 +362,7 @@ int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char 
 		else
 			fprintf(out, "%-34s", m->label);
 		for (size_t r = 0; r < n; r++) {
-			fmt_value(m, has[r * cli_nkey_metrics + k], vals[r * cli_nkey_metrics + k], files[r],
+			fmt_value(m, has[r * nkey_metrics + k], vals[r * nkey_metrics + k], files[r],
 				  cell, sizeof(cell));
 			fprintf(out, "%s%*s", md ? " | " : "  ", md ? 0 : W, cell);
 		}
@@ -540,10 +571,16 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	else if (rc)
 		res.status = "failed";
 	char dberr[1024];
-	if (rec_run_end(db, run_id, &res, m, dberr, sizeof(dberr))) {
-		fprintf(stderr, "%s\n", dberr);
+	int wrc = rec_run_end(db, run_id, &res, m, rcusim_metrics, M_COUNT, dberr, sizeof(dberr));
+	if (wrc) {
+		/* A metric missing from the registry is a bug, like a failed
+		 * model check: the run is 'failed', exit status 4. */
+		if (wrc == REC_EMETRIC)
+			fprintf(stderr, "rcusim: run %lld failed: %s\n", (long long)run_id, dberr);
+		else
+			fprintf(stderr, "%s\n", dberr);
 		rec_run_mark(db, run_id, "failed", dberr, sizeof(dberr));
-		status = EXIT_IO;
+		status = wrc == REC_EMETRIC ? EXIT_SIMFAIL : EXIT_IO;
 		goto out;
 	}
 	if (rc) {

@@ -49,17 +49,8 @@ void cli_fmt_ns(double ns, char *buf, size_t len);
 void cli_fmt_bytes(double b, char *buf, size_t len);
 void cli_fmt_count(double v, char *buf, size_t len);
 
-/* The key scalars of a comparison, in display order. */
-typedef enum cli_unit { CLI_COUNT, CLI_NS, CLI_BYTES, CLI_FRAC, CLI_WHEN } cli_unit;
-typedef struct cli_metric {
-	const char *name;  /* scalar name */
-	const char *label; /* what a reader sees */
-	cli_unit unit;
-} cli_metric;
-extern const cli_metric cli_key_metrics[];
-extern const size_t cli_nkey_metrics;
-
-/* Print the comparison of @rows ("text", "csv" or "md") on @out. */
+/* Print the comparison of @rows ("text", "csv" or "md") on @out: the key
+ * scalars of each run, their names and units from the metric registry. */
 int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char *format, FILE *out);
 
 /* One parameter override: @name = @value from @origin, or (name NULL)
