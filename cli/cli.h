@@ -88,6 +88,7 @@ int cli_gnuplot(const char *script, const char *const *args, size_t nargs);
  * status, messages printed. */
 int cmd_run(int argc, char **argv);     /* run.c */
 int cmd_params(int argc, char **argv);  /* params.c */
+int cmd_metrics(int argc, char **argv); /* metrics.c */
 int cmd_compare(int argc, char **argv); /* compare.c */
 int cmd_merge(int argc, char **argv);   /* merge.c */
 int cmd_plot(int argc, char **argv);    /* plot.c */

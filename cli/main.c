@@ -27,6 +27,7 @@ typedef struct command {
 static const command commands[] = {
 	{ "run", "SCENARIO.ini", cmd_run, "simulate one scenario and append the run to a database" },
 	{ "params", "", cmd_params, "list every parameter with its default, unit and source" },
+	{ "metrics", "", cmd_metrics, "list every metric with its kind, unit and meaning" },
 	{ "compare", "", cmd_compare, "the key results of several runs side by side" },
 	{ "plot", "", cmd_plot, "draw the standard figures of several runs (gnuplot)" },
 	{ "check", "BASELINE", cmd_check, "check a run against a regression baseline" },
