@@ -9,9 +9,9 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "../sim/engine.h"
-#include "../sim/metrics.h"
-#include "../sim/rng.h"
+#include "engine.h"
+#include "metrics.h"
+#include "rng.h"
 #include "registry.h"
 
 /* Errors a model or the runner returns (besides SIM_ENOMEM). */

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../sim/engine.h"
+#include "engine.h"
 
 #define SCHED_MAX_PRIO 140     /* MAX_PRIO: priorities 100..139 are nice -20..19 */
 #define SCHED_MAX_RT_PRIO 100  /* MAX_RT_PRIO */

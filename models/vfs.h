@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../sim/engine.h"
+#include "engine.h"
 #include "slab.h"
 
 typedef enum vfs_accounting { VFS_ACCT_SLAB, VFS_ACCT_RCU, VFS_ACCT_PERCPU } vfs_accounting;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * metrics.c - histograms, time averages, series and the metric container.
- * Lookups by name are linear: a run has tens of metrics, touched at the end
+ * metrics.c - histograms, time averages, series, the metric container and
+ * lookups in a registry of metric names. Lookups by name are linear: a run has tens of metrics, touched at the end
  * or once per sample, never per event.
  */
 #include "metrics.h"
@@ -102,6 +102,32 @@ double sim_tavg_mean(const sim_tavg *a, sim_time now)
 	__int128 span = now - a->t0;
 	__int128 q = area / span, r = area % span;
 	return (double)q + (double)r / (double)span;
+}
+
+/* ---- registry ---------------------------------------------------------- */
+
+/* Linear in @ndefs (tens of entries). */
+const sim_metric_def *sim_metric_find(const sim_metric_def *defs, size_t ndefs, const char *name,
+				      sim_metric_kind kind)
+{
+	for (size_t k = 0; k < ndefs; k++)
+		if (defs[k].kind == kind && !strcmp(defs[k].name, name))
+			return &defs[k];
+	return NULL;
+}
+
+/* A static string; "?" for a value outside the enum. */
+const char *sim_metric_kind_name(sim_metric_kind kind)
+{
+	switch (kind) {
+	case SIM_M_SCALAR:
+		return "scalar";
+	case SIM_M_SERIES:
+		return "series";
+	case SIM_M_HIST:
+		return "hist";
+	}
+	return "?";
 }
 
 /* ---- container --------------------------------------------------------- */

@@ -2,7 +2,8 @@
 /*
  * metrics.h - what a run measures: scalars, sampled series, log-bucketed
  * histograms, and time-average integrators. Models fill a sim_metrics; the
- * recorder writes it to the database. No SQLite here.
+ * recorder writes it to the database, each name checked against a registry
+ * of definitions (sim_metric_def) the caller supplies. No SQLite here.
  */
 #ifndef RCUSIM_SIM_METRICS_H
 #define RCUSIM_SIM_METRICS_H
@@ -111,6 +112,29 @@ typedef struct sim_series {
 	sim_time *t;      /* ns: sample times */
 	double *v;        /* values */
 } sim_series;
+
+/* ---- the registry of metric names ---------------------------------------
+ * What a run may record, as a table of definitions supplied by the caller
+ * (models/ owns rcusim's, models/metrics.def), as for parameters. The
+ * recorder refuses a metric that is not in it. */
+typedef enum sim_metric_kind {
+	SIM_M_SCALAR, /* one value per run */
+	SIM_M_SERIES, /* points sampled over the run, per CPU and/or machine-wide */
+	SIM_M_HIST,   /* a distribution in log-spaced bins */
+} sim_metric_kind;
+
+typedef struct sim_metric_def {
+	const char *name;     /* "section.what" as stored; unique with its kind */
+	sim_metric_kind kind; /* scalar, series or histogram */
+	const char *unit;     /* what is counted: "callbacks", "ns", "bytes", "fraction" */
+	const char *meaning;  /* one line */
+} sim_metric_def;
+
+/* The definition of @name as a @kind in @defs, or NULL if it has none. */
+const sim_metric_def *sim_metric_find(const sim_metric_def *defs, size_t ndefs, const char *name,
+				      sim_metric_kind kind);
+/* "scalar", "series" or "hist". */
+const char *sim_metric_kind_name(sim_metric_kind kind);
 
 /* ---- the container ----------------------------------------------------- */
 typedef struct sim_metrics sim_metrics;

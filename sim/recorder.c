@@ -223,11 +223,44 @@ fail:
 	return rc;
 }
 
+/* Is every metric of @m defined in @defs with its kind? 0, or REC_EMETRIC
+ * naming the first that is not. Cost: each metric (a series per CPU) times
+ * the tens of definitions, once per run: small beside writing their rows. */
+static int check_registered(const sim_metrics *m, const sim_metric_def *defs, size_t ndefs,
+			    char *err, size_t errlen)
+{
+	const char *name = NULL;
+	sim_metric_kind kind = SIM_M_SCALAR;
+	for (size_t k = 0; !name && k < sim_metrics_nscalars(m); k++)
+		if (!sim_metric_find(defs, ndefs, sim_metrics_scalar_name(m, k), SIM_M_SCALAR))
+			name = sim_metrics_scalar_name(m, k);
+	for (size_t k = 0; !name && k < sim_metrics_nseries(m); k++)
+		if (!sim_metric_find(defs, ndefs, sim_metrics_series_at(m, k)->name, SIM_M_SERIES)) {
+			name = sim_metrics_series_at(m, k)->name;
+			kind = SIM_M_SERIES;
+		}
+	for (size_t k = 0; !name && k < sim_metrics_nhists(m); k++)
+		if (!sim_metric_find(defs, ndefs, sim_metrics_hist_name(m, k), SIM_M_HIST)) {
+			name = sim_metrics_hist_name(m, k);
+			kind = SIM_M_HIST;
+		}
+	if (!name)
+		return 0;
+	snprintf(err, errlen,
+		 "metric \"%s\" (%s) is not in the metric registry: a bug in the model that wrote it; "
+		 "nothing recorded",
+		 name, sim_metric_kind_name(kind));
+	return REC_EMETRIC;
+}
+
 int rec_run_end(rec_db *db, int64_t run_id, const rec_run_result *res, const sim_metrics *m,
-		char *err, size_t errlen)
+		const sim_metric_def *defs, size_t ndefs, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL, *pt = NULL;
-	int rc = exec(db, "BEGIN IMMEDIATE", err, errlen);
+	int rc = check_registered(m, defs, ndefs, err, errlen);
+	if (rc)
+		return rc;
+	rc = exec(db, "BEGIN IMMEDIATE", err, errlen);
 	if (rc)
 		return rc;
 	if ((rc = prep(db, &st, "INSERT INTO scalar(run_id, name, value) VALUES(?, ?, ?)", err,

@@ -22,6 +22,7 @@ enum {
 	REC_EDB = -3,     /* SQLite failed: exit status 3 */
 	REC_ENEWER = -5,  /* schema newer than this binary: exit status 3 */
 	REC_ENORUN = -7,  /* no such run: exit status 2 */
+	REC_EMETRIC = -9, /* a metric not in the registry: a bug, the run failed (exit status 4) */
 };
 
 typedef struct rec_run_info {
@@ -52,9 +53,12 @@ int rec_run_begin(rec_db *db, const rec_run_info *info, const sim_params *p, int
 		  char *err, size_t errlen);
 /* Write every scalar, series and histogram of @m and set the run's status,
  * end time, events and wall time, all in one transaction: the run is
- * 'complete' only if all its rows are in. */
+ * 'complete' only if all its rows are in. Every metric must be defined,
+ * with its kind, in the registry @defs (@ndefs entries); if one is not,
+ * nothing is written and REC_EMETRIC names it (the run stays 'running' for
+ * the caller to mark 'failed'). */
 int rec_run_end(rec_db *db, int64_t run_id, const rec_run_result *res, const sim_metrics *m,
-		char *err, size_t errlen);
+		const sim_metric_def *defs, size_t ndefs, char *err, size_t errlen);
 /* Set a run's status alone (e.g. 'failed' after rec_run_end failed). */
 int rec_run_mark(rec_db *db, int64_t run_id, const char *status, char *err, size_t errlen);
 

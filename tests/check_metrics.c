@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* check_metrics.c - histogram bins and quantiles, time averages, and the
- * container, checked against GSL's own statistics on the same data. */
+ * container, checked against GSL's own statistics on the same data; and
+ * rcusim's registry of metric names (models/metrics.def). */
 #include <check.h>
 
 #include "testlib.h"
@@ -8,8 +9,10 @@
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "metrics.h"
+#include "registry.h"
 #include "rng.h"
 
 START_TEST(hist_bins_cover_and_bound_error)
@@ -155,6 +158,37 @@ START_TEST(metrics_container)
 }
 END_TEST
 
+START_TEST(metrics_registry_unique_and_documented)
+{
+	/* Every entry: a section.name, a kind, a unit and a meaning; no name
+	 * twice with the same kind (gp.completed is both a scalar, the count
+	 * at the end, and a series, SPEC section 5), so each is found as
+	 * itself. */
+	ck_assert_int_ge(M_COUNT, 50);
+	for (size_t k = 0; k < M_COUNT; k++) {
+		const sim_metric_def *d = &rcusim_metrics[k];
+		ck_assert_ptr_nonnull(d->name);
+		ck_assert_msg(strchr(d->name, '.') && d->name[0] != '.', "%s: not section.name", d->name);
+		ck_assert_msg(d->kind == SIM_M_SCALAR || d->kind == SIM_M_SERIES || d->kind == SIM_M_HIST,
+			      "%s: kind %d", d->name, (int)d->kind);
+		ck_assert_msg(d->unit && d->unit[0], "%s: no unit", d->name);
+		ck_assert_msg(d->meaning && d->meaning[0], "%s: no meaning", d->name);
+		for (size_t j = 0; j < k; j++)
+			ck_assert_msg(strcmp(rcusim_metrics[j].name, d->name) ||
+					      rcusim_metrics[j].kind != d->kind,
+				      "%s (%s) listed twice", d->name, sim_metric_kind_name(d->kind));
+		ck_assert_ptr_eq(sim_metric_find(rcusim_metrics, M_COUNT, d->name, d->kind), d);
+	}
+	/* Lookups by id, and by name and kind. */
+	ck_assert_str_eq(rcusim_metrics[M_CB_ENQUEUED].name, "cb.enqueued");
+	ck_assert_str_eq(rcusim_metrics[M_VFS_NR_FILES].name, "vfs.nr_files");
+	ck_assert_int_eq(rcusim_metrics[M_VFS_NR_FILES].kind, SIM_M_SERIES);
+	ck_assert_ptr_null(sim_metric_find(rcusim_metrics, M_COUNT, "cb.latency_ns", SIM_M_SCALAR));
+	ck_assert_ptr_null(sim_metric_find(rcusim_metrics, M_COUNT, "cb.bogus", SIM_M_SCALAR));
+	ck_assert_str_eq(sim_metric_kind_name(SIM_M_HIST), "hist");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("metrics");
@@ -164,6 +198,7 @@ int main(void)
 	tcase_add_test(tc, hist_small_values_exact);
 	tcase_add_test(tc, tavg_matches_gsl_wmean);
 	tcase_add_test(tc, metrics_container);
+	tcase_add_test(tc, metrics_registry_unique_and_documented);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }

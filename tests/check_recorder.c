@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* check_recorder.c - the results database: schema, a run's rows, status
- * transitions, schema versions, and failures that leave nothing 'complete'. */
+ * transitions, schema versions, failures that leave nothing 'complete', and
+ * the refusal of a metric the registry does not define. */
 #include <check.h>
 
 #include "testlib.h"
@@ -74,7 +75,7 @@ START_TEST(recorder_run_lifecycle)
 	ck_assert_int_eq(q1(path, "SELECT count(*) FROM param"), P_COUNT);
 	sim_metrics *m = sample_metrics();
 	rec_run_result res = { "complete", 1000000, 42, 0.5 };
-	ck_assert_int_eq(rec_run_end(db, id, &res, m, err, sizeof(err)), 0);
+	ck_assert_int_eq(rec_run_end(db, id, &res, m, rcusim_metrics, M_COUNT, err, sizeof(err)), 0);
 	ck_assert_int_eq(q1(path, "SELECT count(*) FROM run WHERE status = 'complete'"), 1);
 	ck_assert_int_eq(q1(path, "SELECT events FROM run"), 42);
 	ck_assert_int_eq(q1(path, "SELECT count(*) FROM scalar"), 2);
@@ -121,12 +122,85 @@ START_TEST(recorder_failed_write_leaves_running)
 	ck_assert_int_eq(rec_run_begin(db, &info, p, &id, err, sizeof(err)), 0);
 	sim_metrics *m = sample_metrics();
 	rec_run_result res = { "complete", 1000000, 42, 0.5 };
-	ck_assert_int_eq(rec_run_end(db, id, &res, m, err, sizeof(err)), REC_EDB);
+	ck_assert_int_eq(rec_run_end(db, id, &res, m, rcusim_metrics, M_COUNT, err, sizeof(err)), REC_EDB);
 	ck_assert_ptr_nonnull(strstr(err, "injected"));
 	ck_assert_int_eq(q1(path, "SELECT count(*) FROM run WHERE status = 'running'"), 1);
 	ck_assert_int_eq(q1(path, "SELECT count(*) FROM scalar"), 0); /* rolled back */
 	ck_assert_int_eq(rec_run_mark(db, id, "failed", err, sizeof(err)), 0);
 	ck_assert_int_eq(q1(path, "SELECT count(*) FROM run WHERE status = 'failed'"), 1);
+	rec_close(db);
+	sim_metrics_destroy(m);
+	sim_params_destroy(p);
+}
+END_TEST
+
+/* A registry of three, for the refusal test: cb.enqueued is a scalar only,
+ * cb.qlen a series only, cb.latency_ns a histogram only. */
+static const sim_metric_def small_registry[] = {
+	{ "cb.enqueued", SIM_M_SCALAR, "callbacks", "queued" },
+	{ "cb.invoked", SIM_M_SCALAR, "callbacks", "invoked" },
+	{ "cb.qlen", SIM_M_SERIES, "callbacks", "queued" },
+	{ "cb.latency_ns", SIM_M_HIST, "ns", "latency" },
+};
+
+/* The metric sample_metrics() lacks that each case adds, and its kind. */
+static const struct {
+	const char *name;
+	sim_metric_kind kind;
+} unregistered[] = {
+	{ "cb.bogus", SIM_M_SCALAR },      /* not in the registry at all */
+	{ "cb.qlen", SIM_M_SCALAR },       /* a series name written as a scalar */
+	{ "cb.enqueued", SIM_M_SERIES },   /* a scalar name written as a series */
+	{ "cb.qlen", SIM_M_HIST },         /* a series name written as a histogram */
+};
+
+START_TEST(recorder_unregistered_metric_refused)
+{
+	/* A metric the registry does not define (with its kind) is a bug:
+	 * rec_run_end writes nothing, names it, and the run stays 'running'
+	 * for the caller to mark 'failed'. */
+	rec_db *db;
+	sim_params *p;
+	const char *name = unregistered[_i].name;
+	ck_assert_int_eq(sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)), 0);
+	ck_assert_int_eq(rec_open(&db, path, err, sizeof(err)), 0);
+	rec_run_info info = { "x", "fixed", 7, NULL, 1000000, "test" };
+	int64_t id;
+	ck_assert_int_eq(rec_run_begin(db, &info, p, &id, err, sizeof(err)), 0);
+	rec_run_result res = { "complete", 1000000, 42, 0.5 };
+	size_t nreg = sizeof(small_registry) / sizeof(small_registry[0]);
+	/* Every metric of sample_metrics() is in the small registry; the one
+	 * added is not. */
+	sim_metrics *m = sample_metrics();
+	switch (unregistered[_i].kind) {
+	case SIM_M_SCALAR:
+		ck_assert_int_eq(sim_metrics_scalar(m, name, 1), 0);
+		break;
+	case SIM_M_SERIES:
+		ck_assert_int_eq(sim_series_append(sim_metrics_series(m, name, 0), 0, 1), 0);
+		break;
+	case SIM_M_HIST:
+		sim_hist_add(sim_metrics_hist(m, name), 3);
+		break;
+	}
+	ck_assert_int_eq(rec_run_end(db, id, &res, m, small_registry, nreg, err, sizeof(err)), REC_EMETRIC);
+	char want[128];
+	snprintf(want, sizeof(want), "metric \"%s\" (%s) is not in the metric registry", name,
+		 sim_metric_kind_name(unregistered[_i].kind));
+	ck_assert_msg(strstr(err, want), "got: %s", err);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM run WHERE status = 'running'"), 1);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM scalar"), 0);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM series"), 0);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM hist"), 0);
+	ck_assert_int_eq(rec_run_mark(db, id, "failed", err, sizeof(err)), 0);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM run WHERE status = 'failed'"), 1);
+	/* The next run, its metrics all registered, is recorded. */
+	sim_metrics_destroy(m);
+	m = sample_metrics();
+	ck_assert_int_eq(rec_run_begin(db, &info, p, &id, err, sizeof(err)), 0);
+	ck_assert_int_eq(rec_run_end(db, id, &res, m, small_registry, nreg, err, sizeof(err)), 0);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM run WHERE status = 'complete'"), 1);
+	ck_assert_int_eq(q1(path, "SELECT count(*) FROM scalar"), 2);
 	rec_close(db);
 	sim_metrics_destroy(m);
 	sim_params_destroy(p);
@@ -151,6 +225,8 @@ int main(void)
 	tcase_add_test(tc, recorder_run_lifecycle);
 	tcase_add_test(tc, recorder_newer_schema_refused);
 	tcase_add_test(tc, recorder_failed_write_leaves_running);
+	tcase_add_loop_test(tc, recorder_unregistered_metric_refused, 0,
+			    (int)(sizeof(unregistered) / sizeof(unregistered[0])));
 	tcase_add_test(tc, recorder_unwritable_path);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # cli.sh RCUSIM SRCDIR - the rcusim command as a user meets it: help,
-# version, params, exit codes, error messages naming file, line and key,
-# the database a run leaves, determinism, and a clean abort on SIGTERM.
+# version, params, metrics, exit codes, error messages naming file, line
+# and key, the database a run leaves, determinism, and a clean abort on
+# SIGTERM.
 set -u
 RCUSIM=$1
 SRC=$2
@@ -54,6 +55,22 @@ done
 expect_exit 0 "$RCUSIM" params --format ini
 cp "$T/out" "$T/all.ini"
 
+# metrics: every metric of the registry with kind, unit and meaning.
+expect_exit 0 "$RCUSIM" metrics --help
+expect_exit 0 "$RCUSIM" metrics
+cp "$T/out" "$T/metrics.txt"
+grep -q '^cb\.enqueued  *scalar  *callbacks  *RCU callbacks queued' "$T/out" && ok || bad "metrics lacks cb.enqueued"
+grep -q '^vfs\.nr_files  *series  *files ' "$T/out" && ok || bad "metrics lacks vfs.nr_files"
+grep -q '^cb\.latency_ns  *hist  *ns ' "$T/out" && ok || bad "metrics lacks cb.latency_ns"
+m_text=$(grep -c '^[a-z_]*\.[a-z0-9_]*  ' "$T/out")
+expect_exit 0 "$RCUSIM" metrics --format md
+m_md=$(grep -c '^| `[a-z_]*\.[a-z0-9_]*` | [a-z]* | ' "$T/out")
+[ "$m_text" -eq "$m_md" ] && [ "$m_text" -ge 50 ] && ok || bad "metrics count text $m_text md $m_md"
+grep -qF '| `vfs.file_max_reached_ns` | scalar | ns | ' "$T/out" && ok || bad "metrics md lacks vfs.file_max_reached_ns"
+expect_exit 2 "$RCUSIM" metrics --format xml
+expect_err 'rcusim metrics: --format: expected text or md, got "xml"'
+expect_exit 2 "$RCUSIM" metrics --bogus
+
 # Bad input: exit 2, the message names file, line and key; no database.
 cd "$T" || exit 1
 printf '[scenario]\nduration = 10s\n[rcu]\nblimit = ten\n' >b1.ini
@@ -98,6 +115,17 @@ grep -q '^run 1 complete: queue' "$T/out" && ok || bad "summary: $(head -1 "$T/o
 [ "$(q r.db "SELECT count(*) FROM series WHERE name = 'cb.qlen'")" -eq 9 ] && ok || bad "series per cpu + total"
 [ "$(q r.db "SELECT count(*) FROM point p JOIN series s USING(series_id) WHERE s.cpu = -1")" -eq 51 ] && ok || bad "points at 100 ms over 5 s"
 [ "$(q r.db "SELECT sum(count) FROM hist WHERE name = 'cb.latency_ns'")" = "$(q r.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE name = 'cb.invoked'")" ] && ok || bad "hist count = invoked"
+
+# Every metric the runs recorded is listed by `rcusim metrics` with its kind
+# (the recorder refuses any other, so this holds by construction).
+for db in all.db r.db; do
+	q $db "SELECT DISTINCT name || ' scalar' FROM scalar UNION SELECT DISTINCT name || ' series' FROM series
+	       UNION SELECT DISTINCT name || ' hist' FROM hist" >recorded
+	[ -s recorded ] || bad "$db: no metrics"
+	while read -r name kind; do
+		grep -q "^$name  *$kind  " metrics.txt && ok || bad "$db: $name ($kind) not listed by rcusim metrics"
+	done <recorded
+done
 
 # Determinism: same seed, same rows; another seed, other rows.
 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db r.db --duration 5s --set machine.cores=2 >/dev/null 2>&1

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * cmd_sweep.c - `rcusim sweep`: the cross product of --vary values and
+ * sweep.c - `rcusim sweep`: the cross product of --vary values and
  * seeds, each an `rcusim run` process, N at a time, all into one database
  * (WAL and a busy timeout let them append together); a failed run is
  * reported and the rest go on. Ends with the comparison table and, with
@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../models/registry.h"
 #include "cli.h"
+#include "registry.h"
 
 #define MAX_VARY 8
 

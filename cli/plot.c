@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * cmd_plot.c - `rcusim plot`: export the runs' series and distributions
+ * plot.c - `rcusim plot`: export the runs' series and distributions
  * from the database into data files and draw the standard figures with the
  * gnuplot scripts in plots/ (run as `gnuplot -c SCRIPT ARGS`: no shell, user
  * text only inside quoted gnuplot strings, quotes doubled).
@@ -9,57 +9,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli.h"
-
-#ifndef RCUSIM_PLOTS_DIR
-#define RCUSIM_PLOTS_DIR "plots"
-#endif
-
-/* The folder holding the gnuplot scripts: $RCUSIM_PLOTS, else the source
- * tree's plots/ recorded at build time. */
-static const char *plots_dir(void)
-{
-	const char *e = getenv("RCUSIM_PLOTS");
-	return e && *e ? e : RCUSIM_PLOTS_DIR;
-}
-
-int cli_gnuplot(const char *script, const char *const *args, size_t nargs)
-{
-	const char *argv[16];
-	size_t k = 0;
-	argv[k++] = "gnuplot";
-	argv[k++] = "-c";
-	argv[k++] = script;
-	for (size_t i = 0; i < nargs && k < 15; i++)
-		argv[k++] = args[i];
-	argv[k] = NULL;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "rcusim plot: fork: %s\n", strerror(errno));
-		return EXIT_IO;
-	}
-	if (pid == 0) {
-		if (chdir(plots_dir())) {
-			fprintf(stderr, "rcusim plot: %s: %s\n", plots_dir(), strerror(errno));
-			_exit(127);
-		}
-		execvp("gnuplot", (char *const *)argv);
-		fprintf(stderr, "rcusim plot: cannot run gnuplot: %s (install the Debian package gnuplot-nox)\n",
-			strerror(errno));
-		_exit(127);
-	}
-	int st;
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		fprintf(stderr, "rcusim plot: gnuplot %s failed\n", script);
-		return EXIT_IO;
-	}
-	return 0;
-}
 
 /* Write @s as a gnuplot single-quoted string ('' for '), one line. */
 static void gp_string(FILE *f, const char *s)
@@ -72,20 +23,6 @@ static void gp_string(FILE *f, const char *s)
 			fputc(*s, f);
 	}
 	fputc('\'', f);
-}
-
-int cli_mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = 0;
-			if (mkdir(buf, 0777) && errno != EEXIST)
-				return -1;
-			*p = '/';
-		}
-	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
 }
 
 /* Export one series or CDF of one run to DATA/run<id>_<what>.dat. Returns
@@ -109,22 +46,9 @@ static int64_t export(rec_db *db, const char *data, int64_t id, const char *what
 	return n;
 }
 
-int cli_plot_dirs(const char *outdir, char *out, char *data)
-{
-	if (cli_mkdir_p(outdir) || !realpath(outdir, out)) {
-		fprintf(stderr, "%s: %s\n", outdir, strerror(errno));
-		return EXIT_IO;
-	}
-	snprintf(data, PATH_MAX + 16, "%s/data", out);
-	if (cli_mkdir_p(data)) {
-		fprintf(stderr, "%s: %s\n", data, strerror(errno));
-		return EXIT_IO;
-	}
-	return 0;
-}
-
-int cli_plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *outdir,
-		  const char *format)
+/* Write the standard figures of @rows into @outdir (png or svg). */
+static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *outdir,
+		     const char *format)
 {
 	char out[PATH_MAX], data[PATH_MAX + 16], runs[PATH_MAX + 32], file[PATH_MAX + 96], err[1024];
 	if (cli_plot_dirs(outdir, out, data))
@@ -225,7 +149,7 @@ int cmd_plot(int argc, char **argv)
 	}
 	if ((status = cli_load_runs(db_path, ids, nids, "plot", &db, &rows, &nrows)))
 		goto out;
-	status = cli_plot_runs(db, rows, nrows, outdir, format);
+	status = plot_runs(db, rows, nrows, outdir, format);
 out:
 	free(rows);
 	free(ids);

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* cli.h - what the rcusim subcommands share. */
-#ifndef RCUSIM_SIM_CLI_H
-#define RCUSIM_SIM_CLI_H
+/*
+ * cli.h - what the rcusim commands share (cli/cli.c), and the commands
+ * themselves for main.c's table (one file each in cli/). A command calls
+ * only these helpers and the libraries below it, never another command.
+ */
+#ifndef RCUSIM_CLI_CLI_H
+#define RCUSIM_CLI_CLI_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,17 +49,8 @@ void cli_fmt_ns(double ns, char *buf, size_t len);
 void cli_fmt_bytes(double b, char *buf, size_t len);
 void cli_fmt_count(double v, char *buf, size_t len);
 
-/* The key scalars of a comparison, in display order. */
-typedef enum cli_unit { CLI_COUNT, CLI_NS, CLI_BYTES, CLI_FRAC, CLI_WHEN } cli_unit;
-typedef struct cli_metric {
-	const char *name;  /* scalar name */
-	const char *label; /* what a reader sees */
-	cli_unit unit;
-} cli_metric;
-extern const cli_metric cli_key_metrics[];
-extern const size_t cli_nkey_metrics;
-
-/* Print the comparison of @rows ("text", "csv" or "md") on @out. */
+/* Print the comparison of @rows ("text", "csv" or "md") on @out: the key
+ * scalars of each run, their names and units from the metric registry. */
 int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char *format, FILE *out);
 
 /* One parameter override: @name = @value from @origin, or (name NULL)
@@ -80,16 +75,6 @@ typedef struct cli_run_req {
  * exit status of `rcusim run` (messages printed). */
 int cli_do_run(const cli_run_req *req, int64_t *run_id);
 
-int cmd_compare(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
-int cmd_plot(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_sweep(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-
-/* Write the standard figures of @rows into @outdir (png or svg). */
-int cli_plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *outdir,
-		  const char *format);
 /* mkdir -p: 0 or -1 (errno set). */
 int cli_mkdir_p(const char *path);
 /* Make the figures folder @outdir and its data/ (message printed on
@@ -98,5 +83,16 @@ int cli_mkdir_p(const char *path);
 int cli_plot_dirs(const char *outdir, char *out, char *data);
 /* Run gnuplot on plots/@script with @args (no shell). 0 or an exit status. */
 int cli_gnuplot(const char *script, const char *const *args, size_t nargs);
+
+/* The commands (argv[0] is the command's name): each returns its exit
+ * status, messages printed. */
+int cmd_run(int argc, char **argv);     /* run.c */
+int cmd_params(int argc, char **argv);  /* params.c */
+int cmd_metrics(int argc, char **argv); /* metrics.c */
+int cmd_compare(int argc, char **argv); /* compare.c */
+int cmd_merge(int argc, char **argv);   /* merge.c */
+int cmd_plot(int argc, char **argv);    /* plot.c */
+int cmd_check(int argc, char **argv);   /* check.c */
+int cmd_sweep(int argc, char **argv);   /* sweep.c */
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * cmd_check.c - `rcusim check`: compare a run's scalars with a regression
+ * check.c - `rcusim check`: compare a run's scalars with a regression
  * baseline (SPEC section 7), optionally running the baseline's scenario
  * first; `--update` rewrites the expected values from the run.
  *

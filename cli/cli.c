@@ -1,0 +1,605 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * cli.c - what the rcusim commands share: option parsing, opening the
+ * results database and selecting runs, human number formats, the comparison
+ * table (compare and sweep print it), gnuplot and figure folders (plot and
+ * sweep), and simulating one run into the database (run and check), with
+ * its signal handling and progress line. Commands call these; nothing here
+ * calls a command.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "model.h"
+#include "params.h"
+#include "recorder.h"
+#include "registry.h"
+
+#ifndef RCUSIM_VERSION
+#define RCUSIM_VERSION "unknown"
+#endif
+#ifndef RCUSIM_PLOTS_DIR
+#define RCUSIM_PLOTS_DIR "plots"
+#endif
+
+/* ---- options ------------------------------------------------------------ */
+
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	size_t l = strlen(name);
+	if (strncmp(argv[*i], name, l))
+		return 0;
+	if (argv[*i][l] == '=') {
+		*val = argv[*i] + l + 1;
+		return 1;
+	}
+	if (argv[*i][l])
+		return 0;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "rcusim: %s needs a value\n", name);
+		return -1;
+	}
+	*val = argv[++*i];
+	return 1;
+}
+
+int cli_strs(int argc, char **argv, int *i, const cli_str *opts)
+{
+	for (; opts->name; opts++) {
+		const char *v;
+		int rc = cli_opt(argc, argv, i, opts->name, &v);
+		if (rc > 0)
+			*opts->dst = v;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+bool cli_help(const char *arg, const char *usage)
+{
+	if (strcmp(arg, "--help") && strcmp(arg, "-h"))
+		return false;
+	fputs(usage, stdout);
+	return true;
+}
+
+bool cli_run_id(const char *cmd, const char *s, int64_t *id)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (*s == 0 || *end || errno || v < 1) {
+		fprintf(stderr, "rcusim %s: expected a run id (a positive integer), got \"%s\"\n", cmd, s);
+		return false;
+	}
+	*id = v;
+	return true;
+}
+
+/* ---- the results database ---------------------------------------------- */
+
+int cli_db_status(int rc)
+{
+	return rc == REC_ENORUN ? EXIT_USAGE : EXIT_IO;
+}
+
+int cli_open_db(const char *path, bool must_exist, rec_db **db)
+{
+	char err[1024];
+	if (must_exist && access(path, F_OK)) {
+		fprintf(stderr, "%s: cannot read: %s\n", path, strerror(errno));
+		return EXIT_IO;
+	}
+	int rc = rec_open(db, path, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_IO;
+	}
+	return 0;
+}
+
+int cli_load_runs(const char *db_path, const int64_t *ids, size_t nids, const char *what,
+		  rec_db **db, rec_run_row **rows, size_t *nrows)
+{
+	char err[1024];
+	int status = cli_open_db(db_path, true, db);
+	if (status)
+		return status;
+	int rc = rec_select_runs(*db, ids, nids, rows, nrows, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", db_path, err);
+		return cli_db_status(rc);
+	}
+	if (!*nrows) {
+		fprintf(stderr, "%s: no complete run to %s\n", db_path, what);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* ---- human formats ------------------------------------------------------ */
+
+void cli_fmt_ns(double ns, char *buf, size_t len)
+{
+	double a = fabs(ns);
+	if (a < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (a < 1e6)
+		snprintf(buf, len, "%.3g us", ns / 1e3);
+	else if (a < 1e9)
+		snprintf(buf, len, "%.3g ms", ns / 1e6);
+	else if (a < 60e9)
+		snprintf(buf, len, "%.3g s", ns / 1e9);
+	else if (a < 3600e9)
+		snprintf(buf, len, "%.3g min", ns / 60e9);
+	else
+		snprintf(buf, len, "%.3g h", ns / 3600e9);
+}
+
+void cli_fmt_bytes(double b, char *buf, size_t len)
+{
+	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int k = 0;
+	while (fabs(b) >= 1024 && k < 4) {
+		b /= 1024;
+		k++;
+	}
+	snprintf(buf, len, k ? "%.3g %s" : "%.0f %s", b, u[k]);
+}
+
+void cli_fmt_count(double v, char *buf, size_t len)
+{
+	if (v != floor(v) || fabs(v) >= 1e18) {
+		snprintf(buf, len, "%.6g", v);
+		return;
+	}
+	char digits[32];
+	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+	size_t n = strlen(digits), k = 0;
+	if (v < 0 && k + 1 < len)
+		buf[k++] = '-';
+	for (size_t i = 0; i < n && k + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = digits[i];
+	}
+	buf[k] = 0;
+}
+
+/* ---- the comparison table ----------------------------------------------- */
+
+/* How a key scalar is shown. */
+typedef enum cli_unit { CLI_COUNT, CLI_NS, CLI_BYTES, CLI_FRAC, CLI_WHEN } cli_unit;
+
+/* A key scalar of a comparison: its name and unit come from the metric
+ * registry, its label (shorter than the registry's meaning) is the table's. */
+typedef struct key_metric {
+	enum rcusim_metric_id id; /* a scalar of rcusim_metrics */
+	const char *label;        /* what a reader sees */
+	bool when;                /* a moment, not a length: "never" when absent from a run with files */
+} key_metric;
+
+/* In display order. */
+static const key_metric key_metrics[] = {
+	{ M_CB_ENQUEUED, "callbacks queued", false },
+	{ M_CB_PENDING_END, "callbacks pending at the end", false },
+	{ M_CB_QLEN_MAX, "largest queue on one CPU", false },
+	{ M_CB_QLEN_TOTAL_MAX, "largest queue, all CPUs", false },
+	{ M_CB_LATENCY_P50_NS, "callback latency, median", false },
+	{ M_CB_LATENCY_P99_NS, "callback latency, p99", false },
+	{ M_CB_LATENCY_MAX_NS, "callback latency, max", false },
+	{ M_GP_DURATION_P99_NS, "grace period, p99", false },
+	{ M_SOFTIRQ_RUN_P99_NS, "softirq run, p99", false },
+	{ M_SOFTIRQ_RUN_MAX_NS, "softirq run, max", false },
+	{ M_SOFTIRQ_KSOFTIRQD_WAKEUPS, "ksoftirqd wakeups", false },
+	{ M_SOFTIRQ_KSOFTIRQD_WAIT_MAX_NS, "ksoftirqd longest wait", false },
+	{ M_SCHED_WAIT_MAX_NS, "longest runnable wait", false },
+	{ M_IPI_RESCHED_SENT, "reschedule IPIs", false },
+	{ M_VFS_OPENS, "files opened", false },
+	{ M_VFS_NR_FILES_MAX, "nr_files, peak", false },
+	{ M_VFS_MAX_FILES, "file-max", false },
+	{ M_VFS_FILE_MAX_REACHED_NS, "file-max reached at", true },
+	{ M_VFS_OPEN_FAILURES, "opens refused at file-max", false },
+	{ M_MEM_PENDING_BYTES_MAX, "memory pinned by callbacks, peak", false },
+	{ M_SLAB_PAGES_MAX, "filp slab pages, peak", false },
+	{ M_SLAB_FRAGMENTATION_MAX, "slab slots free but pinned, peak", false },
+};
+static const size_t nkey_metrics = sizeof(key_metrics) / sizeof(key_metrics[0]);
+
+/* How @m is shown, from its unit in the registry. */
+static cli_unit key_unit(const key_metric *m)
+{
+	const char *u = rcusim_metrics[m->id].unit;
+	assert(rcusim_metrics[m->id].kind == SIM_M_SCALAR);
+	if (m->when)
+		return CLI_WHEN;
+	if (!strcmp(u, "ns"))
+		return CLI_NS;
+	if (!strcmp(u, "bytes"))
+		return CLI_BYTES;
+	if (!strcmp(u, "fraction"))
+		return CLI_FRAC;
+	return CLI_COUNT;
+}
+
+#define W 28 /* width of a run's column in text output */
+
+/* Cell text of @m's value @v (@present in the run; @files: the run models
+ * the file table). */
+static void fmt_value(const key_metric *m, bool present, double v, bool files, char *buf,
+		      size_t len)
+{
+	if (!present) {
+		snprintf(buf, len, "%s", key_unit(m) == CLI_WHEN && files ? "never" : "-");
+		return;
+	}
+	switch (key_unit(m)) {
+	case CLI_COUNT:
+		cli_fmt_count(v, buf, len);
+		break;
+	case CLI_NS:
+	case CLI_WHEN:
+		cli_fmt_ns(v, buf, len);
+		break;
+	case CLI_BYTES:
+		cli_fmt_bytes(v, buf, len);
+		break;
+	case CLI_FRAC:
+		snprintf(buf, len, "%.1f%%", 100 * v);
+		break;
+	}
+}
+
+int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char *format, FILE *out)
+{
+	char err[1024], cell[64];
+	bool csv = !strcmp(format, "csv"), md = !strcmp(format, "md");
+	double *vals = calloc(n * nkey_metrics + 1, sizeof(double));
+	bool *has = calloc(n * nkey_metrics + 1, sizeof(bool));
+	bool *files = calloc(n + 1, sizeof(bool));
+	int status = 0;
+	if (!vals || !has || !files) {
+		fprintf(stderr, "rcusim: out of memory\n");
+		status = EXIT_IO;
+		goto out;
+	}
+	for (size_t r = 0; r < n; r++)
+		for (size_t k = 0; k < nkey_metrics; k++) {
+			int rc = rec_scalar(db, rows[r].run_id, rcusim_metrics[key_metrics[k].id].name,
+					    &vals[r * nkey_metrics + k], &has[r * nkey_metrics + k],
+					    err, sizeof(err));
+			if (rc) {
+				fprintf(stderr, "%s\n", err);
+				status = cli_db_status(rc);
+				goto out;
+			}
+			if (!strcmp(rcusim_metrics[key_metrics[k].id].name, "vfs.max_files") && has[r * nkey_metrics + k])
+				files[r] = true;
+		}
+	/* Header: one column per run. */
+	char head[3][256];
+	if (csv) {
+		fprintf(out, "metric");
+		for (size_t r = 0; r < n; r++)
+			fprintf(out, ",run %lld %s%s%s", (long long)rows[r].run_id, rows[r].policy,
+				rows[r].label[0] ? " " : "", rows[r].label);
+		fprintf(out, "\n");
+	} else {
+		int w0 = 34;
+		const char *sep = md ? " | " : "  ";
+		if (md)
+			fprintf(out, "| ");
+		fprintf(out, "%-*s", md ? 0 : w0, "metric");
+		for (size_t r = 0; r < n; r++) {
+			snprintf(head[0], sizeof(head[0]), "run %lld: %s", (long long)rows[r].run_id,
+				 rows[r].policy);
+			fprintf(out, "%s%*s", sep, md ? 0 : W, head[0]);
+		}
+		fprintf(out, "%s\n", md ? " |" : "");
+		if (md) {
+			fprintf(out, "| ---");
+			for (size_t r = 0; r < n; r++)
+				fprintf(out, " | ---:");
+			fprintf(out, " |\n| scenario");
+		} else {
+			fprintf(out, "%-*s", w0, "scenario");
+		}
+		for (size_t r = 0; r < n; r++)
+			fprintf(out, "%s%*.*s", sep, md ? 0 : W, W, rows[r].scenario);
+		fprintf(out, "%s\n", md ? " |" : "");
+		bool labels = false;
+		for (size_t r = 0; r < n; r++)
+			labels |= rows[r].label[0] != 0;
+		if (labels) {
+			fprintf(out, md ? "| label" : "%-34s", "label");
+			for (size_t r = 0; r < n; r++)
+				fprintf(out, "%s%*.*s", sep, md ? 0 : W, W, rows[r].label);
+			fprintf(out, "%s\n", md ? " |" : "");
+		}
+		fprintf(out, md ? "| simulated" : "%-34s", "simulated");
+		for (size_t r = 0; r < n; r++) {
+			cli_fmt_ns((double)rows[r].sim_end_ns, cell, sizeof(cell));
+			if (strcmp(rows[r].status, "complete")) {
+				size_t l = strlen(cell);
+				snprintf(cell + l, sizeof(cell) - l, " (%s)", rows[r].status);
+			}
+			fprintf(out, "%s%*s", sep, md ? 0 : W, cell);
+		}
+		fprintf(out, "%s\n", md ? " |" : "");
+	}
+	for (size_t k = 0; k < nkey_metrics; k++) {
+		const key_metric *m = &key_metrics[k];
+		bool any = false;
+		for (size_t r = 0; r < n; r++)
+			any |= has[r * nkey_metrics + k] || (key_unit(m) == CLI_WHEN && files[r]);
+		if (!any)
+			continue;
+		if (csv) {
+			fprintf(out, "%s", rcusim_metrics[m->id].name);
+			for (size_t r = 0; r < n; r++) {
+				if (has[r * nkey_metrics + k])
+					fprintf(out, ",%.17g", vals[r * nkey_metrics + k]);
+				else
+					fprintf(out, ",");
+			}
+			fprintf(out, "\n");
+			continue;
+		}
+		if (md)
+			fprintf(out, "| %s", m->label);
+		else
+			fprintf(out, "%-34s", m->label);
+		for (size_t r = 0; r < n; r++) {
+			fmt_value(m, has[r * nkey_metrics + k], vals[r * nkey_metrics + k], files[r],
+				  cell, sizeof(cell));
+			fprintf(out, "%s%*s", md ? " | " : "  ", md ? 0 : W, cell);
+		}
+		fprintf(out, "%s\n", md ? " |" : "");
+	}
+out:
+	free(vals);
+	free(has);
+	free(files);
+	return status;
+}
+
+/* ---- figures ------------------------------------------------------------ */
+
+/* The folder holding the gnuplot scripts: $RCUSIM_PLOTS, else the source
+ * tree's plots/ recorded at build time. */
+static const char *plots_dir(void)
+{
+	const char *e = getenv("RCUSIM_PLOTS");
+	return e && *e ? e : RCUSIM_PLOTS_DIR;
+}
+
+int cli_gnuplot(const char *script, const char *const *args, size_t nargs)
+{
+	const char *argv[16];
+	size_t k = 0;
+	argv[k++] = "gnuplot";
+	argv[k++] = "-c";
+	argv[k++] = script;
+	for (size_t i = 0; i < nargs && k < 15; i++)
+		argv[k++] = args[i];
+	argv[k] = NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "rcusim plot: fork: %s\n", strerror(errno));
+		return EXIT_IO;
+	}
+	if (pid == 0) {
+		if (chdir(plots_dir())) {
+			fprintf(stderr, "rcusim plot: %s: %s\n", plots_dir(), strerror(errno));
+			_exit(127);
+		}
+		execvp("gnuplot", (char *const *)argv);
+		fprintf(stderr, "rcusim plot: cannot run gnuplot: %s (install the Debian package gnuplot-nox)\n",
+			strerror(errno));
+		_exit(127);
+	}
+	int st;
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "rcusim plot: gnuplot %s failed\n", script);
+		return EXIT_IO;
+	}
+	return 0;
+}
+
+int cli_mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(buf, 0777) && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+int cli_plot_dirs(const char *outdir, char *out, char *data)
+{
+	if (cli_mkdir_p(outdir) || !realpath(outdir, out)) {
+		fprintf(stderr, "%s: %s\n", outdir, strerror(errno));
+		return EXIT_IO;
+	}
+	snprintf(data, PATH_MAX + 16, "%s/data", out);
+	if (cli_mkdir_p(data)) {
+		fprintf(stderr, "%s: %s\n", data, strerror(errno));
+		return EXIT_IO;
+	}
+	return 0;
+}
+
+/* ---- one run ------------------------------------------------------------ */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* "scenarios/seed.ini" -> "seed" into @buf. */
+static void stem(const char *path, char *buf, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	size_t n = strlen(b);
+	if (n > 4 && !strcmp(b + n - 4, ".ini"))
+		n -= 4;
+	snprintf(buf, len, "%.*s", (int)n, b);
+}
+
+static void print_summary(int64_t run_id, const char *status, const char *name,
+			  const sim_params *p, const rcusim_outcome *o, double wall,
+			  const sim_metrics *m)
+{
+	printf("run %lld %s: %s (policy %s, seed %s), %.3f s simulated in %.2f s, %llu events\n",
+	       (long long)run_id, status, name, sim_params_str(p, P_RCU_POLICY),
+	       sim_params_text(p, P_SCENARIO_SEED), (double)o->sim_end_ns / 1e9, wall,
+	       (unsigned long long)o->events);
+	for (size_t k = 0; k < sim_metrics_nscalars(m); k++)
+		printf("  %-28s %.17g\n", sim_metrics_scalar_name(m, k), sim_metrics_scalar_value(m, k));
+}
+
+/* Progress on stderr: simulated time, events/s, ETA; at most twice a second,
+ * and only after the first second. */
+typedef struct progress {
+	double t0, last;   /* wall clock at start and at the last print */
+	bool shown;        /* something was printed (clear it at the end) */
+} progress;
+
+static void show_progress(void *ctx, sim_time now, sim_time end, uint64_t events)
+{
+	progress *pr = ctx;
+	double w = wall_now();
+	if (w - pr->t0 < 1.0 || w - pr->last < 0.5)
+		return;
+	pr->last = w;
+	pr->shown = true;
+	double frac = end > 0 ? (double)now / (double)end : 1;
+	double eta = frac > 0 ? (w - pr->t0) * (1 - frac) / frac : 0;
+	fprintf(stderr, "\r%.1f / %.1f s simulated (%.0f%%), %.2f M events/s, ETA %.0f s   ",
+		(double)now / 1e9, (double)end / 1e9, 100 * frac, (double)events / (w - pr->t0) / 1e6,
+		eta);
+	fflush(stderr);
+}
+
+int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
+{
+	char err[2048], name[256];
+	int rc, status = EXIT_USAGE;
+	sim_params *p = NULL;
+	sim_metrics *m = NULL;
+	rec_db *db = NULL;
+	if (sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)) ||
+	    sim_params_load_file(p, req->scenario, err, sizeof(err)))
+		goto input_error;
+	for (size_t i = 0; i < req->nsets; i++) {
+		const cli_set *s = &req->sets[i];
+		rc = s->name ? sim_params_set_value(p, s->name, s->value, s->origin, err, sizeof(err))
+			     : sim_params_set(p, s->value, err, sizeof(err));
+		if (rc)
+			goto input_error;
+	}
+	if (sim_params_is_auto(p, P_SCENARIO_NAME))
+		stem(req->scenario, name, sizeof(name));
+	else
+		snprintf(name, sizeof(name), "%s", sim_params_str(p, P_SCENARIO_NAME));
+	if (rcusim_validate(p, err, sizeof(err)))
+		goto input_error;
+
+	if (sim_metrics_create(&m)) {
+		fprintf(stderr, "rcusim: out of memory\n");
+		status = EXIT_SIMFAIL;
+		goto out;
+	}
+	if (rec_open(&db, req->db_path, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		status = EXIT_IO;
+		goto out;
+	}
+	rec_run_info info = { name, sim_params_str(p, P_RCU_POLICY), sim_params_int(p, P_SCENARIO_SEED),
+			      req->label, sim_params_int(p, P_SCENARIO_DURATION), RCUSIM_VERSION };
+	int64_t run_id;
+	if (rec_run_begin(db, &info, p, &run_id, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		status = EXIT_IO;
+		goto out;
+	}
+
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	double t0 = wall_now();
+	progress pr = { t0, t0, false };
+	bool tty = !req->quiet && isatty(STDERR_FILENO);
+	rcusim_outcome o = { 0 };
+	rc = rcusim_simulate(p, m, &stop_signal, tty ? show_progress : NULL, &pr, &o, err, sizeof(err));
+	if (pr.shown)
+		fprintf(stderr, "\r%*s\r", 78, "");
+	rec_run_result res = { "complete", o.sim_end_ns, o.events, wall_now() - t0 };
+	if (rc == 0 && o.end == RCUSIM_ABORTED)
+		res.status = "aborted";
+	else if (rc)
+		res.status = "failed";
+	char dberr[1024];
+	int wrc = rec_run_end(db, run_id, &res, m, rcusim_metrics, M_COUNT, dberr, sizeof(dberr));
+	if (wrc) {
+		/* A metric missing from the registry is a bug, like a failed
+		 * model check: the run is 'failed', exit status 4. */
+		if (wrc == REC_EMETRIC)
+			fprintf(stderr, "rcusim: run %lld failed: %s\n", (long long)run_id, dberr);
+		else
+			fprintf(stderr, "%s\n", dberr);
+		rec_run_mark(db, run_id, "failed", dberr, sizeof(dberr));
+		status = wrc == REC_EMETRIC ? EXIT_SIMFAIL : EXIT_IO;
+		goto out;
+	}
+	if (rc) {
+		fprintf(stderr, "rcusim: run %lld failed: %s\n", (long long)run_id, err);
+		status = rc == RCUSIM_EINPUT ? EXIT_USAGE : EXIT_SIMFAIL;
+		goto out;
+	}
+	if (req->summary)
+		print_summary(run_id, res.status, name, p, &o, res.wall_s, m);
+	if (run_id_out)
+		*run_id_out = run_id;
+	status = o.end == RCUSIM_ABORTED ? 128 + (int)stop_signal : 0;
+	goto out;
+input_error:
+	fprintf(stderr, "%s\n", err);
+	status = EXIT_USAGE;
+out:
+	rec_close(db);
+	sim_metrics_destroy(m);
+	sim_params_destroy(p);
+	return status;
+}

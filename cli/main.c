@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * main.c - the rcusim command: git-style subcommands (SPEC section 1), one
+ * row of the table below each, plus --help and --version. Only main()
+ * decides the exit status, which is the command's:
+ *   0 success, 1 a check found a regression, 2 bad usage or input,
+ *   3 I/O or database failure, 4 the simulation failed an internal check,
+ *   128 + signal when SIGINT/SIGTERM aborted a run (recorded as 'aborted').
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef RCUSIM_VERSION
+#define RCUSIM_VERSION "unknown"
+#endif
+
+/* A command: `rcusim NAME ARGS...` runs fn(argc - 1, argv + 1). */
+typedef struct command {
+	const char *name;    /* "run" */
+	const char *args;    /* its main arguments in the listing, "" if none */
+	int (*fn)(int argc, char **argv); /* the command; returns the exit status */
+	const char *summary; /* one line for `rcusim --help` */
+} command;
+
+static const command commands[] = {
+	{ "run", "SCENARIO.ini", cmd_run, "simulate one scenario and append the run to a database" },
+	{ "params", "", cmd_params, "list every parameter with its default, unit and source" },
+	{ "metrics", "", cmd_metrics, "list every metric with its kind, unit and meaning" },
+	{ "compare", "", cmd_compare, "the key results of several runs side by side" },
+	{ "plot", "", cmd_plot, "draw the standard figures of several runs (gnuplot)" },
+	{ "check", "BASELINE", cmd_check, "check a run against a regression baseline" },
+	{ "sweep", "SCENARIO.ini", cmd_sweep, "run the cross product of parameter values and seeds" },
+	{ "merge", "OUT IN...", cmd_merge, "gather the runs of several databases into one" },
+};
+
+/* The usage of rcusim itself, with the command table, on @out. */
+static void main_usage(FILE *out)
+{
+	fputs("usage: rcusim [--version] [--help] COMMAND [ARGS]\n"
+	      "\n"
+	      "Simulate Linux RCU callback queues on many-CPU machines.\n"
+	      "\n"
+	      "commands:\n",
+	      out);
+	for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++) {
+		char use[64];
+		snprintf(use, sizeof(use), "%s%s%s", commands[k].name, commands[k].args[0] ? " " : "",
+			 commands[k].args);
+		fprintf(out, "  %-18s %s\n", use, commands[k].summary);
+	}
+	fputs("\n"
+	      "`rcusim COMMAND --help` describes a command.\n",
+	      out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		main_usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		main_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("rcusim %s\n", RCUSIM_VERSION);
+		return 0;
+	}
+	for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++)
+		if (!strcmp(cmd, commands[k].name))
+			return commands[k].fn(argc - 1, argv + 1);
+	fprintf(stderr, "rcusim: unknown command \"%s\"\n", cmd);
+	main_usage(stderr);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * merge.c - `rcusim merge`: gather the runs of several databases into one,
+ * each run once.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char merge_usage[] =
+	"usage: rcusim merge OUT.db IN.db...\n"
+	"\n"
+	"Copy every run of each IN.db into OUT.db (created if absent) under new run\n"
+	"ids, with its parameters, scalars, series and histograms. A run already in\n"
+	"OUT.db (same scenario, policy, seed, label, start time to the microsecond,\n"
+	"host, version, wall time and events) is skipped: merging twice adds nothing.\n";
+
+int cmd_merge(int argc, char **argv)
+{
+	if (argc >= 2 && cli_help(argv[1], merge_usage))
+		return 0;
+	if (argc < 3) {
+		fprintf(stderr, "rcusim merge: expected OUT.db and at least one IN.db\n%s", merge_usage);
+		return EXIT_USAGE;
+	}
+	rec_db *db;
+	int status = cli_open_db(argv[1], false, &db);
+	if (status)
+		return status;
+	char err[1024];
+	for (int i = 2; i < argc && !status; i++) {
+		if (access(argv[i], R_OK)) {
+			fprintf(stderr, "%s: cannot read: %s\n", argv[i], strerror(errno));
+			status = EXIT_IO;
+			break;
+		}
+		int64_t added, skipped;
+		int rc = rec_merge(db, argv[i], &added, &skipped, err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "%s: %s\n", argv[i], err);
+			status = EXIT_IO;
+		} else {
+			printf("%s: %lld runs added, %lld already present\n", argv[i], (long long)added,
+			       (long long)skipped);
+		}
+	}
+	rec_close(db);
+	return status;
+}
