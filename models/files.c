@@ -84,10 +84,11 @@ int kfiles_start_cpu(kmodel *k, kcpu *c)
 	return 0;
 }
 
-void file_free_rcu(void *ctx, int cpu, uint32_t obj)
+void file_free_rcu(void *ctx, int cpu, const uint32_t *objs, size_t n)
 {
 	kmodel *k = ctx;
-	vfs_file_free_rcu(&k->files.v, cpu, obj);
+	for (size_t i = 0; i < n; i++)
+		vfs_file_free_rcu(&k->files.v, cpu, objs[i]);
 }
 
 int kfiles_sample(kmodel *k, sim_time now, int64_t qsum)
@@ -158,23 +159,6 @@ int kfiles_check(const kmodel *k, uint64_t pending, char *err, size_t errlen)
 
 /* ---- what the file-opening workloads share ---- */
 
-int job_put_filp(kcpu *c, sim_time now, sim_time at, slab_obj obj, job_effect *eff)
-{
-	vfs_file_free(&c->k->files.v, c->id, obj);
-	return job_call_rcu(c, now, at, obj, eff);
-}
-
-int job_close(kcpu *c, sim_time now, sim_time at, slab_obj obj, job_effect *eff)
-{
-	c->k->files.closes++;
-	return job_put_filp(c, now, at, obj, eff);
-}
-
-void job_opened(kcpu *c)
-{
-	c->k->files.opens++;
-}
-
 int job_close_all(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 {
 	while (j->nfiles)
@@ -187,9 +171,7 @@ int job_close_all(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 	return 0;
 }
 
-/* An open refused at file-max at @at: the unit fails, or the job sleeps
- * retry_delay and tries again. Returns true if the job stops running. */
-static bool enfile(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
+bool job_enfile(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 {
 	kmodel *k = c->k;
 	kworkload *w = &k->wl;
@@ -206,17 +188,4 @@ static bool enfile(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 	if (sim_timer_at(k->eng, &j->wake, now + w->retry_delay))
 		kfail(k, SIM_ENOMEM);
 	return true;
-}
-
-bool job_open_filp(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff, slab_obj *obj,
-		   bool *stopped)
-{
-	int rc = vfs_get_empty_filp(&c->k->files.v, c->id, at, obj);
-	if (rc < 0) {
-		kfail(c->k, SIM_ENOMEM);
-		*stopped = true;
-	} else if (rc > 0) {
-		*stopped = enfile(c, j, now, at, eff);
-	}
-	return rc != 0;
 }

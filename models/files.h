@@ -10,25 +10,55 @@
 
 #include <stdbool.h>
 
-#include "workload.h"
+#include "kernel_int.h"
+
+/* An open refused at file-max at @at: the unit fails, or the job sleeps
+ * retry_delay and tries again. Returns true if the job stops running. */
+bool job_enfile(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff);
+/* Close every file job @j holds, open or mapped, at @at (its unit ended or
+ * failed). 0 or -1 (kfail() called). */
+int job_close_all(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff);
+
+/* The helpers below run once per file: inline. */
 
 /* get_empty_filp() for job @j at @at into *@obj. Returns true if no file
  * was had; *@stopped then says whether the job stopped running (out of
  * memory, or asleep to retry a refusal) or goes on (the refused unit
  * failed and the next one took its place). */
-bool job_open_filp(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff, slab_obj *obj,
-		   bool *stopped);
+static inline bool job_open_filp(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff,
+				 slab_obj *obj, bool *stopped)
+{
+	int rc = vfs_get_empty_filp(&c->k->files.v, c->id, at, obj);
+	if (rc < 0) {
+		kfail(c->k, SIM_ENOMEM);
+		*stopped = true;
+	} else if (rc > 0) {
+		*stopped = job_enfile(c, j, now, at, eff);
+	}
+	return rc != 0;
+}
+
 /* put_filp() of @obj at @at, a file that was never opened (a failed
  * lookup): file_free() then call_rcu(file_free_rcu). 0 or -1 (kfail()
  * called). */
-int job_put_filp(kcpu *c, sim_time now, sim_time at, slab_obj obj, job_effect *eff);
+static inline int job_put_filp(kcpu *c, sim_time now, sim_time at, slab_obj obj, job_effect *eff)
+{
+	vfs_file_free(&c->k->files.v, c->id, obj);
+	return job_call_rcu(c, now, at, obj, eff);
+}
+
 /* close() of @obj at @at: the close counted, then as job_put_filp(). */
-int job_close(kcpu *c, sim_time now, sim_time at, slab_obj obj, job_effect *eff);
-/* Close every file job @j holds, open or mapped, at @at (its unit ended or
- * failed). 0 or -1 (kfail() called). */
-int job_close_all(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff);
+static inline int job_close(kcpu *c, sim_time now, sim_time at, slab_obj obj, job_effect *eff)
+{
+	c->k->files.closes++;
+	return job_put_filp(c, now, at, obj, eff);
+}
+
 /* An open that succeeded: counted in vfs.opens. */
-void job_opened(kcpu *c);
+static inline void job_opened(kcpu *c)
+{
+	c->k->files.opens++;
+}
 
 /* Push @f onto @j's open files (room must be there). */
 static inline void job_files_push(job *j, open_file f)

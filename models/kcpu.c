@@ -61,10 +61,11 @@ static void kcpu_settle_now(kcpu *c)
 /* ---- softirq runs ------------------------------------------------------- */
 
 /* The restart loop of __do_softirq() from @t, as many passes as the run
- * has left: the RCU handler's list moves, then rcu_do_batch once a pass
- * while it re-raises itself (each invoked callback runs its function, for
- * files file_free_rcu -> kmem_cache_free on this CPU). Commits every
- * invocation and arms the run's end (see __do_softirq()). */
+ * has left (at least one): the RCU handler's list moves and a batch, then
+ * rcu_do_batch once a pass while it re-raises itself (each invoked callback
+ * runs its function, for files file_free_rcu -> kmem_cache_free on this
+ * CPU). Commits every invocation and arms the run's end (see
+ * __do_softirq()). */
 static void do_softirq_passes(kcpu *c, sim_time t)
 {
 	kmodel *k = c->k;
@@ -74,12 +75,15 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 	sim_time cost = stretch(c, k->rcu.cb_cost);
 	sim_time at = t;
 	bool more = false;
+	bool first = true;
 	check_settled(c);
-	rf->rcu_process_callbacks(k->rcu.rsp, c->id, t);
+	assert(c->run_passes < k->softirq.max_restart);
 	while (c->run_passes < k->softirq.max_restart) {
 		c->run_passes++;
 		at += pass;
-		int64_t n = rf->rcu_do_batch(k->rcu.rsp, c->id, at, cost, &more);
+		int64_t n = first ? rf->rcu_process_callbacks(k->rcu.rsp, c->id, t, at, cost, &more)
+				  : rf->rcu_do_batch(k->rcu.rsp, c->id, at, cost, &more);
+		first = false;
 		if (n) {
 			/* The queue shrinks at each invocation time (at, at + cost,
 			 * ...), all at or after now: count them until then. */

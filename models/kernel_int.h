@@ -205,6 +205,26 @@ static inline bool is_job(const kcpu *c, const sched_task *p)
 	return p && p != &c->ksoftirqd;
 }
 
+/* ---- jobs ---- */
+
+/* call_rcu() from job code on @c at @at (<= @now), for object @obj, through
+ * the flavor, counted. 0 or -1 (kfail() called). Inline: once per
+ * callback. */
+static inline int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj, job_effect *eff)
+{
+	kmodel *k = c->k;
+	rcu_call_effect e = { false, false };
+	if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, at, obj, &e)) {
+		kfail(k, SIM_ENOMEM);
+		return -1;
+	}
+	k->rcu.cb.enqueued++;
+	sim_tavg_add_at(&k->rcu.cb.qtotal, now, at, 1);
+	eff->need_resched |= e.need_resched;
+	eff->send_ipis |= e.send_ipis;
+	return 0;
+}
+
 /* ---- files.c: the file table's part ---- */
 
 /* Build the file table and filp slab (k->files.on) and arm each CPU's
@@ -221,8 +241,9 @@ int kfiles_finish(kmodel *k, sim_metrics *m);
 /* vfs.opens == vfs.closes + vfs.open_end, and as many files wait for their
  * grace period as callbacks are queued (@pending); else RCUSIM_EFAIL. */
 int kfiles_check(const kmodel *k, uint64_t pending, char *err, size_t errlen);
-/* The callbacks' function: file_free_rcu() -> kmem_cache_free() on @cpu. */
-void file_free_rcu(void *k, int cpu, uint32_t obj);
+/* The callbacks' function: file_free_rcu() -> kmem_cache_free() on @cpu,
+ * for each of @objs. */
+void file_free_rcu(void *k, int cpu, const uint32_t *objs, size_t n);
 
 /* ---- kcpu.c ---- */
 

@@ -27,9 +27,11 @@ typedef struct rcu_call_effect {
 	bool send_ipis;      /* smp_send_reschedule() to every other CPU rcu_cpu_owes_qs() names */
 } rcu_call_effect;
 
-/* A callback's function: what invoking the callback of object @obj on
- * @cpu does (file_free_rcu -> kmem_cache_free for struct file). */
-typedef void rcu_invoke_fn(void *ctx, int cpu, uint32_t obj);
+/* The callbacks' function: what invoking the callbacks of the @n objects
+ * @objs on @cpu, in order, does (file_free_rcu -> kmem_cache_free for
+ * struct file). Called with each run of consecutive callbacks a batch
+ * invokes, so that the function costs one call per run, not per callback. */
+typedef void rcu_invoke_fn(void *ctx, int cpu, const uint32_t *objs, size_t n);
 
 /* What a flavor is built from. */
 typedef struct rcu_flavor_env {
@@ -58,12 +60,15 @@ typedef struct rcu_flavor {
 	void (*rcu_check_callbacks)(void *rsp, int cpu, bool user);
 	/* The quiescent state schedule() reports on @cpu (rcu_qsctr_inc). */
 	void (*rcu_note_context_switch)(void *rsp, int cpu);
-	/* The softirq handler's work before invoking: list moves and the
-	 * quiescent-state check (__rcu_process_callbacks up to rcu_do_batch). */
-	void (*rcu_process_callbacks)(void *rsp, int cpu, sim_time now);
-	/* rcu_do_batch() on @cpu: invoke up to the batch limit, the first at
-	 * @first_ns and each @cost_ns later. Returns how many; *more says
-	 * whether ready callbacks remain (the handler re-raises itself). */
+	/* The RCU softirq handler on @cpu, the first pass of a __do_softirq
+	 * run at @now: list moves and the quiescent-state check, then
+	 * rcu_do_batch() as below from @first_ns. */
+	int64_t (*rcu_process_callbacks)(void *rsp, int cpu, sim_time now, sim_time first_ns,
+					 sim_time cost_ns, bool *more);
+	/* rcu_do_batch() on @cpu, the handler's later passes in the same run:
+	 * invoke up to the batch limit, the first at @first_ns and each
+	 * @cost_ns later. Returns how many; *more says whether ready
+	 * callbacks remain (the handler re-raises itself). */
 	int64_t (*rcu_do_batch)(void *rsp, int cpu, sim_time first_ns, sim_time cost_ns, bool *more);
 	/* Does @cpu still owe the current grace period a quiescent state
 	 * (the CPUs force_quiescent_state() sends reschedule IPIs to)? */

@@ -35,11 +35,6 @@ int slab_default_limit(int64_t obj_size, int64_t page_size)
 	return 120;
 }
 
-/* The slab of object @o. */
-static inline int32_t slab_of(const slab_cache *sc, slab_obj o)
-{
-	return (int32_t)(o / (uint32_t)sc->num);
-}
 
 static void list_del(slab_cache *sc, int32_t id)
 {
@@ -249,8 +244,7 @@ static void free_block(slab_cache *sc, const slab_obj *objs, int n)
 	}
 }
 
-/* cache_alloc_refill() of @ac. Returns 0 (ac->avail > 0) or -1. */
-static int cache_alloc_refill(slab_cache *sc, slab_array *ac)
+int cache_alloc_refill(slab_cache *sc, slab_array *ac)
 {
 	for (;;) {
 		int batch = sc->batchcount;
@@ -287,17 +281,6 @@ static int cache_alloc_refill(slab_cache *sc, slab_array *ac)
 	}
 }
 
-int64_t kmem_cache_alloc(slab_cache *sc, int cpu)
-{
-	slab_array *ac = &sc->cpu[cpu];
-	if (!ac->avail && cache_alloc_refill(sc, ac))
-		return -1;
-	ac->touched = true;
-	slab_obj o = ac->entry[--ac->avail];
-	sc->state[o] = SLAB_S_LIVE;
-	sc->live[slab_of(sc, o)]++;
-	return o;
-}
 
 void slab_set_state(slab_cache *sc, slab_obj o, enum slab_obj_state s)
 {

@@ -84,9 +84,28 @@ int slab_cache_init(slab_cache *sc, const slab_cfg *cfg, slab_ctor_fn *ctor, sla
 		    void *ctx);
 void slab_cache_fini(slab_cache *sc);
 
+/* The slab of object @o. */
+static inline int32_t slab_of(const slab_cache *sc, slab_obj o)
+{
+	return (int32_t)(o / (uint32_t)sc->num);
+}
+/* cache_alloc_refill() of the empty array @ac. Returns 0 (ac->avail > 0) or
+ * -1. */
+int cache_alloc_refill(slab_cache *sc, slab_array *ac);
 /* kmem_cache_alloc() on @cpu: the object, handed out as LIVE, or -1 on
- * allocation failure of the model itself (never a kernel outcome). */
-int64_t kmem_cache_alloc(slab_cache *sc, int cpu);
+ * allocation failure of the model itself (never a kernel outcome). Inline
+ * (once per open); the refill is not. */
+static inline int64_t kmem_cache_alloc(slab_cache *sc, int cpu)
+{
+	slab_array *ac = &sc->cpu[cpu];
+	if (!ac->avail && cache_alloc_refill(sc, ac))
+		return -1;
+	ac->touched = true;
+	slab_obj o = ac->entry[--ac->avail];
+	sc->state[o] = SLAB_S_LIVE;
+	sc->live[slab_of(sc, o)]++;
+	return o;
+}
 /* kmem_cache_free() on @cpu. */
 int kmem_cache_free(slab_cache *sc, int cpu, slab_obj obj);
 /* The caller's view of a handed-out object: LIVE or PENDING. */

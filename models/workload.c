@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/*
- * workload.c - the table of workload kinds (workload.h), and call_rcu()
- * from a job, which every kind uses.
- */
+/* workload.c - the table of workload kinds (workload.h). */
 #include <string.h>
 
 #include "kernel_int.h"
@@ -32,19 +29,4 @@ const char *workload_kinds(void)
 			strcat(buf, workloads[i]->kind);
 		}
 	return buf;
-}
-
-int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj, job_effect *eff)
-{
-	kmodel *k = c->k;
-	rcu_call_effect e = { false, false };
-	if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, at, obj, &e)) {
-		kfail(k, SIM_ENOMEM);
-		return -1;
-	}
-	k->rcu.cb.enqueued++;
-	sim_tavg_add_at(&k->rcu.cb.qtotal, now, at, 1);
-	eff->need_resched |= e.need_resched;
-	eff->send_ipis |= e.send_ipis;
-	return 0;
 }

@@ -104,10 +104,6 @@ const workload_ops *workload_find(const char *kind);
 /* "callrcu, make, ...": every kind, for messages. */
 const char *workload_kinds(void);
 
-/* call_rcu() from job code on @c at @at (<= @now), for object @obj. 0 or
- * -1 (kfail() called). */
-int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj, job_effect *eff);
-
 /* Run a Poisson process of calls in a job's CPU time: @call at each call's
  * time, until @work is used or @call returns true (the job stopped: the
  * call is tried again first when it next runs). Inline so that each
