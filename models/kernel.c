@@ -113,10 +113,10 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 static int workload_create(kmodel *k, const sim_params *p, char *err, size_t errlen)
 {
 	kworkload *w = &k->wl;
-	w->ops = workload_find(sim_params_str(p, P_WORKLOAD_KIND));
+	w->ops = workload_find(sim_params_text(p, P_WORKLOAD_KIND));
 	assert(w->ops); /* rcusim_validate() checked */
 	w->njobs = sim_params_int(p, P_WORKLOAD_JOBS);
-	const char *on = sim_params_str(p, P_WORKLOAD_ON_ENFILE);
+	const char *on = sim_params_text(p, P_WORKLOAD_ON_ENFILE);
 	w->on_enfile = !strcmp(on, "fail") ? 0 : !strcmp(on, "retry") ? 1 : 2;
 	w->retry_delay = sim_params_int(p, P_WORKLOAD_RETRY_DELAY);
 	w->retry_max = sim_params_int(p, P_WORKLOAD_RETRY_MAX);

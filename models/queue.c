@@ -151,7 +151,7 @@ static int queue_create(void **state, const model_env *env, char *err, size_t er
 	double rate = sim_params_real(p, P_WORKLOAD_QUEUE_RATE);
 	q->mean_gap_s = rate > 0 ? 1.0 / rate : INFINITY;
 	q->mean_svc_s = 1.0 / sim_params_real(p, P_WORKLOAD_QUEUE_SERVICE_RATE);
-	q->tick = !strcmp(sim_params_str(p, P_WORKLOAD_QUEUE_SERVICE), "tick");
+	q->tick = !strcmp(sim_params_text(p, P_WORKLOAD_QUEUE_SERVICE), "tick");
 	q->tick_ns = SIM_NS_PER_S / sim_params_int(p, P_MACHINE_HZ);
 	q->batch = sim_params_int(p, P_WORKLOAD_QUEUE_BATCH);
 	q->cpu = calloc((size_t)q->ncpus, sizeof(*q->cpu));

@@ -11,7 +11,7 @@ static const rcu_flavor *const rcu_flavors[] = { &rcu_classic };
 
 const rcu_flavor *rcu_flavor_find(const sim_params *p)
 {
-	const char *name = sim_params_str(p, P_RCU_FLAVOR);
+	const char *name = sim_params_text(p, P_RCU_FLAVOR);
 	for (size_t i = 0; i < sizeof(rcu_flavors) / sizeof(rcu_flavors[0]); i++)
 		if (!strcmp(rcu_flavors[i]->name, name))
 			return rcu_flavors[i];

@@ -65,7 +65,7 @@ static const model_ops *find_model(const char *kind)
 int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 {
 	char a[512], b[512];
-	const char *kind = sim_params_str(p, P_WORKLOAD_KIND);
+	const char *kind = sim_params_text(p, P_WORKLOAD_KIND);
 	if (!find_model(kind)) {
 		model_param_where(p, P_WORKLOAD_KIND, a, sizeof(a));
 		snprintf(err, errlen,
@@ -76,7 +76,7 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 	if (!rcu_flavor_find(p)) {
 		model_param_where(p, P_RCU_FLAVOR, a, sizeof(a));
 		snprintf(err, errlen, "%s: RCU flavor \"%s\" is not implemented in this version of rcusim",
-			 a, sim_params_str(p, P_RCU_FLAVOR));
+			 a, sim_params_text(p, P_RCU_FLAVOR));
 		return RCUSIM_EINPUT;
 	}
 	if (sim_params_int(p, P_RCU_QLOWMARK) >= sim_params_int(p, P_RCU_QHIMARK)) {
@@ -102,7 +102,7 @@ int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atom
 		    rcusim_progress *progress, void *progress_ctx, rcusim_outcome *out, char *err,
 		    size_t errlen)
 {
-	const char *kind = sim_params_str(p, P_WORKLOAD_KIND);
+	const char *kind = sim_params_text(p, P_WORKLOAD_KIND);
 	const model_ops *ops = find_model(kind);
 	int rc = rcusim_validate(p, err, errlen);
 	if (rc)

@@ -487,11 +487,6 @@ double sim_params_real(const sim_params *p, size_t i)
 	return p->v[i].d;
 }
 
-const char *sim_params_str(const sim_params *p, size_t i)
-{
-	return p->v[i].text;
-}
-
 int sim_params_set_value(sim_params *p, const char *name, const char *value,
 			 const char *origin, char *err, size_t errlen)
 {

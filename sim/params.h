@@ -81,7 +81,8 @@ const sim_param_def *sim_params_def(const sim_params *p, size_t i);
 /* Index of @name, or -1. */
 int sim_params_index(const sim_params *p, const char *name);
 
-/* The value as written (after trimming), e.g. "10ms" or "auto". */
+/* The value as written (after trimming), e.g. "10ms" or "auto"; for an
+ * ENUM the chosen word, for a STRING the text. */
 const char *sim_params_text(const sim_params *p, size_t i);
 /* Where the value came from: "default", "FILE:LINE" or "--set". */
 const char *sim_params_origin(const sim_params *p, size_t i);
@@ -90,8 +91,6 @@ bool sim_params_is_auto(const sim_params *p, size_t i);
 int64_t sim_params_int(const sim_params *p, size_t i);
 /* REAL, RATE (/s), FREQ (Hz); INT/TIME/SIZE converted. 0 when auto. */
 double sim_params_real(const sim_params *p, size_t i);
-/* ENUM: the chosen word; STRING: the text. */
-const char *sim_params_str(const sim_params *p, size_t i);
 
 /* Listing formats for `rcusim params`. */
 typedef enum sim_params_format { SIM_PARAMS_TEXT, SIM_PARAMS_INI, SIM_PARAMS_MD } sim_params_format;

@@ -46,7 +46,7 @@ START_TEST(params_defaults_parse)
 	ck_assert_int_eq(sim_params_int(P, P_MACHINE_PAGE_SIZE), 8192);
 	ck_assert_double_eq(sim_params_real(P, P_MACHINE_CLOCK), 1.2e9);
 	ck_assert(sim_params_is_auto(P, P_VFS_MAX_FILES));
-	ck_assert_str_eq(sim_params_str(P, P_RCU_POLICY), "watermark");
+	ck_assert_str_eq(sim_params_text(P, P_RCU_POLICY), "watermark");
 	ck_assert_int_eq(sim_params_int(P, P_RCU_POLICY), 2);
 }
 END_TEST
