@@ -6,7 +6,8 @@
  * rcu_check_callbacks() from the tick, the quiescent state at context
  * switch, the softirq (tasklet) handler, and what a run samples and
  * reports. Classic RCU (models/rcu_classic.c, 2.6.14-2.6.16) is the first
- * flavor; a new one is one file and its entry (with its extern declaration) in rcu_flavors[] (rcu.c).
+ * flavor; a new one is one file and its entry (with its extern
+ * declaration) in rcu_flavors[] (rcu.c).
  * The flavor decides nothing about CPU time: the caller pays for every
  * call at the costs it holds and decides when each runs.
  */

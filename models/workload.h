@@ -5,7 +5,8 @@
  * calling call_rcu), wl_openclose.c (the October 2005 open/close loop),
  * wl_make.c (make -jN compiles), the file-opening helpers they share in
  * files.c, and the table in workload.c. Adding a workload is its
- * parameters in params.def, one file, and its entry (with its extern declaration) in the table.
+ * parameters in params.def, one file, and its entry (with its extern
+ * declaration) in the table.
  *
  * A workload never touches its CPU's scheduling or softirq state: what a
  * job's work asks of the CPU (need_resched, reschedule IPIs, going to
