@@ -322,7 +322,7 @@ static void send_reschedule_ipis(kcpu *from, sim_time now)
  * workload's run(); then what it asked of this CPU: a job that went to
  * sleep leaves the runqueue, need_resched, and force_quiescent_state()'s
  * IPIs. */
-static void kcpu_account(kcpu *c, sim_time now)
+static inline __attribute__((always_inline)) void kcpu_account(kcpu *c, sim_time now)
 {
 	kmodel *k = c->k;
 	sched_task *p = c->rq.curr;

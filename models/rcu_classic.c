@@ -97,12 +97,23 @@ static void force_quiescent_state(const rcu_cfg *cfg, rcu_data *rdp, int64_t qle
 	}
 }
 
+/* call_rcu() with a full ring: grow it, then queue. Out of line and
+ * reached by a tail call, so that the common path saves no registers. */
+static __attribute__((noinline, cold)) int
+call_rcu_grow(const rcu_cfg *cfg, const rcu_ctrlblk *rcp, rcu_data *rdp, sim_time now,
+	      uint32_t obj, rcu_call_effect *eff)
+{
+	if (cbq_grow(&rdp->q))
+		return SIM_ENOMEM;
+	return call_rcu(cfg, rcp, rdp, now, obj, eff);
+}
+
 int call_rcu(const rcu_cfg *cfg, const rcu_ctrlblk *rcp, rcu_data *rdp, sim_time now,
 	     uint32_t obj, rcu_call_effect *eff)
 {
 	rcu_cbq *q = &rdp->q;
-	if (q->tail - q->head == q->cap && cbq_grow(q))
-		return -1;
+	if (__builtin_expect(q->tail - q->head == q->cap, 0))
+		return call_rcu_grow(cfg, rcp, rdp, now, obj, eff);
 	q->t[q->tail & (q->cap - 1)] = now;
 	if (q->obj)
 		q->obj[q->tail & (q->cap - 1)] = obj;
@@ -311,7 +322,7 @@ nomem:
 static int classic_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_call_effect *eff)
 {
 	classic_state *rs = state;
-	return call_rcu(&rs->cfg, &rs->rcp, &rs->rda[cpu], at, obj, eff) ? SIM_ENOMEM : 0;
+	return call_rcu(&rs->cfg, &rs->rcp, &rs->rda[cpu], at, obj, eff);
 }
 
 static bool classic_rcu_pending(const void *state, int cpu)

@@ -97,8 +97,8 @@ static inline int64_t rcu_nxt_len(const rcu_data *rdp)
 }
 
 /* call_rcu() at @now: append to nxtlist, then the policy's check (2.6.14
- * resched_over, 2.6.16 qhimark / force_quiescent_state()). Returns 0 or -1
- * on allocation failure. */
+ * resched_over, 2.6.16 qhimark / force_quiescent_state()). Returns 0 or
+ * SIM_ENOMEM when the ring cannot grow. */
 int call_rcu(const rcu_cfg *cfg, const rcu_ctrlblk *rcp, rcu_data *rdp, sim_time now,
 	     uint32_t obj, rcu_call_effect *eff);
 /* The object of the callback at queue index @i (with payload). */
