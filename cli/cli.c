@@ -211,6 +211,7 @@ static const key_metric key_metrics[] = {
 	{ M_VFS_NR_FILES_MAX, "nr_files, peak", false },
 	{ M_VFS_MAX_FILES, "file-max", false },
 	{ M_VFS_FILE_MAX_REACHED_NS, "file-max reached at", true },
+	{ M_VFS_FILE_MAX_LAST_NS, "last open refused at", true },
 	{ M_VFS_OPEN_FAILURES, "opens refused at file-max", false },
 	{ M_MEM_PENDING_BYTES_MAX, "memory pinned by callbacks, peak", false },
 	{ M_SLAB_PAGES_MAX, "filp slab pages, peak", false },

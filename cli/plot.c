@@ -81,7 +81,7 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 			break;
 		}
 		int64_t nf = export(db, data, r->run_id, "nr_files", "vfs.nr_files", false);
-		if (nf < 0) {
+		if (nf < 0 || export(db, data, r->run_id, "pinned", "mem.pending_bytes", false) < 0) {
 			status = EXIT_IO;
 			break;
 		}
@@ -93,9 +93,9 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 	}
 	if (status)
 		return status;
-	static const char *const figs[] = { "qlen", "latency_cdf", "softirq_cdf", "nr_files" };
+	static const char *const figs[] = { "qlen", "latency_cdf", "softirq_cdf", "nr_files", "pinned" };
 	for (size_t k = 0; k < sizeof(figs) / sizeof(figs[0]); k++) {
-		if (!strcmp(figs[k], "nr_files") && !files)
+		if ((!strcmp(figs[k], "nr_files") || !strcmp(figs[k], "pinned")) && !files)
 			continue;
 		char script[64];
 		snprintf(script, sizeof(script), "%s.gp", figs[k]);
@@ -113,8 +113,9 @@ static const char plot_usage[] =
 	"\n"
 	"Draw the standard figures of several runs (default: the latest complete run\n"
 	"of each policy) into DIR (default figures/): queued callbacks over time,\n"
-	"nr_files over time with file-max, the callback latency CDF and the softirq\n"
-	"run length CDF. The data behind them goes to DIR/data/.\n";
+	"nr_files over time with file-max, the memory callbacks pin over time, the\n"
+	"callback latency CDF and the softirq run length CDF. The data behind them\n"
+	"goes to DIR/data/.\n";
 
 int cmd_plot(int argc, char **argv)
 {

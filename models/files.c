@@ -132,6 +132,8 @@ int kfiles_finish(kmodel *k, sim_metrics *m)
 	rc |= sim_metrics_scalar(m, "vfs.max_files", (double)v->max_files);
 	if (v->first_refusal >= 0)
 		rc |= sim_metrics_scalar(m, "vfs.file_max_reached_ns", (double)v->first_refusal);
+	if (v->last_refusal >= 0)
+		rc |= sim_metrics_scalar(m, "vfs.file_max_last_ns", (double)v->last_refusal);
 	rc |= sim_metrics_scalar(m, "mem.pending_bytes_max",
 				 (double)k->rcu.cb.qtotal.max * (double)v->filp.cfg.obj_size);
 	rc |= sim_metrics_scalar(m, "slab.pages_max", (double)v->filp.nslabs_max);

@@ -6,14 +6,23 @@
  * passes, then wakeup_softirqd), ksoftirqd at nice 19 looping
  * do_softirq/cond_resched, schedule() over the O(1) runqueue
  * (models/sched.c), reschedule IPIs and device interrupts, and cache_reap.
+ * Where pending softirqs run depends on machine.arch: on x86_64 at irq_exit
+ * only; on sparc64 also at every trap return (rtrap runs do_softirq before
+ * it tests for a return to user or kernel mode): right after irq_exit's
+ * run, at a reschedule IPI (a trap whose handler only clears the softint),
+ * and at every system-call return of the running job. A reschedule IPI
+ * sets no need_resched on either (only its sender could).
  * Kernel sources: kernel/timer.c, kernel/softirq.c, kernel/sched.c,
- * kernel/rcupdate.c, mm/slab.c of 2.6.14-2.6.16.
+ * kernel/rcupdate.c, mm/slab.c of 2.6.14-2.6.16; arch/sparc64/kernel/
+ * rtrap.S, entry.S and smp.c (2.6.18), arch/x86_64/kernel/smp.c (2.6.16).
  *
  * Events: one per tick (a single timer walks the CPUs in their staggered
  * order, each CPU keeping its next tick's time and sequence number), one
  * per softirq run that has something to do at its end (a run that only
  * resumes the interrupted task is settled when its CPU is next touched),
- * one per IPI or device interrupt. A softirq run is committed when it
+ * one per IPI or device interrupt, one per system-call return that runs
+ * pending softirqs (sparc64; armed only while one is pending, at the time
+ * the job's next system call comes at its current speed). A softirq run is committed when it
  * starts: each callback's invocation time is the run's start plus the pass
  * and callback costs before it; ticks that land in a run lengthen it by
  * their cost but do not move the invocation times already recorded (an
@@ -60,6 +69,8 @@ static void kcpu_settle_now(kcpu *c)
 
 /* ---- softirq runs ------------------------------------------------------- */
 
+static void arm_sysret(kcpu *c, sim_time t);
+
 /* The restart loop of __do_softirq() from @t, as many passes as the run
  * has left (at least one): the RCU handler's list moves and a batch, then
  * rcu_do_batch once a pass while it re-raises itself (each invoked callback
@@ -97,7 +108,7 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 			break;
 	}
 	c->run_more = more;
-	if (c->run_ctx == RUN_IRQ_EXIT && !more && !c->need_resched && c->rq.curr) {
+	if (c->run_ctx != RUN_KSOFTIRQD && !more && !c->need_resched && c->rq.curr) {
 		/* Nothing happens at its end but the interrupted task going on
 		 * (its core stays busy): no event, unless something lands on
 		 * this CPU before then (kcpu_settle()). */
@@ -121,6 +132,7 @@ static void __do_softirq(kcpu *c, sim_time t, run_ctx ctx)
 	c->run_passes = 0;
 	c->run_raised = false;
 	c->softirq_pending = false;
+	c->k->cnt.runs[ctx]++;
 	update_busy(c);
 	do_softirq_passes(c, t);
 }
@@ -137,6 +149,19 @@ static void wakeup_softirqd(kcpu *c, sim_time now)
 	k->cnt.ksd_wakeups++;
 	if (sched_wake(&k->sched.cfg, &c->rq, &c->ksoftirqd, now))
 		c->need_resched = true;
+}
+
+/* Back to the interrupted or returning task at @t: schedule() if
+ * need_resched is set, else it goes on (and on sparc64 its next system call
+ * returns through rtrap, which runs a softirq still pending). */
+static void return_to_task(kcpu *c, sim_time t)
+{
+	if (c->need_resched) {
+		kcpu_schedule(c, t);
+		return;
+	}
+	c->seg_start = t;
+	arm_sysret(c, t);
 }
 
 /* The softirq run on @c ends at @now. */
@@ -159,14 +184,17 @@ static void run_ended(kcpu *c, sim_time now)
 	c->in_softirq = false;
 	if (c->run_more)
 		c->softirq_pending = true;
-	if (c->run_ctx == RUN_IRQ_EXIT) {
+	if (c->run_ctx != RUN_KSOFTIRQD) {
 		if (c->softirq_pending)
 			wakeup_softirqd(c, now);
+		if (c->softirq_pending && c->run_ctx == RUN_IRQ_EXIT && k->mach.sparc64) {
+			/* rtrap_irq after irq_exit(): the bits __do_softirq left
+			 * set send it to do_softirq() once more. */
+			__do_softirq(c, now, RUN_TRAP_RETURN);
+			return;
+		}
 		update_busy(c);
-		if (c->need_resched)
-			kcpu_schedule(c, now);
-		else
-			c->seg_start = now;
+		return_to_task(c, now);
 		return;
 	}
 	/* ksoftirqd: cond_resched() between do_softirq() calls; sleep when
@@ -208,7 +236,9 @@ void kcpu_settle(kcpu *c, sim_time now, uint64_t seq, bool peek)
 }
 
 /* irq_exit() at @t: run pending softirqs (or, in the threaded-softirq
- * what-if, wake ksoftirqd for them), else reschedule if asked. */
+ * what-if, wake ksoftirqd for them), else reschedule if asked. On sparc64
+ * the rtrap that follows finds nothing pending unless irq_exit's run left
+ * it so (run_ended()). */
 static void irq_exit(kcpu *c, sim_time t)
 {
 	if (c->softirq_pending && c->k->softirq.in_irq_exit) {
@@ -217,10 +247,38 @@ static void irq_exit(kcpu *c, sim_time t)
 	}
 	if (c->softirq_pending)
 		wakeup_softirqd(c, t);
-	if (c->need_resched)
-		kcpu_schedule(c, t);
-	else
-		c->seg_start = t;
+	return_to_task(c, t);
+}
+
+/* A trap return on sparc64 at @t that is not an interrupt's (an IPI, a
+ * system call): rtrap runs pending softirqs, then back to the task. */
+static void trap_return(kcpu *c, sim_time t)
+{
+	if (c->softirq_pending && c->k->softirq.in_irq_exit) {
+		__do_softirq(c, t, RUN_TRAP_RETURN);
+		return;
+	}
+	return_to_task(c, t);
+}
+
+/* sparc64, softirqs pending on @c at @t, a job going on: arm the event of
+ * its next system-call return (ret_sys_call -> rtrap), at the time its next
+ * system call comes at its current speed. Otherwise none is armed. */
+static void arm_sysret(kcpu *c, sim_time t)
+{
+	kmodel *k = c->k;
+	if (!c->softirq_pending || !k->mach.sparc64 || !k->softirq.in_irq_exit ||
+	    !is_job(c, c->rq.curr) || (c->fault & FAULT_IRQS_OFF)) {
+		if (sim_timer_armed(&c->sysret))
+			sim_timer_cancel(k->eng, &c->sysret);
+		return;
+	}
+	double work = k->wl.ops->next_syscall(&k->wl, c->rq.curr->owner);
+	if (!(work < 1e18))
+		return; /* it makes no system call */
+	sim_time at = t + (sim_time)ceil(work / speed(c));
+	if (sim_timer_at(k->eng, &c->sysret, at))
+		kfail(k, SIM_ENOMEM);
 }
 
 /* ---- scheduling ---------------------------------------------------------- */
@@ -232,7 +290,8 @@ void kcpu_schedule(kcpu *c, sim_time now)
 	kmodel *k = c->k;
 	check_settled(c);
 	c->need_resched = false;
-	k->rcu.ops->rcu_note_context_switch(k->rcu.rsp, c->id);
+	if (!(c->fault & FAULT_NO_QS))
+		k->rcu.ops->rcu_note_context_switch(k->rcu.rsp, c->id);
 	sched_task *prev = c->rq.curr;
 	sched_task *next = sched_schedule(&k->sched.cfg, &c->rq, now);
 	if (c->rq.last_wait_ns > k->cnt.wait_max)
@@ -258,6 +317,7 @@ void kcpu_schedule(kcpu *c, sim_time now)
 		return;
 	}
 	c->seg_start = t;
+	arm_sysret(c, t);
 }
 
 /* ---- interrupts ----------------------------------------------------------- */
@@ -369,6 +429,13 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		kfail(k, SIM_ENOMEM);
 		return;
 	}
+	if (__builtin_expect(c->fault & (FAULT_IRQS_OFF | FAULT_NO_TICKS), 0)) {
+		/* No timer interrupt: none at all, or latched until interrupts
+		 * are on again. */
+		if (c->fault & FAULT_IRQS_OFF)
+			c->fault_latched = true;
+		return;
+	}
 	if (c->in_softirq) {
 		/* Hardirq part only: rcu_check_callbacks sees in_softirq() (no
 		 * quiescent state) but re-raises the tasklet; scheduler_tick
@@ -389,7 +456,7 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	if (rf->rcu_pending(k->rcu.rsp, c->id)) {
 		bool user = is_job(c, c->rq.curr) && !sim_rng_bernoulli(c->rng_mode, k->wl.p_kernel);
 		bool idle = !c->rq.curr;
-		rf->rcu_check_callbacks(k->rcu.rsp, c->id, user || idle);
+		rf->rcu_check_callbacks(k->rcu.rsp, c->id, (user || idle) && !(c->fault & FAULT_NO_QS));
 		c->softirq_pending = true;
 	}
 	if (sched_tick(&k->sched.cfg, &c->rq, jiffies))
@@ -403,6 +470,10 @@ static void device_irq(kcpu *c, sim_time now)
 {
 	kmodel *k = c->k;
 	kcpu_settle_now(c);
+	if (c->fault & FAULT_IRQS_OFF) {
+		c->fault_latched = true;
+		return;
+	}
 	if (c->in_softirq) {
 		extend_run(c, k->mach.irq_cost);
 		return;
@@ -411,12 +482,79 @@ static void device_irq(kcpu *c, sim_time now)
 	irq_exit(c, now + stretch(c, k->mach.irq_cost));
 }
 
+/* A reschedule IPI (smp_send_reschedule()) lands. It sets no need_resched:
+ * only a sender that set it first (resched_task(), not
+ * force_quiescent_state()) makes the CPU switch. sparc64: one trap, whose
+ * handler (smp_receive_signal_client) only clears the softint; rtrap runs
+ * pending softirqs. x86_64: smp_reschedule_interrupt() only acks the APIC:
+ * no irq_exit, no softirqs. */
 void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm)
 {
 	kcpu *c = tm->ctx;
+	kmodel *k = c->k;
+	sim_time now = sim_now(eng);
 	kcpu_settle_now(c);
-	c->need_resched = true;
-	device_irq(c, sim_now(eng));
+	if (c->fault & FAULT_IRQS_OFF) {
+		c->fault_latched = true;
+		return;
+	}
+	if (c->in_softirq) {
+		extend_run(c, k->mach.irq_cost);
+		return;
+	}
+	kcpu_account(c, now);
+	sim_time t = now + stretch(c, k->mach.irq_cost);
+	if (k->mach.sparc64)
+		trap_return(c, t);
+	else
+		return_to_task(c, t);
+}
+
+void kcpu_sysret_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	sim_time now = sim_now(eng);
+	kcpu_settle_now(c);
+	if (c->in_softirq || !is_job(c, c->rq.curr) || (c->fault & FAULT_IRQS_OFF))
+		return;
+	kcpu_account(c, now);
+	trap_return(c, now);
+}
+
+void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind)
+{
+	kmodel *k = c->k;
+	kcpu_settle_now(c);
+	if (kind == FAULT_IRQS_OFF) {
+		if (c->in_softirq) {
+			/* The run in progress spins through the window. */
+			if (sim_timer_at(k->eng, &c->done, c->done.when + (k->fault.end - now)))
+				kfail(k, SIM_ENOMEM);
+		} else {
+			kcpu_account(c, now);
+		}
+		if (sim_timer_armed(&c->sysret))
+			sim_timer_cancel(k->eng, &c->sysret);
+	}
+	c->fault |= kind;
+}
+
+void kcpu_fault_end(kcpu *c, sim_time now)
+{
+	kcpu_settle_now(c);
+	bool irqs_off = c->fault & FAULT_IRQS_OFF;
+	c->fault = 0;
+	if (!irqs_off || c->in_softirq)
+		return;
+	/* The task made no progress with interrupts off; the interrupt that
+	 * came meanwhile is taken now (irq_exit), else it just goes on. */
+	c->seg_start = now;
+	if (c->fault_latched) {
+		c->fault_latched = false;
+		irq_exit(c, now + stretch(c, c->k->mach.irq_cost));
+	} else {
+		return_to_task(c, now);
+	}
 }
 
 void kcpu_irq_fire(sim_engine *eng, sim_timer *tm)
@@ -444,7 +582,7 @@ void kcpu_job_wake_fire(sim_engine *eng, sim_timer *tm)
 	kcpu_settle_now(c);
 	if (!sched_wake(&c->k->sched.cfg, &c->rq, &j->task, now))
 		return;
-	if (c->in_softirq) {
+	if (c->in_softirq || (c->fault & FAULT_IRQS_OFF)) {
 		c->need_resched = true;
 	} else {
 		kcpu_account(c, now);

@@ -37,6 +37,7 @@ static void kernel_destroy(void *state)
 	if (k->wl.ops && k->wl.ops->destroy)
 		k->wl.ops->destroy(&k->wl);
 	kfiles_destroy(k);
+	kfault_destroy(k);
 	free(k->cpu);
 	free(k->sched.rq_store);
 	free(k->mach.core_busy);
@@ -57,6 +58,7 @@ static int machine_create(kmodel *k, const sim_params *p)
 	mc->tick_cost = sim_params_int(p, P_IRQ_TICK_COST);
 	mc->irq_cost = sim_params_int(p, P_IRQ_COST);
 	mc->irq_rate = sim_params_real(p, P_IRQ_RATE);
+	mc->sparc64 = !strcmp(sim_params_text(p, P_MACHINE_ARCH), "sparc64");
 	mc->core_busy = calloc((size_t)mc->ncores, sizeof(*mc->core_busy));
 	return mc->core_busy ? 0 : SIM_ENOMEM;
 }
@@ -149,6 +151,7 @@ static int cpus_create(kmodel *k, const model_env *env)
 		sim_timer_init(env->eng, &c->done, kcpu_run_end, c);
 		sim_timer_init(env->eng, &c->ipi, kcpu_ipi_fire, c);
 		sim_timer_init(env->eng, &c->irq, kcpu_irq_fire, c);
+		sim_timer_init(env->eng, &c->sysret, kcpu_sysret_fire, c);
 		if (kfiles_start_cpu(k, c))
 			return SIM_ENOMEM;
 	}
@@ -228,6 +231,8 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = jobs_create(k, p);
 	if (!rc)
 		rc = machine_start(k);
+	if (!rc)
+		rc = kfault_create(k, p, err, errlen);
 	if (rc != SIM_ENOMEM)
 		return rc;
 nomem:
@@ -321,6 +326,9 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	rc |= sim_metrics_scalar(m, "sched.ctxsw", (double)switches);
 	rc |= sim_metrics_scalar(m, "sched.wait_max_ns", (double)k->cnt.wait_max);
 	rc |= sim_metrics_scalar(m, "ipi.resched_sent", (double)k->cnt.ipis);
+	rc |= sim_metrics_scalar(m, "softirq.runs_irq_exit", (double)k->cnt.runs[RUN_IRQ_EXIT]);
+	rc |= sim_metrics_scalar(m, "softirq.runs_trap_return", (double)k->cnt.runs[RUN_TRAP_RETURN]);
+	rc |= sim_metrics_scalar(m, "softirq.runs_ksoftirqd", (double)k->cnt.runs[RUN_KSOFTIRQD]);
 	if (k->files.on)
 		rc |= kfiles_finish(k, m);
 	if (k->wl.ops->finish)

@@ -27,8 +27,18 @@
 
 #define REF_CLOCK_HZ 1.2e9 /* the clock at which every *_cost is given */
 
-/* What a softirq run is doing the work for. */
-typedef enum run_ctx { RUN_IRQ_EXIT, RUN_KSOFTIRQD } run_ctx;
+/* Where a softirq run was started: irq_exit() (timer and device
+ * interrupts), a trap return (sparc64's rtrap: after irq_exit, at an IPI, at
+ * a system-call return), or ksoftirqd. The first two resume the interrupted
+ * or returning task at their end. */
+typedef enum run_ctx { RUN_IRQ_EXIT, RUN_TRAP_RETURN, RUN_KSOFTIRQD } run_ctx;
+
+/* Injected faults (fault.kind), as bits of kcpu.fault. */
+enum {
+	FAULT_IRQS_OFF = 1, /* spinning with interrupts off */
+	FAULT_NO_TICKS = 2, /* no timer interrupts */
+	FAULT_NO_QS = 4,    /* no quiescent state reported */
+};
 
 /* The name of the per-CPU stream every workload draws from. It says
  * callrcu for historical reasons: the name seeds the stream, so renaming it
@@ -72,8 +82,14 @@ struct kcpu {
 	sim_timer ipi;          /* a reschedule IPI on its way */
 	sim_timer irq;          /* next device interrupt */
 	sim_timer reap;         /* next cache_reap (file workloads) */
+	sim_timer sysret;       /* sparc64: the running job's next system-call return, armed
+				 * while a softirq is pending (rtrap runs it there) */
 
-	/* 5. Random streams. */
+	/* 5. An injected fault (fault.*). */
+	unsigned fault;         /* FAULT_* bits in force */
+	bool fault_latched;     /* an interrupt arrived with interrupts off: taken at the end */
+
+	/* 6. Random streams. */
 	sim_rng *rng_work;      /* stream WORKLOAD_RNG_STREAM, this CPU */
 	sim_rng *rng_mode;      /* stream "kernel.tick_mode", this CPU */
 	sim_rng *rng_irq;       /* stream "irq.device", this CPU */
@@ -89,6 +105,8 @@ typedef struct kmachine {
 	sim_time tick_cost;     /* ns: a tick's hardirq work, at full speed */
 	sim_time irq_cost;      /* ns: a device interrupt's or IPI's hardirq work */
 	double irq_rate;        /* device interrupts per second per CPU */
+	bool sparc64;           /* machine.arch: trap returns run pending softirqs, an IPI is a
+				 * trap through rtrap (else x86_64: irq_exit only, an IPI acks) */
 	sim_timer tick;         /* the next timer interrupt of any CPU (tick_next's) */
 	int tick_next;          /* the CPU it is for */
 } kmachine;
@@ -134,7 +152,17 @@ typedef struct kcounters {
 	int64_t ksd_wait_max;   /* ns: longest a woken ksoftirqd waited to run */
 	int64_t wait_max;       /* ns: longest runnable wait of any task */
 	uint64_t ipis;          /* reschedule IPIs sent */
+	uint64_t runs[3];       /* softirq runs started, by run_ctx */
 } kcounters;
+
+/* 9. The injected fault (fault.*): which CPUs, when, and its two events. */
+typedef struct kfault {
+	unsigned kind;          /* FAULT_* bit, 0 = none */
+	int *cpus;              /* the CPUs it hits */
+	int ncpus;              /* how many */
+	sim_time start, end;    /* ns: its window */
+	sim_timer on, off;      /* its start and its end */
+} kfault;
 
 /* 8. Metric handles. */
 typedef struct khandles {
@@ -153,6 +181,7 @@ struct kmodel {
 	kworkload wl;           /* 6 (workload.h) */
 	kcounters cnt;          /* 7 */
 	khandles h;             /* 8 */
+	kfault fault;           /* 9 */
 	int err;                /* first failure inside a handler */
 };
 
@@ -263,5 +292,18 @@ void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm);
 void kcpu_irq_fire(sim_engine *eng, sim_timer *tm);
 /* Timer handler: a job's retry sleep is over. */
 void kcpu_job_wake_fire(sim_engine *eng, sim_timer *tm);
+/* Timer handler: sparc64, the running job returns from a system call with a
+ * softirq pending. */
+void kcpu_sysret_fire(sim_engine *eng, sim_timer *tm);
+/* The fault @kind begins or ends on @c at @now. */
+void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind);
+void kcpu_fault_end(kcpu *c, sim_time now);
+
+/* ---- fault.c ---- */
+
+/* The fault of fault.* (none: nothing armed). 0, RCUSIM_EINPUT (message) or
+ * SIM_ENOMEM. */
+int kfault_create(kmodel *k, const sim_params *p, char *err, size_t errlen);
+void kfault_destroy(kmodel *k);
 
 #endif

@@ -49,6 +49,12 @@ extern const model_ops kernel_model; /* every kind of workload.c's table */
 int model_ncpus(const sim_params *p);
 /* A message naming where parameter @id was set: "FILE:LINE: name" or "name". */
 void model_param_where(const sim_params *p, int id, char *buf, size_t len);
+/* fault.cpus: "0,5,8-11" on a machine of @ncpus CPUs into @out (may be
+ * NULL), their count into *n. 0, or -1 with the reason in @why. */
+int fault_cpus_parse(const char *s, int ncpus, int *out, int *n, char *why, size_t whylen);
+/* The fault.* parameters fit the machine and the run: 0 or RCUSIM_EINPUT
+ * (message naming where the value was set). */
+int fault_validate(const sim_params *p, char *err, size_t errlen);
 
 /* How a run ended. */
 typedef enum rcusim_end { RCUSIM_COMPLETE, RCUSIM_ABORTED } rcusim_end;

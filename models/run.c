@@ -86,6 +86,9 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 			 sim_params_text(p, P_RCU_QHIMARK), sim_params_text(p, P_RCU_QLOWMARK));
 		return RCUSIM_EINPUT;
 	}
+	int rc = fault_validate(p, err, errlen);
+	if (rc)
+		return rc;
 	sim_time def = sim_params_int(p, P_SCHED_DEF_TIMESLICE);
 	if (!sim_params_is_auto(p, P_SCHED_MIN_TIMESLICE) &&
 	    sim_params_int(p, P_SCHED_MIN_TIMESLICE) > def) {

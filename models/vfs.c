@@ -43,6 +43,7 @@ int vfs_init(vfs *v, vfs_accounting acct, int64_t max_files, const slab_cfg *sla
 	v->ncpus = slab->ncpus;
 	v->pc_batch = percpu_batch;
 	v->first_refusal = -1;
+	v->last_refusal = -1;
 	v->pc_cpu = calloc((size_t)slab->ncpus, sizeof(*v->pc_cpu));
 	if (!v->pc_cpu)
 		return -1;
@@ -98,6 +99,7 @@ int vfs_get_empty_filp(vfs *v, int cpu, sim_time now, slab_obj *obj)
 		v->refused++;
 		if (v->first_refusal < 0)
 			v->first_refusal = now;
+		v->last_refusal = now;
 		return 1;
 	}
 	int64_t o = kmem_cache_alloc(&v->filp, cpu);

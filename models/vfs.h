@@ -29,6 +29,7 @@ typedef struct vfs {
 	int64_t pending;        /* file_free'd, waiting for the RCU callback */
 	uint64_t refused;       /* get_empty_filp refusals at file-max */
 	sim_time first_refusal; /* ns: first "VFS: file-max limit reached", -1 = never */
+	sim_time last_refusal;  /* ns: the last refused open, -1 = never */
 	int64_t nr_max;         /* largest nr_files read */
 } vfs;
 

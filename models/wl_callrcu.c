@@ -45,4 +45,5 @@ const workload_ops callrcu_workload = {
 	.frees_files = false,
 	.create = callrcu_create,
 	.run = callrcu_run,
+	.next_syscall = workload_next_call,
 };

@@ -209,6 +209,21 @@ static void make_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, do
 	}
 }
 
+/* Its next open, close or exit (the compile's end), whichever comes
+ * first; at once if the compile has not mapped its files yet. */
+static double make_next_syscall(const kworkload *w, const job *j)
+{
+	(void)w;
+	if (!j->started)
+		return 0;
+	double next = j->unit_work - j->done_work;
+	if (j->nfiles && j->files[0].close_at - j->done_work < next)
+		next = j->files[0].close_at - j->done_work;
+	if (j->next_call_work < next)
+		next = j->next_call_work;
+	return next > 0 ? next : 0;
+}
+
 static int make_finish(const kmodel *k, sim_metrics *m)
 {
 	const make_wl *mk = k->wl.priv;
@@ -227,4 +242,5 @@ const workload_ops make_workload = {
 	.run = make_run,
 	.unit_failed = make_unit_failed,
 	.finish = make_finish,
+	.next_syscall = make_next_syscall,
 };

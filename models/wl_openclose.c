@@ -55,5 +55,6 @@ const workload_ops openclose_workload = {
 	.frees_files = true,
 	.create = openclose_create,
 	.run = openclose_run,
+	.next_syscall = workload_next_call,
 	.unit_failed = openclose_unit_failed,
 };

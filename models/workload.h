@@ -15,6 +15,7 @@
 #ifndef RCUSIM_MODELS_WORKLOAD_H
 #define RCUSIM_MODELS_WORKLOAD_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -98,12 +99,23 @@ typedef struct workload_ops {
 	int (*unit_failed)(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff);
 	/* Its scalars at the end. 0 or SIM_ENOMEM. May be NULL. */
 	int (*finish)(const kmodel *k, sim_metrics *m);
+	/* ns of work until job @j's next system call returns (every open,
+	 * close, call_rcu and exit is one), or INFINITY if it makes none: where
+	 * sparc64's rtrap next runs a pending softirq. */
+	double (*next_syscall)(const kworkload *w, const job *j);
 } workload_ops;
 
 /* The kind workload.kind names, or NULL. */
 const workload_ops *workload_find(const char *kind);
 /* "callrcu, make, ...": every kind, for messages. */
 const char *workload_kinds(void);
+
+/* next_syscall for workloads whose only system calls are their Poisson
+ * calls (workload_calls()). */
+static inline double workload_next_call(const kworkload *w, const job *j)
+{
+	return w->call_rate > 0 ? j->next_call_work : INFINITY;
+}
 
 /* Run a Poisson process of calls in a job's CPU time: @call at each call's
  * time, until @work is used or @call returns true (the job stopped: the

@@ -2,7 +2,7 @@
 /* check_slab.c - the filp slab and the file table step by step: objects per
  * slab, growth running the constructor for every object, refill sizes,
  * frees landing in the freeing CPU's array, the shared array, free_block's
- * immediate destruction above free_limit, cache_reap's drain and tofree
+ * immediate destruction above free_limit, slots held at the high-water mark, cache_reap's drain and tofree
  * bound, and nr_files under the three accountings. */
 #include <check.h>
 #include <stdlib.h>
@@ -144,6 +144,49 @@ START_TEST(slab_free_block_destroys_above_free_limit)
 }
 END_TEST
 
+START_TEST(slab_slots_stay_at_the_high_water_mark)
+{
+	/* What makes 2.6.15's slot count of nr_files a high-water mark: the
+	 * cache grows only when no free object is left, and a slab is given
+	 * back only when all its objects are free and the cache holds more
+	 * than free_limit free ones. 4 objects per slab, free_limit 6. */
+	slab_cfg c = { .obj_size = 16, .page_size = 64, .ncpus = 1, .limit = 2, .batchcount = 1 };
+	slab_cache sc;
+	ctor_calls = ctor_objs = dtor_objs = 0;
+	ck_assert_int_eq(slab_cache_init(&sc, &c, ctor, dtor, NULL), 0);
+	slab_obj o[12];
+	for (int i = 0; i < 12; i++)
+		o[i] = (slab_obj)kmem_cache_alloc(&sc, 0);
+	ck_assert_int_eq(sc.nslabs, 3);
+	ck_assert_int_eq(ctor_objs, 12);
+	/* Free all but one object of each slab: 9 frees, 2 kept in the array,
+	 * 7 back in their slabs - more than free_limit, but no slab is empty,
+	 * so every slot stays (and stays counted). */
+	for (int i = 0; i < 12; i++)
+		if (i % 4)
+			kmem_cache_free(&sc, 0, o[i]);
+	ck_assert_int_eq(sc.cpu[0].avail, 2);
+	ck_assert_int_eq(sc.free_objects, 7);
+	ck_assert_int_gt(sc.free_objects, sc.free_limit);
+	ck_assert_int_eq(sc.destroyed, 0);
+	ck_assert_int_eq(dtor_objs, 0);
+	ck_assert_int_eq(sc.nslabs, 3);
+	/* 9 allocations find the 9 free objects: no growth. */
+	for (int i = 0; i < 12; i++)
+		if (i % 4)
+			o[i] = (slab_obj)kmem_cache_alloc(&sc, 0);
+	ck_assert_int_eq(sc.nslabs, 3);
+	ck_assert_int_eq(ctor_calls, 3);
+	ck_assert_int_eq(sc.free_objects, 0);
+	ck_assert_int_eq(sc.cpu[0].avail, 0);
+	/* The 13th allocation finds nothing free: now it grows. */
+	kmem_cache_alloc(&sc, 0);
+	ck_assert_int_eq(sc.nslabs, 4);
+	ck_assert_int_eq(ctor_calls, 4);
+	slab_cache_fini(&sc);
+}
+END_TEST
+
 START_TEST(slab_reap_drains_and_bounds_tofree)
 {
 	slab_cache sc;
@@ -260,6 +303,7 @@ int main(void)
 	tcase_add_test(tc, slab_grow_runs_ctor_and_refill_sizes);
 	tcase_add_test(tc, slab_free_to_callers_array_and_shared);
 	tcase_add_test(tc, slab_free_block_destroys_above_free_limit);
+	tcase_add_test(tc, slab_slots_stay_at_the_high_water_mark);
 	tcase_add_test(tc, slab_reap_drains_and_bounds_tofree);
 	tcase_add_test(tc, vfs_three_accountings);
 	tcase_add_test(tc, vfs_file_max);

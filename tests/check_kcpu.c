@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* check_kcpu.c - step tests of the CPU model (models/kcpu.c): a kernel
+ * model built from parameters, a state set up by hand, the engine run up to
+ * one handler, the next state checked. What a reschedule IPI does and where
+ * pending softirqs run on sparc64 and x86_64 (machine.arch), and what each
+ * injected fault (fault.kind) stops. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel_int.h"
+#include "testlib.h"
+
+static const char *const arch[] = { "sparc64", "x86_64" };
+
+typedef struct box {
+	sim_params *p;
+	sim_metrics *m;
+	sim_engine *eng;
+	kmodel *k;
+} box;
+
+/* One CPU, HZ 10 (a tick every 100 ms, nothing else between), the callrcu
+ * workload with its settings @sets (NULL-terminated) on top. */
+static void box_create(box *b, const char *a, const char *const *sets)
+{
+	char err[1024], as[64];
+	memset(b, 0, sizeof(*b));
+	ck_assert_int_eq(sim_params_create(&b->p, rcusim_params, P_COUNT, err, sizeof(err)), 0);
+	const char *base[] = { "workload.kind=callrcu", "machine.cores=1", "machine.threads_per_core=1",
+			       "machine.hz=10", "scenario.duration=1h", NULL };
+	for (const char *const *s = base; *s; s++)
+		ck_assert_msg(sim_params_set(b->p, *s, err, sizeof(err)) == 0, "%s", err);
+	snprintf(as, sizeof(as), "machine.arch=%s", a);
+	ck_assert_int_eq(sim_params_set(b->p, as, err, sizeof(err)), 0);
+	for (; *sets; sets++)
+		ck_assert_msg(sim_params_set(b->p, *sets, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(rcusim_validate(b->p, err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_metrics_create(&b->m), 0);
+	ck_assert_int_eq(sim_engine_create(&b->eng), 0);
+	model_env env = { b->eng, b->p, b->m, 1, SIM_RNG_MT19937 };
+	void *state = NULL;
+	ck_assert_msg(kernel_model.create(&state, &env, err, sizeof(err)) == 0, "%s", err);
+	b->k = state;
+}
+
+static void box_destroy(box *b)
+{
+	kernel_model.destroy(b->k);
+	sim_engine_destroy(b->eng);
+	sim_metrics_destroy(b->m);
+	sim_params_destroy(b->p);
+}
+
+static void run_to(box *b, sim_time t)
+{
+	ck_assert_int_eq(sim_engine_run(b->eng, t), 0);
+}
+
+/* Queue @n callbacks on CPU 0 at the current time, as call_rcu() would. */
+static void queue(box *b, int n)
+{
+	kmodel *k = b->k;
+	for (int i = 0; i < n; i++) {
+		rcu_call_effect e = { false, false };
+		ck_assert_int_eq(k->rcu.ops->call_rcu(k->rcu.rsp, 0, sim_now(b->eng), 0, &e), 0);
+		k->rcu.cb.enqueued++;
+		sim_tavg_add_at(&k->rcu.cb.qtotal, sim_now(b->eng), sim_now(b->eng), 1);
+	}
+}
+
+START_TEST(ipi_sets_no_need_resched)
+{
+	/* A job runs; a softirq is pending (as __do_softirq leaves it when it
+	 * hands over to ksoftirqd); a reschedule IPI lands at 1 ms. On both
+	 * arches it sets no need_resched and forces no context switch; on
+	 * sparc64 the trap's rtrap runs the pending softirq, on x86_64 the
+	 * handler only acks the APIC and the softirq stays pending. */
+	box b;
+	const char *sets[] = { "workload.jobs=2", "workload.callrcu_rate=1/s", NULL };
+	box_create(&b, arch[_i], sets);
+	kcpu *c = &b.k->cpu[0];
+	run_to(&b, 1000000);
+	const sched_task *curr = c->rq.curr;
+	ck_assert_ptr_nonnull(curr);
+	uint64_t switches = c->rq.nr_switches;
+	c->softirq_pending = true;
+	c->need_resched = false;
+	ck_assert_int_eq(sim_timer_at(b.eng, &c->ipi, 1000000), 0);
+	run_to(&b, 1000001);
+	ck_assert(!c->need_resched);
+	ck_assert_ptr_eq(c->rq.curr, curr);
+	ck_assert_uint_eq(c->rq.nr_switches, switches);
+	ck_assert_uint_eq(b.k->cnt.runs[RUN_IRQ_EXIT], 0);
+	if (_i == 0) {
+		ck_assert_uint_eq(b.k->cnt.runs[RUN_TRAP_RETURN], 1);
+		ck_assert(!c->softirq_pending);
+	} else {
+		ck_assert_uint_eq(b.k->cnt.runs[RUN_TRAP_RETURN], 0);
+		ck_assert(c->softirq_pending);
+		ck_assert(!c->in_softirq);
+	}
+	box_destroy(&b);
+}
+END_TEST
+
+/* The first tick at which callbacks are invoked, up to @max ticks of 100
+ * ms; the box is left 1 ms after it. */
+static int first_invoking_tick(box *b, int max)
+{
+	for (int t = 1; t <= max; t++) {
+		run_to(b, (sim_time)t * 100000000 + 1000000);
+		if (b->k->rcu.cb.invoked)
+			return t;
+	}
+	ck_abort_msg("no callback invoked in %d ticks", max);
+	return -1;
+}
+
+START_TEST(rtrap_runs_softirqs_after_irq_exit_and_at_syscall_return)
+{
+	/* 1000 callbacks on CPU 0, maxbatch 10 and one __do_softirq pass: a
+	 * softirq run invokes 10 and leaves the rest pending. At the tick that
+	 * finds them done, irq_exit() runs 10; on sparc64 rtrap_irq then
+	 * calls do_softirq() once more (10 more) before the job goes on, and
+	 * the job's next system-call return runs 10 again; on x86_64 nothing
+	 * runs until the next interrupt or ksoftirqd. The job is nice -20
+	 * (800 ms slices), so nice-19 ksoftirqd does not get the CPU. */
+	box b;
+	const char *sets[] = { "workload.jobs=1", "workload.callrcu_rate=100/s", "sched.job_nice=-20",
+			       "rcu.policy=fixed", "rcu.maxbatch=10", "rcu.resched_over=0",
+			       "softirq.max_restart=1", NULL };
+	box_create(&b, arch[_i], sets);
+	kmodel *k = b.k;
+	kcpu *c = &k->cpu[0];
+	run_to(&b, 1000000);
+	queue(&b, 1000);
+	int t = first_invoking_tick(&b, 10);
+	ck_assert_uint_eq(k->cnt.runs[RUN_KSOFTIRQD], 0);
+	ck_assert(c->softirq_pending);
+	if (_i == 1) {
+		ck_assert_uint_eq(k->rcu.cb.invoked, 10);
+		ck_assert_uint_eq(k->cnt.runs[RUN_TRAP_RETURN], 0);
+		ck_assert(!sim_timer_armed(&c->sysret));
+		box_destroy(&b);
+		return;
+	}
+	ck_assert_uint_eq(k->rcu.cb.invoked, 20);
+	ck_assert_uint_eq(k->cnt.runs[RUN_TRAP_RETURN], 1);
+	/* The job's next system call: its remaining work at its speed (one
+	 * thread alone on its core: full speed) from when it went on. */
+	ck_assert(sim_timer_armed(&c->sysret));
+	ck_assert(is_job(c, c->rq.curr));
+	const job *j = c->rq.curr->owner;
+	ck_assert_int_eq(c->sysret.when, c->seg_start + (sim_time)ceil(j->next_call_work));
+	ck_assert_int_lt(c->sysret.when, (sim_time)(t + 1) * 100000000);
+	sim_time at = c->sysret.when;
+	run_to(&b, at);
+	ck_assert_uint_eq(k->cnt.runs[RUN_TRAP_RETURN], 2);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 30);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(fault_irqs_off_stops_everything_on_the_cpu)
+{
+	/* Interrupts off from 1 ms for 1 s: no tick is handled (9 come and
+	 * go), no callback is invoked, the job makes no progress (its call_rcu
+	 * count stays), and the latched interrupt is taken at the end. */
+	box b;
+	const char *sets[] = { "workload.jobs=1", "workload.callrcu_rate=1000/s",
+			       "fault.kind=irqs_off", "fault.cpus=0", "fault.start=1ms",
+			       "fault.duration=1s", NULL };
+	box_create(&b, arch[_i], sets);
+	kmodel *k = b.k;
+	kcpu *c = &k->cpu[0];
+	run_to(&b, 1000001);
+	ck_assert_uint_eq(c->fault, FAULT_IRQS_OFF);
+	uint64_t enq = k->rcu.cb.enqueued, runs = k->cnt.runs[RUN_IRQ_EXIT];
+	run_to(&b, 1000000999);
+	ck_assert_uint_eq(k->rcu.cb.enqueued, enq);
+	ck_assert_uint_eq(k->cnt.runs[RUN_IRQ_EXIT], runs);
+	ck_assert(c->fault_latched);
+	run_to(&b, 1001000001);
+	ck_assert_uint_eq(c->fault, 0);
+	ck_assert(!c->fault_latched);
+	/* From the end on the job runs: its work since the end, not since 1 ms. */
+	ck_assert_int_ge(c->seg_start, 1001000000);
+	run_to(&b, 1200000001);
+	ck_assert_uint_gt(k->rcu.cb.enqueued, enq);
+	ck_assert_uint_lt(k->rcu.cb.enqueued - enq, 400); /* ~200 in 200 ms, not ~1200 */
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(fault_no_qs_holds_the_grace_period)
+{
+	/* 2 CPUs; CPU 1 reports no quiescent state for 2 s: the grace period
+	 * CPU 0's callbacks wait for cannot end, so none is invoked until the
+	 * fault is over, then they are. Without the fault they are invoked
+	 * within a few ticks. */
+	box b;
+	const char *sets[] = { "machine.cores=2", "workload.jobs=2", "workload.callrcu_rate=1/s",
+			       "fault.kind=no_qs", "fault.cpus=1", "fault.start=1ms",
+			       "fault.duration=2s", NULL };
+	box_create(&b, arch[_i], sets);
+	kmodel *k = b.k;
+	run_to(&b, 2000000);
+	queue(&b, 100);
+	run_to(&b, 2000000000);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 0);
+	run_to(&b, 2600000000);
+	ck_assert_uint_ge(k->rcu.cb.invoked, 100); /* and the jobs' own, 1/s */
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(fault_cpus_parse_and_reject)
+{
+	int cpus[8], n;
+	char why[256];
+	ck_assert_int_eq(fault_cpus_parse("0,5, 2-4", 8, cpus, &n, why, sizeof(why)), 0);
+	ck_assert_int_eq(n, 5);
+	ck_assert_int_eq(cpus[0], 0);
+	ck_assert_int_eq(cpus[1], 5);
+	ck_assert_int_eq(cpus[4], 4);
+	ck_assert_int_eq(fault_cpus_parse("8", 8, cpus, &n, why, sizeof(why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "0-7"));
+	ck_assert_int_eq(fault_cpus_parse("1,1", 8, cpus, &n, why, sizeof(why)), -1);
+	ck_assert_int_eq(fault_cpus_parse("3-1", 8, cpus, &n, why, sizeof(why)), -1);
+	ck_assert_int_eq(fault_cpus_parse("a", 8, cpus, &n, why, sizeof(why)), -1);
+	ck_assert_int_eq(fault_cpus_parse("1;2", 8, cpus, &n, why, sizeof(why)), -1);
+	ck_assert_int_eq(fault_cpus_parse("", 8, cpus, &n, why, sizeof(why)), -1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("kcpu");
+	TCase *tc = tcase_create("kcpu");
+	tcase_add_loop_test(tc, ipi_sets_no_need_resched, 0, 2);
+	tcase_add_loop_test(tc, rtrap_runs_softirqs_after_irq_exit_and_at_syscall_return, 0, 2);
+	tcase_add_loop_test(tc, fault_irqs_off_stops_everything_on_the_cpu, 0, 2);
+	tcase_add_loop_test(tc, fault_no_qs_holds_the_grace_period, 0, 2);
+	tcase_add_test(tc, fault_cpus_parse_and_reject);
+	suite_add_tcase(s, tc);
+	return testlib_run_suite(s);
+}
