@@ -81,7 +81,8 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 			break;
 		}
 		int64_t nf = export(db, data, r->run_id, "nr_files", "vfs.nr_files", false);
-		if (nf < 0 || export(db, data, r->run_id, "pinned", "mem.pending_bytes", false) < 0) {
+		if (nf < 0 || export(db, data, r->run_id, "pinned", "mem.pending_bytes", false) < 0 ||
+		    export(db, data, r->run_id, "slab_pages", "slab.pages", false) < 0) {
 			status = EXIT_IO;
 			break;
 		}
@@ -93,9 +94,11 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 	}
 	if (status)
 		return status;
-	static const char *const figs[] = { "qlen", "latency_cdf", "softirq_cdf", "nr_files", "pinned" };
+	static const char *const figs[] = { "qlen", "latency_cdf", "softirq_cdf", "nr_files", "pinned",
+					    "slab_pages" };
+	/* The first three are every run's; the others need the file table. */
 	for (size_t k = 0; k < sizeof(figs) / sizeof(figs[0]); k++) {
-		if ((!strcmp(figs[k], "nr_files") || !strcmp(figs[k], "pinned")) && !files)
+		if (k >= 3 && !files)
 			continue;
 		char script[64];
 		snprintf(script, sizeof(script), "%s.gp", figs[k]);
@@ -113,9 +116,9 @@ static const char plot_usage[] =
 	"\n"
 	"Draw the standard figures of several runs (default: the latest complete run\n"
 	"of each policy) into DIR (default figures/): queued callbacks over time,\n"
-	"nr_files over time with file-max, the memory callbacks pin over time, the\n"
-	"callback latency CDF and the softirq run length CDF. The data behind them\n"
-	"goes to DIR/data/.\n";
+	"nr_files over time with file-max, the memory callbacks pin and the filp\n"
+	"slab's pages over time, the callback latency CDF and the softirq run length\n"
+	"CDF. The data behind them goes to DIR/data/.\n";
 
 int cmd_plot(int argc, char **argv)
 {

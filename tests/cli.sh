@@ -93,6 +93,12 @@ expect_err 'missing.ini: cannot read: No such file or directory'
 printf '[rcu]\nqlowmark = 20000\n' >b6.ini
 expect_exit 2 "$RCUSIM" run b6.ini --db b.db
 expect_err 'b6.ini:2: rcu.qlowmark: must be below rcu.qhimark (rcu.qhimark (default) = 10000), got 20000'
+printf '[workload]\nkind = callrcu\n[fault]\nkind = irqs_off\ncpus = 3,40\n' >b7.ini
+expect_exit 2 "$RCUSIM" run b7.ini --db b.db
+expect_err 'b7.ini:5: fault.cpus: CPUs 40-40: the machine has CPUs 0-31'
+printf '[workload]\nkind = callrcu\n[fault]\nkind = no_qs\nstart = 2h\n' >b8.ini
+expect_exit 2 "$RCUSIM" run b8.ini --db b.db
+expect_err 'b8.ini:5: fault.start: the fault would begin at or after the run'"'"'s end (scenario.duration = 1h), got 2h'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db b.db --set rcu.blimit=0
 expect_err '--set: rcu.blimit: expected a positive integer in [1, 2147483647], got "0"'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db b.db --duration 5
