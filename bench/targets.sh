@@ -12,7 +12,7 @@ S=$(cd "$(dirname "$0")/.." && pwd)/scenarios
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib.sh"
-if [ "$SMOKE" = --smoke ]; then D1=2s; D2=0.2s; D3=0.5s; D4=1s; else D1=1h; D2=60s; D3=4s; D4=20s; fi
+if [ "$SMOKE" = --smoke ]; then D1=2s; D2=0.2s; D3=0.5s; D4=1s; else D1=1h; D2=60s; D3=2s; D4=20s; fi
 
 set -- $(measure "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/a.db" --duration $D1 --quiet)
 echo "seed scenario, 32 CPUs, 8192 jobs, $D1: $1 s wall, $(($2 / 1024)) MiB peak (target <= 15 s, <= 512 MiB)"
