@@ -365,7 +365,7 @@ int cmd_check(int argc, char **argv)
 	size_t nrow = 0;
 	if (!run_id || (rc = rec_select_runs(db, &run_id, 1, &row, &nrow, err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", db_path, run_id ? err : "no run to check");
-		status = run_id ? cli_db_status(rc) : EXIT_USAGE;
+		status = run_id ? cli_exit_status(rc) : EXIT_USAGE;
 		goto out;
 	}
 	if (strcmp(row->status, "complete")) {

@@ -90,9 +90,25 @@ bool cli_run_id(const char *cmd, const char *s, int64_t *id)
 
 /* ---- the results database ---------------------------------------------- */
 
-int cli_db_status(int rc)
+static volatile sig_atomic_t stop_signal; /* the signal that asked a run to stop */
+
+int cli_exit_status(int err)
 {
-	return rc == REC_ENORUN ? EXIT_USAGE : EXIT_IO;
+	switch (err) {
+	case SIM_OK:
+		return 0;
+	case SIM_EINPUT:
+	case SIM_ENORUN:
+	case SIM_ENOFILE:
+		return EXIT_USAGE;
+	case SIM_ECHECK:
+	case SIM_EMETRIC:
+		return EXIT_SIMFAIL;
+	case SIM_ESTOPPED:
+		return 128 + (stop_signal ? (int)stop_signal : SIGTERM);
+	default: /* SIM_ENOMEM, SIM_EIO, SIM_ENEWER, anything unforeseen */
+		return EXIT_IO;
+	}
 }
 
 int cli_open_db(const char *path, bool must_exist, rec_db **db)
@@ -120,13 +136,28 @@ int cli_load_runs(const char *db_path, const int64_t *ids, size_t nids, const ch
 	int rc = rec_select_runs(*db, ids, nids, rows, nrows, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", db_path, err);
-		return cli_db_status(rc);
+		return cli_exit_status(rc);
 	}
 	if (!*nrows) {
 		fprintf(stderr, "%s: no complete run to %s\n", db_path, what);
 		return EXIT_USAGE;
 	}
+	for (size_t r = 0; r < *nrows; r++)
+		cli_note_status(db_path, &(*rows)[r]);
 	return 0;
+}
+
+void cli_note_status(const char *db_path, const rec_run_row *row)
+{
+	if (!strcmp(row->status, "complete"))
+		return;
+	if (!strcmp(row->status, "lost"))
+		fprintf(stderr, "%s: run %lld is lost: its process (pid %lld on %s) is gone or stopped "
+				"beating; it never completed and its results are missing\n",
+			db_path, (long long)row->run_id, (long long)row->pid, row->host[0] ? row->host : "?");
+	else
+		fprintf(stderr, "%s: run %lld is %s, not complete\n", db_path, (long long)row->run_id,
+			row->status);
 }
 
 /* ---- human formats ------------------------------------------------------ */
@@ -283,7 +314,7 @@ int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char 
 					    err, sizeof(err));
 			if (rc) {
 				fprintf(stderr, "%s\n", err);
-				status = cli_db_status(rc);
+				status = cli_exit_status(rc);
 				goto out;
 			}
 			if (!strcmp(rcusim_metrics[key_metrics[k].id].name, "vfs.max_files") && has[r * nkey_metrics + k])
@@ -386,6 +417,18 @@ static const char *plots_dir(void)
 	return e && *e ? e : RCUSIM_PLOTS_DIR;
 }
 
+void cli_gp_string(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("''", f);
+		else if (*s != '\n' && *s != '\r')
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
 int cli_gnuplot(const char *script, const char *const *args, size_t nargs)
 {
 	const char *argv[16];
@@ -450,7 +493,6 @@ int cli_plot_dirs(const char *outdir, char *out, char *data)
 
 /* ---- one run ------------------------------------------------------------ */
 
-static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
 {
@@ -492,13 +534,26 @@ static void print_summary(int64_t run_id, const char *status, const char *name,
 typedef struct progress {
 	double t0, last;   /* wall clock at start and at the last print */
 	bool shown;        /* something was printed (clear it at the end) */
+	bool tty;          /* print progress (stderr is a terminal, no --quiet) */
+	rec_db *db;        /* the run's database, for its heartbeat */
+	int64_t run_id;    /* the run */
+	double beat;       /* wall clock at its last heartbeat */
 } progress;
 
+/* At every sample: the run's heartbeat every REC_HEARTBEAT_S (so that a run
+ * whose process dies is seen as lost), and progress on a terminal. */
 static void show_progress(void *ctx, sim_time now, sim_time end, uint64_t events)
 {
 	progress *pr = ctx;
 	double w = wall_now();
-	if (w - pr->t0 < 1.0 || w - pr->last < 0.5)
+	if (w - pr->beat >= REC_HEARTBEAT_S) {
+		char err[1024];
+		pr->beat = w;
+		/* A missed beat only makes the run look lost sooner: go on. */
+		if (rec_heartbeat(pr->db, pr->run_id, err, sizeof(err)))
+			fprintf(stderr, "rcusim: %s\n", err);
+	}
+	if (!pr->tty || w - pr->t0 < 1.0 || w - pr->last < 0.5)
 		return;
 	pr->last = w;
 	pr->shown = true;
@@ -534,9 +589,9 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	if (rcusim_validate(p, err, sizeof(err)))
 		goto input_error;
 
-	if (sim_metrics_create(&m)) {
+	if ((rc = sim_metrics_create(&m))) {
 		fprintf(stderr, "rcusim: out of memory\n");
-		status = EXIT_SIMFAIL;
+		status = cli_exit_status(rc);
 		goto out;
 	}
 	if (rec_open(&db, req->db_path, err, sizeof(err))) {
@@ -547,9 +602,9 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	rec_run_info info = { name, sim_params_text(p, P_RCU_POLICY), sim_params_int(p, P_SCENARIO_SEED),
 			      req->label, sim_params_int(p, P_SCENARIO_DURATION), RCUSIM_VERSION };
 	int64_t run_id;
-	if (rec_run_begin(db, &info, p, &run_id, err, sizeof(err))) {
+	if ((rc = rec_run_begin(db, &info, p, &run_id, err, sizeof(err)))) {
 		fprintf(stderr, "%s\n", err);
-		status = EXIT_IO;
+		status = cli_exit_status(rc);
 		goto out;
 	}
 
@@ -560,10 +615,9 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	sigaction(SIGTERM, &sa, NULL);
 
 	double t0 = wall_now();
-	progress pr = { t0, t0, false };
-	bool tty = !req->quiet && isatty(STDERR_FILENO);
+	progress pr = { t0, t0, false, !req->quiet && isatty(STDERR_FILENO), db, run_id, t0 };
 	rcusim_outcome o = { 0 };
-	rc = rcusim_simulate(p, m, &stop_signal, tty ? show_progress : NULL, &pr, &o, err, sizeof(err));
+	rc = rcusim_simulate(p, m, &stop_signal, show_progress, &pr, &o, err, sizeof(err));
 	if (pr.shown)
 		fprintf(stderr, "\r%*s\r", 78, "");
 	rec_run_result res = { "complete", o.sim_end_ns, o.events, wall_now() - t0 };
@@ -576,17 +630,17 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	if (wrc) {
 		/* A metric missing from the registry is a bug, like a failed
 		 * model check: the run is 'failed', exit status 4. */
-		if (wrc == REC_EMETRIC)
+		if (wrc == SIM_EMETRIC)
 			fprintf(stderr, "rcusim: run %lld failed: %s\n", (long long)run_id, dberr);
 		else
 			fprintf(stderr, "%s\n", dberr);
 		rec_run_mark(db, run_id, "failed", dberr, sizeof(dberr));
-		status = wrc == REC_EMETRIC ? EXIT_SIMFAIL : EXIT_IO;
+		status = cli_exit_status(wrc);
 		goto out;
 	}
 	if (rc) {
 		fprintf(stderr, "rcusim: run %lld failed: %s\n", (long long)run_id, err);
-		status = rc == RCUSIM_EINPUT ? EXIT_USAGE : EXIT_SIMFAIL;
+		status = cli_exit_status(rc);
 		goto out;
 	}
 	if (req->summary)

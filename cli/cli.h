@@ -38,11 +38,18 @@ bool cli_run_id(const char *cmd, const char *s, int64_t *id);
 int cli_open_db(const char *path, bool must_exist, rec_db **db);
 /* Open the existing database @db_path and select the runs @ids (all of
  * them known) or, with @nids 0, the latest complete run of each policy;
- * none is an error ("no complete run to @what"). 0 or an exit status. */
+ * none is an error ("no complete run to @what"). A selected run that is not
+ * complete (lost, running, failed, aborted) is noted on stderr. 0 or an exit
+ * status. */
 int cli_load_runs(const char *db_path, const int64_t *ids, size_t nids, const char *what,
 		  rec_db **db, rec_run_row **rows, size_t *nrows);
-/* Exit status for a recorder error code. */
-int cli_db_status(int rc);
+/* On stderr: @row of @db_path is not complete, and why (lost: its owner is
+ * gone). Nothing for a complete run. */
+void cli_note_status(const char *db_path, const rec_run_row *row);
+/* The exit status for error @rc (error.h): the one place that chooses it.
+ * 0 success, 2 bad input, 3 I/O, database or resources, 4 a failed model
+ * check, 128 + signal when a signal stopped a run. */
+int cli_exit_status(int rc);
 
 /* Human forms: "12.3 ms", "1.50 MiB", "1,234,567", "18.5%". */
 void cli_fmt_ns(double ns, char *buf, size_t len);
@@ -82,6 +89,9 @@ int cli_mkdir_p(const char *path);
  * PATH_MAX + 16 bytes). 0 or EXIT_IO. */
 int cli_plot_dirs(const char *outdir, char *out, char *data);
 /* Run gnuplot on plots/@script with @args (no shell). 0 or an exit status. */
+/* Write @s to @f as a gnuplot single-quoted string ('' for '), one line:
+ * the only way text reaches a generated gnuplot script. */
+void cli_gp_string(FILE *f, const char *s);
 int cli_gnuplot(const char *script, const char *const *args, size_t nargs);
 
 /* The commands (argv[0] is the command's name): each returns its exit
@@ -89,6 +99,7 @@ int cli_gnuplot(const char *script, const char *const *args, size_t nargs);
 int cmd_run(int argc, char **argv);     /* run.c */
 int cmd_params(int argc, char **argv);  /* params.c */
 int cmd_metrics(int argc, char **argv); /* metrics.c */
+int cmd_runs(int argc, char **argv);    /* runs.c */
 int cmd_compare(int argc, char **argv); /* compare.c */
 int cmd_merge(int argc, char **argv);   /* merge.c */
 int cmd_plot(int argc, char **argv);    /* plot.c */

@@ -4,6 +4,7 @@
  * each run once.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -16,6 +17,24 @@ static const char merge_usage[] =
 	"ids, with its parameters, scalars, series and histograms. A run already in\n"
 	"OUT.db (same scenario, policy, seed, label, start time to the microsecond,\n"
 	"host, version, wall time and events) is skipped: merging twice adds nothing.\n";
+
+/* The runs of @path that did not complete, noted on stderr (lost ones with
+ * their owner): they were merged as they are. */
+static void note_unfinished(const char *path)
+{
+	rec_db *in;
+	rec_run_row *rows;
+	size_t n;
+	char err[1024];
+	if (rec_open(&in, path, err, sizeof(err)))
+		return;
+	if (!rec_list_runs(in, &rows, &n, err, sizeof(err))) {
+		for (size_t r = 0; r < n; r++)
+			cli_note_status(path, &rows[r]);
+		free(rows);
+	}
+	rec_close(in);
+}
 
 int cmd_merge(int argc, char **argv)
 {
@@ -44,6 +63,7 @@ int cmd_merge(int argc, char **argv)
 		} else {
 			printf("%s: %lld runs added, %lld already present\n", argv[i], (long long)added,
 			       (long long)skipped);
+			note_unfinished(argv[i]);
 		}
 	}
 	rec_close(db);

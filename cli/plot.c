@@ -12,19 +12,6 @@
 
 #include "cli.h"
 
-/* Write @s as a gnuplot single-quoted string ('' for '), one line. */
-static void gp_string(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("''", f);
-		else if (*s != '\n' && *s != '\r')
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
 /* Export one series or CDF of one run to DATA/run<id>_<what>.dat. Returns
  * the number of points (0: nothing there), or -1. */
 static int64_t export(rec_db *db, const char *data, int64_t id, const char *what,
@@ -68,7 +55,7 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 		snprintf(lab, sizeof(lab), "%s: %s (run %lld)", r->policy,
 			 r->label[0] ? r->label : r->scenario, (long long)r->run_id);
 		fprintf(f, "id[%zu] = %lld\nlabel[%zu] = ", i + 1, (long long)r->run_id, i + 1);
-		gp_string(f, lab);
+		cli_gp_string(f, lab);
 		double mf = 0;
 		bool has;
 		if (rec_scalar(db, r->run_id, "vfs.max_files", &mf, &has, err, sizeof(err)) || !has)

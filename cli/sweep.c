@@ -23,13 +23,13 @@
 
 typedef struct vary {
 	char key[128];         /* section.key */
-	char *values[256];     /* its values (into a copy of the argument) */
+	char **values;         /* its values (into a copy of the argument), n of them */
 	int n;
 	char *buf;             /* the copy */
 } vary;
 
 typedef struct job {
-	char label[512];       /* sweep label, unique per run */
+	char label[REC_LABEL_MAX + 1]; /* sweep label, unique per run */
 	char sets[MAX_VARY][384]; /* --set arguments */
 	char seed[32];         /* --seed value, "" for the scenario's own */
 	double x;              /* first varied parameter, canonical units */
@@ -59,6 +59,22 @@ static void shell_quote(const char *s, FILE *out)
 			fputc(*s, out);
 	}
 	fputc('\'', out);
+}
+
+static bool known_param(const char *key)
+{
+	for (int k = 0; k < P_COUNT; k++)
+		if (!strcmp(rcusim_params[k].name, key))
+			return true;
+	return false;
+}
+
+static bool known_scalar(const char *name)
+{
+	for (int k = 0; k < M_COUNT; k++)
+		if (rcusim_metrics[k].kind == SIM_M_SCALAR && !strcmp(rcusim_metrics[k].name, name))
+			return true;
+	return false;
 }
 
 /* The canonical value (ns, bytes, /s, count) of @text for @key, for the x
@@ -104,11 +120,16 @@ static int plot_sweep(rec_db *db, const rec_run_row *rows, size_t n, const job *
 			return EXIT_IO;
 		fprintf(rf, "nruns = %zu\narray label[%zu]\narray id[%zu]\narray maxfiles[%zu]\n", npol,
 			npol, npol, npol);
-		fprintf(rf, "param = '%s'\nmetric = '%s'\nunit = '%s'\n", key, metrics[mi],
+		fputs("param = ", rf);
+		cli_gp_string(rf, key);
+		fputs("\nmetric = ", rf);
+		cli_gp_string(rf, metrics[mi]);
+		fprintf(rf, "\nunit = '%s'\n",
 			strstr(metrics[mi], "_ns") ? "ns (log scale)" : strstr(metrics[mi], "bytes") ? "bytes (log scale)" : "count (log scale)");
 		for (size_t p = 0; p < npol; p++) {
-			fprintf(rf, "label[%zu] = '%s'\nid[%zu] = 0\nmaxfiles[%zu] = 0\n", p + 1, pol[p], p + 1,
-				p + 1);
+			fprintf(rf, "label[%zu] = ", p + 1);
+			cli_gp_string(rf, pol[p]);
+			fprintf(rf, "\nid[%zu] = 0\nmaxfiles[%zu] = 0\n", p + 1, p + 1);
 			char path[PATH_MAX + 256];
 			snprintf(path, sizeof(path), "%s/sweep_%s_%zu.dat", data, metrics[mi], p + 1);
 			FILE *f = fopen(path, "w");
@@ -186,10 +207,21 @@ int cmd_sweep(int argc, char **argv)
 			}
 			vary *x = &vs[nv++];
 			snprintf(x->key, sizeof(x->key), "%.*s", (int)(eq - v), v);
-			x->buf = strdup(eq + 1);
-			if (!x->buf)
+			if (!known_param(x->key)) {
+				fprintf(stderr, "rcusim sweep: --vary: %s: unknown parameter (see `rcusim params`)\n",
+					x->key);
 				goto out;
-			for (char *tok = strtok(x->buf, ","); tok && x->n < 256; tok = strtok(NULL, ","))
+			}
+			size_t commas = 1;
+			for (const char *c = eq + 1; *c; c++)
+				commas += *c == ',';
+			x->buf = strdup(eq + 1);
+			x->values = calloc(commas, sizeof(*x->values));
+			if (!x->buf || !x->values) {
+				status = EXIT_IO;
+				goto out;
+			}
+			for (char *tok = strtok(x->buf, ","); tok; tok = strtok(NULL, ","))
 				x->values[x->n++] = tok;
 		} else if ((rc = cli_opt(argc, argv, &i, "--seeds", &v))) {
 			char *end;
@@ -211,8 +243,17 @@ int cmd_sweep(int argc, char **argv)
 			if (rc < 0)
 				goto out;
 		} else if ((rc = cli_opt(argc, argv, &i, "--metric", &v))) {
-			if (rc < 0 || nmetrics == 16)
+			if (rc < 0)
 				goto out;
+			if (!known_scalar(v)) {
+				fprintf(stderr, "rcusim sweep: --metric: \"%s\": unknown metric, or not a scalar (see `rcusim metrics`)\n",
+					v);
+				goto out;
+			}
+			if (nmetrics == 16) {
+				fprintf(stderr, "rcusim sweep: --metric: at most 16\n");
+				goto out;
+			}
 			metrics[nmetrics++] = v;
 		} else if (!strcmp(argv[i], "--plot")) {
 			plot = true;
@@ -266,7 +307,14 @@ int cmd_sweep(int argc, char **argv)
 		if (seed >= 0) {
 			snprintf(jb->seed, sizeof(jb->seed), "%ld", seed);
 			if (l < sizeof(jb->label))
-				snprintf(jb->label + l, sizeof(jb->label) - l, " seed=%ld", seed);
+				l += (size_t)snprintf(jb->label + l, sizeof(jb->label) - l, " seed=%ld", seed);
+		}
+		/* The label finds the run again in the database: it must fit. */
+		if (l >= sizeof(jb->label)) {
+			fprintf(stderr, "rcusim sweep: the run label \"%.60s...\" would be %zu bytes, more than "
+					"the %d a run label holds: vary fewer or shorter values\n",
+				jb->label, l, REC_LABEL_MAX);
+			goto out;
 		}
 	}
 	char self[PATH_MAX];
@@ -399,6 +447,16 @@ int cmd_sweep(int argc, char **argv)
 	}
 	nrows = k;
 	printf("sweep: %zu runs, %zu complete, %zu failed\n", njobs, nrows, failed);
+	if (nrows + failed != njobs) {
+		/* Every run exited 0 or was counted failed; one that did neither
+		 * is missing from the database: never report a sweep complete. */
+		fprintf(stderr, "rcusim sweep: %zu runs ended without a complete run in %s\n",
+			njobs - nrows - failed, db_path);
+		status = EXIT_IO;
+		if (nrows)
+			cli_compare_print(db, rows, nrows, "text", stdout);
+		goto out;
+	}
 	if (nrows && (status = cli_compare_print(db, rows, nrows, "text", stdout)))
 		goto out;
 	if (plot && nrows)
@@ -406,8 +464,10 @@ int cmd_sweep(int argc, char **argv)
 	if (!status && failed)
 		status = EXIT_SIMFAIL;
 out:
-	for (int q = 0; q < nv; q++)
+	for (int q = 0; q < nv; q++) {
 		free(vs[q].buf);
+		free(vs[q].values);
+	}
 	free(jobs);
 	free(rows);
 	rec_close(db);

@@ -44,5 +44,5 @@ int cb_stats_check(const cb_stats *s, uint64_t pending, char *err, size_t errlen
 		 (unsigned long long)s->enqueued, (unsigned long long)s->invoked,
 		 (unsigned long long)pending, (unsigned long long)s->lat->count,
 		 (long long)s->qtotal.value);
-	return RCUSIM_EFAIL;
+	return SIM_ECHECK;
 }

@@ -32,7 +32,7 @@ int cb_stats_finish(const cb_stats *s, sim_metrics *m, sim_time now, uint64_t pe
  * invoked or still queued, each invoked one has its latency, and the
  * machine-wide count is the sum of the queues. */
 bool cb_stats_conserved(const cb_stats *s, uint64_t pending);
-/* cb_stats_conserved(), or RCUSIM_EFAIL with the numbers in @err. */
+/* cb_stats_conserved(), or SIM_ECHECK with the numbers in @err. */
 int cb_stats_check(const cb_stats *s, uint64_t pending, char *err, size_t errlen);
 
 #endif

@@ -89,13 +89,13 @@ int fault_validate(const sim_params *p, char *err, size_t errlen)
 	if (bad) {
 		model_param_where(p, P_FAULT_CPUS, a, sizeof(a));
 		snprintf(err, errlen, "%s: %s", a, why);
-		return RCUSIM_EINPUT;
+		return SIM_EINPUT;
 	}
 	if (sim_params_int(p, P_FAULT_START) >= sim_params_int(p, P_SCENARIO_DURATION)) {
 		model_param_where(p, P_FAULT_START, a, sizeof(a));
 		snprintf(err, errlen, "%s: the fault would begin at or after the run's end (scenario.duration = %s), got %s",
 			 a, sim_params_text(p, P_SCENARIO_DURATION), sim_params_text(p, P_FAULT_START));
-		return RCUSIM_EINPUT;
+		return SIM_EINPUT;
 	}
 	return 0;
 }

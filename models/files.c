@@ -61,7 +61,7 @@ int kfiles_create(kmodel *k, const sim_params *p, char *err, size_t errlen)
 		model_param_where(p, P_VFS_FILE_SIZE, a, sizeof(a));
 		snprintf(err, errlen, "%s: no object of %s fits a %s slab with its descriptor", a,
 			 sim_params_text(p, P_VFS_FILE_SIZE), sim_params_text(p, P_MACHINE_PAGE_SIZE));
-		return RCUSIM_EINPUT;
+		return SIM_EINPUT;
 	}
 	if (vfs_init(&f->v, (vfs_accounting)sim_params_int(p, P_VFS_ACCOUNTING), max_files, &sc, batch))
 		return SIM_ENOMEM; /* kfiles_destroy() frees what was made */
@@ -91,7 +91,7 @@ void file_free_rcu(void *ctx, int cpu, const uint32_t *objs, size_t n)
 		vfs_file_free_rcu(&k->files.v, cpu, objs[i]);
 }
 
-int kfiles_sample(kmodel *k, sim_time now, int64_t qsum)
+int kfiles_sample(kmodel *k, sim_time now, int64_t qsum, char *err, size_t errlen)
 {
 	kfiles *f = &k->files;
 	sim_metrics *m = k->h.m;
@@ -114,8 +114,14 @@ int kfiles_sample(kmodel *k, sim_time now, int64_t qsum)
 		return SIM_ENOMEM;
 	/* Slab accounting counts every slot: never fewer than the files that
 	 * exist (live or waiting for their grace period). */
-	if (f->v.acct == VFS_ACCT_SLAB && f->v.nr_slab < f->v.live + f->v.pending)
-		return RCUSIM_EFAIL;
+	if (f->v.acct == VFS_ACCT_SLAB && f->v.nr_slab < f->v.live + f->v.pending) {
+		snprintf(err, errlen,
+			 "file table at t = %lld ns: slab accounting counts %lld slots, fewer than the %lld "
+			 "files that exist (%lld live, %lld waiting for a grace period)",
+			 (long long)now, (long long)f->v.nr_slab, (long long)(f->v.live + f->v.pending),
+			 (long long)f->v.live, (long long)f->v.pending);
+		return SIM_ECHECK;
+	}
 	return 0;
 }
 
@@ -156,7 +162,7 @@ int kfiles_check(const kmodel *k, uint64_t pending, char *err, size_t errlen)
 		 "(files pending %lld, callbacks pending %llu)",
 		 (unsigned long long)f->opens, (unsigned long long)f->closes, (long long)f->v.live,
 		 (long long)f->v.pending, (unsigned long long)pending);
-	return RCUSIM_EFAIL;
+	return SIM_ECHECK;
 }
 
 /* ---- what the file-opening workloads share ---- */

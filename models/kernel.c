@@ -250,7 +250,7 @@ static void check_conservation(const kmodel *k, int64_t qsum)
 		     "kernel.file_conservation");
 }
 
-static int kernel_sample(void *state, sim_time now)
+static int kernel_sample(void *state, sim_time now, char *err, size_t errlen)
 {
 	kmodel *k = state;
 	sim_metrics *m = k->h.m;
@@ -287,7 +287,7 @@ static int kernel_sample(void *state, sim_time now)
 	    !(s = sim_metrics_series(m, "ksoftirqd.runnable", -1)) ||
 	    sim_series_append(s, now, (double)ksd) || rf->sample(k->rcu.rsp, m, now))
 		return SIM_ENOMEM;
-	return k->files.on ? kfiles_sample(k, now, qsum) : 0;
+	return k->files.on ? kfiles_sample(k, now, qsum, err, errlen) : 0;
 }
 
 static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)

@@ -257,18 +257,18 @@ static inline int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj,
 /* ---- files.c: the file table's part ---- */
 
 /* Build the file table and filp slab (k->files.on) and arm each CPU's
- * cache_reap. 0, RCUSIM_EINPUT (message) or SIM_ENOMEM. */
+ * cache_reap. 0, SIM_EINPUT (message) or SIM_ENOMEM. */
 int kfiles_create(kmodel *k, const sim_params *p, char *err, size_t errlen);
 void kfiles_destroy(kmodel *k);
 /* Arm CPU @c's first cache_reap. 0 or SIM_ENOMEM. */
 int kfiles_start_cpu(kmodel *k, kcpu *c);
 /* Its series at @now (machine-wide queued callbacks @qsum). 0, SIM_ENOMEM
- * or RCUSIM_EFAIL (an accounting invariant failed). */
-int kfiles_sample(kmodel *k, sim_time now, int64_t qsum);
+ * or SIM_ECHECK (an accounting invariant failed). */
+int kfiles_sample(kmodel *k, sim_time now, int64_t qsum, char *err, size_t errlen);
 /* Its scalars. 0 or SIM_ENOMEM. */
 int kfiles_finish(kmodel *k, sim_metrics *m);
 /* vfs.opens == vfs.closes + vfs.open_end, and as many files wait for their
- * grace period as callbacks are queued (@pending); else RCUSIM_EFAIL. */
+ * grace period as callbacks are queued (@pending); else SIM_ECHECK. */
 int kfiles_check(const kmodel *k, uint64_t pending, char *err, size_t errlen);
 /* The callbacks' function: file_free_rcu() -> kmem_cache_free() on @cpu,
  * for each of @objs. */
@@ -301,7 +301,7 @@ void kcpu_fault_end(kcpu *c, sim_time now);
 
 /* ---- fault.c ---- */
 
-/* The fault of fault.* (none: nothing armed). 0, RCUSIM_EINPUT (message) or
+/* The fault of fault.* (none: nothing armed). 0, SIM_EINPUT (message) or
  * SIM_ENOMEM. */
 int kfault_create(kmodel *k, const sim_params *p, char *err, size_t errlen);
 void kfault_destroy(kmodel *k);

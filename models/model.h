@@ -14,11 +14,9 @@
 #include "rng.h"
 #include "registry.h"
 
-/* Errors a model or the runner returns (besides SIM_ENOMEM). */
-enum {
-	RCUSIM_EINPUT = -2, /* parameters that do not fit together: exit status 2 */
-	RCUSIM_EFAIL = -6,  /* a conservation law or invariant failed: the run is 'failed' */
-};
+/* Errors a model or the runner returns (error.h): SIM_EINPUT (parameters
+ * that do not fit together), SIM_ECHECK (a conservation law or invariant
+ * failed: the run is 'failed'), SIM_ENOMEM. */
 
 typedef struct model_env {
 	sim_engine *eng;     /* the run's engine */
@@ -33,10 +31,11 @@ typedef struct model_ops {
 	/* Build the model and arm its first events. *state is freed by destroy
 	 * even when create fails part-way. */
 	int (*create)(void **state, const model_env *env, char *err, size_t errlen);
-	/* Append one point to each series at @now. */
-	int (*sample)(void *state, sim_time now);
+	/* Append one point to each series at @now and check what can be
+	 * checked then: SIM_ENOMEM, or SIM_ECHECK with a message. */
+	int (*sample)(void *state, sim_time now, char *err, size_t errlen);
 	/* Compute the scalars at @now (the end, or where a stop left the run)
-	 * and check the conservation laws: RCUSIM_EFAIL with a message if one
+	 * and check the conservation laws: SIM_ECHECK with a message if one
 	 * fails. */
 	int (*finish)(void *state, sim_time now, char *err, size_t errlen);
 	void (*destroy)(void *state); /* NULL state is a no-op */
@@ -52,7 +51,7 @@ void model_param_where(const sim_params *p, int id, char *buf, size_t len);
 /* fault.cpus: "0,5,8-11" on a machine of @ncpus CPUs into @out (may be
  * NULL), their count into *n. 0, or -1 with the reason in @why. */
 int fault_cpus_parse(const char *s, int ncpus, int *out, int *n, char *why, size_t whylen);
-/* The fault.* parameters fit the machine and the run: 0 or RCUSIM_EINPUT
+/* The fault.* parameters fit the machine and the run: 0 or SIM_EINPUT
  * (message naming where the value was set). */
 int fault_validate(const sim_params *p, char *err, size_t errlen);
 
@@ -66,13 +65,13 @@ typedef struct rcusim_outcome {
 } rcusim_outcome;
 
 /* Check that the parameters fit together and the workload exists, before
- * anything is recorded. Returns 0 or RCUSIM_EINPUT with a message naming
+ * anything is recorded. Returns 0 or SIM_EINPUT with a message naming
  * where the offending value was set. */
 int rcusim_validate(const sim_params *p, char *err, size_t errlen);
 
 /* Simulate the scenario @p into @m. @stop (may be NULL) is watched for a
- * signal. Returns 0 (see out->end), RCUSIM_EINPUT, RCUSIM_EFAIL or
- * SIM_ENOMEM with a message in @err; on RCUSIM_EFAIL @m holds what was
+ * signal. Returns 0 (see out->end), SIM_EINPUT, SIM_ECHECK or
+ * SIM_ENOMEM with a message in @err; on SIM_ECHECK @m holds what was
  * measured. @progress (may be NULL) is called at every sample. */
 /* Called at every sample with the simulated time, the end time and the
  * events so far (for progress reports; it must not touch the model). */

@@ -183,8 +183,10 @@ nomem:
 	return SIM_ENOMEM;
 }
 
-static int queue_sample(void *state, sim_time now)
+static int queue_sample(void *state, sim_time now, char *err, size_t errlen)
 {
+	(void)err;
+	(void)errlen;
 	qmodel *q = state;
 	for (int i = 0; i < q->ncpus; i++) {
 		sim_series *s = sim_metrics_series(q->m, "cb.qlen", i);

@@ -47,7 +47,7 @@ typedef struct rcu_flavor_env {
 typedef struct rcu_flavor {
 	const char *name; /* the rcu.flavor value */
 	/* Build the state from @env into *rsp (freed by destroy even when
-	 * create fails part-way). 0, SIM_ENOMEM or RCUSIM_EINPUT (message). */
+	 * create fails part-way). 0, SIM_ENOMEM or SIM_EINPUT (message). */
 	int (*create)(void **rsp, const rcu_flavor_env *env, char *err, size_t errlen);
 	void (*destroy)(void *rsp); /* NULL is a no-op */
 	/* call_rcu() on @cpu at @at (<= now) for object @obj; effects for

@@ -33,6 +33,7 @@ typedef struct sampler {
 	const model_ops *ops; /* model to sample */
 	void *state;          /* its state */
 	int err;              /* first error from the model's sample */
+	char msg[1024];       /* and its message */
 	sim_time end;         /* ns: the run's end, for progress */
 	rcusim_progress *progress; /* progress report, or NULL */
 	void *progress_ctx;   /* its argument */
@@ -41,8 +42,11 @@ typedef struct sampler {
 static void sample_fire(sim_engine *eng, sim_timer *t)
 {
 	sampler *s = t->ctx;
-	int rc = s->ops->sample(s->state, sim_now(eng));
+	int rc = s->ops->sample(s->state, sim_now(eng), s->msg, sizeof(s->msg));
 	if (rc) {
+		if (rc == SIM_ENOMEM)
+			snprintf(s->msg, sizeof(s->msg), "out of memory at a sample, t = %lld ns",
+				 (long long)sim_now(eng));
 		s->err = rc;
 		sim_engine_fail(eng, rc);
 		return;
@@ -71,20 +75,20 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "%s: workload \"%s\" is not implemented in this version of rcusim (available: queue, %s)",
 			 a, kind, workload_kinds());
-		return RCUSIM_EINPUT;
+		return SIM_EINPUT;
 	}
 	if (!rcu_flavor_find(p)) {
 		model_param_where(p, P_RCU_FLAVOR, a, sizeof(a));
 		snprintf(err, errlen, "%s: RCU flavor \"%s\" is not implemented in this version of rcusim",
 			 a, sim_params_text(p, P_RCU_FLAVOR));
-		return RCUSIM_EINPUT;
+		return SIM_EINPUT;
 	}
 	if (sim_params_int(p, P_RCU_QLOWMARK) >= sim_params_int(p, P_RCU_QHIMARK)) {
 		model_param_where(p, P_RCU_QLOWMARK, a, sizeof(a));
 		model_param_where(p, P_RCU_QHIMARK, b, sizeof(b));
 		snprintf(err, errlen, "%s: must be below rcu.qhimark (%s = %s), got %s", a, b,
 			 sim_params_text(p, P_RCU_QHIMARK), sim_params_text(p, P_RCU_QLOWMARK));
-		return RCUSIM_EINPUT;
+		return SIM_EINPUT;
 	}
 	int rc = fault_validate(p, err, errlen);
 	if (rc)
@@ -96,7 +100,7 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: must not exceed sched.def_timeslice (%s), got %s", a,
 			 sim_params_text(p, P_SCHED_DEF_TIMESLICE),
 			 sim_params_text(p, P_SCHED_MIN_TIMESLICE));
-		return RCUSIM_EINPUT;
+		return SIM_EINPUT;
 	}
 	return 0;
 }
@@ -136,13 +140,14 @@ int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atom
 	out->end = RCUSIM_COMPLETE;
 	if (rc == SIM_ESTOPPED) {
 		out->end = RCUSIM_ABORTED;
-	} else if (rc == SIM_ENOMEM) {
-		snprintf(err, errlen, "simulation: %s at t = %lld ns",
-			 "out of memory",
-			 (long long)sim_now(eng));
-		rc = RCUSIM_EFAIL;
-		goto out;
 	} else if (rc) {
+		/* The cause travels as it is (out of memory is exit status 3, a
+		 * failed check 4), with its message. */
+		if (smp.err)
+			snprintf(err, errlen, "simulation: %s", smp.msg);
+		else
+			snprintf(err, errlen, "simulation: %s at t = %lld ns", sim_err_name(rc),
+				 (long long)sim_now(eng));
 		goto out;
 	}
 	out->sim_end_ns = sim_now(eng);

@@ -21,7 +21,7 @@ static int callrcu_create(kworkload *w, const sim_params *p, char *err, size_t e
 			 "all its time in system calls",
 			 a, sim_params_text(p, P_WORKLOAD_CALLRCU_RATE),
 			 sim_params_text(p, P_WORKLOAD_SYSCALL_COST), w->p_kernel);
-		return RCUSIM_EINPUT;
+		return SIM_EINPUT;
 	}
 	return 0;
 }

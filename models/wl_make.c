@@ -53,7 +53,7 @@ static int make_create(kworkload *w, const sim_params *p, char *err, size_t errl
 		model_param_where(p, P_WORKLOAD_MAKE_OPENS_PER_JOB, a, sizeof(a));
 		snprintf(err, errlen, "%s: must be at least make_live_procs x make_mapped_files (%d), got %s",
 			 a, mk->held_per_job, sim_params_text(p, P_WORKLOAD_MAKE_OPENS_PER_JOB));
-		return RCUSIM_EINPUT;
+		return SIM_EINPUT;
 	}
 	w->call_rate = (double)transient / mk->job_work;
 	w->p_kernel = sim_params_real(p, P_WORKLOAD_MAKE_SYSTEM_SHARE);
@@ -65,7 +65,7 @@ static int make_create(kworkload *w, const sim_params *p, char *err, size_t errl
 		snprintf(err, errlen, "%s: a lognormal's mean is at least its median (%s), got %s", a,
 			 sim_params_text(p, P_WORKLOAD_MAKE_HOLD_MEDIAN),
 			 sim_params_text(p, P_WORKLOAD_MAKE_HOLD_MEAN));
-		return RCUSIM_EINPUT;
+		return SIM_EINPUT;
 	}
 	/* Lognormal: median e^zeta, mean e^(zeta + sigma^2 / 2). */
 	mk->hold_zeta = log(med);

@@ -81,7 +81,7 @@ typedef struct workload_ops {
 	const char *kind;       /* its workload.kind */
 	bool frees_files;       /* its callbacks free struct files: file table and filp slab modelled */
 	/* Read and check its parameters: w->call_rate, w->p_kernel, w->priv.
-	 * 0, RCUSIM_EINPUT (message naming where the value was set) or
+	 * 0, SIM_EINPUT (message naming where the value was set) or
 	 * SIM_ENOMEM. */
 	int (*create)(kworkload *w, const sim_params *p, char *err, size_t errlen);
 	void (*destroy)(kworkload *w); /* frees w->priv; may be NULL */

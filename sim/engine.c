@@ -437,7 +437,12 @@ void sim_timer_cancel(sim_engine *eng, sim_timer *t)
 
 int sim_engine_run(sim_engine *eng, sim_time end)
 {
-	eng->stop = 0;
+	/* A stop request ends one run; a failure stays (it may have been raised
+	 * while the model was built, before any run). */
+	if (eng->stop == SIM_ESTOPPED)
+		eng->stop = 0;
+	if (eng->stop)
+		return eng->stop;
 	for (;;) {
 		if (eng->stop || (eng->watch && *eng->watch))
 			break;

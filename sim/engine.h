@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "error.h"
+
 typedef int64_t sim_time; /* simulated ns since t = 0 */
 
 #define SIM_TIME_MAX INT64_MAX
@@ -40,12 +42,7 @@ struct sim_timer {
 	uint32_t refs;   /* heap entries (live or stale) that point here */
 };
 
-/* Errors: negative values. */
-enum {
-	SIM_OK = 0,
-	SIM_ENOMEM = -1,    /* allocation failed */
-	SIM_ESTOPPED = -3,  /* the run was stopped before its end time */
-};
+/* Errors: negative values, the one type of error.h. */
 
 /* Create an engine at t = 0. Returns SIM_OK or SIM_ENOMEM. */
 int sim_engine_create(sim_engine **out);

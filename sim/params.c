@@ -244,7 +244,7 @@ int sim_param_parse(const sim_param_def *def, const char *text, int64_t *iv, dou
 	do { \
 		expected(def, exp, sizeof(exp)); \
 		errf(why, whylen, "expected %s, got \"%s\"", exp, sim_ini_shown(text, got, sizeof(got))); \
-		return SIM_PARAMS_EINPUT; \
+		return SIM_EINPUT; \
 	} while (0)
 
 	if (!strcmp(text, "auto")) {
@@ -293,7 +293,7 @@ int sim_param_parse(const sim_param_def *def, const char *text, int64_t *iv, dou
 					     "expected %s (%s), got \"%s\": units are never guessed",
 					     type_word(def), unit_list(def->type),
 					     sim_ini_shown(text, got, sizeof(got)));
-					return SIM_PARAMS_EINPUT;
+					return SIM_EINPUT;
 				}
 				BAD();
 			}
@@ -307,7 +307,7 @@ int sim_param_parse(const sim_param_def *def, const char *text, int64_t *iv, dou
 			errf(why, whylen, "expected %s, got \"%s\": not a whole number of %s", exp,
 			     sim_ini_shown(text, got, sizeof(got)),
 			     def->type == SIM_P_TIME ? "ns" : "bytes");
-			return SIM_PARAMS_EINPUT;
+			return SIM_EINPUT;
 		}
 		scaled /= pow10;
 		if (scaled > INT64_MAX || scaled < INT64_MIN || (double)scaled < def->min ||
@@ -318,7 +318,7 @@ int sim_param_parse(const sim_param_def *def, const char *text, int64_t *iv, dou
 		if ((def->flags & SIM_PF_POW2) && (*iv <= 0 || (*iv & (*iv - 1)))) {
 			errf(why, whylen, "expected a power of two, got \"%s\"",
 			     sim_ini_shown(text, got, sizeof(got)));
-			return SIM_PARAMS_EINPUT;
+			return SIM_EINPUT;
 		}
 		return 0;
 	}
@@ -349,7 +349,7 @@ int sim_param_parse(const sim_param_def *def, const char *text, int64_t *iv, dou
 					     "expected %s (%s), got \"%s\": units are never guessed",
 					     type_word(def), unit_list(def->type),
 					     sim_ini_shown(text, got, sizeof(got)));
-					return SIM_PARAMS_EINPUT;
+					return SIM_EINPUT;
 				}
 				BAD();
 			}
@@ -390,7 +390,7 @@ static int store(sim_params *p, size_t k, const char *text, const char *origin, 
 	if (!t || !o) {
 		free(t);
 		free(o);
-		return SIM_PARAMS_ENOMEM;
+		return SIM_ENOMEM;
 	}
 	free(p->v[k].text);
 	free(p->v[k].origin);
@@ -428,7 +428,7 @@ int sim_params_create(sim_params **out, const sim_param_def *defs, size_t ndefs,
 nomem:
 	errf(err, errlen, "out of memory");
 	sim_params_destroy(p);
-	return SIM_PARAMS_ENOMEM;
+	return SIM_ENOMEM;
 }
 
 void sim_params_destroy(sim_params *p)
@@ -495,18 +495,18 @@ int sim_params_set_value(sim_params *p, const char *name, const char *value,
 	if (k < 0) {
 		errf(err, errlen, "%s: %s: unknown parameter (see `rcusim params`)", origin,
 		     sim_ini_shown(name, got, sizeof(got)));
-		return SIM_PARAMS_EINPUT;
+		return SIM_EINPUT;
 	}
 	int64_t iv;
 	double dv;
 	bool a;
 	if (sim_param_parse(&p->defs[k], value, &iv, &dv, &a, why, sizeof(why))) {
 		errf(err, errlen, "%s: %s: %s", origin, name, why);
-		return SIM_PARAMS_EINPUT;
+		return SIM_EINPUT;
 	}
 	if (store(p, (size_t)k, value, origin, iv, dv, a)) {
 		errf(err, errlen, "out of memory");
-		return SIM_PARAMS_ENOMEM;
+		return SIM_ENOMEM;
 	}
 	return 0;
 }
@@ -517,14 +517,14 @@ int sim_params_set(sim_params *p, const char *assignment, char *err, size_t errl
 	char *copy = xstrdup(assignment);
 	if (!copy) {
 		errf(err, errlen, "out of memory");
-		return SIM_PARAMS_ENOMEM;
+		return SIM_ENOMEM;
 	}
 	char *eq = strchr(copy, '=');
 	int rc;
 	if (!eq) {
 		errf(err, errlen, "--set: expected section.key=value, got \"%s\"",
 		     sim_ini_shown(assignment, got, sizeof(got)));
-		rc = SIM_PARAMS_EINPUT;
+		rc = SIM_EINPUT;
 	} else {
 		*eq = 0;
 		rc = sim_params_set_value(p, sim_ini_trim(copy), sim_ini_trim(eq + 1), "--set", err, errlen);
@@ -563,7 +563,7 @@ static int load_path(sim_params *p, const char *path, int depth, const char *fro
 	size_t n;
 	if (sim_ini_read_file(path, &buf, &n, why, sizeof(why))) {
 		errf(err, errlen, "%s%s%s", from ? from : "", from ? ": include: " : "", why);
-		return SIM_PARAMS_EIO;
+		return SIM_ENOFILE;
 	}
 	int rc = load(p, path, buf, n, depth, err, errlen);
 	free(buf);
@@ -576,7 +576,7 @@ static int on_section(void *ctx, const char *sec, const char *where, char *err, 
 	char got[80];
 	if (strlen(sec) >= 128 || !section_known(L->p, sec)) {
 		errf(err, errlen, "%s: [%s]: unknown section", where, sim_ini_shown(sec, got, sizeof(got)));
-		return SIM_PARAMS_EINPUT;
+		return SIM_EINPUT;
 	}
 	L->in_section = true;
 	return 0;
@@ -590,16 +590,16 @@ static int on_key(void *ctx, const char *section, const char *key, const char *v
 	if (!strcmp(key, "include") && !L->in_section) {
 		if (L->any_key) {
 			errf(err, errlen, "%s: include: must come before any other line", where);
-			return SIM_PARAMS_EINPUT;
+			return SIM_EINPUT;
 		}
 		if (L->depth >= MAX_INCLUDE_DEPTH) {
 			errf(err, errlen, "%s: include: nested more than %d deep (a cycle?)", where,
 			     MAX_INCLUDE_DEPTH);
-			return SIM_PARAMS_EINPUT;
+			return SIM_EINPUT;
 		}
 		if (!*val) {
 			errf(err, errlen, "%s: include: expected a file name", where);
-			return SIM_PARAMS_EINPUT;
+			return SIM_EINPUT;
 		}
 		/* Relative to the including file's folder. */
 		char path[4096];
@@ -613,17 +613,17 @@ static int on_key(void *ctx, const char *section, const char *key, const char *v
 	L->any_key = true;
 	if (!L->in_section) {
 		errf(err, errlen, "%s: %s: key outside a [section]", where, sim_ini_shown(key, got, sizeof(got)));
-		return SIM_PARAMS_EINPUT;
+		return SIM_EINPUT;
 	}
 	char full[256];
 	if (snprintf(full, sizeof(full), "%s.%s", section, key) >= (int)sizeof(full)) {
 		errf(err, errlen, "%s: %s: unknown parameter", where, sim_ini_shown(key, got, sizeof(got)));
-		return SIM_PARAMS_EINPUT;
+		return SIM_EINPUT;
 	}
 	int k = sim_params_index(L->p, full);
 	if (k >= 0 && L->seen[k]) {
 		errf(err, errlen, "%s: %s: set twice in this file", where, full);
-		return SIM_PARAMS_EINPUT;
+		return SIM_EINPUT;
 	}
 	int rc = sim_params_set_value(L->p, full, val, where, err, errlen);
 	if (k >= 0)
@@ -638,11 +638,11 @@ static int load(sim_params *p, const char *name, const char *buf, size_t len, in
 	loader L = { p, name, depth, false, false, calloc(p->n ? p->n : 1, 1) };
 	if (!L.seen) {
 		errf(err, errlen, "out of memory");
-		return SIM_PARAMS_ENOMEM;
+		return SIM_ENOMEM;
 	}
 	int rc = sim_ini_scan(name, buf, len, &h, &L, err, errlen);
 	free(L.seen);
-	return rc == SIM_INI_EINPUT ? SIM_PARAMS_EINPUT : rc;
+	return rc == SIM_INI_EINPUT ? SIM_EINPUT : rc;
 }
 
 int sim_params_load_file(sim_params *p, const char *path, char *err, size_t errlen)

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "error.h"
+
 typedef enum sim_ptype {
 	SIM_P_INT,    /* integer count */
 	SIM_P_REAL,   /* real number */
@@ -49,16 +51,13 @@ typedef struct sim_param_def {
 
 typedef struct sim_params sim_params;
 
-/* Errors returned by the functions below (message in the caller's buffer). */
-enum {
-	SIM_PARAMS_EINPUT = -2, /* bad scenario text or value: exit status 2 */
-	SIM_PARAMS_EIO = -3,    /* a file could not be read: exit status 2 as well (bad input) */
-	SIM_PARAMS_ENOMEM = -4, /* allocation failure */
-};
+/* Errors returned by the functions below (message in the caller's buffer):
+ * SIM_EINPUT (bad scenario text or value), SIM_ENOFILE (a file could not be
+ * read), SIM_ENOMEM; see error.h. */
 
 /* Create a value set holding every default of @defs (which must outlive it).
  * A default that does not parse is a bug in the table: returns
- * SIM_PARAMS_EINPUT naming it. */
+ * SIM_EINPUT naming it. */
 int sim_params_create(sim_params **out, const sim_param_def *defs, size_t ndefs, char *err,
 		      size_t errlen);
 /* NULL is a no-op. */

@@ -6,6 +6,8 @@
  */
 #include "recorder.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,7 +28,8 @@ static const char schema_sql[] =
 	" seed INTEGER NOT NULL, label TEXT,"
 	" status TEXT NOT NULL CHECK(status IN ('running','complete','aborted','failed')),"
 	" sim_duration_ns INTEGER NOT NULL, sim_end_ns INTEGER, events INTEGER, wall_s REAL,"
-	" started_at TEXT NOT NULL, version TEXT NOT NULL, host TEXT);"
+	" started_at TEXT NOT NULL, version TEXT NOT NULL, host TEXT,"
+	" pid INTEGER, heartbeat_at REAL);"
 	"CREATE TABLE IF NOT EXISTS param(run_id INTEGER NOT NULL REFERENCES run,"
 	" name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(run_id, name));"
 	"CREATE TABLE IF NOT EXISTS scalar(run_id INTEGER NOT NULL REFERENCES run,"
@@ -45,7 +48,7 @@ static int dberr(rec_db *db, char *err, size_t errlen, const char *what)
 {
 	if (err && errlen)
 		snprintf(err, errlen, "database: %s: %s", what, sqlite3_errmsg(db->db));
-	return REC_EDB;
+	return SIM_EIO;
 }
 
 static int exec(rec_db *db, const char *sql, char *err, size_t errlen)
@@ -59,12 +62,12 @@ static int user_version(rec_db *db, int *v)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return REC_EDB;
+		return SIM_EIO;
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : REC_EDB;
+	return rc == SQLITE_ROW ? 0 : SIM_EIO;
 }
 
 int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
@@ -73,18 +76,18 @@ int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
 	int rc, v = 0;
 	if (!db) {
 		snprintf(err, errlen, "out of memory");
-		return REC_EDB;
+		return SIM_EIO;
 	}
 	if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
 		if (!db->db) {
 			snprintf(err, errlen, "database: %s: cannot open", path);
 			free(db);
-			return REC_EDB;
+			return SIM_EIO;
 		}
 		snprintf(err, errlen, "database: %s: %s", path, sqlite3_errmsg(db->db));
 		rec_close(db);
-		return REC_EDB;
+		return SIM_EIO;
 	}
 	sqlite3_busy_timeout(db->db, BUSY_TIMEOUT_MS);
 	/* Switching a new file to WAL needs an exclusive lock that SQLite does
@@ -111,16 +114,24 @@ int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "database: %s: schema version %d is newer than this rcusim knows (%d)", path,
 			 v, REC_SCHEMA_VERSION);
-		rc = REC_ENEWER;
+		rc = SIM_ENEWER;
 		goto fail;
 	}
 	if (v < REC_SCHEMA_VERSION) {
-		/* Version 0 is an empty (or foreign) file: create the tables. Later
-		 * versions migrate step by step here. */
+		/* Version 0 is an empty (or foreign) file: create the tables.
+		 * Version 1 lacks the run's owner and heartbeat. Read the version
+		 * again under the write lock: another run may have migrated it. */
 		if ((rc = exec(db, "BEGIN IMMEDIATE", err, errlen)))
 			goto fail;
-		if ((rc = exec(db, schema_sql, err, errlen)) ||
-		    (rc = exec(db, "PRAGMA user_version = 1", err, errlen)) ||
+		if (user_version(db, &v)) {
+			rc = dberr(db, err, errlen, path);
+			sqlite3_exec(db->db, "ROLLBACK", NULL, NULL, NULL);
+			goto fail;
+		}
+		if ((v == 0 && (rc = exec(db, schema_sql, err, errlen))) ||
+		    (v == 1 && (rc = exec(db, "ALTER TABLE run ADD COLUMN pid INTEGER;"
+					  "ALTER TABLE run ADD COLUMN heartbeat_at REAL", err, errlen))) ||
+		    (rc = exec(db, "PRAGMA user_version = 2", err, errlen)) ||
 		    (rc = exec(db, "COMMIT", err, errlen))) {
 			sqlite3_exec(db->db, "ROLLBACK", NULL, NULL, NULL);
 			goto fail;
@@ -179,14 +190,22 @@ int rec_run_begin(rec_db *db, const rec_run_info *info, const sim_params *p, int
 	snprintf(when + wl, sizeof(when) - wl, ".%06ldZ", ts.tv_nsec / 1000);
 	if (gethostname(host, sizeof(host) - 1))
 		host[0] = 0;
+	if (strlen(info->scenario) > REC_LABEL_MAX || (info->label && strlen(info->label) > REC_LABEL_MAX)) {
+		snprintf(err, errlen, "database: a %s longer than %d bytes cannot be recorded",
+			 strlen(info->scenario) > REC_LABEL_MAX ? "scenario name" : "label", REC_LABEL_MAX);
+		return SIM_EINPUT;
+	}
 	int rc = exec(db, "BEGIN IMMEDIATE", err, errlen);
 	if (rc)
 		return rc;
 	if ((rc = prep(db, &st,
 		       "INSERT INTO run(scenario, policy, seed, label, status, sim_duration_ns,"
-		       " started_at, version, host) VALUES(?, ?, ?, ?, 'running', ?, ?, ?, ?)",
+		       " started_at, version, host, pid, heartbeat_at)"
+		       " VALUES(?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)",
 		       err, errlen)))
 		goto fail;
+	sqlite3_bind_int64(st, 9, (int64_t)getpid());
+	sqlite3_bind_double(st, 10, (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
 	sqlite3_bind_text(st, 1, info->scenario, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, info->policy, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 3, info->seed);
@@ -223,7 +242,7 @@ fail:
 	return rc;
 }
 
-/* Is every metric of @m defined in @defs with its kind? 0, or REC_EMETRIC
+/* Is every metric of @m defined in @defs with its kind? 0, or SIM_EMETRIC
  * naming the first that is not. Cost: each metric (a series per CPU) times
  * the tens of definitions, once per run: small beside writing their rows. */
 static int check_registered(const sim_metrics *m, const sim_metric_def *defs, size_t ndefs,
@@ -250,7 +269,7 @@ static int check_registered(const sim_metrics *m, const sim_metric_def *defs, si
 		 "metric \"%s\" (%s) is not in the metric registry: a bug in the model that wrote it; "
 		 "nothing recorded",
 		 name, sim_metric_kind_name(kind));
-	return REC_EMETRIC;
+	return SIM_EMETRIC;
 }
 
 int rec_run_end(rec_db *db, int64_t run_id, const rec_run_result *res, const sim_metrics *m,
@@ -364,6 +383,22 @@ static void copy_text(char *dst, size_t len, const unsigned char *src)
 	snprintf(dst, len, "%s", src ? (const char *)src : "");
 }
 
+/* Whether the owner of a 'running' row is gone: its process is not alive on
+ * this host, or its heartbeat (any host) is older than REC_LOST_AFTER_S. A
+ * row without an owner (written before schema version 2) cannot tell. */
+static bool run_lost(const char *host, int64_t pid, double heartbeat, bool has_heartbeat)
+{
+	struct timespec ts;
+	char me[256] = "";
+	clock_gettime(CLOCK_REALTIME, &ts);
+	double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (has_heartbeat && now - heartbeat > REC_LOST_AFTER_S)
+		return true;
+	if (pid <= 0 || gethostname(me, sizeof(me) - 1) || strcmp(me, host))
+		return false;
+	return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
 static void fill_row(sqlite3_stmt *st, rec_run_row *r)
 {
 	r->run_id = sqlite3_column_int64(st, 0);
@@ -373,9 +408,20 @@ static void fill_row(sqlite3_stmt *st, rec_run_row *r)
 	copy_text(r->label, sizeof(r->label), sqlite3_column_text(st, 4));
 	copy_text(r->status, sizeof(r->status), sqlite3_column_text(st, 5));
 	r->sim_end_ns = sqlite3_column_int64(st, 6);
+	r->sim_duration_ns = sqlite3_column_int64(st, 7);
+	r->wall_s = sqlite3_column_double(st, 8);
+	copy_text(r->started_at, sizeof(r->started_at), sqlite3_column_text(st, 9));
+	copy_text(r->host, sizeof(r->host), sqlite3_column_text(st, 10));
+	r->pid = sqlite3_column_int64(st, 11);
+	if (!strcmp(r->status, "running") &&
+	    run_lost(r->host, r->pid, sqlite3_column_double(st, 12),
+		     sqlite3_column_type(st, 12) != SQLITE_NULL))
+		snprintf(r->status, sizeof(r->status), "lost");
 }
 
-#define RUN_COLS "run_id, scenario, policy, seed, label, status, sim_end_ns"
+#define RUN_COLS                                                                                  \
+	"run_id, scenario, policy, seed, label, status, sim_end_ns, sim_duration_ns, wall_s,"     \
+	" started_at, host, pid, heartbeat_at"
 
 int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows, size_t *nrows,
 		    char *err, size_t errlen)
@@ -386,7 +432,7 @@ int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows
 	int rc;
 	if (!out) {
 		snprintf(err, errlen, "out of memory");
-		return REC_EDB;
+		return SIM_EIO;
 	}
 	if (n) {
 		if ((rc = prep(db, &st, "SELECT " RUN_COLS " FROM run WHERE run_id = ?", err, errlen)))
@@ -398,7 +444,7 @@ int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows
 				fill_row(st, &out[k++]);
 			} else if (s == SQLITE_DONE) {
 				snprintf(err, errlen, "no run %lld in the database", (long long)ids[i]);
-				rc = REC_ENORUN;
+				rc = SIM_ENORUN;
 				goto fail;
 			} else {
 				rc = dberr(db, err, errlen, "select run");
@@ -417,7 +463,7 @@ int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows
 			if (k == cap) {
 				rec_run_row *nr = realloc(out, 2 * cap * sizeof(*nr));
 				if (!nr) {
-					rc = REC_EDB;
+					rc = SIM_EIO;
 					snprintf(err, errlen, "out of memory");
 					goto fail;
 				}
@@ -438,6 +484,60 @@ int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows
 fail:
 	sqlite3_finalize(st);
 	free(out);
+	return rc;
+}
+
+int rec_list_runs(rec_db *db, rec_run_row **rows, size_t *nrows, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cap = 8, k = 0;
+	rec_run_row *out = malloc(cap * sizeof(*out));
+	int rc, s;
+	if (!out) {
+		snprintf(err, errlen, "out of memory");
+		return SIM_EIO;
+	}
+	if ((rc = prep(db, &st, "SELECT " RUN_COLS " FROM run ORDER BY run_id", err, errlen)))
+		goto fail;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		if (k == cap) {
+			rec_run_row *nr = realloc(out, 2 * cap * sizeof(*nr));
+			if (!nr) {
+				rc = SIM_EIO;
+				snprintf(err, errlen, "out of memory");
+				goto fail;
+			}
+			out = nr;
+			cap *= 2;
+		}
+		fill_row(st, &out[k++]);
+	}
+	if (s != SQLITE_DONE) {
+		rc = dberr(db, err, errlen, "list runs");
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	*rows = out;
+	*nrows = k;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	free(out);
+	return rc;
+}
+
+int rec_heartbeat(rec_db *db, int64_t run_id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	int rc = prep(db, &st, "UPDATE run SET heartbeat_at = ? WHERE run_id = ?", err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_double(st, 1, (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+	sqlite3_bind_int64(st, 2, run_id);
+	rc = step_done(db, st, err, errlen, "heartbeat");
+	sqlite3_finalize(st);
 	return rc;
 }
 
@@ -571,7 +671,8 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 	};
 	if ((rc = prep(db, &runs,
 		       "SELECT run_id, scenario, policy, seed, label, status, sim_duration_ns, sim_end_ns,"
-		       " events, wall_s, started_at, version, host FROM src.run ORDER BY run_id",
+		       " events, wall_s, started_at, version, host, pid, heartbeat_at FROM src.run"
+		       " ORDER BY run_id",
 		       err, errlen)) ||
 	    (rc = prep(db, &dup,
 		       "SELECT count(*) FROM run WHERE scenario = ?1 AND policy = ?2 AND seed = ?3"
@@ -580,8 +681,8 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 		       err, errlen)) ||
 	    (rc = prep(db, &ins,
 		       "INSERT INTO run(scenario, policy, seed, label, status, sim_duration_ns, sim_end_ns,"
-		       " events, wall_s, started_at, version, host) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7,"
-		       " ?8, ?9, ?10, ?11, ?12)",
+		       " events, wall_s, started_at, version, host, pid, heartbeat_at) VALUES(?1, ?2, ?3,"
+		       " ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
 		       err, errlen)) ||
 	    (rc = prep(db, &ser, "SELECT series_id, name, cpu FROM src.series WHERE run_id = ?",
 		       err, errlen)) ||
@@ -606,7 +707,7 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 			(*skipped)++;
 			continue;
 		}
-		for (int i = 1; i <= 12; i++)
+		for (int i = 1; i <= 14; i++)
 			sqlite3_bind_value(ins, i, sqlite3_column_value(runs, i));
 		if ((rc = step_done(db, ins, err, errlen, "merge: insert run")))
 			goto rollback;

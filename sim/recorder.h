@@ -8,22 +8,27 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "error.h"
 #include <stdint.h>
 #include <stdio.h>
 
 #include "metrics.h"
 #include "params.h"
 
-#define REC_SCHEMA_VERSION 1 /* PRAGMA user_version written and understood */
+#define REC_SCHEMA_VERSION 2 /* PRAGMA user_version written and understood */
+#define REC_LABEL_MAX 1023   /* bytes of a run label, and of a scenario name */
+/* A 'running' run whose heartbeat is older than this is reported lost
+ * (seconds; runs beat every REC_HEARTBEAT_S). */
+#define REC_HEARTBEAT_S 10
+#define REC_LOST_AFTER_S 300
 
 typedef struct rec_db rec_db;
 
-enum {
-	REC_EDB = -3,     /* SQLite failed: exit status 3 */
-	REC_ENEWER = -5,  /* schema newer than this binary: exit status 3 */
-	REC_ENORUN = -7,  /* no such run: exit status 2 */
-	REC_EMETRIC = -9, /* a metric not in the registry: a bug, the run failed (exit status 4) */
-};
+/* Errors (error.h): SIM_EIO (SQLite failed), SIM_ENEWER (schema newer than
+ * this binary), SIM_ENORUN (no such run), SIM_EMETRIC (a metric not in the
+ * registry: a bug, the run failed), SIM_EINPUT (a value the database cannot
+ * hold as given), SIM_ENOMEM. */
 
 typedef struct rec_run_info {
 	const char *scenario; /* scenario file as given */
@@ -42,23 +47,27 @@ typedef struct rec_run_result {
 } rec_run_result;
 
 /* Open (creating if needed) the database at @path: WAL mode, busy timeout,
- * schema created or migrated. Returns 0, REC_EDB or REC_ENEWER. */
+ * schema created or migrated. Returns 0, SIM_EIO or SIM_ENEWER. */
 int rec_open(rec_db **out, const char *path, char *err, size_t errlen);
 /* NULL is a no-op. */
 void rec_close(rec_db *db);
 
-/* Insert the run row as 'running' and every effective parameter, in one
- * transaction; the new run's id in *run_id. */
+/* Insert the run row as 'running', owned by this process and host with its
+ * first heartbeat, and every effective parameter, in one transaction; the
+ * new run's id in *run_id. A label or scenario name longer than
+ * REC_LABEL_MAX is refused (SIM_EINPUT). */
 int rec_run_begin(rec_db *db, const rec_run_info *info, const sim_params *p, int64_t *run_id,
 		  char *err, size_t errlen);
 /* Write every scalar, series and histogram of @m and set the run's status,
  * end time, events and wall time, all in one transaction: the run is
  * 'complete' only if all its rows are in. Every metric must be defined,
  * with its kind, in the registry @defs (@ndefs entries); if one is not,
- * nothing is written and REC_EMETRIC names it (the run stays 'running' for
+ * nothing is written and SIM_EMETRIC names it (the run stays 'running' for
  * the caller to mark 'failed'). */
 int rec_run_end(rec_db *db, int64_t run_id, const rec_run_result *res, const sim_metrics *m,
 		const sim_metric_def *defs, size_t ndefs, char *err, size_t errlen);
+/* The run is alive: its heartbeat is now. */
+int rec_heartbeat(rec_db *db, int64_t run_id, char *err, size_t errlen);
 /* Set a run's status alone (e.g. 'failed' after rec_run_end failed). */
 int rec_run_mark(rec_db *db, int64_t run_id, const char *status, char *err, size_t errlen);
 
@@ -69,12 +78,18 @@ struct sqlite3 *rec_handle(rec_db *db);
 
 typedef struct rec_run_row {
 	int64_t run_id;       /* run */
-	char scenario[128];   /* scenario name */
+	char scenario[REC_LABEL_MAX + 1]; /* scenario name */
 	char policy[32];      /* rcu.policy */
 	int64_t seed;         /* scenario.seed */
-	char label[128];      /* --label, "" if none */
-	char status[16];      /* running, complete, aborted, failed */
+	char label[REC_LABEL_MAX + 1]; /* --label, "" if none */
+	char status[16];      /* running, complete, aborted, failed, or lost: 'running'
+			       * in the file, its owner gone (rec_run_lost()) */
 	sim_time sim_end_ns;  /* simulated time reached */
+	sim_time sim_duration_ns; /* simulated time asked for */
+	double wall_s;        /* wall-clock seconds it took (0 if not ended) */
+	char started_at[40];  /* UTC, ISO 8601 */
+	char host[256];       /* the host that ran it */
+	int64_t pid;          /* its process there (0: not recorded) */
 } rec_run_row;
 
 /* The runs @ids (in that order; an unknown id is an error), or with @n == 0
@@ -82,6 +97,8 @@ typedef struct rec_run_row {
  * malloc'd. */
 int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows, size_t *nrows,
 		    char *err, size_t errlen);
+/* Every run, oldest first (*rows malloc'd). */
+int rec_list_runs(rec_db *db, rec_run_row **rows, size_t *nrows, char *err, size_t errlen);
 /* The latest run of any status: its id in *run_id (0 if there is none). */
 int rec_latest_run(rec_db *db, int64_t *run_id, char *err, size_t errlen);
 /* Scalar @name of @run_id: *present false if absent. */

@@ -49,6 +49,24 @@ done
 "$RCUSIM" sweep "$S" --vary rcu.blimit=10,0 --jobs 2 --db f.db >fail.out 2>fail.err; rc=$?
 [ $rc -eq 4 ] && grep -q 'run "sweep rcu.blimit=0" failed (exit 2)' fail.err && [ "$(q f.db "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 1 ] && ok || bad "sweep with a failing run: exit $rc: $(cat fail.err)"
 
+# Defects found in review, each with the test that failed before its fix:
+# five --vary keys make run labels longer than 128 bytes; the sweep must
+# still find its run (it reported "1 runs, 0 complete" and exit 0).
+"$RCUSIM" sweep "$S" --vary scenario.duration=100ms --vary rcu.blimit=10 --vary rcu.qhimark=10000 \
+	--vary workload.syscall_cost=500ns --vary softirq.pass_cost=500ns --vary sched.ctxsw_cost=5us \
+	--jobs 1 --db long.db >long.out 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^sweep: 1 runs, 1 complete, 0 failed$' long.out && ok || bad "sweep with long labels: exit $rc: $(head -3 long.out)"
+# More than 256 values of one key are all run (they were dropped silently).
+vals=$(seq -s, 1 300)
+"$RCUSIM" sweep "$S" --vary rcu.blimit=$vals --emit-jobs >many.txt 2>&1
+[ "$(grep -c '^rcusim run ' many.txt)" -eq 300 ] && ok || bad "sweep of 300 values: $(grep -c '^rcusim run ' many.txt) jobs"
+# Names that reach gnuplot scripts and file names are checked first: an
+# unknown metric or parameter is bad input (exit 2), never script text.
+"$RCUSIM" sweep "$S" --vary rcu.blimit=10 --metric "x'; system('touch pwned'); '" --plot --db g.db >g.out 2>g.err; rc=$?
+[ $rc -eq 2 ] && [ ! -e pwned ] && grep -q 'unknown metric' g.err && ok || bad "sweep --metric with a quote: exit $rc: $(cat g.err)"
+"$RCUSIM" sweep "$S" --vary "rcu.bl'imit=10" --emit-jobs >g.out 2>g.err; rc=$?
+[ $rc -eq 2 ] && grep -q 'unknown parameter' g.err && ok || bad "sweep --vary with an unknown key: exit $rc: $(cat g.err)"
+
 # merge: every run of both databases, with all its rows, ids renumbered
 # once; merging again adds nothing.
 "$RCUSIM" merge m.db c.db s.db >merge.out 2>&1 && ok || bad "merge: $(cat merge.out)"

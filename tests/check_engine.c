@@ -249,6 +249,25 @@ START_TEST(engine_stop_and_watch)
 }
 END_TEST
 
+START_TEST(engine_failure_before_run_is_kept)
+{
+	/* A failure raised while the model is built (an allocation that failed
+	 * when arming its first events) must end the first run with that
+	 * error, not be wiped by it (it was: the run reset it and went on). */
+	sim_engine *eng;
+	sim_engine_create(&eng);
+	int count = 0;
+	sim_timer t;
+	sim_timer_init(eng, &t, stopper, &count);
+	sim_timer_at(eng, &t, 0);
+	sim_engine_fail(eng, SIM_ENOMEM);
+	ck_assert_int_eq(sim_engine_run(eng, 1000), SIM_ENOMEM);
+	ck_assert_int_eq(count, 0);
+	ck_assert_int_eq(sim_engine_run(eng, 1000), SIM_ENOMEM);
+	sim_engine_destroy(eng);
+}
+END_TEST
+
 /* Random load: N timers re-arming themselves at random offsets (some zero,
  * some far, some cancelling a random other timer). The firing sequence must
  * equal the (time, arming sequence) order computed independently. */
@@ -448,6 +467,7 @@ int main(void)
 	tcase_add_test(tc, engine_stop_and_watch);
 	tcase_add_test(tc, engine_determinism_1m);
 	tcase_add_test(tc, engine_check_aborts_with_name);
+	tcase_add_test(tc, engine_failure_before_run_is_kept);
 	tcase_add_test(tc, engine_matches_sorted_reference);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);

@@ -216,6 +216,26 @@ START_TEST(fault_no_qs_holds_the_grace_period)
 }
 END_TEST
 
+START_TEST(sample_check_failure_has_its_message)
+{
+	/* The slab accounting check at a sample fails with a message that says
+	 * what failed (the caller printed an uninitialised buffer before). */
+	box b;
+	char err[256];
+	const char *sets[] = { "workload.kind=make", "workload.jobs=4", "vfs.accounting=slab", NULL };
+	box_create(&b, arch[0], sets);
+	run_to(&b, 100000000);
+	ck_assert_int_eq(kernel_model.sample(b.k, sim_now(b.eng), err, sizeof(err)), 0);
+	b.k->files.v.nr_slab = b.k->files.v.live + b.k->files.v.pending - 1;
+	memset(err, 'X', sizeof(err));
+	ck_assert_int_eq(kernel_model.sample(b.k, sim_now(b.eng), err, sizeof(err)), SIM_ECHECK);
+	ck_assert_ptr_nonnull(memchr(err, 0, sizeof(err)));
+	ck_assert_msg(strstr(err, "slab accounting counts") && strstr(err, "t = 100000000 ns"), "%s", err);
+	b.k->files.v.nr_slab = b.k->files.v.live + b.k->files.v.pending;
+	box_destroy(&b);
+}
+END_TEST
+
 START_TEST(fault_cpus_parse_and_reject)
 {
 	int cpus[8], n;
@@ -244,6 +264,7 @@ int main(void)
 	tcase_add_loop_test(tc, fault_irqs_off_stops_everything_on_the_cpu, 0, 2);
 	tcase_add_loop_test(tc, fault_no_qs_holds_the_grace_period, 0, 2);
 	tcase_add_test(tc, fault_cpus_parse_and_reject);
+	tcase_add_test(tc, sample_check_failure_has_its_message);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }

@@ -113,7 +113,7 @@ static const struct {
 START_TEST(params_errors_name_file_line_key)
 {
 	int rc = load(bad[_i].text);
-	ck_assert_int_eq(rc, SIM_PARAMS_EINPUT);
+	ck_assert_int_eq(rc, SIM_EINPUT);
 	ck_assert_str_eq(err, bad[_i].msg);
 }
 END_TEST
@@ -122,7 +122,7 @@ START_TEST(params_nul_byte)
 {
 	const char text[] = "[rcu]\nblimit = 5\0\n";
 	ck_assert_int_eq(sim_params_load_buffer(P, "t.ini", text, sizeof(text) - 1, err, sizeof(err)),
-			 SIM_PARAMS_EINPUT);
+			 SIM_EINPUT);
 	ck_assert_str_eq(err, "t.ini:2: line contains a NUL byte");
 }
 END_TEST
@@ -135,12 +135,12 @@ START_TEST(params_set_overrides)
 	ck_assert_str_eq(sim_params_origin(P, P_RCU_BLIMIT), "--set");
 	ck_assert_int_eq(sim_params_set(P, " rcu.qhimark = 123 ", err, sizeof(err)), 0);
 	ck_assert_int_eq(sim_params_int(P, P_RCU_QHIMARK), 123);
-	ck_assert_int_eq(sim_params_set(P, "rcu.blimit", err, sizeof(err)), SIM_PARAMS_EINPUT);
+	ck_assert_int_eq(sim_params_set(P, "rcu.blimit", err, sizeof(err)), SIM_EINPUT);
 	ck_assert_str_eq(err, "--set: expected section.key=value, got \"rcu.blimit\"");
-	ck_assert_int_eq(sim_params_set(P, "rcu.nope=1", err, sizeof(err)), SIM_PARAMS_EINPUT);
+	ck_assert_int_eq(sim_params_set(P, "rcu.nope=1", err, sizeof(err)), SIM_EINPUT);
 	ck_assert_str_eq(err, "--set: rcu.nope: unknown parameter (see `rcusim params`)");
 	ck_assert_int_eq(sim_params_set(P, "scenario.duration=5", err, sizeof(err)),
-			 SIM_PARAMS_EINPUT);
+			 SIM_EINPUT);
 	ck_assert_ptr_nonnull(strstr(err, "--set: scenario.duration: expected a time with a unit"));
 }
 END_TEST
@@ -176,21 +176,21 @@ START_TEST(params_include_and_override)
 	ck_assert_str_eq(sim_params_origin(P, P_RCU_QHIMARK), want);
 
 	snprintf(path, sizeof(path), "%s/loop.ini", dir);
-	ck_assert_int_eq(sim_params_load_file(P, path, err, sizeof(err)), SIM_PARAMS_EINPUT);
+	ck_assert_int_eq(sim_params_load_file(P, path, err, sizeof(err)), SIM_EINPUT);
 	ck_assert_ptr_nonnull(strstr(err, "include: nested more than 8 deep (a cycle?)"));
 
 	snprintf(path, sizeof(path), "%s/late.ini", dir);
-	ck_assert_int_eq(sim_params_load_file(P, path, err, sizeof(err)), SIM_PARAMS_EINPUT);
+	ck_assert_int_eq(sim_params_load_file(P, path, err, sizeof(err)), SIM_EINPUT);
 	snprintf(want, sizeof(want), "%s/late.ini:3: rcu.include: unknown parameter", dir);
 	ck_assert_ptr_nonnull(strstr(err, want));
 
 	snprintf(path, sizeof(path), "%s/bad.ini", dir);
-	ck_assert_int_eq(sim_params_load_file(P, path, err, sizeof(err)), SIM_PARAMS_EINPUT);
+	ck_assert_int_eq(sim_params_load_file(P, path, err, sizeof(err)), SIM_EINPUT);
 	snprintf(want, sizeof(want), "%s/bad.ini:3: rcu.qhimark: expected", dir);
 	ck_assert_ptr_nonnull(strstr(err, want));
 
 	snprintf(path, sizeof(path), "%s/missing.ini", dir);
-	ck_assert_int_eq(sim_params_load_file(P, path, err, sizeof(err)), SIM_PARAMS_EIO);
+	ck_assert_int_eq(sim_params_load_file(P, path, err, sizeof(err)), SIM_ENOFILE);
 	ck_assert_ptr_nonnull(strstr(err, "missing.ini: cannot read: No such file or directory"));
 
 	const char *names[] = { "base.ini", "child.ini", "loop.ini", "late.ini", "bad.ini" };

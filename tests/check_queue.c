@@ -154,7 +154,7 @@ START_TEST(queue_validate_rejects)
 {
 	sim_metrics *m;
 	const char *sets[] = { "rcu.qlowmark=20000", NULL };
-	ck_assert_int_eq(run(&m, sets), RCUSIM_EINPUT);
+	ck_assert_int_eq(run(&m, sets), SIM_EINPUT);
 	ck_assert_str_eq(err, "--set: rcu.qlowmark: must be below rcu.qhimark (rcu.qhimark (default) = 10000), got 20000");
 	sim_metrics_destroy(m);
 }

@@ -98,7 +98,7 @@ START_TEST(recorder_newer_schema_refused)
 	ck_assert_int_eq(sqlite3_exec(raw, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(raw);
 	rec_db *db = NULL;
-	ck_assert_int_eq(rec_open(&db, path, err, sizeof(err)), REC_ENEWER);
+	ck_assert_int_eq(rec_open(&db, path, err, sizeof(err)), SIM_ENEWER);
 	ck_assert_ptr_nonnull(strstr(err, "schema version 99 is newer"));
 }
 END_TEST
@@ -122,7 +122,7 @@ START_TEST(recorder_failed_write_leaves_running)
 	ck_assert_int_eq(rec_run_begin(db, &info, p, &id, err, sizeof(err)), 0);
 	sim_metrics *m = sample_metrics();
 	rec_run_result res = { "complete", 1000000, 42, 0.5 };
-	ck_assert_int_eq(rec_run_end(db, id, &res, m, rcusim_metrics, M_COUNT, err, sizeof(err)), REC_EDB);
+	ck_assert_int_eq(rec_run_end(db, id, &res, m, rcusim_metrics, M_COUNT, err, sizeof(err)), SIM_EIO);
 	ck_assert_ptr_nonnull(strstr(err, "injected"));
 	ck_assert_int_eq(q1(path, "SELECT count(*) FROM run WHERE status = 'running'"), 1);
 	ck_assert_int_eq(q1(path, "SELECT count(*) FROM scalar"), 0); /* rolled back */
@@ -183,7 +183,7 @@ START_TEST(recorder_unregistered_metric_refused)
 		sim_hist_add(sim_metrics_hist(m, name), 3);
 		break;
 	}
-	ck_assert_int_eq(rec_run_end(db, id, &res, m, small_registry, nreg, err, sizeof(err)), REC_EMETRIC);
+	ck_assert_int_eq(rec_run_end(db, id, &res, m, small_registry, nreg, err, sizeof(err)), SIM_EMETRIC);
 	char want[128];
 	snprintf(want, sizeof(want), "metric \"%s\" (%s) is not in the metric registry", name,
 		 sim_metric_kind_name(unregistered[_i].kind));
@@ -212,7 +212,7 @@ START_TEST(recorder_unwritable_path)
 	rec_db *db = NULL;
 	char bad[256];
 	snprintf(bad, sizeof(bad), "%s/no/such/dir/r.db", dir);
-	ck_assert_int_eq(rec_open(&db, bad, err, sizeof(err)), REC_EDB);
+	ck_assert_int_eq(rec_open(&db, bad, err, sizeof(err)), SIM_EIO);
 	ck_assert_ptr_nonnull(strstr(err, "database: "));
 }
 END_TEST
