@@ -32,6 +32,9 @@
 #ifndef RCUSIM_PLOTS_DIR
 #define RCUSIM_PLOTS_DIR "plots"
 #endif
+#ifndef RCUSIM_PLOTS_REL
+#define RCUSIM_PLOTS_REL "../share/rcusim/plots"
+#endif
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -409,12 +412,34 @@ out:
 
 /* ---- figures ------------------------------------------------------------ */
 
-/* The folder holding the gnuplot scripts: $RCUSIM_PLOTS, else the source
- * tree's plots/ recorded at build time. */
-static const char *plots_dir(void)
+/* The folder holding the gnuplot scripts: $RCUSIM_PLOTS; else, for an
+ * installed rcusim, RCUSIM_PLOTS_REL from the folder of the executable
+ * (PREFIX/bin/../share/rcusim/plots); else the source tree's plots/, where
+ * a build that is not installed finds them. */
+const char *cli_plots_dir(void)
 {
+	static char found[PATH_MAX + 64];
 	const char *e = getenv("RCUSIM_PLOTS");
-	return e && *e ? e : RCUSIM_PLOTS_DIR;
+	if (e && *e)
+		return e;
+	if (found[0])
+		return found;
+	char self[PATH_MAX], probe[PATH_MAX + 96];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(probe, sizeof(probe), "%s/%s/common.gp", self, RCUSIM_PLOTS_REL);
+			if (!access(probe, R_OK)) {
+				snprintf(found, sizeof(found), "%s/%s", self, RCUSIM_PLOTS_REL);
+				return found;
+			}
+		}
+	}
+	snprintf(found, sizeof(found), "%s", RCUSIM_PLOTS_DIR);
+	return found;
 }
 
 void cli_gp_string(FILE *f, const char *s)
@@ -446,8 +471,8 @@ int cli_gnuplot(const char *script, const char *const *args, size_t nargs)
 		return EXIT_IO;
 	}
 	if (pid == 0) {
-		if (chdir(plots_dir())) {
-			fprintf(stderr, "rcusim plot: %s: %s\n", plots_dir(), strerror(errno));
+		if (chdir(cli_plots_dir())) {
+			fprintf(stderr, "rcusim plot: %s: %s\n", cli_plots_dir(), strerror(errno));
 			_exit(127);
 		}
 		execvp("gnuplot", (char *const *)argv);

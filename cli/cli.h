@@ -89,6 +89,8 @@ int cli_mkdir_p(const char *path);
  * PATH_MAX + 16 bytes). 0 or EXIT_IO. */
 int cli_plot_dirs(const char *outdir, char *out, char *data);
 /* Run gnuplot on plots/@script with @args (no shell). 0 or an exit status. */
+/* The folder of the gnuplot scripts (see cli.c). */
+const char *cli_plots_dir(void);
 /* Write @s to @f as a gnuplot single-quoted string ('' for '), one line:
  * the only way text reaches a generated gnuplot script. */
 void cli_gp_string(FILE *f, const char *s);

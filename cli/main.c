@@ -49,7 +49,7 @@ static void main_usage(FILE *out)
 		char use[64];
 		snprintf(use, sizeof(use), "%s%s%s", commands[k].name, commands[k].args[0] ? " " : "",
 			 commands[k].args);
-		fprintf(out, "  %-18s %s\n", use, commands[k].summary);
+		fprintf(out, "  %-18s  %s\n", use, commands[k].summary);
 	}
 	fputs("\n"
 	      "`rcusim COMMAND --help` describes a command.\n",

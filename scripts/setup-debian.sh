@@ -3,7 +3,7 @@
 # Idempotent: apt-get skips what is already installed. Run as root (or via sudo).
 set -eu
 
-PKGS="build-essential cmake pkg-config libgsl-dev libsqlite3-dev sqlite3 check gnuplot-nox clang libclang-rt-dev bc time valgrind"
+PKGS="build-essential cmake pkg-config libgsl-dev libsqlite3-dev sqlite3 check gnuplot-nox clang libclang-rt-dev bc time valgrind help2man"
 
 missing=""
 for p in $PKGS; do

@@ -89,7 +89,10 @@ int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
 		rec_close(db);
 		return SIM_EIO;
 	}
-	sqlite3_busy_timeout(db->db, BUSY_TIMEOUT_MS);
+	/* RCUSIM_BUSY_TIMEOUT_MS shortens the wait for a lock (tests hold one). */
+	const char *bt = getenv("RCUSIM_BUSY_TIMEOUT_MS");
+	int busy_ms = bt && atoi(bt) > 0 ? atoi(bt) : BUSY_TIMEOUT_MS;
+	sqlite3_busy_timeout(db->db, busy_ms);
 	/* Switching a new file to WAL needs an exclusive lock that SQLite does
 	 * not wait for with the busy handler: when several runs create the same
 	 * database at once, one gets SQLITE_BUSY at once. Retry it for as long
@@ -98,7 +101,7 @@ int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
 		int src = sqlite3_exec(db->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
 		if (src == SQLITE_OK)
 			break;
-		if ((src != SQLITE_BUSY && src != SQLITE_LOCKED) || waited >= BUSY_TIMEOUT_MS) {
+		if ((src != SQLITE_BUSY && src != SQLITE_LOCKED) || waited >= busy_ms) {
 			rc = dberr(db, err, errlen, "PRAGMA journal_mode=WAL");
 			goto fail;
 		}

@@ -1,0 +1,113 @@
+#!/bin/sh
+# faults.sh RCUSIM SRCDIR - what rcusim does when the world fails under it:
+# a run killed with SIGKILL at several points (the database stays intact and
+# the run is reported lost, never complete), 8 runs writing one database at
+# once (none lost), a read-only database, a lock held past the busy timeout,
+# a database on a full filesystem (skipped, saying so, where this machine
+# cannot mount a small tmpfs). Every failure must exit with the status the
+# reference gives (3: I/O or database) and a message naming its cause.
+set -u
+RCUSIM=$1
+SRC=$2
+T=$(mktemp -d)
+MNT=
+cleanup() {
+	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+cd "$T" || exit 1
+pass=0
+fails=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+q() { sqlite3 "$1" "$2"; }
+SEED=$SRC/scenarios/niagara-make.ini
+SMALL=$SRC/scenarios/make-small.ini
+
+# SIGKILL at three points of the seed hour (it takes about 25 s here): the
+# file passes integrity_check, the row is never 'complete', and runs,
+# compare and check call it lost.
+for at in 0.3 1 2.5; do
+	rm -f k.db*
+	"$RCUSIM" run "$SEED" --db k.db --quiet --label "killed at $at s" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$at"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	[ "$(q k.db 'PRAGMA integrity_check')" = ok ] && ok || bad "killed at $at s: integrity_check"
+	[ "$(q k.db "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 0 ] && ok || bad "killed at $at s: a complete run"
+	if [ "$(q k.db 'SELECT count(*) FROM run')" -eq 1 ]; then
+		"$RCUSIM" runs --db k.db >runs.out 2>&1 && grep -q '^ *1  lost ' runs.out && ok || bad "killed at $at s: runs: $(cat runs.out)"
+		"$RCUSIM" compare --db k.db 1 >/dev/null 2>cmp.err
+		grep -q 'run 1 is lost: its process (pid [0-9]* on .*) is gone' cmp.err && ok || bad "killed at $at s: compare: $(cat cmp.err)"
+		"$RCUSIM" check --db k.db --run 1 "$SRC/tests/baselines/make-small-fixed.ini" >/dev/null 2>chk.err
+		[ $? -eq 2 ] && grep -q 'run 1 is lost, not complete' chk.err && ok || bad "killed at $at s: check: $(cat chk.err)"
+	else
+		# Killed before its row was written: nothing to report, nothing lost.
+		[ "$(q k.db 'SELECT count(*) FROM run')" -eq 0 ] && ok || bad "killed at $at s: rows"
+	fi
+done
+
+# 8 writers at once into one new database: 8 complete runs, none lost.
+i=0
+while [ $i -lt 8 ]; do
+	"$RCUSIM" run "$SMALL" --db w.db --duration 2s --seed $i --quiet >/dev/null 2>w.$i.err &
+	i=$((i + 1))
+done
+wait
+[ "$(q w.db "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 8 ] && ok || bad "8 writers: $(q w.db 'SELECT status FROM run'; cat w.*.err)"
+[ "$(q w.db "SELECT count(DISTINCT seed) FROM run")" -eq 8 ] && ok || bad "8 writers: seeds"
+
+# A read-only database (a file without write permission, or, as root, on a
+# filesystem mounted read-only): exit 3, the cause named, nothing written.
+readonly_case() { # readonly_case DB
+	"$RCUSIM" run "$SMALL" --db "$1" --duration 1s --quiet >/dev/null 2>ro.err
+	rc=$?
+	[ $rc -eq 3 ] && grep -qi 'readonly\|read-only\|read only' ro.err && ok || bad "read-only database: exit $rc: $(cat ro.err)"
+	[ "$(q "$1" 'SELECT count(*) FROM run')" -eq 1 ] && ok || bad "read-only database changed"
+}
+"$RCUSIM" run "$SMALL" --db ro.db --duration 1s --quiet >/dev/null 2>&1
+chmod 0444 ro.db
+if [ ! -w ro.db ]; then
+	readonly_case ro.db
+elif mkdir -p rofs && mount -t tmpfs -o size=1m tmpfs rofs 2>/dev/null; then
+	"$RCUSIM" run "$SMALL" --db rofs/ro.db --duration 1s --quiet >/dev/null 2>&1
+	# WAL needs its -shm and -wal files; checkpoint and drop them first.
+	sqlite3 rofs/ro.db 'PRAGMA journal_mode=DELETE' >/dev/null
+	mount -o remount,ro rofs && readonly_case rofs/ro.db
+	umount rofs
+else
+	echo "faults.sh: running as root without mount: read-only case not tested"
+fi
+chmod 0644 ro.db
+
+# A lock held past the busy timeout: exit 3, "locked", no run row left.
+"$RCUSIM" run "$SMALL" --db lk.db --duration 1s --quiet >/dev/null 2>&1
+(printf 'BEGIN EXCLUSIVE;\nINSERT INTO param VALUES (1, "held", "x");\n'; sleep 4; printf 'ROLLBACK;\n') | sqlite3 lk.db &
+holder=$!
+sleep 1
+RCUSIM_BUSY_TIMEOUT_MS=500 "$RCUSIM" run "$SMALL" --db lk.db --duration 1s --quiet >/dev/null 2>lk.err
+rc=$?
+wait $holder
+[ $rc -eq 3 ] && grep -q 'locked' lk.err && ok || bad "lock held: exit $rc: $(cat lk.err)"
+[ "$(q lk.db 'SELECT count(*) FROM run')" -eq 1 ] && ok || bad "lock held: rows $(q lk.db 'SELECT run_id, status FROM run')"
+
+# A database on a full filesystem: exit 3, the cause named; no complete run.
+MNT=$T/small
+mkdir -p "$MNT"
+if mount -t tmpfs -o size=192k tmpfs "$MNT" 2>/dev/null; then
+	"$RCUSIM" run "$SRC/scenarios/make-small.ini" --db "$MNT/f.db" --duration 20s --quiet >/dev/null 2>full.err
+	rc=$?
+	[ $rc -eq 3 ] && grep -qi 'full\|disk' full.err && ok || bad "full filesystem: exit $rc: $(cat full.err)"
+	if [ -s "$MNT/f.db" ]; then
+		n=$(q "$MNT/f.db" "SELECT count(*) FROM run WHERE status = 'complete'" 2>/dev/null || echo 0)
+		[ "$n" -eq 0 ] && ok || bad "full filesystem: a complete run"
+	fi
+else
+	MNT=
+	echo "faults.sh: cannot mount a tmpfs here (not root?): full-filesystem case not tested"
+fi
+
+echo "$pass passed, $fails failed"
+[ $fails -eq 0 ] && [ $pass -gt 0 ]
