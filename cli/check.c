@@ -56,19 +56,19 @@ static int bl_section(void *ctx, const char *name, const char *where, char *err,
 	if (strncmp(name, "metric", 6) || (name[6] != ' ' && name[6] != '\t')) {
 		snprintf(err, errlen, "%s: [%s]: unknown section (expected [baseline] or [metric NAME])",
 			 where, name);
-		return SIM_INI_EINPUT;
+		return SIM_EINPUT;
 	}
 	const char *metric = name + 6;
 	while (*metric == ' ' || *metric == '\t')
 		metric++;
 	if (!*metric || strlen(metric) >= sizeof(b->m->name)) {
 		snprintf(err, errlen, "%s: [%s]: expected [metric NAME]", where, name);
-		return SIM_INI_EINPUT;
+		return SIM_EINPUT;
 	}
 	for (size_t i = 0; i < b->nm; i++)
 		if (!strcmp(b->m[i].name, metric)) {
 			snprintf(err, errlen, "%s: [metric %s]: listed twice", where, metric);
-			return SIM_INI_EINPUT;
+			return SIM_EINPUT;
 		}
 	if (b->nm == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 16;
@@ -109,7 +109,7 @@ static int bl_key(void *ctx, const char *section, const char *key, const char *v
 			if (b->nsets == MAX_SETS || strlen(val) >= sizeof(b->set_text[0]) || !strchr(val, '=')) {
 				snprintf(err, errlen, "%s: baseline.set: expected section.key=value (at most %d), got \"%s\"",
 					 where, MAX_SETS, val);
-				return SIM_INI_EINPUT;
+				return SIM_EINPUT;
 			}
 			snprintf(b->set_text[b->nsets], sizeof(b->set_text[0]), "%s", val);
 			snprintf(b->set_where[b->nsets], sizeof(b->set_where[0]), "%s", where);
@@ -119,25 +119,25 @@ static int bl_key(void *ctx, const char *section, const char *key, const char *v
 		} else if (!strcmp(key, "fast")) {
 			if (strcmp(val, "yes") && strcmp(val, "no")) {
 				snprintf(err, errlen, "%s: baseline.fast: expected yes or no, got \"%s\"", where, val);
-				return SIM_INI_EINPUT;
+				return SIM_EINPUT;
 			}
 			b->fast = !strcmp(val, "yes");
 		} else {
 			snprintf(err, errlen, "%s: baseline.%s: unknown key (scenario, set, seed, duration, fast)",
 				 where, key);
-			return SIM_INI_EINPUT;
+			return SIM_EINPUT;
 		}
 		return 0;
 	}
 	if (!b->nm || !*section) {
 		snprintf(err, errlen, "%s: %s: key outside a [baseline] or [metric NAME] section", where, key);
-		return SIM_INI_EINPUT;
+		return SIM_EINPUT;
 	}
 	bl_metric *m = &b->m[b->nm - 1];
 	double v;
 	if (!number(val, &v)) {
 		snprintf(err, errlen, "%s: %s.%s: expected a number, got \"%s\"", where, m->name, key, val);
-		return SIM_INI_EINPUT;
+		return SIM_EINPUT;
 	}
 	if (!strcmp(key, "expect")) {
 		m->expect = v;
@@ -146,7 +146,7 @@ static int bl_key(void *ctx, const char *section, const char *key, const char *v
 		if (v < 0) {
 			snprintf(err, errlen, "%s: %s.%s: expected a non-negative number, got \"%s\"", where,
 				 m->name, key, val);
-			return SIM_INI_EINPUT;
+			return SIM_EINPUT;
 		}
 		if (key[0] == 'r') {
 			m->rel_tol = v;
@@ -164,7 +164,7 @@ static int bl_key(void *ctx, const char *section, const char *key, const char *v
 	} else {
 		snprintf(err, errlen, "%s: %s.%s: unknown key (expect, rel_tol, abs_tol, min, max)", where,
 			 m->name, key);
-		return SIM_INI_EINPUT;
+		return SIM_EINPUT;
 	}
 	return 0;
 }
@@ -176,25 +176,26 @@ static int load_baseline(baseline *b, const char *path, char *err, size_t errlen
 	size_t len;
 	memset(b, 0, sizeof(*b));
 	b->path = path;
-	if (sim_ini_read_file(path, &buf, &len, err, errlen))
-		return SIM_INI_EINPUT;
-	int rc = sim_ini_scan(path, buf, len, &h, b, err, errlen);
+	int rc = sim_ini_read_file(path, &buf, &len, err, errlen);
+	if (rc)
+		return rc;
+	rc = sim_ini_scan(path, buf, len, &h, b, err, errlen);
 	free(buf);
 	if (rc)
 		return rc;
 	if (!b->scenario[0]) {
 		snprintf(err, errlen, "%s: baseline.scenario: missing", path);
-		return SIM_INI_EINPUT;
+		return SIM_EINPUT;
 	}
 	for (size_t i = 0; i < b->nm; i++) {
 		bl_metric *m = &b->m[i];
 		if (!m->has_expect && !m->has_min && !m->has_max) {
 			snprintf(err, errlen, "%s: [metric %s]: needs expect, or min and/or max", m->where, m->name);
-			return SIM_INI_EINPUT;
+			return SIM_EINPUT;
 		}
 		if ((m->has_rel || m->has_abs) && !m->has_expect) {
 			snprintf(err, errlen, "%s: [metric %s]: a tolerance needs expect", m->where, m->name);
-			return SIM_INI_EINPUT;
+			return SIM_EINPUT;
 		}
 	}
 	return 0;
@@ -330,6 +331,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if ((rc = load_baseline(b, path, err, sizeof(err)))) {
 		fprintf(stderr, "%s\n", err);
+		status = cli_exit_status(rc);
 		goto out;
 	}
 	if (run_scenario) {

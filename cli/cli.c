@@ -597,8 +597,8 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	sim_params *p = NULL;
 	sim_metrics *m = NULL;
 	rec_db *db = NULL;
-	if (sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)) ||
-	    sim_params_load_file(p, req->scenario, err, sizeof(err)))
+	if ((rc = sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err))) ||
+	    (rc = sim_params_load_file(p, req->scenario, err, sizeof(err))))
 		goto input_error;
 	for (size_t i = 0; i < req->nsets; i++) {
 		const cli_set *s = &req->sets[i];
@@ -611,7 +611,7 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 		stem(req->scenario, name, sizeof(name));
 	else
 		snprintf(name, sizeof(name), "%s", sim_params_text(p, P_SCENARIO_NAME));
-	if (rcusim_validate(p, err, sizeof(err)))
+	if ((rc = rcusim_validate(p, err, sizeof(err))))
 		goto input_error;
 
 	if ((rc = sim_metrics_create(&m))) {
@@ -675,8 +675,9 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	status = o.end == RCUSIM_ABORTED ? 128 + (int)stop_signal : 0;
 	goto out;
 input_error:
+	/* Bad input (exit 2), or no memory to read it (3). */
 	fprintf(stderr, "%s\n", err);
-	status = EXIT_USAGE;
+	status = cli_exit_status(rc);
 out:
 	rec_close(db);
 	sim_metrics_destroy(m);

@@ -51,7 +51,7 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 	int status = 0;
 	for (size_t i = 0; i < n; i++) {
 		const rec_run_row *r = &rows[i];
-		char lab[320];
+		char lab[2 * REC_LABEL_MAX + 96];
 		snprintf(lab, sizeof(lab), "%s: %s (run %lld)", r->policy,
 			 r->label[0] ? r->label : r->scenario, (long long)r->run_id);
 		fprintf(f, "id[%zu] = %lld\nlabel[%zu] = ", i + 1, (long long)r->run_id, i + 1);

@@ -28,8 +28,10 @@ int cmd_run(int argc, char **argv)
 	int rc;
 	cli_run_req req = { .db_path = "rcusim.db", .summary = true };
 	cli_set *sets = calloc((size_t)argc + 1, sizeof(*sets));
-	if (!sets)
-		return EXIT_IO;
+	if (!sets) {
+		fprintf(stderr, "rcusim run: out of memory\n");
+		return cli_exit_status(SIM_ENOMEM);
+	}
 	req.sets = sets;
 	const cli_str strs[] = { { "--db", &req.db_path }, { "--label", &req.label }, { NULL, NULL } };
 	int status = EXIT_USAGE;

@@ -14,9 +14,9 @@ cmake -S "$HERE" -B "$HERE/build" -DCMAKE_BUILD_TYPE=Release -DRCUSIM_WERROR=ON 
 cmake --build "$HERE/build" -j "$JOBS"
 (cd "$HERE/build" && ctest --output-on-failure -j "$JOBS")
 
-echo "== ASan + UBSan build, with the invariant checks (RCUSIM_CHECKS)"
+echo "== ASan + UBSan build, with the invariant checks (RCUSIM_CHECKS) and the allocation-failure hook"
 cmake -S "$HERE" -B "$HERE/build-asan" -DCMAKE_BUILD_TYPE=Debug -DRCUSIM_SANITIZE=ON -DRCUSIM_CHECKS=ON \
-	-DRCUSIM_WERROR=ON >/dev/null
+	-DRCUSIM_FAILALLOC=ON -DRCUSIM_WERROR=ON >/dev/null
 cmake --build "$HERE/build-asan" -j "$JOBS"
 (cd "$HERE/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$JOBS")
 

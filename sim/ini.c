@@ -42,7 +42,7 @@ int sim_ini_scan(const char *name, const char *buf, size_t len, const sim_ini_ha
 		size_t ll = nl ? (size_t)(nl - (buf + pos)) : len - pos;
 		free(line);
 		if (!(line = malloc(ll + 1))) {
-			rc = -1;
+			rc = SIM_ENOMEM;
 			break;
 		}
 		memcpy(line, buf + pos, ll);
@@ -51,7 +51,7 @@ int sim_ini_scan(const char *name, const char *buf, size_t len, const sim_ini_ha
 		snprintf(where, sizeof(where), "%s:%u", name, lineno);
 		if (strlen(line) != ll) {
 			snprintf(err, errlen, "%s: line contains a NUL byte", where);
-			rc = SIM_INI_EINPUT;
+			rc = SIM_EINPUT;
 			break;
 		}
 		char *s = sim_ini_trim(line);
@@ -63,7 +63,7 @@ int sim_ini_scan(const char *name, const char *buf, size_t len, const sim_ini_ha
 			if (!close || (*rest && *rest != ';' && *rest != '#')) {
 				snprintf(err, errlen, "%s: expected \"[section]\", got \"%s\"", where,
 					 sim_ini_shown(s, got, sizeof(got)));
-				rc = SIM_INI_EINPUT;
+				rc = SIM_EINPUT;
 				break;
 			}
 			*close = 0;
@@ -80,7 +80,7 @@ int sim_ini_scan(const char *name, const char *buf, size_t len, const sim_ini_ha
 		if (!eq) {
 			snprintf(err, errlen, "%s: expected \"key = value\" or \"[section]\", got \"%s\"",
 				 where, sim_ini_shown(s, got, sizeof(got)));
-			rc = SIM_INI_EINPUT;
+			rc = SIM_EINPUT;
 			break;
 		}
 		*eq = 0;
@@ -94,12 +94,12 @@ int sim_ini_scan(const char *name, const char *buf, size_t len, const sim_ini_ha
 		val = sim_ini_trim(val);
 		if (!*key) {
 			snprintf(err, errlen, "%s: expected \"key = value\", got no key", where);
-			rc = SIM_INI_EINPUT;
+			rc = SIM_EINPUT;
 			break;
 		}
 		rc = h->key(ctx, section, key, val, where, err, errlen);
 	}
-	if (rc == -1)
+	if (rc == SIM_ENOMEM)
 		snprintf(err, errlen, "out of memory");
 	free(line);
 	free(section);
@@ -111,7 +111,7 @@ int sim_ini_read_file(const char *path, char **out, size_t *outlen, char *err, s
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return -1;
+		return SIM_ENOFILE;
 	}
 	size_t cap = 4096, n = 0, got;
 	char *buf = malloc(cap);
@@ -133,7 +133,7 @@ int sim_ini_read_file(const char *path, char **out, size_t *outlen, char *err, s
 	if (!buf || bad) {
 		free(buf);
 		snprintf(err, errlen, "%s: %s", path, bad ? "read error" : "out of memory");
-		return -1;
+		return bad ? SIM_EIO : SIM_ENOMEM;
 	}
 	*out = buf;
 	*outlen = n;

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "error.h"
+
 typedef struct sim_ini_handlers {
 	/* A [section] header (trimmed name). Return 0, or a negative error
 	 * with the message in @err. */
@@ -18,11 +20,10 @@ typedef struct sim_ini_handlers {
 		   const char *where, char *err, size_t errlen);
 } sim_ini_handlers;
 
-#define SIM_INI_EINPUT (-2) /* malformed text */
 
 /* Scan @buf (@len bytes, named @name in messages), calling @h for each
  * header and key. @where passed to the handlers is "NAME:LINE". Returns 0,
- * SIM_INI_EINPUT, or the first handler error. */
+ * SIM_EINPUT (malformed text), SIM_ENOMEM, or the first handler error. */
 int sim_ini_scan(const char *name, const char *buf, size_t len, const sim_ini_handlers *h,
 		 void *ctx, char *err, size_t errlen);
 
@@ -32,8 +33,9 @@ char *sim_ini_trim(char *s);
  * as '?', "..." if cut. Returns @buf. */
 const char *sim_ini_shown(const char *s, char *buf, size_t len);
 
-/* Read the whole file at @path into a malloc'd buffer. Returns 0, or -1
- * with "PATH: cannot read: REASON" in @err. */
+/* Read the whole file at @path into a malloc'd buffer. Returns 0, or
+ * SIM_ENOFILE ("PATH: cannot read: REASON" in @err), SIM_EIO (a read
+ * error) or SIM_ENOMEM. */
 int sim_ini_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen);
 
 #endif

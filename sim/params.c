@@ -561,11 +561,12 @@ static int load_path(sim_params *p, const char *path, int depth, const char *fro
 {
 	char *buf, why[1200];
 	size_t n;
-	if (sim_ini_read_file(path, &buf, &n, why, sizeof(why))) {
+	int rc = sim_ini_read_file(path, &buf, &n, why, sizeof(why));
+	if (rc) {
 		errf(err, errlen, "%s%s%s", from ? from : "", from ? ": include: " : "", why);
-		return SIM_ENOFILE;
+		return rc;
 	}
-	int rc = load(p, path, buf, n, depth, err, errlen);
+	rc = load(p, path, buf, n, depth, err, errlen);
 	free(buf);
 	return rc;
 }
@@ -642,7 +643,7 @@ static int load(sim_params *p, const char *name, const char *buf, size_t len, in
 	}
 	int rc = sim_ini_scan(name, buf, len, &h, &L, err, errlen);
 	free(L.seen);
-	return rc == SIM_INI_EINPUT ? SIM_EINPUT : rc;
+	return rc;
 }
 
 int sim_params_load_file(sim_params *p, const char *path, char *err, size_t errlen)

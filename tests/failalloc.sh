@@ -1,0 +1,42 @@
+#!/bin/sh
+# failalloc.sh RCUSIM SRCDIR - every allocation rcusim's own code makes in
+# a short run of make-small (files, slab, RCU, recorder, CLI) and of
+# callrcu-small fails in turn (RCUSIM_FAIL_ALLOC=N, the test hook of
+# tests/failalloc.c; RCUSIM is built with -DRCUSIM_FAILALLOC=ON and, in
+# scripts/test.sh, ASan with leak detection). Each run must either complete
+# as if nothing failed, or exit 3 with "out of memory" and leave no complete
+# run: no crash, no sanitizer report, no leak, no run that looks complete.
+set -u
+RCUSIM=$1
+SRC=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+pass=0
+fails=0
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+for spec in make-small:200ms callrcu-small:50ms; do
+	sc=${spec%%:*}
+	dur=${spec#*:}
+	set -- run "$SRC/scenarios/$sc.ini" --duration "$dur" --quiet
+	RCUSIM_COUNT_ALLOCS=1 "$RCUSIM" "$@" --db count.db >/dev/null 2>count.err
+	n=$(sed -n 's/^rcusim allocations: //p' count.err)
+	[ -n "$n" ] || { bad "$sc: no allocation count (built without -DRCUSIM_FAILALLOC=ON?): $(cat count.err)"; continue; }
+	i=1
+	while [ "$i" -le "$n" ]; do
+		rm -f f.db*
+		RCUSIM_FAIL_ALLOC=$i "$RCUSIM" "$@" --db f.db >out 2>err
+		rc=$?
+		complete=$( [ -s f.db ] && sqlite3 f.db "SELECT count(*) FROM run WHERE status = 'complete'" 2>/dev/null || echo 0)
+		if [ $rc -eq 0 ] && [ "$complete" -eq 1 ]; then
+			pass=$((pass + 1))
+		elif [ $rc -eq 3 ] && grep -q 'out of memory' err && [ "$complete" -eq 0 ]; then
+			pass=$((pass + 1))
+		else
+			bad "$sc, allocation $i of $n failing: exit $rc, $complete complete runs: $(head -c 600 err)"
+		fi
+		i=$((i + 1))
+	done
+done
+echo "$pass passed, $fails failed"
+[ $fails -eq 0 ] && [ $pass -gt 0 ]
