@@ -20,6 +20,7 @@
 #include "registry.h"
 
 #define MAX_VARY 8
+#define MAX_RUNS 100000 /* runs in one sweep */
 
 typedef struct vary {
 	char key[128];         /* section.key */
@@ -227,10 +228,11 @@ int cmd_sweep(int argc, char **argv)
 			char *end;
 			if (rc < 0)
 				goto out;
+			errno = 0;
 			seed_lo = strtol(v, &end, 10);
 			if (end == v || strncmp(end, "..", 2) || (seed_hi = strtol(end + 2, &end, 10), *end) ||
-			    seed_lo < 0 || seed_hi < seed_lo) {
-				fprintf(stderr, "rcusim sweep: --seeds: expected A..B with 0 <= A <= B, got \"%s\"\n", v);
+			    errno || seed_lo < 0 || seed_hi < seed_lo || seed_hi > 4294967295L) {
+				fprintf(stderr, "rcusim sweep: --seeds: expected A..B with 0 <= A <= B <= 4294967295, got \"%s\"\n", v);
 				goto out;
 			}
 		} else if ((rc = cli_opt(argc, argv, &i, "--jobs", &v))) {
@@ -278,10 +280,19 @@ int cmd_sweep(int argc, char **argv)
 		metrics[nmetrics++] = "softirq.run_max_ns";
 		metrics[nmetrics++] = "cb.qlen_total_max";
 	}
-	/* The cross product, seeds innermost. */
-	size_t total = seed_lo >= 0 ? (size_t)(seed_hi - seed_lo + 1) : 1;
-	for (int k = 0; k < nv; k++)
+	/* The cross product, seeds innermost; at most MAX_RUNS runs. */
+	size_t total = 1;
+	if (seed_lo >= 0 && (seed_hi - seed_lo >= MAX_RUNS))
+		total = MAX_RUNS + 1;
+	else if (seed_lo >= 0)
+		total = (size_t)(seed_hi - seed_lo + 1);
+	for (int k = 0; k < nv && total <= MAX_RUNS; k++)
 		total *= (size_t)vs[k].n;
+	if (total > MAX_RUNS) {
+		fprintf(stderr, "rcusim sweep: more than %d runs: sweep in parts (--seeds, fewer values)\n",
+			MAX_RUNS);
+		goto out;
+	}
 	jobs = calloc(total, sizeof(*jobs));
 	if (!jobs) {
 		status = EXIT_IO;

@@ -2,7 +2,7 @@
 # The whole test suite: install dependencies, then build and run every test
 # (Check units, CLI, scenarios, benchmark smoke) in a -Werror Release build
 # and again under AddressSanitizer + UndefinedBehaviorSanitizer, and fuzz
-# the scenario reader for a bounded time.
+# the scenario reader and the command lines for a bounded time each.
 set -eu
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
@@ -20,15 +20,18 @@ cmake -S "$HERE" -B "$HERE/build-asan" -DCMAKE_BUILD_TYPE=Debug -DRCUSIM_SANITIZ
 cmake --build "$HERE/build-asan" -j "$JOBS"
 (cd "$HERE/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$JOBS")
 
-echo "== fuzzing the scenario reader for ${FUZZ_SECONDS}s"
+echo "== fuzzing the scenario reader and every command line, ${FUZZ_SECONDS}s each"
 cmake -S "$HERE" -B "$HERE/build-fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DRCUSIM_FUZZ=ON -DBUILD_TESTING=ON >/dev/null
-cmake --build "$HERE/build-fuzz" -j "$JOBS" --target fuzz_ini
+cmake --build "$HERE/build-fuzz" -j "$JOBS" --target fuzz_ini fuzz_cli
 corpus=$(mktemp -d)
-trap 'rm -rf "$corpus"' EXIT
-"$HERE/build-fuzz/tests/fuzz_ini" -max_total_time="$FUZZ_SECONDS" -print_final_stats=0 \
-	"$corpus" "$HERE/tests/fuzz-seeds" 2>"$corpus.log" || { tail -40 "$corpus.log"; exit 1; }
-tail -1 "$corpus.log"
-rm -f "$corpus.log"
-
+trap 'rm -rf "$corpus" /tmp/rcusim-fuzz-cli.*' EXIT
+for f in ini cli; do
+	mkdir -p "$corpus/$f"
+	seeds=$HERE/tests/fuzz-seeds
+	[ $f = cli ] && seeds=$HERE/tests/fuzz-cli-seeds
+	"$HERE/build-fuzz/tests/fuzz_$f" -max_total_time="$FUZZ_SECONDS" -print_final_stats=0 -close_fd_mask=1 \
+		"$corpus/$f" "$seeds" 2>"$corpus/$f.log" || { tail -40 "$corpus/$f.log"; exit 1; }
+	tail -1 "$corpus/$f.log"
+done
 echo "all: 3 passed, 0 failed"

@@ -117,6 +117,14 @@ int sim_ini_read_file(const char *path, char **out, size_t *outlen, char *err, s
 	char *buf = malloc(cap);
 	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
 		n += got;
+		if (n == cap && cap >= SIM_INI_MAX_FILE) {
+			/* A scenario is a few KiB; this is not one (/dev/zero?). */
+			fclose(f);
+			free(buf);
+			snprintf(err, errlen, "%s: more than %d MiB: not a scenario", path,
+				 SIM_INI_MAX_FILE >> 20);
+			return SIM_EINPUT;
+		}
 		if (n == cap) {
 			char *nb = realloc(buf, cap * 2);
 			if (!nb) {

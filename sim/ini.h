@@ -33,7 +33,10 @@ char *sim_ini_trim(char *s);
  * as '?', "..." if cut. Returns @buf. */
 const char *sim_ini_shown(const char *s, char *buf, size_t len);
 
-/* Read the whole file at @path into a malloc'd buffer. Returns 0, or
+#define SIM_INI_MAX_FILE (64 << 20) /* bytes: larger files are refused */
+
+/* Read the whole file at @path into a malloc'd buffer (at most
+ * SIM_INI_MAX_FILE). Returns 0, or
  * SIM_ENOFILE ("PATH: cannot read: REASON" in @err), SIM_EIO (a read
  * error) or SIM_ENOMEM. */
 int sim_ini_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen);
