@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * check.c - `rcusim check`: compare a run's scalars with a regression
- * baseline (SPEC section 7), optionally running the baseline's scenario
- * first; `--update` rewrites the expected values from the run.
+ * baseline (docs/reference.md section 5), optionally running the
+ * baseline's scenario first; `--update` rewrites the expected values from
+ * the run.
  *
  * Baseline file:
  *   [baseline]

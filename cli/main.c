@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * main.c - the rcusim command: git-style subcommands (SPEC section 1), one
- * row of the table below each, plus --help and --version. Only main()
- * decides the exit status, which is the command's:
+ * main.c - the rcusim command: git-style subcommands (docs/reference.md
+ * section 1), one row of the table below each, plus --help and --version.
+ * Only main() decides the exit status, which is the command's:
  *   0 success, 1 a check found a regression, 2 bad usage or input,
  *   3 I/O or database failure, 4 the simulation failed an internal check,
  *   128 + signal when SIGINT/SIGTERM aborted a run (recorded as 'aborted').

@@ -18,14 +18,29 @@ static const char metrics_usage[] =
 	"and hist (a distribution in log-spaced bins, table hist). A metric that did\n"
 	"not occur in a run is absent from it, not 0.\n";
 
+/* @s as the text of a Markdown table cell: '|' would end the cell and a
+ * '*' between two words may start emphasis, so both are escaped. */
+static void md_cell(const char *s, FILE *out)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '*')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
 /* Print @defs on @out: aligned columns (@md false) or a Markdown table. */
 static void print_metrics(const sim_metric_def *defs, size_t n, bool md, FILE *out)
 {
 	if (md) {
 		fprintf(out, "| metric | kind | unit | meaning |\n| --- | --- | --- | --- |\n");
-		for (size_t k = 0; k < n; k++)
-			fprintf(out, "| `%s` | %s | %s | %s |\n", defs[k].name,
-				sim_metric_kind_name(defs[k].kind), defs[k].unit, defs[k].meaning);
+		for (size_t k = 0; k < n; k++) {
+			fprintf(out, "| `%s` | %s | ", defs[k].name, sim_metric_kind_name(defs[k].kind));
+			md_cell(defs[k].unit, out);
+			fputs(" | ", out);
+			md_cell(defs[k].meaning, out);
+			fputs(" |\n", out);
+		}
 		return;
 	}
 	int wname = (int)strlen("metric"), wkind = (int)strlen("kind"), wunit = (int)strlen("unit");

@@ -17,8 +17,8 @@
 /* ---- histogram of non-negative integers (ns, counts) ------------------
  * Values below 128 have a bin each; above, each power of two is split into
  * 64 bins, so a bin spans at most 1/64 of its lower edge and its midpoint is
- * within 0.8% of any value in it (SPEC: relative bin error <= 1%). Count,
- * sum (exact, 128-bit), min and max are kept exactly. */
+ * within 0.8% of any value in it (docs/reference.md section 7).
+ * Count, sum (exact, 128-bit), min and max are kept exactly. */
 #define SIM_HIST_SUB_BITS 6
 #define SIM_HIST_LINEAR 128
 #define SIM_HIST_BINS (SIM_HIST_LINEAR + (64 - 7) * (1 << SIM_HIST_SUB_BITS))

@@ -666,6 +666,17 @@ static const char *type_name(sim_ptype t)
 	return names[t];
 }
 
+/* @s as the text of a Markdown table cell: '|' would end the cell and a
+ * '*' between two words may start emphasis, so both are escaped. */
+static void md_cell(const char *s, FILE *out)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '*')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
 void sim_params_print(const sim_param_def *defs, size_t ndefs, sim_params_format fmt, FILE *out)
 {
 	char exp[200], sec[64] = "";
@@ -692,8 +703,15 @@ void sim_params_print(const sim_param_def *defs, size_t ndefs, sim_params_format
 				exp, what, d->source, dot + 1, d->def);
 			break;
 		case SIM_PARAMS_MD:
-			fprintf(out, "| `%s` | `%s` | %s | %s | %s | %s |\n", d->name, d->def, exp, what,
-				d->meaning, d->source);
+			fprintf(out, "| `%s` | `%s` | ", d->name, d->def);
+			md_cell(exp, out);
+			fputs(" | ", out);
+			md_cell(what, out);
+			fputs(" | ", out);
+			md_cell(d->meaning, out);
+			fputs(" | ", out);
+			md_cell(d->source, out);
+			fputs(" |\n", out);
 			break;
 		}
 	}

@@ -93,7 +93,8 @@ double sim_params_real(const sim_params *p, size_t i);
 
 /* Listing formats for `rcusim params`. */
 typedef enum sim_params_format { SIM_PARAMS_TEXT, SIM_PARAMS_INI, SIM_PARAMS_MD } sim_params_format;
-/* Print every definition: name, default, unit, meaning, source. */
+/* Print every definition: name, default, unit, meaning, source (as Markdown,
+ * with '|' and '*' escaped in the cells). */
 void sim_params_print(const sim_param_def *defs, size_t ndefs, sim_params_format fmt, FILE *out);
 
 /* Parse @text as a value of @def without storing it (for tests and tools).

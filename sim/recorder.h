@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * recorder.h - the results database (SQLite; SPEC section 3). The only
- * module that touches SQLite.
+ * recorder.h - the results database (SQLite; schema in docs/reference.md
+ * section 4). The only module that touches SQLite.
  */
 #ifndef RCUSIM_SIM_RECORDER_H
 #define RCUSIM_SIM_RECORDER_H

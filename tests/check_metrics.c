@@ -162,8 +162,8 @@ START_TEST(metrics_registry_unique_and_documented)
 {
 	/* Every entry: a section.name, a kind, a unit and a meaning; no name
 	 * twice with the same kind (gp.completed is both a scalar, the count
-	 * at the end, and a series, SPEC section 5), so each is found as
-	 * itself. */
+	 * at the end, and a series, docs/reference.md section 7), so each is
+	 * found as itself. */
 	ck_assert_int_ge(M_COUNT, 50);
 	for (size_t k = 0; k < M_COUNT; k++) {
 		const sim_metric_def *d = &rcusim_metrics[k];

@@ -46,6 +46,10 @@ n_text=$(grep -c '^[a-z]*\.[a-z_]* = ' "$T/out")
 expect_exit 0 "$RCUSIM" params --format md
 n_md=$(grep -c '^| `[a-z]*\.[a-z_]*` |' "$T/out")
 [ "$n_text" -eq "$n_md" ] && [ "$n_text" -ge 50 ] && ok || bad "params count text $n_text md $n_md"
+# Markdown: every row has its 6 cells ('|' inside a cell is escaped, as in
+# "one of fixed\|tunable\|watermark").
+cells=$(awk '{ gsub(/\\\|/, ""); print gsub(/\|/, "") }' "$T/out" | sort -u)
+[ "$cells" = 7 ] && grep -qF 'one of fixed\|tunable\|watermark' "$T/out" && ok || bad "params md rows with $cells separators"
 for key in scenario.duration machine.hz machine.memory machine.page_size softirq.max_restart \
 	rcu.policy rcu.maxbatch rcu.resched_over rcu.blimit rcu.qhimark rcu.qlowmark \
 	rcu.rsinterval rcu.callback_cost vfs.max_files vfs.accounting vfs.file_size \
@@ -67,6 +71,8 @@ expect_exit 0 "$RCUSIM" metrics --format md
 m_md=$(grep -c '^| `[a-z_]*\.[a-z0-9_]*` | [a-z]* | ' "$T/out")
 [ "$m_text" -eq "$m_md" ] && [ "$m_text" -ge 50 ] && ok || bad "metrics count text $m_text md $m_md"
 grep -qF '| `vfs.file_max_reached_ns` | scalar | ns | ' "$T/out" && ok || bad "metrics md lacks vfs.file_max_reached_ns"
+cells=$(awk '{ gsub(/\\\|/, ""); print gsub(/\|/, "") }' "$T/out" | sort -u)
+[ "$cells" = 5 ] && ok || bad "metrics md rows with $cells separators"
 expect_exit 2 "$RCUSIM" metrics --format xml
 expect_err 'rcusim metrics: --format: expected text or md, got "xml"'
 expect_exit 2 "$RCUSIM" metrics --bogus
