@@ -160,14 +160,14 @@ The scenarios in `scenarios/` are described in the README and in their own heade
 | --- | --- |
 | 0 | success |
 | 1 | `rcusim check` found a metric out of tolerance |
-| 2 | bad usage or bad input: an unknown command, option, section or parameter, a malformed scenario or value, a value out of range, an unreadable scenario file, an unknown run id; the message names file, line and key where there is one |
-| 3 | an I/O or database failure (a database that cannot be opened or written, one whose schema is newer than this rcusim, an unwritable output folder) |
-| 4 | the simulation failed an internal check (conservation, or a metric the registry does not define) or ran out of memory: the run is recorded as `failed`; `sweep` also exits 4 when one of its runs failed |
+| 2 | bad usage or bad input: an unknown command, option, section, parameter or metric, a malformed scenario or value, a value out of range, parameters that do not fit together, an unreadable scenario file, an unknown run id, a label too long to record; the message names file, line and key where there is one |
+| 3 | an I/O, database or resource failure: a database that cannot be opened or written (read-only, locked past the busy timeout, a full disk), one whose schema is newer than this rcusim, an unwritable output folder, a read error, out of memory |
+| 4 | the simulation failed an internal check (conservation, an invariant, or a metric the registry does not define): the run is recorded as `failed`; `sweep` also exits 4 when one of its runs failed |
 | 128 + signal | SIGINT or SIGTERM ended a run: it is recorded as `aborted`, with what it measured until then |
 
 ## 4. The results database
 
-An SQLite file (`--db`, default `rcusim.db`), opened in WAL mode with a busy timeout of 60 s, so
+An SQLite file (`--db`, default `rcusim.db`), opened in WAL mode with a busy timeout of 60 s (`RCUSIM_BUSY_TIMEOUT_MS` overrides it), so
 that several `rcusim run` processes can append to one file at once. The tables are created if
 absent; the file carries its schema version in `PRAGMA user_version`, and a file with a newer
 version than this rcusim knows is refused (exit status 3). The schema, as `sim/recorder.c` creates
@@ -180,7 +180,7 @@ cat <<'EOF'
 
 | table | one row per | what it holds |
 | --- | --- | --- |
-| `run` | run | `scenario` the scenario's name (`scenario.name`; by default the file name without folder and `.ini`), `policy` its `rcu.policy`, `seed`, `label` (`--label`), `status`, `sim_duration_ns` (`scenario.duration`), `sim_end_ns` the simulated time reached, `events` dispatched, `wall_s` wall-clock seconds, `started_at` (UTC, ISO 8601 to the microsecond), `version` (as `rcusim --version`), `host` |
+| `run` | run | `scenario` the scenario's name (`scenario.name`; by default the file name without folder and `.ini`), `policy` its `rcu.policy`, `seed`, `label` (`--label`), `status`, `sim_duration_ns` (`scenario.duration`), `sim_end_ns` the simulated time reached, `events` dispatched, `wall_s` wall-clock seconds, `started_at` (UTC, ISO 8601 to the microsecond), `version` (as `rcusim --version`), `host`, `pid` the process that ran it there, `heartbeat_at` (Unix time, seconds) when it last said it was alive |
 | `param` | run and parameter | every effective parameter after the file, its includes and `--set`, as written (`10ms`, `auto`) |
 | `scalar` | run and scalar metric | one value per metric ([section 7](#7-metrics)), times in ns, sizes in bytes; a metric that did not occur is absent, not 0 |
 | `series` | run, series metric and CPU | one sampled series; `cpu` is -1 for a machine-wide series |
@@ -189,8 +189,11 @@ cat <<'EOF'
 
 A run's row is written `running` when it starts, with its parameters, and set to `complete`,
 `aborted` or `failed` in the same transaction that writes its metrics: a run is never `complete`
-without all its rows. A run that stopped without writing its end (a crash, `kill -9`) stays
-`running`. `rcusim merge` copies runs between databases under new ids, skipping a run already
+without all its rows. A run that stopped without writing its end (a crash, `kill -9`, the OOM
+killer, a power cut) stays `running`; a running run updates `heartbeat_at` every 10 s, and
+`rcusim runs`, `compare`, `check` and `merge` report a `running` row as `lost` when its process no
+longer exists (on the host that ran it) or its heartbeat is more than 5 minutes old (any host).
+`lost` is never written to the file: it is what the row means once its owner is gone. `rcusim merge` copies runs between databases under new ids, skipping a run already
 present (same scenario, policy, seed, label, start time, host, version, wall time and events).
 
 ```sh

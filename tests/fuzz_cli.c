@@ -10,6 +10,7 @@
  * arguments naming /dev, /proc or /sys are left out (a read of /dev/stdin
  * would block the fuzzer, not rcusim).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	buf[size] = 0;
 	argv[argc++] = "rcusim";
-	for (char *s = buf, *nl; s && argc < MAXARGS; s = nl ? nl + 1 : NULL) {
+	bool sweep = size >= 5 && !memcmp(buf, "sweep", 5) && (size == 5 || buf[5] == '\n');
+	if (sweep) {
+		/* Right after the command, where no option can take it as its
+		 * value: a sweep only prints its jobs. */
+		argv[argc++] = "sweep";
+		argv[argc++] = "--emit-jobs";
+	}
+	for (char *s = buf + (sweep ? (size > 5 ? 6 : 5) : 0), *nl; s && argc < MAXARGS; s = nl ? nl + 1 : NULL) {
 		nl = strchr(s, '\n');
 		if (nl)
 			*nl = 0;
@@ -48,8 +56,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		argv[argc++] = s;
 	}
-	if (argc > 1 && !strcmp(argv[1], "sweep"))
-		argv[argc++] = "--emit-jobs";
 	argv[argc] = NULL;
 	int rc = rcusim_main(argc, argv);
 	if (rc < 0 || rc > 255)
