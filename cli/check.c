@@ -75,7 +75,7 @@ static int bl_section(void *ctx, const char *name, const char *where, char *err,
 		size_t cap = b->cap ? 2 * b->cap : 16;
 		bl_metric *nm = realloc(b->m, cap * sizeof(*nm));
 		if (!nm)
-			return -1;
+			return SIM_ENOMEM;
 		b->m = nm;
 		b->cap = cap;
 	}

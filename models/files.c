@@ -171,10 +171,10 @@ int job_close_all(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 {
 	while (j->nfiles)
 		if (job_close(c, now, at, job_files_pop(j).obj, eff))
-			return -1;
+			return SIM_ENOMEM;
 	for (int i = 0; i < j->nheld; i++)
 		if (job_close(c, now, at, j->held[i], eff))
-			return -1;
+			return SIM_ENOMEM;
 	j->nheld = 0;
 	return 0;
 }

@@ -8,6 +8,7 @@
  * debug paths are left out.
  */
 #include "slab.h"
+#include "error.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -90,7 +91,7 @@ int slab_cache_init(slab_cache *sc, const slab_cfg *cfg, slab_ctor_fn *ctor, sla
 	sc->cfg = *cfg;
 	sc->num = slab_estimate(cfg);
 	if (sc->num < 1)
-		return -1;
+		return SIM_EINPUT;
 	int limit = cfg->limit ? cfg->limit : slab_default_limit(cfg->obj_size, cfg->page_size);
 	sc->batchcount = cfg->batchcount ? cfg->batchcount : (limit + 1) / 2;
 	sc->cfg.limit = limit;
@@ -103,10 +104,10 @@ int slab_cache_init(slab_cache *sc, const slab_cfg *cfg, slab_ctor_fn *ctor, sla
 		sc->head[l] = sc->tail[l] = -1;
 	sc->cpu = calloc((size_t)cfg->ncpus, sizeof(*sc->cpu));
 	if (!sc->cpu || array_init(&sc->shared, cfg->shared_factor * sc->batchcount))
-		return -1;
+		return SIM_ENOMEM;
 	for (int c = 0; c < cfg->ncpus; c++)
 		if (array_init(&sc->cpu[c], limit))
-			return -1;
+			return SIM_ENOMEM;
 	return 0;
 }
 
@@ -134,7 +135,7 @@ void slab_cache_fini(slab_cache *sc)
 	do { \
 		void *p_ = realloc(sc->field, (size_t)(n) * sizeof(*sc->field)); \
 		if (!p_) \
-			return -1; \
+			return SIM_ENOMEM; \
 		sc->field = p_; \
 	} while (0)
 
@@ -168,7 +169,7 @@ static int cache_grow(slab_cache *sc)
 {
 	int32_t id = new_slab_id(sc);
 	if (id < 0)
-		return -1;
+		return SIM_ENOMEM;
 	int64_t base = (int64_t)id * sc->num;
 	for (int i = 0; i < sc->num; i++) {
 		sc->bufctl[base + i] = i + 1 < sc->num ? i + 1 : -1;
@@ -277,7 +278,7 @@ int cache_alloc_refill(slab_cache *sc, slab_array *ac)
 		if (ac->avail)
 			return 0;
 		if (cache_grow(sc))
-			return -1;
+			return SIM_ENOMEM;
 	}
 }
 

@@ -46,7 +46,7 @@ int vfs_init(vfs *v, vfs_accounting acct, int64_t max_files, const slab_cfg *sla
 	v->last_refusal = -1;
 	v->pc_cpu = calloc((size_t)slab->ncpus, sizeof(*v->pc_cpu));
 	if (!v->pc_cpu)
-		return -1;
+		return SIM_ENOMEM;
 	return slab_cache_init(&v->filp, slab, on_ctor, on_dtor, v);
 }
 
@@ -104,7 +104,7 @@ int vfs_get_empty_filp(vfs *v, int cpu, sim_time now, slab_obj *obj)
 	}
 	int64_t o = kmem_cache_alloc(&v->filp, cpu);
 	if (o < 0)
-		return -1;
+		return SIM_ENOMEM;
 	*obj = (slab_obj)o;
 	v->live++;
 	if (v->acct == VFS_ACCT_RCU)

@@ -104,7 +104,7 @@ static void next_compile(kcpu *c, job *j)
 static int make_unit_failed(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 {
 	if (job_close_all(c, j, now, at, eff))
-		return -1;
+		return SIM_ENOMEM;
 	next_compile(c, j);
 	return 0;
 }

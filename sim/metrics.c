@@ -163,7 +163,7 @@ static int grow(void **arr, size_t *cap, size_t n, size_t sz)
 	size_t nc = *cap ? *cap * 2 : 16;
 	void *na = realloc(*arr, nc * sz);
 	if (!na)
-		return -1;
+		return SIM_ENOMEM;
 	*arr = na;
 	*cap = nc;
 	return 0;
@@ -204,7 +204,7 @@ int sim_metrics_scalar(sim_metrics *m, const char *name, double v)
 			return 0;
 		}
 	if (grow((void **)&m->sc, &m->capsc, m->nsc, sizeof(*m->sc)))
-		return -1;
+		return SIM_ENOMEM;
 	m->sc[m->nsc++] = (scalar){ name, v };
 	return 0;
 }
@@ -222,7 +222,7 @@ static int series_reindex(sim_metrics *m, size_t slots)
 {
 	uint32_t *idx = calloc(slots, sizeof(*idx));
 	if (!idx)
-		return -1;
+		return SIM_ENOMEM;
 	for (size_t k = 0; k < m->nse; k++) {
 		size_t i = series_hash(m->se[k]->name, m->se[k]->cpu) & (slots - 1);
 		while (idx[i])
@@ -271,11 +271,11 @@ int sim_series_append(sim_series *s, sim_time t, double v)
 		size_t nc = s->cap ? s->cap * 2 : 64;
 		sim_time *nt = realloc(s->t, nc * sizeof(*nt));
 		if (!nt)
-			return -1;
+			return SIM_ENOMEM;
 		s->t = nt;
 		double *nv = realloc(s->v, nc * sizeof(*nv));
 		if (!nv)
-			return -1;
+			return SIM_ENOMEM;
 		s->v = nv;
 		s->cap = nc;
 	}
@@ -333,7 +333,7 @@ int sim_metrics_hist_scalars(sim_metrics *m, const char *prefix, const sim_hist 
 		const char *name = own_name(m, prefix, qs[k].suffix);
 		double v = qs[k].q < 0 ? sim_hist_mean(h) : sim_hist_quantile(h, qs[k].q);
 		if (!name || sim_metrics_scalar(m, name, v))
-			return -1;
+			return SIM_ENOMEM;
 	}
 	return 0;
 }

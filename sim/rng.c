@@ -11,6 +11,7 @@
  * SIM_RNG_NULL_DRAWS, replaces the draws; see below.)
  */
 #include "rng.h"
+#include "error.h"
 
 #include <assert.h>
 #ifdef SIM_RNG_NULL_DRAWS
@@ -83,7 +84,7 @@ int sim_rng_create(sim_rng **out, sim_rng_kind kind, uint64_t seed, const char *
 	}
 	gsl_rng *r = gsl_rng_alloc(type);
 	if (!r)
-		return -1;
+		return SIM_ENOMEM;
 	gsl_rng_set(r, sim_rng_derive_seed(seed, part, index));
 	*out = (sim_rng *)(void *)r;
 	return 0;
