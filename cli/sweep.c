@@ -20,7 +20,7 @@
 #include "registry.h"
 
 #define MAX_VARY 8
-#define MAX_RUNS 100000 /* runs in one sweep */
+#define MAX_RUNS 20000 /* runs in one sweep (each job's table row is about 4 KiB) */
 
 typedef struct vary {
 	char key[128];         /* section.key */
@@ -224,6 +224,10 @@ int cmd_sweep(int argc, char **argv)
 			}
 			for (char *tok = strtok(x->buf, ","); tok; tok = strtok(NULL, ","))
 				x->values[x->n++] = tok;
+			if (!x->n) {
+				fprintf(stderr, "rcusim sweep: --vary %s: no values\n", x->key);
+				goto out;
+			}
 		} else if ((rc = cli_opt(argc, argv, &i, "--seeds", &v))) {
 			char *end;
 			if (rc < 0)

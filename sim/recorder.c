@@ -76,7 +76,7 @@ int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
 	int rc, v = 0;
 	if (!db) {
 		snprintf(err, errlen, "out of memory");
-		return SIM_EIO;
+		return SIM_ENOMEM;
 	}
 	if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
@@ -435,7 +435,7 @@ int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows
 	int rc;
 	if (!out) {
 		snprintf(err, errlen, "out of memory");
-		return SIM_EIO;
+		return SIM_ENOMEM;
 	}
 	if (n) {
 		if ((rc = prep(db, &st, "SELECT " RUN_COLS " FROM run WHERE run_id = ?", err, errlen)))
@@ -466,7 +466,7 @@ int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows
 			if (k == cap) {
 				rec_run_row *nr = realloc(out, 2 * cap * sizeof(*nr));
 				if (!nr) {
-					rc = SIM_EIO;
+					rc = SIM_ENOMEM;
 					snprintf(err, errlen, "out of memory");
 					goto fail;
 				}
@@ -498,7 +498,7 @@ int rec_list_runs(rec_db *db, rec_run_row **rows, size_t *nrows, char *err, size
 	int rc, s;
 	if (!out) {
 		snprintf(err, errlen, "out of memory");
-		return SIM_EIO;
+		return SIM_ENOMEM;
 	}
 	if ((rc = prep(db, &st, "SELECT " RUN_COLS " FROM run ORDER BY run_id", err, errlen)))
 		goto fail;
@@ -506,7 +506,7 @@ int rec_list_runs(rec_db *db, rec_run_row **rows, size_t *nrows, char *err, size
 		if (k == cap) {
 			rec_run_row *nr = realloc(out, 2 * cap * sizeof(*nr));
 			if (!nr) {
-				rc = SIM_EIO;
+				rc = SIM_ENOMEM;
 				snprintf(err, errlen, "out of memory");
 				goto fail;
 			}

@@ -63,9 +63,11 @@ vals=$(seq -s, 1 300)
 # A sweep too large to hold (found by fuzzing the command line: a huge
 # --seeds range overflowed the run count) is refused as bad input.
 "$RCUSIM" sweep "$S" --vary rcu.blimit=10,20 --seeds 1..4000000000 --emit-jobs >big.out 2>big.err; rc=$?
-[ $rc -eq 2 ] && grep -q 'more than 100000 runs' big.err && ok || bad "sweep of 8e9 runs: exit $rc: $(cat big.err)"
+[ $rc -eq 2 ] && grep -q 'more than 20000 runs' big.err && ok || bad "sweep of 8e9 runs: exit $rc: $(cat big.err)"
 "$RCUSIM" sweep "$S" --vary rcu.blimit=10 --seeds 1..99999999999999999999 --emit-jobs >big.out 2>big.err; rc=$?
 [ $rc -eq 2 ] && ok || bad "sweep --seeds beyond 2^64: exit $rc"
+"$RCUSIM" sweep "$S" --vary rcu.blimit=, --emit-jobs >big.out 2>big.err; rc=$?
+[ $rc -eq 2 ] && grep -q 'no values' big.err && ok || bad "sweep --vary without values: exit $rc"
 # Names that reach gnuplot scripts and file names are checked first: an
 # unknown metric or parameter is bad input (exit 2), never script text.
 "$RCUSIM" sweep "$S" --vary rcu.blimit=10 --metric "x'; system('touch pwned'); '" --plot --db g.db >g.out 2>g.err; rc=$?
