@@ -71,6 +71,15 @@ static void kcpu_settle_now(kcpu *c)
 
 static void arm_sysret(kcpu *c, sim_time t);
 
+/* Pending softirqs run here, at an exit point (irq_exit, a trap return):
+ * unless they run only in threads (softirq.in_irq_exit = no), or a runnable
+ * ksoftirqd is left to do them (ksoftirqd_running(), 4.9-6.4). */
+static inline bool exit_runs_softirqs(const kcpu *c)
+{
+	return c->softirq_pending && c->k->softirq.in_irq_exit &&
+	       !(c->k->softirq.defer && c->ksd_runnable);
+}
+
 /* The restart loop of __do_softirq() from @t, as many passes as the run
  * has left (at least one): the RCU handler's list moves and a batch, then
  * rcu_do_batch once a pass while it re-raises itself (each invoked callback
@@ -104,7 +113,8 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 			cb->invoked += (uint64_t)n;
 			at += cost * n;
 		}
-		if (!more || (k->softirq.time_limit && at - c->run_start >= k->softirq.time_limit))
+		if (!more || (k->softirq.time_limit && at - c->run_start >= k->softirq.time_limit) ||
+		    (k->softirq.stop_on_resched && c->need_resched))
 			break;
 	}
 	c->run_more = more;
@@ -187,7 +197,7 @@ static void run_ended(kcpu *c, sim_time now)
 	if (c->run_ctx != RUN_KSOFTIRQD) {
 		if (c->softirq_pending)
 			wakeup_softirqd(c, now);
-		if (c->softirq_pending && c->run_ctx == RUN_IRQ_EXIT && k->mach.sparc64) {
+		if (c->run_ctx == RUN_IRQ_EXIT && k->mach.sparc64 && exit_runs_softirqs(c)) {
 			/* rtrap_irq after irq_exit(): the bits __do_softirq left
 			 * set send it to do_softirq() once more. */
 			__do_softirq(c, now, RUN_TRAP_RETURN);
@@ -241,7 +251,7 @@ void kcpu_settle(kcpu *c, sim_time now, uint64_t seq, bool peek)
  * it so (run_ended()). */
 static void irq_exit(kcpu *c, sim_time t)
 {
-	if (c->softirq_pending && c->k->softirq.in_irq_exit) {
+	if (exit_runs_softirqs(c)) {
 		__do_softirq(c, t, RUN_IRQ_EXIT);
 		return;
 	}
@@ -254,7 +264,7 @@ static void irq_exit(kcpu *c, sim_time t)
  * system call): rtrap runs pending softirqs, then back to the task. */
 static void trap_return(kcpu *c, sim_time t)
 {
-	if (c->softirq_pending && c->k->softirq.in_irq_exit) {
+	if (exit_runs_softirqs(c)) {
 		__do_softirq(c, t, RUN_TRAP_RETURN);
 		return;
 	}
@@ -267,8 +277,8 @@ static void trap_return(kcpu *c, sim_time t)
 static void arm_sysret(kcpu *c, sim_time t)
 {
 	kmodel *k = c->k;
-	if (!c->softirq_pending || !k->mach.sparc64 || !k->softirq.in_irq_exit ||
-	    !is_job(c, c->rq.curr) || (c->fault & FAULT_IRQS_OFF)) {
+	if (!k->mach.sparc64 || !exit_runs_softirqs(c) || !is_job(c, c->rq.curr) ||
+	    (c->fault & FAULT_IRQS_OFF)) {
 		if (sim_timer_armed(&c->sysret))
 			sim_timer_cancel(k->eng, &c->sysret);
 		return;

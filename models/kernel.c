@@ -84,6 +84,8 @@ static void softirq_create(kmodel *k, const sim_params *p)
 	k->softirq = (ksoftirq){
 		.max_restart = (int)sim_params_int(p, P_SOFTIRQ_MAX_RESTART),
 		.in_irq_exit = sim_params_int(p, P_SOFTIRQ_IN_IRQ_EXIT) != 0,
+		.stop_on_resched = sim_params_int(p, P_SOFTIRQ_STOP_ON_NEED_RESCHED) != 0,
+		.defer = sim_params_int(p, P_SOFTIRQ_DEFER_TO_KSOFTIRQD) != 0,
 		.time_limit = sim_params_int(p, P_SOFTIRQ_TIME_LIMIT),
 		.pass_cost = sim_params_int(p, P_SOFTIRQ_PASS_COST),
 	};

@@ -122,6 +122,8 @@ typedef struct kscheduler {
 typedef struct ksoftirq {
 	int max_restart;        /* MAX_SOFTIRQ_RESTART */
 	bool in_irq_exit;       /* irq_exit() runs softirqs (no: only ksoftirqd does) */
+	bool stop_on_resched;   /* no restart with need_resched set (3.8+) */
+	bool defer;             /* leave them to a runnable ksoftirqd (4.9-6.4) */
 	sim_time time_limit;    /* ns a run may take before it stops restarting, 0 = none */
 	sim_time pass_cost;     /* ns: one __do_softirq pass, at full speed */
 } ksoftirq;

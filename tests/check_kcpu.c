@@ -163,6 +163,74 @@ START_TEST(rtrap_runs_softirqs_after_irq_exit_and_at_syscall_return)
 }
 END_TEST
 
+/* The box of the rtrap test with @sets on top (x86_64, 1000 callbacks
+ * queued at 1 ms): the number invoked at the first tick that invokes any,
+ * with need_resched set before every tick if @resched. */
+static uint64_t invoked_at_first_tick(const char *const *extra, bool resched, box *b)
+{
+	const char *sets[16] = { "workload.jobs=1", "workload.callrcu_rate=100/s", "sched.job_nice=-20",
+				 "rcu.policy=fixed", "rcu.maxbatch=10", "rcu.resched_over=0" };
+	int n = 6;
+	for (; *extra; extra++)
+		sets[n++] = *extra;
+	sets[n] = NULL;
+	box_create(b, arch[1], sets);
+	kcpu *c = &b->k->cpu[0];
+	run_to(b, 1000000);
+	queue(b, 1000);
+	for (int t = 1; t <= 10; t++) {
+		if (resched)
+			c->need_resched = true;
+		run_to(b, (sim_time)t * 100000000 + 1000000);
+		if (b->k->rcu.cb.invoked)
+			return b->k->rcu.cb.invoked;
+	}
+	ck_abort_msg("no callback invoked in 10 ticks");
+	return 0;
+}
+
+START_TEST(softirq_stops_restarting_on_need_resched)
+{
+	/* 6.x (3.8+, commit c10d73671ad3): with need_resched set, __do_softirq
+	 * does one pass (10 callbacks at maxbatch 10) and leaves the rest to
+	 * ksoftirqd; 2.6.16 does all 10 passes (100). */
+	box b;
+	const char *on[] = { "softirq.stop_on_need_resched=yes", NULL };
+	const char *off[] = { "softirq.stop_on_need_resched=no", NULL };
+	ck_assert_uint_eq(invoked_at_first_tick(on, true, &b), 10);
+	ck_assert(b.k->cpu[0].softirq_pending || b.k->cpu[0].ksd_runnable);
+	box_destroy(&b);
+	ck_assert_uint_eq(invoked_at_first_tick(off, true, &b), 100);
+	box_destroy(&b);
+	ck_assert_uint_eq(invoked_at_first_tick(on, false, &b), 100);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(softirq_deferred_to_a_runnable_ksoftirqd)
+{
+	/* 4.9-6.4 (commit 4cd13c21b207, reverted by d15121be7485): while
+	 * ksoftirqd is runnable, irq_exit leaves RCU's softirq to it. One pass
+	 * a run: the first tick invokes 10 and wakes ksoftirqd (nice 19, behind
+	 * a nice -20 job, it stays runnable); the next tick invokes 10 more
+	 * without the rule, none with it. */
+	box b;
+	const char *on[] = { "softirq.max_restart=1", "softirq.defer_to_ksoftirqd=yes", NULL };
+	const char *off[] = { "softirq.max_restart=1", "softirq.defer_to_ksoftirqd=no", NULL };
+	for (int d = 0; d < 2; d++) {
+		ck_assert_uint_eq(invoked_at_first_tick(d ? on : off, false, &b), 10);
+		kcpu *c = &b.k->cpu[0];
+		ck_assert(c->ksd_runnable);
+		uint64_t runs = b.k->cnt.runs[RUN_IRQ_EXIT];
+		run_to(&b, sim_now(b.eng) + 100000000);
+		ck_assert(c->ksd_runnable);
+		ck_assert_uint_eq(b.k->rcu.cb.invoked, d ? 10 : 20);
+		ck_assert_uint_eq(b.k->cnt.runs[RUN_IRQ_EXIT], d ? runs : runs + 1);
+		box_destroy(&b);
+	}
+}
+END_TEST
+
 START_TEST(fault_irqs_off_stops_everything_on_the_cpu)
 {
 	/* Interrupts off from 1 ms for 1 s: no tick is handled (9 come and
@@ -264,6 +332,8 @@ int main(void)
 	tcase_add_loop_test(tc, fault_irqs_off_stops_everything_on_the_cpu, 0, 2);
 	tcase_add_loop_test(tc, fault_no_qs_holds_the_grace_period, 0, 2);
 	tcase_add_test(tc, fault_cpus_parse_and_reject);
+	tcase_add_test(tc, softirq_stops_restarting_on_need_resched);
+	tcase_add_test(tc, softirq_deferred_to_a_runnable_ksoftirqd);
 	tcase_add_test(tc, sample_check_failure_has_its_message);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
