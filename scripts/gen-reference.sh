@@ -109,8 +109,9 @@ cat <<'EOF'
 A scenario is an INI file:
 
 ```ini
-; niagara-make-2.6.15.ini - comments start with ; or #
-include = niagara-make.ini      ; optional, and only as the first setting
+; my-box.ini - comments start with ; or #
+include = machines/niagara-t1.ini  ; optional, any number, before any other setting
+include = kernels/linux-2.6.16.ini
 
 [rcu]
 policy = fixed
@@ -123,9 +124,11 @@ accounting = slab
 - `[section]` headers and `key = value` lines; a parameter's full name is `section.key`
   (`rcu.maxbatch`). Blank lines and lines starting with `;` or `#` are ignored; a `;` or `#` after
   white space starts a comment.
-- `include = FILE` may come only before any other setting. The path is relative to the including
-  file's folder; includes nest at most 8 deep. Settings of the including file override those of the
-  included one; setting a key twice in one file is an error.
+- `include = FILE` lines may come only before any other setting; there may be several, read in
+  order, each overriding the ones before (`scenarios/kernels/` and `scenarios/machines/` hold
+  presets made for this). The path is relative to the including file's folder; includes nest at
+  most 8 deep. Settings of the including file override those of the included ones; setting a key
+  twice in one file is an error.
 - An unknown section or key is an error, never ignored.
 - `rcusim run --set KEY=VALUE` (repeatable, in order) overrides any parameter after the file and
   its includes are read; `--seed N` and `--duration TIME` are `--set scenario.seed=N` and
