@@ -214,7 +214,7 @@ static void run_ended(kcpu *c, sim_time now)
 	} else if (c->softirq_pending) {
 		__do_softirq(c, now, RUN_KSOFTIRQD);
 	} else {
-		sched_sleep(&c->rq, &c->ksoftirqd, now);
+		sched_sleep(&k->sched.cfg, &c->rq, &c->ksoftirqd, now);
 		c->ksd_runnable = false;
 		kcpu_schedule(c, now);
 	}
@@ -320,7 +320,7 @@ void kcpu_schedule(kcpu *c, sim_time now)
 			__do_softirq(c, t, RUN_KSOFTIRQD);
 		} else {
 			/* Woken but the work was done meanwhile: back to sleep. */
-			sched_sleep(&c->rq, &c->ksoftirqd, t);
+			sched_sleep(&k->sched.cfg, &c->rq, &c->ksoftirqd, t);
 			c->ksd_runnable = false;
 			kcpu_schedule(c, t);
 		}
@@ -408,7 +408,7 @@ static inline __attribute__((always_inline)) void kcpu_account(kcpu *c, sim_time
 	k->wl.ops->run(c, j, now, c->seg_start, (double)(now - c->seg_start) * s, s, &eff);
 	c->seg_start = now;
 	if (eff.slept) {
-		sched_sleep(&c->rq, &j->task, now);
+		sched_sleep(&k->sched.cfg, &c->rq, &j->task, now);
 		c->need_resched = true;
 	}
 	if (eff.need_resched)
@@ -454,7 +454,7 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 			rf->rcu_check_callbacks(k->rcu.rsp, c->id, false);
 			c->run_raised = true;
 		}
-		if (sched_tick(&k->sched.cfg, &c->rq, jiffies))
+		if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
 			c->need_resched = true;
 		extend_run(c, k->mach.tick_cost);
 		return;
@@ -469,7 +469,7 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		rf->rcu_check_callbacks(k->rcu.rsp, c->id, (user || idle) && !(c->fault & FAULT_NO_QS));
 		c->softirq_pending = true;
 	}
-	if (sched_tick(&k->sched.cfg, &c->rq, jiffies))
+	if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
 		c->need_resched = true;
 	irq_exit(c, now + stretch(c, k->mach.tick_cost));
 }

@@ -74,6 +74,17 @@ static int scheduler_create(kmodel *k, const sim_params *p)
 		       sim_params_int(p, P_SCHED_STARVATION_LIMIT),
 		       (int)sim_params_int(p, P_SCHED_MAX_BONUS));
 	s->ctxsw_cost = sim_params_int(p, P_SCHED_CTXSW_COST);
+	if (!strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf")) {
+		/* get_update_sysctl_factor(): 1 + ilog2(min(CPUs, 8)). */
+		int cpus = k->mach.ncpus < 8 ? k->mach.ncpus : 8, lg = 0;
+		while ((2 << lg) <= cpus)
+			lg++;
+		s->cfg.kind = SCHED_EEVDF;
+		s->cfg.base_slice = sim_params_is_auto(p, P_SCHED_BASE_SLICE)
+					    ? 750000 * (1 + lg)
+					    : sim_params_int(p, P_SCHED_BASE_SLICE);
+		return 0; /* no priority arrays */
+	}
 	s->rq_store = calloc((size_t)k->mach.ncpus, sizeof(*s->rq_store));
 	return s->rq_store ? 0 : SIM_ENOMEM;
 }
@@ -144,7 +155,7 @@ static int cpus_create(kmodel *k, const model_env *env)
 		c->k = k;
 		c->id = i;
 		c->core = i / k->mach.tpc;
-		sched_rq_init(&c->rq, &k->sched.rq_store[i]);
+		sched_rq_init(&c->rq, k->sched.rq_store ? &k->sched.rq_store[i] : NULL);
 		sched_task_init(&c->ksoftirqd, ksd_nice);
 		if (sim_rng_create(&c->rng_work, env->rng, env->seed, WORKLOAD_RNG_STREAM, (uint64_t)i) ||
 		    sim_rng_create(&c->rng_mode, env->rng, env->seed, "kernel.tick_mode", (uint64_t)i) ||

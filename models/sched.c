@@ -19,6 +19,8 @@
 void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time min_timeslice_ns,
 		    sim_time starvation_ns, int max_bonus)
 {
+	cfg->kind = SCHED_O1;
+	cfg->base_slice = 3000000;
 	cfg->hz = hz;
 	/* DEF_TIMESLICE is (100 * HZ / 1000): the time in jiffies, rounded down. */
 	cfg->def_timeslice = (int)(def_timeslice_ns * hz / SIM_NS_PER_S);
@@ -46,6 +48,8 @@ static void array_init(sched_array *a)
 void sched_rq_init(sched_rq *rq, sched_arrays *store)
 {
 	memset(rq, 0, sizeof(*rq));
+	if (!store)
+		return; /* EEVDF: no priority arrays */
 	array_init(&store->a[0]);
 	array_init(&store->a[1]);
 	rq->active = &store->a[0];
@@ -57,6 +61,7 @@ void sched_task_init(sched_task *p, int nice)
 {
 	memset(p, 0, sizeof(*p));
 	p->static_prio = SCHED_NICE_TO_PRIO(nice);
+	sched_eevdf_task_init(p, nice);
 	p->prio = p->static_prio;
 	p->wait_since = -1;
 }
@@ -119,6 +124,10 @@ static void dequeue(sched_task *p)
 
 void sched_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
+	if (cfg->kind == SCHED_EEVDF) {
+		sched_eevdf_add_runnable(cfg, rq, p, now);
+		return;
+	}
 	p->prio = sched_effective_prio(cfg, p);
 	p->time_slice = sched_task_timeslice(cfg, p);
 	p->wait_since = now;
@@ -128,6 +137,8 @@ void sched_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_t
 
 bool sched_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
+	if (cfg->kind == SCHED_EEVDF)
+		return sched_eevdf_wake(cfg, rq, p, now);
 	assert(!p->array);
 	int64_t slept = now - p->sleep_since;
 	p->sleep_avg_ns += slept;
@@ -140,8 +151,12 @@ bool sched_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 	return !rq->curr || p->prio < rq->curr->prio;
 }
 
-void sched_sleep(sched_rq *rq, sched_task *p, sim_time now)
+void sched_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
+	if (cfg->kind == SCHED_EEVDF) {
+		sched_eevdf_sleep(cfg, rq, p, now);
+		return;
+	}
 	assert(p == rq->curr && p->array);
 	dequeue(p);
 	rq->nr_running--;
@@ -151,6 +166,10 @@ void sched_sleep(sched_rq *rq, sched_task *p, sim_time now)
 
 void sched_remove(sched_rq *rq, sched_task *p)
 {
+	if (!rq->active) {
+		sched_eevdf_remove(rq, p);
+		return;
+	}
 	if (p->array) {
 		dequeue(p);
 		rq->nr_running--;
@@ -167,8 +186,10 @@ bool sched_expired_starving(const sched_cfg *cfg, const sched_rq *rq, int64_t ji
 	return rq->curr && rq->curr->static_prio > rq->best_expired_prio;
 }
 
-bool sched_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies)
+bool sched_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies, sim_time now)
 {
+	if (cfg->kind == SCHED_EEVDF)
+		return sched_eevdf_tick(cfg, rq, now);
 	sched_task *p = rq->curr;
 	if (!p)
 		return false;
@@ -201,7 +222,8 @@ static int first_bit(const sched_array *a)
 
 sched_task *sched_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 {
-	(void)cfg;
+	if (cfg->kind == SCHED_EEVDF)
+		return sched_eevdf_schedule(cfg, rq, now);
 	sched_task *prev = rq->curr;
 	if (prev) {
 		prev->sleep_avg_ns -= now - prev->last_ran;

@@ -27,12 +27,30 @@ typedef struct sched_link {
 } sched_link;
 
 struct sched_task {
-	sched_link run;          /* run list of its priority (first member) */
-	sched_array *array;      /* array it is queued on, NULL when sleeping */
+	/* Each scheduler's own state, sched.kind choosing which (one per run). */
+	union {
+		struct { /* O(1) */
+			sched_link run;      /* run list of its priority (first member) */
+			sched_array *array;  /* array it is queued on, NULL when sleeping */
+			int prio;            /* dynamic priority: static_prio -/+ bonus */
+			int time_slice;      /* jiffies left */
+			int64_t sleep_avg_ns; /* ns: sleep average, 0..max_sleep_avg */
+		};
+		struct { /* EEVDF (sched_eevdf.c) */
+			sched_task *ev_left, *ev_right; /* the tree (the FIFO list uses ev_left) */
+			int64_t vruntime;    /* ns of virtual time */
+			int64_t deadline;    /* virtual deadline */
+			int64_t vlag;        /* lag saved at dequeue; = deadline while its slice is protected */
+			int64_t ev_min_v;    /* least vruntime in its subtree */
+			sim_time exec_start; /* ns: its run accounted up to here */
+		};
+	};
 	int static_prio;         /* from nice */
-	int prio;                /* dynamic priority: static_prio -/+ bonus */
-	int time_slice;          /* jiffies left */
-	int64_t sleep_avg_ns;    /* ns: sleep average, 0..max_sleep_avg */
+	int32_t weight;          /* EEVDF: sched_prio_to_weight[nice] */
+	uint32_t ev_prio;        /* EEVDF: treap priority */
+	uint32_t ev_seq;         /* EEVDF: enqueue order, breaks deadline ties */
+	bool on_rq;              /* EEVDF: runnable (queued, or curr) */
+	bool fifo;               /* EEVDF: SCHED_FIFO, before every fair task */
 	sim_time last_ran;       /* ns: when it last started running */
 	sim_time sleep_since;    /* ns: when it went to sleep */
 	sim_time wait_since;     /* ns: runnable but not running since (or -1) */
@@ -45,7 +63,12 @@ struct sched_array {
 	sched_link heads[SCHED_MAX_PRIO];    /* list heads (sentinels) */
 };
 
+/* sched.kind */
+typedef enum sched_kind { SCHED_O1, SCHED_EEVDF } sched_kind;
+
 typedef struct sched_cfg {
+	sched_kind kind;         /* the scheduler */
+	int64_t base_slice;      /* EEVDF: ns, sysctl_sched_base_slice */
 	int hz;                  /* ticks per second */
 	int def_timeslice;       /* jiffies at nice 0 (DEF_TIMESLICE) */
 	int min_timeslice;       /* jiffies (MIN_TIMESLICE) */
@@ -63,6 +86,14 @@ typedef struct sched_rq {
 	int best_expired_prio;   /* best static_prio in expired */
 	uint64_t nr_switches;    /* context switches (prev != next) */
 	int64_t last_wait_ns;    /* ns the task last picked had waited runnable */
+	/* EEVDF: the tree of queued fair tasks (curr is not in it), the sums
+	 * behind the average vruntime, and the FIFO tasks in arrival order. */
+	sched_task *ev_root;
+	sched_task *ev_fifo, *ev_fifo_tail;
+	__int128 ev_avg;         /* sum((vruntime - ev_min_vruntime) x weight), queued */
+	int64_t ev_load;         /* sum(weight), queued */
+	int64_t ev_min_vruntime; /* min_vruntime */
+	uint32_t ev_seq;         /* enqueues so far */
 } sched_rq;
 
 /* Storage of a runqueue's two priority arrays (5 KiB), kept apart from the
@@ -96,14 +127,14 @@ void sched_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_t
 bool sched_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
 /* deactivate_task(): @p (which must be curr) goes to sleep at @now; the
  * caller then calls sched_schedule(). */
-void sched_sleep(sched_rq *rq, sched_task *p, sim_time now);
+void sched_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
 /* Remove @p for good (exit). */
 void sched_remove(sched_rq *rq, sched_task *p);
 
 /* scheduler_tick() for curr at jiffy @jiffies: decrements the timeslice;
  * on expiry moves it to the expired array (or back to active if interactive
  * and not EXPIRED_STARVING). Returns true if need_resched was set. */
-bool sched_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies);
+bool sched_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies, sim_time now);
 /* The picking half of schedule() at @now: switch arrays if active is
  * empty, take the first task of the best priority, make it curr (NULL if
  * none: idle). Charges the previous curr's run time against its sleep_avg.
@@ -112,5 +143,21 @@ sched_task *sched_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now);
 
 /* EXPIRED_STARVING(rq) at @jiffies. */
 bool sched_expired_starving(const sched_cfg *cfg, const sched_rq *rq, int64_t jiffies);
+
+/* ---- EEVDF (sched_eevdf.c), reached through the functions above ------- */
+
+/* sched_prio_to_weight[] of @nice. */
+int64_t sched_nice_weight(int nice);
+/* V, the load-weighted average vruntime (avg_vruntime()). */
+int64_t sched_eevdf_avg_vruntime(const sched_rq *rq);
+/* @p's lag is >= 0 (entity_eligible()). */
+bool sched_eevdf_eligible(const sched_rq *rq, const sched_task *p);
+void sched_eevdf_task_init(sched_task *p, int nice);
+void sched_eevdf_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
+bool sched_eevdf_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
+void sched_eevdf_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
+void sched_eevdf_remove(sched_rq *rq, sched_task *p);
+bool sched_eevdf_tick(const sched_cfg *cfg, sched_rq *rq, sim_time now);
+sched_task *sched_eevdf_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now);
 
 #endif

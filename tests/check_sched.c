@@ -5,6 +5,7 @@
 #include <check.h>
 
 #include "testlib.h"
+#include <math.h>
 #include <stdlib.h>
 
 #include "sched.h"
@@ -104,8 +105,8 @@ START_TEST(sched_expiry_and_array_switch)
 	int64_t j = 0;
 	for (int round = 0; round < 3; round++) {
 		for (int k = 1; k < 100; k++)
-			ck_assert(!sched_tick(&c, &rq, ++j));
-		ck_assert(sched_tick(&c, &rq, ++j)); /* 100th tick: expired */
+			ck_assert(!sched_tick(&c, &rq, ++j, 0));
+		ck_assert(sched_tick(&c, &rq, ++j, 0)); /* 100th tick: expired */
 		ck_assert_ptr_eq(t[round].array, rq.expired);
 		ck_assert_int_eq(t[round].time_slice, 100); /* refilled */
 		sched_task *next = sched_schedule(&c, &rq, j * SIM_NS_PER_MS);
@@ -142,11 +143,11 @@ START_TEST(sched_starvation_limit)
 	rq.expired_timestamp = 10;
 	inter.time_slice = 1;
 	ck_assert(!sched_expired_starving(&c, &rq, 10 + 1000 * 2));
-	ck_assert(sched_tick(&c, &rq, 100)); /* not starving: back to active */
+	ck_assert(sched_tick(&c, &rq, 100, 0)); /* not starving: back to active */
 	ck_assert_ptr_eq(inter.array, rq.active);
 	inter.time_slice = 1;
 	ck_assert(sched_expired_starving(&c, &rq, 10 + 1000 * 2 + 1));
-	ck_assert(sched_tick(&c, &rq, 10 + 1000 * 2 + 1)); /* starving: expired */
+	ck_assert(sched_tick(&c, &rq, 10 + 1000 * 2 + 1, 0)); /* starving: expired */
 	ck_assert_ptr_eq(inter.array, rq.expired);
 }
 END_TEST
@@ -172,7 +173,7 @@ START_TEST(sched_nice19_once_per_epoch)
 	sched_schedule(&c, &rq, 0);
 	int64_t runs[4], nruns = 0, ran_for = 0;
 	for (int64_t j = 1; j <= 4 * 25605 && nruns < 4; j++) {
-		bool resched = sched_tick(&c, &rq, j);
+		bool resched = sched_tick(&c, &rq, j, 0);
 		if (rq.curr == &k)
 			ran_for++;
 		if (resched) {
@@ -203,7 +204,7 @@ START_TEST(sched_wake_and_sleep)
 	ck_assert_ptr_eq(sched_schedule(&c, &rq, 0), &hog); /* 125 beats 139 */
 	/* No preemption of the hog by a woken nice-19 task. */
 	rq.curr = &k;
-	sched_sleep(&rq, &k, 0);
+	sched_sleep(&c, &rq, &k, 0);
 	rq.curr = &hog;
 	ck_assert_int_eq(rq.nr_running, 1);
 	ck_assert(!sched_wake(&c, &rq, &k, 2 * SIM_NS_PER_S));
@@ -221,6 +222,161 @@ START_TEST(sched_wake_and_sleep)
 }
 END_TEST
 
+/* ---- EEVDF ---------------------------------------------------------------- */
+
+static sched_cfg eevdf_cfg(int hz)
+{
+	sched_cfg c = cfg_hz(hz);
+	c.kind = SCHED_EEVDF;
+	c.base_slice = 3 * SIM_NS_PER_MS;
+	return c;
+}
+
+/* Run @n always-runnable tasks of @nice on one runqueue for @dur ns of
+ * ticks at HZ @hz (schedule() whenever a tick asks), their CPU time into
+ * @ran. */
+static void eevdf_run(const int *nice, int n, int hz, sim_time dur, sim_time *ran)
+{
+	sched_cfg c = eevdf_cfg(hz);
+	sched_rq rq;
+	sched_rq_init(&rq, NULL);
+	sched_task *t = calloc((size_t)n, sizeof(*t));
+	for (int i = 0; i < n; i++) {
+		sched_task_init(&t[i], nice[i]);
+		sched_add_runnable(&c, &rq, &t[i], 0);
+		ran[i] = 0;
+	}
+	sim_time tick = SIM_NS_PER_S / hz, since = 0;
+	sched_task *cur = sched_schedule(&c, &rq, 0);
+	for (sim_time now = tick; now <= dur; now += tick) {
+		if (sched_tick(&c, &rq, now / tick, now)) {
+			ran[cur - t] += now - since;
+			since = now;
+			cur = sched_schedule(&c, &rq, now);
+		}
+	}
+	ran[cur - t] += dur - since;
+	free(t);
+}
+
+START_TEST(eevdf_shares_by_weight)
+{
+	/* CPU time in proportion to sched_prio_to_weight over 10 simulated s,
+	 * within 1% of each task's share (a few ms of a slice's quantisation
+	 * allowed for the smallest). */
+	static const int sets[][4] = { { 0, 0, 0, 0 }, { 0, 5, 5, 0 }, { 0, 19, 0, 0 }, { -5, 0, 5, 19 } };
+	for (int s = 0; s < 4; s++) {
+		sim_time ran[4];
+		eevdf_run(sets[s], 4, 1000, 10 * SIM_NS_PER_S, ran);
+		double wsum = 0;
+		for (int i = 0; i < 4; i++)
+			wsum += (double)sched_nice_weight(sets[s][i]);
+		for (int i = 0; i < 4; i++) {
+			double want = 10e9 * (double)sched_nice_weight(sets[s][i]) / wsum;
+			double tol = want * 0.01 > 4e6 ? want * 0.01 : 4e6;
+			ck_assert_msg(fabs((double)ran[i] - want) <= tol, "set %d task %d (nice %d): %.1f ms, want %.1f",
+				      s, i, sets[s][i], (double)ran[i] / 1e6, want / 1e6);
+		}
+	}
+}
+END_TEST
+
+START_TEST(eevdf_pick_is_earliest_eligible_deadline)
+{
+	/* Three nice-0 tasks added at V = 0: vruntime 0, deadlines 1.5 ms (half a
+	 * slice) in the order they came. Picks go by deadline; a task runs its
+	 * whole slice (RUN_TO_PARITY), then the next earliest deadline runs. */
+	sched_cfg c = eevdf_cfg(1000);
+	sched_rq rq;
+	sched_rq_init(&rq, NULL);
+	sched_task t[3];
+	for (int i = 0; i < 3; i++) {
+		sched_task_init(&t[i], 0);
+		sched_add_runnable(&c, &rq, &t[i], 0);
+		ck_assert_int_eq(t[i].vruntime, 0);
+		ck_assert_int_eq(t[i].deadline, 1500000);
+	}
+	ck_assert_ptr_eq(sched_schedule(&c, &rq, 0), &t[0]);
+	/* 1 ms: deadline not reached, no resched. */
+	ck_assert(!sched_tick(&c, &rq, 1, 1000000));
+	/* 2 ms: vruntime 2 ms >= 1.5 ms: a new deadline (2 + 3 ms), resched. */
+	ck_assert(sched_tick(&c, &rq, 2, 2000000));
+	ck_assert_int_eq(t[0].deadline, 5000000);
+	ck_assert_ptr_eq(sched_schedule(&c, &rq, 2000000), &t[1]);
+	/* V = (2 + 0 + 0) / 3 ms: t[2] (vruntime 0) is eligible, t[0] (2 ms) is not. */
+	ck_assert(sched_eevdf_eligible(&rq, &t[2]));
+	ck_assert(!sched_eevdf_eligible(&rq, &t[0]));
+	ck_assert(sched_tick(&c, &rq, 4, 4000000));
+	ck_assert_ptr_eq(sched_schedule(&c, &rq, 4000000), &t[2]);
+}
+END_TEST
+
+START_TEST(eevdf_wakeup_placement_and_preemption)
+{
+	/* A task that slept with lag keeps it: placed at V - lag x (W + w) / W,
+	 * so its lag after placement is what it was; a woken task that is the
+	 * pick preempts (earlier deadline, eligible), one with negative lag does
+	 * not. */
+	sched_cfg c = eevdf_cfg(1000);
+	sched_rq rq;
+	sched_rq_init(&rq, NULL);
+	sched_task a, b, w;
+	sched_task_init(&a, 0);
+	sched_task_init(&b, 0);
+	sched_task_init(&w, 0);
+	sched_add_runnable(&c, &rq, &a, 0);
+	sched_add_runnable(&c, &rq, &b, 0);
+	sched_add_runnable(&c, &rq, &w, 0);
+	ck_assert_ptr_eq(sched_schedule(&c, &rq, 0), &a);
+	/* a runs 2 ms and goes to sleep: V = 2/3 ms, its lag -4/3 ms. */
+	sched_sleep(&c, &rq, &a, 2000000);
+	ck_assert_int_eq(a.vlag, -1333334); /* V rounds towards -infinity */
+	ck_assert_ptr_eq(sched_schedule(&c, &rq, 2000000), &b);
+	/* b runs 1 ms; a wakes: not eligible (negative lag), no preemption. */
+	ck_assert(!sched_wake(&c, &rq, &a, 3000000));
+	int64_t V = sched_eevdf_avg_vruntime(&rq);
+	ck_assert_int_le(llabs(V - a.vruntime - a.vlag), 2); /* its lag, kept */
+	ck_assert(!sched_eevdf_eligible(&rq, &a));
+	/* A task owed 3 ms (positive lag) wakes: placed 4 ms below V (3 ms x
+	 * 4096 / 3072), it pulls V below b's vruntime; b, though inside its
+	 * protected slice, is no longer eligible, and x is the pick: it
+	 * preempts. */
+	sched_task x;
+	sched_task_init(&x, 0);
+	x.vlag = 3000000; /* it was owed 3 ms */
+	x.sleep_since = 0;
+	ck_assert(sched_wake(&c, &rq, &x, 3000000));
+	ck_assert(sched_eevdf_eligible(&rq, &x));
+	ck_assert_int_lt(x.vruntime, sched_eevdf_avg_vruntime(&rq));
+}
+END_TEST
+
+START_TEST(eevdf_fifo_runs_first)
+{
+	/* A SCHED_FIFO task (an RCU kthread when boosted) preempts a fair task at
+	 * once and runs until it sleeps, whatever the fair tasks' deadlines. */
+	sched_cfg c = eevdf_cfg(1000);
+	sched_rq rq;
+	sched_rq_init(&rq, NULL);
+	sched_task f, t[2];
+	for (int i = 0; i < 2; i++) {
+		sched_task_init(&t[i], -20);
+		sched_add_runnable(&c, &rq, &t[i], 0);
+	}
+	sched_task_init(&f, 19);
+	f.fifo = true;
+	ck_assert_ptr_eq(sched_schedule(&c, &rq, 0), &t[0]);
+	ck_assert(sched_wake(&c, &rq, &f, 1000000));
+	ck_assert_ptr_eq(sched_schedule(&c, &rq, 1000000), &f);
+	for (int j = 2; j < 50; j++)
+		ck_assert(!sched_tick(&c, &rq, j, (sim_time)j * 1000000));
+	ck_assert_ptr_eq(sched_schedule(&c, &rq, 50000000), &f);
+	sched_sleep(&c, &rq, &f, 50000000);
+	sched_task *n = sched_schedule(&c, &rq, 50000000);
+	ck_assert(n == &t[0] || n == &t[1]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sched");
@@ -231,6 +387,10 @@ int main(void)
 	tcase_add_test(tc, sched_starvation_limit);
 	tcase_add_test(tc, sched_nice19_once_per_epoch);
 	tcase_add_test(tc, sched_wake_and_sleep);
+	tcase_add_test(tc, eevdf_shares_by_weight);
+	tcase_add_test(tc, eevdf_pick_is_earliest_eligible_deadline);
+	tcase_add_test(tc, eevdf_wakeup_placement_and_preemption);
+	tcase_add_test(tc, eevdf_fifo_runs_first);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }
