@@ -474,22 +474,30 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	irq_exit(c, now + stretch(c, k->mach.tick_cost));
 }
 
-/* A device or IPI interrupt at @now: its handler cost, then irq_exit; in a
- * softirq run only its hardirq part, which lengthens the run. */
-static void device_irq(kcpu *c, sim_time now)
+/* A hardirq (device interrupt or IPI) lands on @c at @now: latched while
+ * interrupts are off, or lengthening the softirq run in progress by its
+ * cost (false: nothing more happens now); else the running job's work is
+ * accounted up to it (true: its handler runs). */
+static bool hardirq_lands(kcpu *c, sim_time now)
 {
-	kmodel *k = c->k;
 	kcpu_settle_now(c);
 	if (c->fault & FAULT_IRQS_OFF) {
 		c->fault_latched = true;
-		return;
+		return false;
 	}
 	if (c->in_softirq) {
-		extend_run(c, k->mach.irq_cost);
-		return;
+		extend_run(c, c->k->mach.irq_cost);
+		return false;
 	}
 	kcpu_account(c, now);
-	irq_exit(c, now + stretch(c, k->mach.irq_cost));
+	return true;
+}
+
+/* A device interrupt at @now: its handler cost, then irq_exit. */
+static void device_irq(kcpu *c, sim_time now)
+{
+	if (hardirq_lands(c, now))
+		irq_exit(c, now + stretch(c, c->k->mach.irq_cost));
 }
 
 /* A reschedule IPI (smp_send_reschedule()) lands. It sets no need_resched:
@@ -503,16 +511,8 @@ void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm)
 	kcpu *c = tm->ctx;
 	kmodel *k = c->k;
 	sim_time now = sim_now(eng);
-	kcpu_settle_now(c);
-	if (c->fault & FAULT_IRQS_OFF) {
-		c->fault_latched = true;
+	if (!hardirq_lands(c, now))
 		return;
-	}
-	if (c->in_softirq) {
-		extend_run(c, k->mach.irq_cost);
-		return;
-	}
-	kcpu_account(c, now);
 	sim_time t = now + stretch(c, k->mach.irq_cost);
 	if (k->mach.sparc64)
 		trap_return(c, t);

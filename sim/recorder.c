@@ -426,6 +426,27 @@ static void fill_row(sqlite3_stmt *st, rec_run_row *r)
 	"run_id, scenario, policy, seed, label, status, sim_end_ns, sim_duration_ns, wall_s,"     \
 	" started_at, host, pid, heartbeat_at"
 
+/* Every row @st yields, appended to *@out (*@k of *@cap used, grown as
+ * needed). 0, SIM_ENOMEM or SIM_EIO (@what names the query). */
+static int collect_rows(rec_db *db, sqlite3_stmt *st, rec_run_row **out, size_t *cap, size_t *k,
+			const char *what, char *err, size_t errlen)
+{
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*k == *cap) {
+			rec_run_row *nr = realloc(*out, 2 * *cap * sizeof(*nr));
+			if (!nr) {
+				snprintf(err, errlen, "out of memory");
+				return SIM_ENOMEM;
+			}
+			*out = nr;
+			*cap *= 2;
+		}
+		fill_row(st, &(*out)[(*k)++]);
+	}
+	return s == SQLITE_DONE ? 0 : dberr(db, err, errlen, what);
+}
+
 int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows, size_t *nrows,
 		    char *err, size_t errlen)
 {
@@ -461,24 +482,8 @@ int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows
 			       " WHERE status = 'complete' GROUP BY policy) ORDER BY policy",
 			       err, errlen)))
 			goto fail;
-		int s;
-		while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-			if (k == cap) {
-				rec_run_row *nr = realloc(out, 2 * cap * sizeof(*nr));
-				if (!nr) {
-					rc = SIM_ENOMEM;
-					snprintf(err, errlen, "out of memory");
-					goto fail;
-				}
-				out = nr;
-				cap *= 2;
-			}
-			fill_row(st, &out[k++]);
-		}
-		if (s != SQLITE_DONE) {
-			rc = dberr(db, err, errlen, "select runs");
+		if ((rc = collect_rows(db, st, &out, &cap, &k, "select runs", err, errlen)))
 			goto fail;
-		}
 	}
 	sqlite3_finalize(st);
 	*rows = out;
@@ -495,38 +500,21 @@ int rec_list_runs(rec_db *db, rec_run_row **rows, size_t *nrows, char *err, size
 	sqlite3_stmt *st = NULL;
 	size_t cap = 8, k = 0;
 	rec_run_row *out = malloc(cap * sizeof(*out));
-	int rc, s;
+	int rc;
 	if (!out) {
 		snprintf(err, errlen, "out of memory");
 		return SIM_ENOMEM;
 	}
-	if ((rc = prep(db, &st, "SELECT " RUN_COLS " FROM run ORDER BY run_id", err, errlen)))
-		goto fail;
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		if (k == cap) {
-			rec_run_row *nr = realloc(out, 2 * cap * sizeof(*nr));
-			if (!nr) {
-				rc = SIM_ENOMEM;
-				snprintf(err, errlen, "out of memory");
-				goto fail;
-			}
-			out = nr;
-			cap *= 2;
-		}
-		fill_row(st, &out[k++]);
-	}
-	if (s != SQLITE_DONE) {
-		rc = dberr(db, err, errlen, "list runs");
-		goto fail;
+	if ((rc = prep(db, &st, "SELECT " RUN_COLS " FROM run ORDER BY run_id", err, errlen)) ||
+	    (rc = collect_rows(db, st, &out, &cap, &k, "list runs", err, errlen))) {
+		sqlite3_finalize(st);
+		free(out);
+		return rc;
 	}
 	sqlite3_finalize(st);
 	*rows = out;
 	*nrows = k;
 	return 0;
-fail:
-	sqlite3_finalize(st);
-	free(out);
-	return rc;
 }
 
 int rec_heartbeat(rec_db *db, int64_t run_id, char *err, size_t errlen)
