@@ -12,29 +12,24 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 cmake -S "$HERE" -B "$HERE/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$HERE/build" -j "$(nproc)"
 RCUSIM="$HERE/build/rcusim"
-first=""
-for s in niagara-make-2.6.15 niagara-make-tunable-10000 niagara-make; do
-	"$RCUSIM" run "$HERE/scenarios/$s.ini" --db rcusim.db --label "$s" | head -1
-	id=$(sqlite3 rcusim.db 'SELECT max(run_id) FROM run')
-	first="$first $id"
-done
-echo
-# shellcheck disable=SC2086 # the run ids are words
-"$RCUSIM" compare --db rcusim.db $first
-echo
-# shellcheck disable=SC2086
-"$RCUSIM" plot --db rcusim.db --out figures $first
+# group OUTDIR SCENARIO...: run each scenario into rcusim.db, then compare
+# the runs and draw their figures into OUTDIR.
+group() {
+	out=$1
+	shift
+	ids=""
+	for s in "$@"; do
+		"$RCUSIM" run "$HERE/scenarios/$s.ini" --db rcusim.db --label "$s" | head -1
+		ids="$ids $(sqlite3 rcusim.db 'SELECT max(run_id) FROM run')"
+	done
+	echo
+	# shellcheck disable=SC2086 # the run ids are words
+	"$RCUSIM" compare --db rcusim.db $ids
+	echo
+	# shellcheck disable=SC2086
+	"$RCUSIM" plot --db rcusim.db --out "$out" $ids
+}
+group figures niagara-make-2.6.15 niagara-make-tunable-10000 niagara-make
 echo
 echo "The same hour with an injected fault (a stand-in for an unsourced stall, not the explanation):"
-stall=""
-for s in niagara-make-2.6.15-stall niagara-make-2.6.16-stall; do
-	"$RCUSIM" run "$HERE/scenarios/$s.ini" --db rcusim.db --label "$s" | head -1
-	id=$(sqlite3 rcusim.db 'SELECT max(run_id) FROM run')
-	stall="$stall $id"
-done
-echo
-# shellcheck disable=SC2086
-"$RCUSIM" compare --db rcusim.db $stall
-echo
-# shellcheck disable=SC2086
-"$RCUSIM" plot --db rcusim.db --out figures/stall $stall
+group figures/stall niagara-make-2.6.15-stall niagara-make-2.6.16-stall

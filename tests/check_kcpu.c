@@ -106,10 +106,13 @@ START_TEST(ipi_sets_no_need_resched)
 END_TEST
 
 /* The first tick at which callbacks are invoked, up to @max ticks of 100
- * ms; the box is left 1 ms after it. */
-static int first_invoking_tick(box *b, int max)
+ * ms, with need_resched set on CPU 0 before every tick if @resched; the box
+ * is left 1 ms after it. */
+static int first_invoking_tick(box *b, int max, bool resched)
 {
 	for (int t = 1; t <= max; t++) {
+		if (resched)
+			b->k->cpu[0].need_resched = true;
 		run_to(b, (sim_time)t * 100000000 + 1000000);
 		if (b->k->rcu.cb.invoked)
 			return t;
@@ -136,7 +139,7 @@ START_TEST(rtrap_runs_softirqs_after_irq_exit_and_at_syscall_return)
 	kcpu *c = &k->cpu[0];
 	run_to(&b, 1000000);
 	queue(&b, 1000);
-	int t = first_invoking_tick(&b, 10);
+	int t = first_invoking_tick(&b, 10, false);
 	ck_assert_uint_eq(k->cnt.runs[RUN_KSOFTIRQD], 0);
 	ck_assert(c->softirq_pending);
 	if (_i == 1) {
@@ -175,18 +178,10 @@ static uint64_t invoked_at_first_tick(const char *const *extra, bool resched, bo
 		sets[n++] = *extra;
 	sets[n] = NULL;
 	box_create(b, arch[1], sets);
-	kcpu *c = &b->k->cpu[0];
 	run_to(b, 1000000);
 	queue(b, 1000);
-	for (int t = 1; t <= 10; t++) {
-		if (resched)
-			c->need_resched = true;
-		run_to(b, (sim_time)t * 100000000 + 1000000);
-		if (b->k->rcu.cb.invoked)
-			return b->k->rcu.cb.invoked;
-	}
-	ck_abort_msg("no callback invoked in 10 ticks");
-	return 0;
+	first_invoking_tick(b, 10, resched);
+	return b->k->rcu.cb.invoked;
 }
 
 START_TEST(softirq_stops_restarting_on_need_resched)
