@@ -1039,7 +1039,7 @@ int sweep_submit(sweep *s)
 	if ((status = write_sbatch(s, script, tasks, n, todo)) ||
 	    (status = slurm_submit(s, script, id, sizeof(id))))
 		goto out;
-	printf("sweep: submitted Slurm array %s: %zu tasks (%s)\n", id, todo, script);
+	printf("sweep: submitted Slurm array %s: %zu task%s (%s)\n", id, todo, todo == 1 ? "" : "s", script);
 	printf("sweep: collect with: rcusim sweep --collect %s\n", s->results);
 	fflush(stdout);
 	if (!s->wait)

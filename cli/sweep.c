@@ -203,7 +203,8 @@ int sweep_report(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nro
 
 size_t sweep_argv_max(const sweep *s)
 {
-	return 12 + 2 * ((size_t)s->nvary + s->nsets);
+	/* self run SCENARIO --db DB --quiet --label L, --duration D, --seed N, NULL */
+	return 14 + 2 * ((size_t)s->nvary + s->nsets);
 }
 
 int sweep_run_argv(const sweep *s, const sweep_job *j, const char *db_path, const char **av)

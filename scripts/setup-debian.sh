@@ -3,7 +3,9 @@
 # Idempotent: apt-get skips what is already installed. Run as root (or via sudo).
 set -eu
 
-PKGS="build-essential cmake pkg-config libgsl-dev libsqlite3-dev sqlite3 check gnuplot-nox clang libclang-rt-dev bc time valgrind help2man"
+# slurm-wlm and munge: a one-node Slurm for the sweep_slurm test
+# (scripts/slurm-local.sh); parallel: GNU parallel for sweep_parallel.
+PKGS="build-essential cmake pkg-config libgsl-dev libsqlite3-dev sqlite3 check gnuplot-nox clang libclang-rt-dev bc time valgrind help2man slurm-wlm munge parallel"
 
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,227 @@
+#!/bin/sh
+# sweep_cluster.sh slurm|parallel RCUSIM SRCDIR - `rcusim sweep --backend
+# slurm` against a real one-node Slurm that this test starts
+# (scripts/slurm-local.sh: munged, slurmctld and slurmd as this user, on
+# 127.0.0.1 only, stopped at the end), or `--backend parallel` through GNU
+# parallel on this host (--sshlogin :). In order:
+#   - bad input exits 2 or 3 with a message, and nothing is submitted;
+#   - a 12-run sweep waits, merges 12 complete runs, compares and draws;
+#   - in a second 12-run sweep one run is killed (SIGKILL) mid-way: the
+#     collection reports it lost and exits 3, the sweep submitted again
+#     runs that run and no other, and then all 12 are merged; collecting
+#     once more adds nothing.
+# Skipped (exit 77) only if the Slurm daemons cannot start on this machine,
+# and never under CI (CI=true), where they must.
+set -u
+BACKEND=$1
+RCUSIM=$2
+SRC=$3
+S=$SRC/scenarios/blimit-small.ini
+T=$(mktemp -d)
+chmod 755 "$T" # munged wants every folder above its socket searchable by all
+bg=
+cleanup() {
+	[ -n "$bg" ] && kill "$bg" 2>/dev/null
+	[ "$BACKEND" = slurm ] && "$SRC/scripts/slurm-local.sh" stop "$T/slurm" >/dev/null 2>&1
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+fails=0
+pass=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+q() { sqlite3 "$1" "$2"; }
+
+# expect_exit CODE CMD... : run CMD, stdout/stderr to $T/out $T/err
+expect_exit() {
+	want=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else bad "exit $got, want $want: $*"; cat "$T/out" "$T/err"; fi
+}
+expect_out() { grep -qE -- "$1" "$T/out" && ok || { bad "stdout lacks /$1/"; cat "$T/out"; }; }
+expect_err() { grep -qE -- "$1" "$T/err" && ok || { bad "stderr lacks /$1/"; cat "$T/err"; }; }
+
+case $BACKEND in
+slurm)
+	if ! out=$("$SRC/scripts/slurm-local.sh" start "$T/slurm" 2>&1); then
+		if [ "${CI:-}" = true ]; then
+			echo "FAIL: the Slurm daemons did not start, and CI must run them:"
+			echo "$out"
+			exit 1
+		fi
+		echo "SKIP: this machine cannot run the Slurm daemons (munged, slurmctld, slurmd):"
+		echo "$out"
+		exit 77
+	fi
+	export SLURM_CONF="$T/slurm/slurm.conf"
+	;;
+parallel) ;;
+*)
+	echo "usage: $0 slurm|parallel RCUSIM SRCDIR" >&2
+	exit 2
+	;;
+esac
+cd "$T" || exit 1
+# The sweep of both parts: 4 values x 3 seeds.
+sweep() {
+	"$RCUSIM" sweep "$S" --vary rcu.blimit=10,100,1000,10000 --seeds 1..3 --backend "$BACKEND" "$@"
+}
+opts=
+[ "$BACKEND" = parallel ] && opts="--jobs 2 --sshlogin :"
+
+# ---- bad input: exit 2 or 3, a message, nothing submitted ----------------
+expect_exit 2 "$RCUSIM" sweep "$S" --vary rcu.blimit=10 --backend pbs --results r0
+expect_err '^rcusim sweep: --backend: expected local, slurm or parallel, got "pbs"$'
+expect_exit 2 sweep
+expect_err "needs --results DIR"
+other=--sshlogin
+[ "$BACKEND" = parallel ] && other=--partition
+expect_exit 2 sweep --results r0 $other x
+expect_err "^rcusim sweep: $other does not go with --backend $BACKEND\$"
+expect_exit 2 "$RCUSIM" sweep --collect "$T"
+expect_err 'not the results folder of a sweep'
+# The backend's program missing: exit 3 before the folder is made.
+prog=sbatch
+[ "$BACKEND" = parallel ] && prog=parallel
+mkdir nobin
+expect_exit 3 env PATH="$T/nobin" "$RCUSIM" sweep "$S" --vary rcu.blimit=10 --backend "$BACKEND" --results r0
+expect_err "$prog is not on PATH"
+[ ! -e r0 ] && ok || bad "a missing $prog left a results folder"
+# A results folder that cannot be made, or written.
+: >afile
+expect_exit 3 sweep --results afile/r $opts
+expect_err '^rcusim sweep: --results afile/r: cannot create the folder: Not a directory$'
+if [ "$(id -u)" != 0 ]; then # root writes anywhere
+	mkdir ro && chmod 555 ro
+	expect_exit 3 sweep --results ro $opts
+	expect_err 'the folder is not writable'
+fi
+# A run that would fail: refused before anything is written or submitted.
+expect_exit 2 "$RCUSIM" sweep "$S" --vary rcu.blimit=10,0 --backend "$BACKEND" --results r0 $opts
+expect_err 'rcu.blimit: expected a positive integer'
+expect_err 'run "sweep rcu.blimit=0" would fail: nothing was submitted'
+[ ! -e r0 ] && ok || bad "a refused sweep left a results folder"
+if [ "$BACKEND" = slurm ]; then
+	# sbatch refuses the array: exit 3 with its message, nothing recorded.
+	expect_exit 3 sweep --results r0 --sbatch-arg=--partition=nosuch
+	expect_err 'invalid partition'
+	expect_err '^rcusim sweep: sbatch failed \(exit 1\): nothing was submitted$'
+	[ ! -e r0/slurm-arrays ] && [ -z "$(squeue --noheader --user="$(id -un)")" ] && ok ||
+		bad "a refused array is recorded or queued"
+	expect_exit 2 sweep --results r0 --partition 'two words'
+fi
+
+# ---- a sweep of 12 runs: waited for, merged, compared and drawn ----------
+expect_exit 0 sweep --duration 1s --results r1 --db s1.db --plot --out f1 --wait $opts
+expect_out "^sweep: 12 runs in $T/r1: 0 complete, 12 to run \\(12 not run\\)\$"
+expect_out '^sweep: 12 runs, 12 complete$'
+expect_out '^callbacks queued  '
+[ "$(q s1.db "SELECT count(*) FROM run WHERE status = 'complete' AND label LIKE 'sweep rcu.blimit=%'")" = 12 ] &&
+	[ "$(q s1.db 'SELECT count(*) FROM run')" = 12 ] && ok || bad "s1.db: $(q s1.db 'SELECT status, label FROM run')"
+[ "$(q s1.db "SELECT count(DISTINCT value) FROM param WHERE name = 'rcu.blimit'")" = 4 ] && ok || bad "s1.db values"
+[ -s f1/sweep_softirq.run_max_ns.png ] && [ -s f1/sweep_cb.qlen_total_max.png ] && ok || bad "no sweep figure"
+[ "$(ls r1/runs/*.db | wc -l)" = 12 ] && [ "$(wc -l <r1/submit-1.tasks)" = 12 ] && ok || bad "r1: $(ls r1 r1/runs)"
+if [ "$BACKEND" = slurm ]; then
+	grep -qx '#SBATCH --array=0-11' r1/submit-1.sbatch && ok || bad "array spec: $(cat r1/submit-1.sbatch)"
+	[ "$(ls r1/logs/slurm-*_*.out | wc -l)" = 12 ] && ok || bad "task logs: $(ls r1/logs)"
+else
+	[ "$(wc -l <r1/logs/parallel-1.log)" = 13 ] && ok || bad "parallel joblog: $(cat r1/logs/parallel-1.log)"
+fi
+
+# ---- one run killed mid-way, then only it runs again ---------------------
+# kill_one DIR: SIGKILL a run of DIR as soon as one is running (its row is
+# 'running'), until one is left so (lost); its key on stdout.
+kill_one() {
+	i=0
+	while [ $i -lt 1200 ]; do
+		for db in "$1"/runs/*.db; do
+			[ -e "$db" ] || continue # no match yet: sqlite3 would make the file
+			pid=$(q "$db" "SELECT pid FROM run WHERE status = 'running'" 2>/dev/null) || continue
+			[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || continue
+			sleep 0.2
+			if [ "$(q "$db" 'SELECT status FROM run' 2>/dev/null)" = running ]; then
+				basename "$db" .db
+				return 0
+			fi
+		done
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+# The runs of DIR but KEY: database, label, start, host, process, wall time.
+runs_but() {
+	for db in "$1"/runs/*.db; do
+		[ "$(basename "$db" .db)" = "$2" ] ||
+			echo "$db $(q "$db" 'SELECT label, started_at, host, pid, wall_s, status FROM run')"
+	done
+}
+second="--duration 4s --results r2 --db s2.db --plot --out f2 $opts"
+if [ "$BACKEND" = slurm ]; then
+	expect_exit 0 sweep $second
+	expect_out '^sweep: submitted Slurm array [0-9]+: 12 tasks \('
+	expect_out "^sweep: collect with: rcusim sweep --collect $T/r2\$"
+	# While its array runs: no second submission, no collection.
+	expect_exit 2 sweep $second --wait
+	expect_err "array [0-9]+ of an earlier submission still has [0-9]+ tasks queued or running"
+	expect_exit 3 "$RCUSIM" sweep --collect r2
+	expect_err 'still has [0-9]+ tasks queued or running: collect again when it ends, or add --wait'
+	key=$(kill_one r2) && ok || bad "no run of r2 was seen running to be killed"
+	expect_exit 3 "$RCUSIM" sweep --collect r2 --wait
+else
+	sweep $second >"$T/out" 2>"$T/err" &
+	bg=$!
+	i=0
+	while [ ! -e r2/submit-1.tasks ] && [ $i -lt 600 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	# While parallel runs them: the results folder is taken.
+	"$RCUSIM" sweep "$S" --vary rcu.blimit=10,100,1000,10000 --seeds 1..3 --backend parallel $second \
+		>busy.out 2>busy.err
+	rc=$?
+	[ $rc -eq 3 ] && grep -q 'another rcusim sweep is submitting to or collecting' busy.err && ok ||
+		bad "a second sweep into a busy folder: exit $rc: $(cat busy.err)"
+	key=$(kill_one r2) && ok || bad "no run of r2 was seen running to be killed"
+	wait $bg
+	rc=$?
+	bg=
+	[ $rc -eq 3 ] && ok || bad "the sweep with a killed run: exit $rc, want 3"
+fi
+label=$(q "r2/runs/$key.db" 'SELECT label FROM run')
+expect_out '^sweep: 12 runs, 11 complete, 1 lost$'
+expect_err "^rcusim sweep: run \"$label\": lost: its process \\(pid [0-9]+ on .*\\) ended without finishing the run \\($T/r2/runs/$key.db\\)\$"
+expect_err '^rcusim sweep: 1 runs did not complete; to run them again, and only them:$'
+[ "$(q s2.db "SELECT count(*) FROM run WHERE status = 'complete'")" = 11 ] &&
+	[ "$(q s2.db 'SELECT count(*) FROM run')" = 11 ] && ok || bad "s2.db after the kill: $(q s2.db 'SELECT status, label FROM run')"
+runs_but r2 "$key" >before
+# The same sweep again: only the killed run runs.
+expect_exit 0 sweep $second --wait
+expect_out "^sweep: 12 runs in $T/r2: 11 complete, 1 to run \\(1 lost\\)\$"
+expect_out '^sweep: 12 runs, 12 complete$'
+[ "$(wc -l <r2/submit-2.tasks)" = 1 ] && grep -q "/runs/$key.db " r2/submit-2.tasks && ok ||
+	bad "submission 2 is not the killed run alone: $(cat r2/submit-2.tasks)"
+runs_but r2 "$key" >after
+cmp -s before after && ok || { bad "the other 11 runs changed:"; diff before after; }
+[ "$(q "r2/runs/$key.db" 'SELECT status FROM run')" = complete ] && [ -e "r2/failed/$key-2.db" ] &&
+	[ "$(q "r2/failed/$key-2.db" 'SELECT status FROM run')" = running ] && ok ||
+	bad "the killed run's database was not moved aside and run again: $(ls r2/runs r2/failed)"
+if [ "$BACKEND" = slurm ]; then
+	expect_out '^sweep: submitted Slurm array [0-9]+: 1 task \('
+	grep -qx '#SBATCH --array=0-0' r2/submit-2.sbatch && ok || bad "second array spec: $(cat r2/submit-2.sbatch)"
+else
+	[ "$(wc -l <r2/logs/parallel-2.log)" = 2 ] && ok || bad "second parallel joblog: $(cat r2/logs/parallel-2.log)"
+fi
+[ "$(q s2.db "SELECT count(*) FROM run WHERE status = 'complete'")" = 12 ] &&
+	[ "$(q s2.db 'SELECT count(DISTINCT label) FROM run')" = 12 ] && ok || bad "s2.db: $(q s2.db 'SELECT status, label FROM run')"
+[ -s f2/sweep_softirq.run_max_ns.png ] && ok || bad "no figure for the second sweep"
+# Collecting again adds nothing.
+expect_exit 0 "$RCUSIM" sweep --collect r2
+expect_out '^sweep: 12 runs, 12 complete$'
+[ "$(q s2.db 'SELECT count(*) FROM run')" = 12 ] && ok || bad "a second collection added runs"
+
+echo "$pass passed, $fails failed"
+[ $fails -eq 0 ]
