@@ -242,61 +242,70 @@ static void run_db(const char *dir, const sweep_job *j, char *buf)
 	snprintf(buf, PATH_MAX, "%s/runs/%s.db", dir, j->key);
 }
 
-/* Where job @j stands, from its database @path; the position of its
- * complete run among the database's runs in *@idx, and for another state
- * why in @why. With @ended, no task of the sweep can still be running, so a
- * run still marked running is lost. */
-static sweep_state job_state(const sweep_job *j, const char *path, bool ended, size_t *idx,
-			     char *why, size_t len)
+/* Where job @j stands, from its database @path, in *@st; the position of
+ * its complete run among the database's runs in *@idx, and for another
+ * state why in @why. With @ended, no task of the sweep can still be
+ * running, so a run still marked running is lost. A database that cannot
+ * be read is a failed run (it runs again); 0, or EXIT_IO (message in @why)
+ * if this process ran out of memory reading it. */
+static int job_state(const sweep_job *j, const char *path, bool ended, sweep_state *st,
+		     size_t *idx, char *why, size_t len)
 {
 	rec_db *db;
 	rec_run_row *rows;
 	size_t n;
-	why[0] = 0;
+	snprintf(why, len, "no database: its task did not start it (see the task's output in logs/)");
+	*st = SWEEP_MISSING;
 	if (access(path, F_OK))
-		return SWEEP_MISSING;
-	if (rec_open(&db, path, why, len))
-		return SWEEP_FAILED;
-	int rc = rec_list_runs(db, &rows, &n, why, len);
-	rec_close(db);
+		return 0;
+	why[0] = 0;
+	*st = SWEEP_FAILED;
+	int rc = rec_open(&db, path, why, len);
+	if (!rc) {
+		rc = rec_list_runs(db, &rows, &n, why, len);
+		rec_close(db);
+	}
 	if (rc)
-		return SWEEP_FAILED;
-	sweep_state st = SWEEP_MISSING;
-	for (size_t r = 0; r < n && st != SWEEP_COMPLETE; r++)
+		return rc == SIM_ENOMEM ? EXIT_IO : 0;
+	*st = SWEEP_MISSING;
+	if (!n)
+		snprintf(why, len, "its database holds no run: its task ended before the run began");
+	for (size_t r = 0; r < n && *st != SWEEP_COMPLETE; r++)
 		if (!strcmp(rows[r].status, "complete") && !strcmp(rows[r].label, j->label)) {
-			st = SWEEP_COMPLETE;
+			*st = SWEEP_COMPLETE;
 			*idx = r;
 		}
-	if (st != SWEEP_COMPLETE && n) {
+	if (*st != SWEEP_COMPLETE && n) {
 		const rec_run_row *x = &rows[n - 1];
 		if (!strcmp(x->status, "running") && !ended) {
-			st = SWEEP_RUNNING;
+			*st = SWEEP_RUNNING;
 		} else if (!strcmp(x->status, "running") || !strcmp(x->status, "lost")) {
-			st = SWEEP_LOST;
+			*st = SWEEP_LOST;
 			snprintf(why, len, "its process (pid %lld on %s) ended without finishing the run",
 				 (long long)x->pid, x->host);
 		} else if (!strcmp(x->status, "aborted")) {
-			st = SWEEP_ABORTED;
+			*st = SWEEP_ABORTED;
 			snprintf(why, len, "stopped by SIGINT or SIGTERM at %.3f s simulated (scancel or a time limit?)",
 				 (double)x->sim_end_ns / 1e9);
 		} else if (!strcmp(x->status, "failed")) {
-			st = SWEEP_FAILED;
+			*st = SWEEP_FAILED;
 			snprintf(why, len, "failed a model check (its task's output says which)");
 		} else {
-			st = SWEEP_FAILED;
+			*st = SWEEP_FAILED;
 			snprintf(why, len, "its run is %s, labelled \"%s\", not this run", x->status, x->label);
 		}
 	}
 	free(rows);
-	return st;
+	return 0;
 }
 
 /* The state of every job of @s in @dir; the count of each state in
  * @count. @idx (one per job, may be NULL) gets each complete run's
  * position in its database; with @verbose, each run that is neither
- * complete nor running is named on stderr (the first MAX_LISTED). */
-static void scan_states(sweep *s, const char *dir, bool ended, size_t *idx, bool verbose,
-			size_t count[SWEEP_NSTATES])
+ * complete nor running is named on stderr (the first MAX_LISTED). 0, or
+ * EXIT_IO (message printed) if this process ran out of memory. */
+static int scan_states(sweep *s, const char *dir, bool ended, size_t *idx, bool verbose,
+		       size_t count[SWEEP_NSTATES])
 {
 	char path[PATH_MAX], why[1024];
 	size_t listed = 0;
@@ -305,7 +314,10 @@ static void scan_states(sweep *s, const char *dir, bool ended, size_t *idx, bool
 		size_t at = 0;
 		sweep_job *jb = &s->jobs[j];
 		run_db(dir, jb, path);
-		jb->state = job_state(jb, path, ended, &at, why, sizeof(why));
+		if (job_state(jb, path, ended, &jb->state, &at, why, sizeof(why))) {
+			fprintf(stderr, "rcusim sweep: %s: %s\n", path, why);
+			return EXIT_IO;
+		}
 		if (idx)
 			idx[j] = at;
 		count[jb->state]++;
@@ -318,6 +330,7 @@ static void scan_states(sweep *s, const char *dir, bool ended, size_t *idx, bool
 	if (listed > MAX_LISTED)
 		fprintf(stderr, "rcusim sweep: ... and %zu more runs that did not complete\n",
 			listed - MAX_LISTED);
+	return 0;
 }
 
 /* "N runs, C complete, L lost, ..." on stdout: the states that occur. */
@@ -800,8 +813,8 @@ static int collect_runs(sweep *s, bool ended)
 		fprintf(stderr, "rcusim sweep: out of memory\n");
 		goto out;
 	}
-	scan_states(s, s->results, ended, idx, true, count);
-	if ((status = cli_open_db(s->db_path, false, &db)))
+	if ((status = scan_states(s, s->results, ended, idx, true, count)) ||
+	    (status = cli_open_db(s->db_path, false, &db)))
 		goto out;
 	for (size_t j = 0; j < s->njobs; j++) {
 		sweep_job *jb = &s->jobs[j];
@@ -987,8 +1000,8 @@ int sweep_submit(sweep *s)
 	set_keys(s, av);
 	/* Nothing of this folder runs now (no array queued; parallel runs
 	 * under the lock): a run still marked running is lost. */
-	scan_states(s, s->results, true, NULL, false, count);
-	if ((status = write_manifest(s)))
+	if ((status = scan_states(s, s->results, true, NULL, false, count)) ||
+	    (status = write_manifest(s)))
 		goto out;
 	size_t todo = s->njobs - count[SWEEP_COMPLETE];
 	printf("sweep: %zu runs in %s: %zu complete, %zu to run", s->njobs, s->results,
@@ -1166,7 +1179,8 @@ int sweep_collect(sweep *s, const char *dir, int argc, char **argv)
 				goto out;
 		} else if (q > 0) {
 			size_t count[SWEEP_NSTATES];
-			scan_states(s, real, false, NULL, false, count);
+			if ((status = scan_states(s, real, false, NULL, false, count)))
+				goto out;
 			print_counts("sweep: ", s->njobs, count);
 			fprintf(stderr, "rcusim sweep: array %s still has %ld tasks queued or running: collect "
 					"again when it ends, or add --wait\n", id, q);
