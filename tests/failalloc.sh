@@ -2,10 +2,11 @@
 # failalloc.sh RCUSIM SRCDIR - every allocation rcusim's own code makes in
 # a short run of make-small (files, slab, RCU, recorder, CLI), of
 # callrcu-small, and of collecting a sweep's databases fails in turn
-# (RCUSIM_FAIL_ALLOC=N, the test hook of tests/failalloc.c; RCUSIM is built with -DRCUSIM_FAILALLOC=ON and, in
-# scripts/test.sh, ASan with leak detection). Each run must either complete
-# as if nothing failed, or exit 3 with "out of memory" and leave no complete
-# run: no crash, no sanitizer report, no leak, no run that looks complete.
+# (RCUSIM_FAIL_ALLOC=N, the test hook of tests/failalloc.c; RCUSIM is built
+# with -DRCUSIM_FAILALLOC=ON and, in scripts/test.sh, ASan with leak
+# detection). Each run must either complete as if nothing failed, or exit 3
+# with "out of memory" and leave no complete run: no crash, no sanitizer
+# report, no leak, no run that looks complete.
 set -u
 RCUSIM=$1
 SRC=$2

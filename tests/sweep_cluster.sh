@@ -10,8 +10,12 @@
 #     collection reports it lost and exits 3, the sweep submitted again
 #     runs that run and no other, and then all 12 are merged; collecting
 #     once more adds nothing.
-# Skipped (exit 77) only if the Slurm daemons cannot start on this machine,
-# and never under CI (CI=true), where they must.
+# For parallel, a second host is this machine again as "rcusim-node": an
+# sshd the test starts on 127.0.0.1, reached through GNU parallel's
+# PARALLEL_SSH, so the commands travel through ssh as to another host.
+# Skipped (exit 77) only if the Slurm daemons cannot start on this machine
+# (the parallel test then runs without its ssh host), and never under CI
+# (CI=true), where they must.
 set -u
 BACKEND=$1
 RCUSIM=$2
@@ -22,6 +26,7 @@ chmod 755 "$T" # munged wants every folder above its socket searchable by all
 bg=
 cleanup() {
 	[ -n "$bg" ] && kill "$bg" 2>/dev/null
+	[ -s "$T/ssh/sshd.pid" ] && kill "$(cat "$T/ssh/sshd.pid")" 2>/dev/null
 	[ "$BACKEND" = slurm ] && "$SRC/scripts/slurm-local.sh" stop "$T/slurm" >/dev/null 2>&1
 	rm -rf "$T"
 }
@@ -44,21 +49,85 @@ expect_exit() {
 expect_out() { grep -qE -- "$1" "$T/out" && ok || { bad "stdout lacks /$1/"; cat "$T/out"; }; }
 expect_err() { grep -qE -- "$1" "$T/err" && ok || { bad "stderr lacks /$1/"; cat "$T/err"; }; }
 
+# cannot_run WHAT OUTPUT: the machine cannot run WHAT: exit 77 (slurm),
+# or fail under CI.
+cannot_run() {
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL: $1 did not start, and CI must run it:"
+		echo "$2"
+		exit 1
+	fi
+	echo "SKIP: this machine cannot run $1:"
+	echo "$2"
+	[ "$BACKEND" = slurm ] && exit 77
+}
+
+# A TCP port nobody listens on here, 20000-49999.
+free_port() {
+	while :; do
+		p=$(($(od -An -N2 -tu2 /dev/urandom) % 30000 + 20000))
+		cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk 'NR > 1 { split($2, a, ":"); print a[2] }' |
+			grep -qx "$(printf '%04X' "$p")" || { echo "$p"; return; }
+	done
+}
+
+# sshd on 127.0.0.1 as host "rcusim-node" of $T/ssh/ssh_config, with a key
+# of its own; GNU parallel reaches it through PARALLEL_SSH.
+start_sshd() {
+	mkdir -p "$T/ssh" || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$T/ssh/host_key" >/dev/null &&
+		ssh-keygen -q -t ed25519 -N '' -f "$T/ssh/user_key" >/dev/null &&
+		cp "$T/ssh/user_key.pub" "$T/ssh/authorized_keys" || return 1
+	port=$(free_port)
+	cat >"$T/ssh/sshd_config" <<END
+ListenAddress 127.0.0.1
+Port $port
+HostKey $T/ssh/host_key
+AuthorizedKeysFile $T/ssh/authorized_keys
+PidFile $T/ssh/sshd.pid
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+UsePAM no
+StrictModes no
+END
+	cat >"$T/ssh/ssh_config" <<END
+Host rcusim-node
+  HostName 127.0.0.1
+  Port $port
+  User $(id -un)
+  IdentityFile $T/ssh/user_key
+  IdentitiesOnly yes
+  StrictHostKeyChecking no
+  UserKnownHostsFile /dev/null
+  BatchMode yes
+  LogLevel ERROR
+END
+	# Debian's sshd, run by root, wants its privilege separation folder.
+	[ "$(id -u)" != 0 ] || mkdir -p /run/sshd
+	/usr/sbin/sshd -f "$T/ssh/sshd_config" -E "$T/ssh/sshd.log" || return 1
+	i=0
+	until ssh -F "$T/ssh/ssh_config" rcusim-node true; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || return 1
+		sleep 0.1
+	done
+	export PARALLEL_SSH="ssh -F $T/ssh/ssh_config"
+}
+
 case $BACKEND in
 slurm)
-	if ! out=$("$SRC/scripts/slurm-local.sh" start "$T/slurm" 2>&1); then
-		if [ "${CI:-}" = true ]; then
-			echo "FAIL: the Slurm daemons did not start, and CI must run them:"
-			echo "$out"
-			exit 1
-		fi
-		echo "SKIP: this machine cannot run the Slurm daemons (munged, slurmctld, slurmd):"
-		echo "$out"
-		exit 77
-	fi
+	out=$("$SRC/scripts/slurm-local.sh" start "$T/slurm" 2>&1) ||
+		cannot_run "the Slurm daemons (munged, slurmctld, slurmd)" "$out"
 	export SLURM_CONF="$T/slurm/slurm.conf"
 	;;
-parallel) ;;
+parallel)
+	hosts="--sshlogin 1/: --sshlogin 1/rcusim-node"
+	if ! start_sshd >"$T/sshd.out" 2>&1; then
+		cannot_run "sshd (openssh-server) on 127.0.0.1" "$(cat "$T/sshd.out" "$T/ssh/sshd.log" 2>/dev/null)"
+		hosts="--sshlogin 2/:"
+	fi
+	;;
 *)
 	echo "usage: $0 slurm|parallel RCUSIM SRCDIR" >&2
 	exit 2
@@ -115,7 +184,10 @@ if [ "$BACKEND" = slurm ]; then
 fi
 
 # ---- a sweep of 12 runs: waited for, merged, compared and drawn ----------
-expect_exit 0 sweep --duration 1s --results r1 --db s1.db --plot --out f1 --wait $opts
+# (through parallel: one run at a time here and one on the ssh host)
+first=$opts
+[ "$BACKEND" = parallel ] && first=$hosts
+expect_exit 0 sweep --duration 1s --results r1 --db s1.db --plot --out f1 --wait $first
 expect_out "^sweep: 12 runs in $T/r1: 0 complete, 12 to run \\(12 not run\\)\$"
 expect_out '^sweep: 12 runs, 12 complete$'
 expect_out '^callbacks queued  '
@@ -129,6 +201,11 @@ if [ "$BACKEND" = slurm ]; then
 	[ "$(ls r1/logs/slurm-*_*.out | wc -l)" = 12 ] && ok || bad "task logs: $(ls r1/logs)"
 else
 	[ "$(wc -l <r1/logs/parallel-1.log)" = 13 ] && ok || bad "parallel joblog: $(cat r1/logs/parallel-1.log)"
+	# Both hosts ran runs, each with exit status 0.
+	if [ "$hosts" != "--sshlogin 2/:" ]; then
+		awk -F '\t' 'NR > 1 && $7 == 0 { print $2 }' r1/logs/parallel-1.log | sort -u | tr '\n' ' ' >hosts
+		[ "$(cat hosts)" = ": rcusim-node " ] && ok || bad "hosts of the runs: $(cat r1/logs/parallel-1.log)"
+	fi
 fi
 
 # ---- one run killed mid-way, then only it runs again ---------------------
