@@ -548,8 +548,11 @@ static void emit_jobs(const sweep *s, const char **av)
 		int n = sweep_run_argv(s, &s->jobs[j], s->db_path, av);
 		fputs("rcusim run", stdout);
 		for (int k = 2; k < n; k++) {
+			/* Option names (at 3, 5, 6 and every even place from 8 on,
+			 * see sweep_run_argv) and the seed's digits as they are. */
+			bool name = k == 3 || k == 5 || k == 6 || (k >= 8 && k % 2 == 0);
 			putchar(' ');
-			if (!strncmp(av[k], "--", 2) || !strcmp(av[k - 1], "--seed"))
+			if (name || !strcmp(av[k - 1], "--seed"))
 				fputs(av[k], stdout);
 			else
 				cli_shell_quote(av[k], stdout);
