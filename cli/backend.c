@@ -3,8 +3,9 @@
  * backend.c - `rcusim sweep --backend slurm|parallel` and `--collect`: the
  * sweep's runs as tasks that each write a database of their own into a
  * results folder on a shared filesystem, submitted as one Slurm job array
- * (sbatch) or run through GNU parallel (here, or on other hosts over ssh),
- * then merged into the sweep's database and reported as a local sweep is.
+ * (sbatch; several if the runs are more than the cluster's MaxArraySize) or
+ * run through GNU parallel (here, or on other hosts over ssh), then merged
+ * into the sweep's database and reported as a local sweep is.
  *
  * The results folder DIR holds:
  *   sweep.args        the sweep's arguments, NUL-separated, paths absolute:
@@ -14,8 +15,9 @@
  *   failed/KEY-N.db   the database of a run that did not complete, moved
  *                     aside by submission N, which runs it again
  *   submit-N.tasks    submission N's runs, one `rcusim run` command line each
- *   submit-N.sbatch   submission N's batch script (Slurm)
- *   slurm-arrays      the job id of each array submitted, one a line
+ *   submit-N.sbatch   submission N's batch script (Slurm); submit-N-P.sbatch
+ *                     for its array P when it needs more than one
+ *   slurm-arrays      "N JOBID" for each array submitted
  *   logs/             each array task's output, parallel's job log and output
  *
  * A run key is a 64-bit FNV-1a hash of what decides a run: its scenario
@@ -23,11 +25,13 @@
  * It leaves out the scenario file's content: edit the file (or an include)
  * and the runs of DIR still count as done; sweep into a new DIR then.
  *
- * Slurm is driven through its commands only (sbatch, squeue), never its
- * library, so any version that has them works; an array's end is found by
- * polling squeue, every second at first, every 30 s at most, which is gentle
- * on a shared controller. A run's database on a network filesystem is
- * written by one process on one host; SQLite's WAL needs no more than that.
+ * Slurm is driven through its commands only (sbatch, squeue, scontrol,
+ * scancel), never its library, so any version that has them works; an
+ * array's end is found by polling squeue, every second at first, every 30 s
+ * at most, which is gentle on a shared controller. While a run's task is
+ * alive, only that task opens the run's database: the collection reads the
+ * databases once no task of the sweep runs, as SQLite's WAL wants on a
+ * network filesystem (one host at a time; its file locks must work there).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -549,13 +553,41 @@ static int write_manifest(const sweep *s)
 
 /* ---- Slurm -------------------------------------------------------------- */
 
-/* The job id of the last array submitted into @dir, into @id ("" if none).
- * 0, or EXIT_IO (message printed). */
-static int last_array(const char *dir, char *id, size_t len)
+/* The job ids of the arrays of one submission. */
+typedef struct arrays {
+	char (*id)[24]; /* job ids, n of them (malloc'd) */
+	size_t n;
+} arrays;
+
+/* Add job id @id to @a. 0 or EXIT_IO (message printed). */
+static int arrays_add(arrays *a, const char *id)
 {
-	char path[PATH_MAX + 32], line[64];
+	char(*g)[24] = realloc(a->id, (a->n + 1) * sizeof(*g));
+	if (!g) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		return EXIT_IO;
+	}
+	a->id = g;
+	snprintf(a->id[a->n++], sizeof(a->id[0]), "%s", id);
+	return 0;
+}
+
+/* @a as "array 12" or "arrays 12, 13", on @out. */
+static void arrays_print(const arrays *a, FILE *out)
+{
+	fprintf(out, "array%s", a->n == 1 ? "" : "s");
+	for (size_t k = 0; k < a->n; k++)
+		fprintf(out, "%s%s", k ? ", " : " ", a->id[k]);
+}
+
+/* The arrays of the last submission into @dir, from its slurm-arrays
+ * ("SUBMISSION JOBID" lines), into @a (none if there is no such file). 0,
+ * or EXIT_IO (message printed). */
+static int last_arrays(const char *dir, arrays *a)
+{
+	char path[PATH_MAX + 32], line[96], id[24];
+	long sub, last = -1;
 	snprintf(path, sizeof(path), "%s/slurm-arrays", dir);
-	id[0] = 0;
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		if (errno == ENOENT)
@@ -563,16 +595,24 @@ static int last_array(const char *dir, char *id, size_t len)
 		fprintf(stderr, "rcusim sweep: %s: %s\n", path, strerror(errno));
 		return EXIT_IO;
 	}
-	while (fgets(line, sizeof(line), f))
-		if (isdigit((unsigned char)line[0]))
-			snprintf(id, len, "%.*s", (int)strspn(line, "0123456789"), line);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%ld %23[0-9]", &sub, id) != 2 || sub < last)
+			continue;
+		if (sub > last)
+			a->n = 0;
+		last = sub;
+		if (arrays_add(a, id)) {
+			fclose(f);
+			return EXIT_IO;
+		}
+	}
 	fclose(f);
 	return 0;
 }
 
-/* How many tasks of array @id are still queued, running or completing
+/* How many tasks of the arrays @a are still queued, running or completing
  * (squeue, this user's jobs), or -1 (message printed) if squeue failed. */
-static long slurm_queued(const char *id)
+static long slurm_queued(const arrays *a)
 {
 	char user[300], *out;
 	int st;
@@ -582,18 +622,22 @@ static long slurm_queued(const char *id)
 	if (run_prog(argv, &out, NULL, &st))
 		return -1;
 	if (exit_code(st)) {
-		fprintf(stderr, "rcusim sweep: squeue failed (exit %d): cannot tell whether array %s still runs\n",
-			exit_code(st), id);
+		fprintf(stderr, "rcusim sweep: squeue failed (exit %d): cannot tell whether ", exit_code(st));
+		arrays_print(a, stderr);
+		fprintf(stderr, " still run%s\n", a->n == 1 ? "s" : "");
 		free(out);
 		return -1;
 	}
 	long n = 0;
-	size_t idl = strlen(id);
 	for (char *l = out; *l;) {
 		size_t ll = strcspn(l, "\n");
 		char *t = l + strspn(l, " ");
-		if (ll >= idl && !strncmp(t, id, idl) && (t[idl] == '\n' || t[idl] == ' ' || !t[idl]))
-			n++;
+		size_t tl = strcspn(t, " \n");
+		for (size_t k = 0; k < a->n; k++)
+			if (tl == strlen(a->id[k]) && !strncmp(t, a->id[k], tl)) {
+				n++;
+				break;
+			}
 		l += ll + (l[ll] == '\n');
 	}
 	free(out);
@@ -607,21 +651,24 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Block until no task of array @id is left in the queue, polling squeue
- * every 1 s at first and at most every POLL_MAX_S; progress on stderr when
- * it is a terminal. 0 or EXIT_IO (message printed). */
-static int slurm_wait(const char *id)
+/* Block until no task of the arrays @a is left in the queue, polling
+ * squeue every 1 s at first and at most every POLL_MAX_S; progress on
+ * stderr when it is a terminal. 0 or EXIT_IO (message printed). */
+static int slurm_wait(const arrays *a)
 {
 	bool tty = isatty(STDERR_FILENO);
 	double t0 = now_s();
 	for (;;) {
-		long q = slurm_queued(id);
+		long q = slurm_queued(a);
 		if (q < 0)
 			return EXIT_IO;
 		if (!q)
 			break;
-		if (tty)
-			fprintf(stderr, "\rarray %s: %ld tasks queued or running, %.0f s   ", id, q, now_s() - t0);
+		if (tty) {
+			fputc('\r', stderr);
+			arrays_print(a, stderr);
+			fprintf(stderr, ": %ld tasks queued or running, %.0f s   ", q, now_s() - t0);
+		}
 		double pause = 1 + (now_s() - t0) / 10;
 		struct timespec ts = { (time_t)(pause < POLL_MAX_S ? pause : POLL_MAX_S), 0 };
 		while (nanosleep(&ts, &ts) && errno == EINTR)
@@ -632,9 +679,32 @@ static int slurm_wait(const char *id)
 	return 0;
 }
 
-/* Write the batch script @path of submission @n (@ntasks runs listed in
- * @tasks). 0 or EXIT_IO (message printed). */
-static int write_sbatch(const sweep *s, const char *path, const char *tasks, int n, size_t ntasks)
+/* The most tasks one array may have here: the cluster's MaxArraySize
+ * (`scontrol show config`), or Slurm's default 1001 if that cannot be
+ * read. */
+static size_t slurm_max_array(void)
+{
+	const char *argv[] = { "scontrol", "show", "config", NULL };
+	char *out;
+	int st;
+	long max = 1001;
+	if (!on_path("scontrol") || run_prog(argv, &out, NULL, &st))
+		return (size_t)max;
+	for (char *l = out; !exit_code(st) && *l;) {
+		long v;
+		if (!strncmp(l, "MaxArraySize", 12) && sscanf(l + 12, " = %ld", &v) == 1 && v > 0)
+			max = v;
+		l += strcspn(l, "\n");
+		l += *l == '\n';
+	}
+	free(out);
+	return (size_t)max;
+}
+
+/* Write the batch script @path of submission @n: an array of the @ntasks
+ * runs from line @first + 1 on of @tasks. 0 or EXIT_IO (message printed). */
+static int write_sbatch(const sweep *s, const char *path, const char *tasks, int n, size_t first,
+			size_t ntasks)
 {
 	FILE *f = fopen(path, "w");
 	if (!f) {
@@ -643,10 +713,10 @@ static int write_sbatch(const sweep *s, const char *path, const char *tasks, int
 	}
 	fprintf(f, "#!/bin/sh\n"
 		   "# rcusim sweep, submission %d: %zu of the sweep's %zu runs, one array task each,\n"
-		   "# written by rcusim %s. Task I runs line I+1 of\n# %s\n"
+		   "# written by rcusim %s. Task I runs line %zu+I+1 of\n# %s\n"
 		   "# (an `rcusim run` command line) into its own database in %s/runs;\n"
 		   "# `rcusim sweep --collect %s` merges them. Submitted as:\n#   sbatch --parsable",
-		n, ntasks, s->njobs, RCUSIM_VERSION, tasks, s->results, s->results);
+		n, ntasks, s->njobs, RCUSIM_VERSION, first, tasks, s->results, s->results);
 	for (size_t q = 0; q < s->nsbatch; q++)
 		put_shell_word(s->sbatch_args[q], f);
 	fprintf(f, " %s\n", path);
@@ -663,8 +733,8 @@ static int write_sbatch(const sweep *s, const char *path, const char *tasks, int
 		fprintf(f, "#SBATCH --cpus-per-task=%ld\n", s->cpus_per_task);
 	fputs("tasks=", f);
 	cli_shell_quote(tasks, f);
-	fputs("\nline=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" \"$tasks\")\n"
-	      "if [ -z \"$line\" ]; then\n"
+	fprintf(f, "\nline=$(sed -n \"$((%zu + SLURM_ARRAY_TASK_ID + 1))p\" \"$tasks\")\n", first);
+	fputs("if [ -z \"$line\" ]; then\n"
 	      "\techo \"rcusim sweep: array task $SLURM_ARRAY_TASK_ID has no line in $tasks\" >&2\n"
 	      "\texit 2\n"
 	      "fi\n"
@@ -675,12 +745,13 @@ static int write_sbatch(const sweep *s, const char *path, const char *tasks, int
 	return 0;
 }
 
-/* Submit the batch script @script with sbatch and record the array's id
- * in @id and in the results folder. 0 or EXIT_IO (message printed). */
-static int slurm_submit(const sweep *s, const char *script, char *id, size_t len)
+/* Submit the batch script @script (an array of @ntasks, of submission @n)
+ * with sbatch; add the array's id to @a and record it in the results
+ * folder. 0 or EXIT_IO (message printed). */
+static int slurm_submit(const sweep *s, const char *script, int n, size_t ntasks, arrays *a)
 {
 	const char **argv = calloc(s->nsbatch + 4, sizeof(*argv));
-	char *out = NULL, path[PATH_MAX + 32];
+	char *out = NULL, path[PATH_MAX + 32], id[24];
 	int st, status = EXIT_IO;
 	size_t k = 0;
 	if (!argv) {
@@ -696,30 +767,78 @@ static int slurm_submit(const sweep *s, const char *script, char *id, size_t len
 	if (run_prog(argv, &out, NULL, &st))
 		goto out;
 	if (exit_code(st)) {
-		fprintf(stderr, "rcusim sweep: sbatch failed (exit %d): nothing was submitted\n", exit_code(st));
+		fprintf(stderr, "rcusim sweep: sbatch failed (exit %d) on %s\n", exit_code(st), script);
 		goto out;
 	}
-	size_t n = strspn(out, "0123456789");
-	if (!n || n >= len) {
-		fprintf(stderr, "rcusim sweep: sbatch printed no job id (\"%.80s\"): was the array submitted? "
-				"See squeue\n", out);
+	size_t len = strspn(out, "0123456789");
+	if (!len || len >= sizeof(id)) {
+		fprintf(stderr, "rcusim sweep: sbatch printed no job id (\"%.80s\") for %s: see squeue\n", out,
+			script);
 		goto out;
 	}
-	snprintf(id, len, "%.*s", (int)n, out);
+	snprintf(id, sizeof(id), "%.*s", (int)len, out);
+	if (arrays_add(a, id))
+		goto out;
 	snprintf(path, sizeof(path), "%s/slurm-arrays", s->results);
 	FILE *f = fopen(path, "a");
-	if (!f || (fprintf(f, "%s\n", id), close_written(f, path))) {
+	if (!f || (fprintf(f, "%d %s\n", n, id), close_written(f, path))) {
 		if (!f)
 			fprintf(stderr, "rcusim sweep: %s: %s\n", path, strerror(errno));
-		fprintf(stderr, "rcusim sweep: array %s was submitted but is not recorded in %s: "
-				"--collect cannot wait for it\n", id, path);
+		fprintf(stderr, "rcusim sweep: array %s cannot be recorded in %s\n", id, path);
 		goto out;
 	}
+	printf("sweep: submitted Slurm array %s: %zu task%s (%s)\n", id, ntasks, ntasks == 1 ? "" : "s",
+	       script);
 	status = 0;
 out:
 	free(out);
 	free(argv);
 	return status;
+}
+
+/* Submission @n's @todo runs (its task list @tasks) as Slurm arrays of at
+ * most the cluster's MaxArraySize tasks each, their ids in @a. All or
+ * nothing: if one cannot be submitted, those already submitted are
+ * cancelled (scancel). 0 or EXIT_IO (message printed). */
+static int slurm_submit_all(const sweep *s, const char *tasks, int n, size_t todo, arrays *a)
+{
+	char script[PATH_MAX + 64];
+	size_t max = slurm_max_array(), nparts = (todo + max - 1) / max;
+	for (size_t p = 0; p < nparts; p++) {
+		size_t first = p * max, len = todo - first < max ? todo - first : max;
+		if (nparts == 1)
+			snprintf(script, sizeof(script), "%s/submit-%d.sbatch", s->results, n);
+		else
+			snprintf(script, sizeof(script), "%s/submit-%d-%zu.sbatch", s->results, n, p + 1);
+		if (!write_sbatch(s, script, tasks, n, first, len) && !slurm_submit(s, script, n, len, a))
+			continue;
+		if (!a->n) {
+			fprintf(stderr, "rcusim sweep: nothing was submitted\n");
+			return EXIT_IO;
+		}
+		/* Never half a submission: take back what went. */
+		const char **argv = calloc(a->n + 2, sizeof(*argv));
+		int st = 1;
+		if (argv) {
+			argv[0] = "scancel";
+			for (size_t k = 0; k < a->n; k++)
+				argv[k + 1] = a->id[k];
+			if (run_prog(argv, NULL, NULL, &st))
+				st = 1;
+			free(argv);
+		}
+		if (!exit_code(st)) {
+			arrays_print(a, stderr);
+			fprintf(stderr, " of this submission cancelled: nothing of it runs\n");
+		} else {
+			fprintf(stderr, "rcusim sweep: cannot cancel ");
+			arrays_print(a, stderr);
+			fprintf(stderr, ": they run %zu of the %zu runs; cancel them with scancel\n",
+				first, todo);
+		}
+		return EXIT_IO;
+	}
+	return 0;
 }
 
 /* ---- GNU parallel ------------------------------------------------------- */
@@ -970,8 +1089,9 @@ static int check_submission(sweep *s, const char **av)
 
 int sweep_submit(sweep *s)
 {
-	char tasks[PATH_MAX + 64], script[PATH_MAX + 64], id[32];
+	char tasks[PATH_MAX + 64];
 	const char **av = calloc(sweep_argv_max(s), sizeof(*av));
+	arrays a = { NULL, 0 };
 	size_t count[SWEEP_NSTATES];
 	FILE *f = NULL;
 	int status, lock = -1, n;
@@ -982,20 +1102,24 @@ int sweep_submit(sweep *s)
 	if ((status = check_submission(s, av)) || (status = prepare_dir(s)) ||
 	    (status = lock_dir(s->results, &lock)))
 		goto out;
-	/* One array of a results folder at a time. */
+	/* One submission of a results folder at a time. */
 	if (s->backend == SWEEP_SLURM) {
-		if ((status = last_array(s->results, id, sizeof(id))))
+		if ((status = last_arrays(s->results, &a)))
 			goto out;
-		long q = id[0] ? slurm_queued(id) : 0;
+		long q = a.n ? slurm_queued(&a) : 0;
 		if (q) {
-			if (q > 0)
-				fprintf(stderr, "rcusim sweep: %s: array %s of an earlier submission still has %ld "
-						"tasks queued or running: wait for it (rcusim sweep --collect %s "
-						"--wait) or cancel it (scancel %s)\n",
-					s->results, id, q, s->results, id);
+			if (q > 0) {
+				fprintf(stderr, "rcusim sweep: %s: ", s->results);
+				arrays_print(&a, stderr);
+				fprintf(stderr, " of an earlier submission still %s %ld tasks queued or running: "
+						"wait for %s (rcusim sweep --collect %s --wait) or cancel %s "
+						"(scancel)\n", a.n == 1 ? "has" : "have", q, a.n == 1 ? "it" : "them",
+					s->results, a.n == 1 ? "it" : "them");
+			}
 			status = q > 0 ? EXIT_USAGE : EXIT_IO;
 			goto out;
 		}
+		a.n = 0;
 	}
 	set_keys(s, av);
 	/* Nothing of this folder runs now (no array queued; parallel runs
@@ -1048,24 +1172,22 @@ int sweep_submit(sweep *s)
 			status = prc;
 		goto out;
 	}
-	snprintf(script, sizeof(script), "%s/submit-%d.sbatch", s->results, n);
-	if ((status = write_sbatch(s, script, tasks, n, todo)) ||
-	    (status = slurm_submit(s, script, id, sizeof(id))))
+	if ((status = slurm_submit_all(s, tasks, n, todo, &a)))
 		goto out;
-	printf("sweep: submitted Slurm array %s: %zu task%s (%s)\n", id, todo, todo == 1 ? "" : "s", script);
 	printf("sweep: collect with: rcusim sweep --collect %s\n", s->results);
 	fflush(stdout);
 	if (!s->wait)
 		goto out;
-	/* While the array runs, --collect may look in (and will be told). */
+	/* While the arrays run, --collect may look in (and will be told). */
 	unlock_dir(&lock);
-	if ((status = slurm_wait(id)) || (status = lock_dir(s->results, &lock)))
+	if ((status = slurm_wait(&a)) || (status = lock_dir(s->results, &lock)))
 		goto out;
 	status = collect_runs(s, true);
 out:
 	if (f)
 		fclose(f);
 	unlock_dir(&lock);
+	free(a.id);
 	free(av);
 	return status;
 }
@@ -1125,8 +1247,9 @@ static int read_manifest(sweep *s, const char *dir, char ***argv, int *argc)
 
 int sweep_collect(sweep *s, const char *dir, int argc, char **argv)
 {
-	char real[PATH_MAX], id[32];
+	char real[PATH_MAX];
 	char **margv = NULL;
+	arrays a = { NULL, 0 };
 	int margc, status, lock = -1;
 	/* This command line's options alone first (into a copy that allocates
 	 * nothing): bad ones are refused before the folder is read. */
@@ -1162,28 +1285,29 @@ int sweep_collect(sweep *s, const char *dir, int argc, char **argv)
 	}
 	set_keys(s, av);
 	free(av);
-	if ((status = lock_dir(real, &lock)) || (status = last_array(real, id, sizeof(id))))
+	if ((status = lock_dir(real, &lock)) || (status = last_arrays(real, &a)))
 		goto out;
 	bool ended = true;
-	if (id[0] && !on_path("squeue")) {
+	if (a.n && !on_path("squeue")) {
 		/* Collected away from the cluster: the runs' heartbeats decide. */
-		fprintf(stderr, "rcusim sweep: squeue is not on PATH: cannot ask Slurm whether array %s still "
-				"runs; a run counts as lost once its heartbeat is %d s old\n",
-			id, REC_LOST_AFTER_S);
+		fprintf(stderr, "rcusim sweep: squeue is not on PATH: cannot ask Slurm whether ");
+		arrays_print(&a, stderr);
+		fprintf(stderr, " still run%s; a run counts as lost once its heartbeat is %d s old\n",
+			a.n == 1 ? "s" : "", REC_LOST_AFTER_S);
 		ended = false;
-	} else if (id[0]) {
-		long q = slurm_queued(id);
+	} else if (a.n) {
+		long q = slurm_queued(&a);
 		if (q > 0 && wait) {
 			unlock_dir(&lock);
-			if ((status = slurm_wait(id)) || (status = lock_dir(real, &lock)))
+			if ((status = slurm_wait(&a)) || (status = lock_dir(real, &lock)))
 				goto out;
 		} else if (q > 0) {
-			size_t count[SWEEP_NSTATES];
-			if ((status = scan_states(s, real, false, NULL, false, count)))
-				goto out;
-			print_counts("sweep: ", s->njobs, count);
-			fprintf(stderr, "rcusim sweep: array %s still has %ld tasks queued or running: collect "
-					"again when it ends, or add --wait\n", id, q);
+			/* Their databases are not read while their tasks write them
+			 * (SQLite's WAL, on a network filesystem, wants one host). */
+			fprintf(stderr, "rcusim sweep: ");
+			arrays_print(&a, stderr);
+			fprintf(stderr, " still %s %ld tasks queued or running: collect again when %s, or add "
+					"--wait\n", a.n == 1 ? "has" : "have", q, a.n == 1 ? "it ends" : "they end");
 			status = EXIT_IO;
 			goto out;
 		} else if (q < 0) {
@@ -1194,6 +1318,7 @@ int sweep_collect(sweep *s, const char *dir, int argc, char **argv)
 	status = collect_runs(s, ended);
 out:
 	unlock_dir(&lock);
+	free(a.id);
 	free(margv);
 	return status;
 }

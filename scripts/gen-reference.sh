@@ -98,7 +98,9 @@ A cluster sweep's results folder DIR holds `sweep.args` (the sweep's arguments, 
 made absolute: what `--collect` reads), `runs/KEY.db` (each run's database), `failed/KEY-N.db` (the
 database of a run that did not complete, moved aside by submission N, which ran it again),
 `submit-N.tasks` (submission N's runs, one `rcusim run` command line each), `submit-N.sbatch` (its
-batch script: array task I runs line I+1), `slurm-arrays` (the job id of each array), `logs/` (each
+batch script: array task I runs line I+1; with more runs than the cluster's `MaxArraySize`, one
+script per array, `submit-N-P.sbatch`, array P starting further down the list), `slurm-arrays` (the
+submission and job id of each array), `logs/` (each
 task's output, GNU parallel's job log and output) and `sweep.lock` (held while a command submits or
 collects). KEY, the run key, is a 64-bit FNV-1a hash of the run's scenario (absolute path), its
 overrides in order, its seed and the rcusim version: editing a scenario file does not change it. A

@@ -6,7 +6,8 @@
 # parallel on this host (--sshlogin :). In order:
 #   - bad input exits 2 or 3 with a message, and nothing is submitted;
 #   - a 12-run sweep waits, merges 12 complete runs, compares and draws;
-#   - in a second 12-run sweep one run is killed (SIGKILL) mid-way: the
+#   - in a second 12-run sweep (Slurm: as two arrays, the cluster's
+#     MaxArraySize set to 8) one run is killed (SIGKILL) mid-way: the
 #     collection reports it lost and exits 3, the sweep submitted again
 #     runs that run and no other, and then all 12 are merged; collecting
 #     once more adds nothing.
@@ -177,7 +178,8 @@ if [ "$BACKEND" = slurm ]; then
 	# sbatch refuses the array: exit 3 with its message, nothing recorded.
 	expect_exit 3 sweep --results r0 --sbatch-arg=--partition=nosuch
 	expect_err 'invalid partition'
-	expect_err '^rcusim sweep: sbatch failed \(exit 1\): nothing was submitted$'
+	expect_err '^rcusim sweep: sbatch failed \(exit 1\) on .*/r0/submit-1.sbatch$'
+	expect_err '^rcusim sweep: nothing was submitted$'
 	[ ! -e r0/slurm-arrays ] && [ -z "$(squeue --noheader --user="$(id -un)")" ] && ok ||
 		bad "a refused array is recorded or queued"
 	expect_exit 2 sweep --results r0 --partition 'two words'
@@ -238,14 +240,21 @@ runs_but() {
 }
 second="--duration 4s --results r2 --db s2.db --plot --out f2 $opts"
 if [ "$BACKEND" = slurm ]; then
+	# Arrays of at most 8 tasks here: the 12 runs go as two arrays.
+	echo MaxArraySize=8 >>"$SLURM_CONF"
+	scontrol reconfigure && [ "$(scontrol show config | sed -n 's/^MaxArraySize *= *//p')" = 8 ] && ok ||
+		bad "MaxArraySize not set: $(scontrol show config | grep MaxArraySize)"
 	expect_exit 0 sweep $second
-	expect_out '^sweep: submitted Slurm array [0-9]+: 12 tasks \('
+	expect_out "^sweep: submitted Slurm array [0-9]+: 8 tasks \\($T/r2/submit-1-1.sbatch\\)\$"
+	expect_out "^sweep: submitted Slurm array [0-9]+: 4 tasks \\($T/r2/submit-1-2.sbatch\\)\$"
 	expect_out "^sweep: collect with: rcusim sweep --collect $T/r2\$"
-	# While its array runs: no second submission, no collection.
+	grep -qx '#SBATCH --array=0-3' r2/submit-1-2.sbatch && grep -qF '$((8 + SLURM_ARRAY_TASK_ID + 1))' r2/submit-1-2.sbatch &&
+		ok || bad "the second array's script: $(cat r2/submit-1-2.sbatch)"
+	# While its arrays run: no second submission, no collection.
 	expect_exit 2 sweep $second --wait
-	expect_err "array [0-9]+ of an earlier submission still has [0-9]+ tasks queued or running"
+	expect_err "arrays [0-9]+, [0-9]+ of an earlier submission still have [0-9]+ tasks queued or running"
 	expect_exit 3 "$RCUSIM" sweep --collect r2
-	expect_err 'still has [0-9]+ tasks queued or running: collect again when it ends, or add --wait'
+	expect_err 'still have [0-9]+ tasks queued or running: collect again when they end, or add --wait'
 	key=$(kill_one r2) && ok || bad "no run of r2 was seen running to be killed"
 	expect_exit 3 "$RCUSIM" sweep --collect r2 --wait
 else
