@@ -244,6 +244,25 @@ if [ "$BACKEND" = slurm ]; then
 	echo MaxArraySize=8 >>"$SLURM_CONF"
 	scontrol reconfigure && [ "$(scontrol show config | sed -n 's/^MaxArraySize *= *//p')" = 8 ] && ok ||
 		bad "MaxArraySize not set: $(scontrol show config | grep MaxArraySize)"
+	# All or none: when sbatch refuses the second array, the first is
+	# cancelled (an sbatch that refuses its second call, first on PATH).
+	mkdir fakebin
+	printf '#!/bin/sh\nn=$(($(cat %s/fakebin/n 2>/dev/null || echo 0) + 1))\necho $n >%s/fakebin/n\n%s\nexec %s "$@"\n' \
+		"$T" "$T" '[ $n -lt 2 ] || { echo "sbatch: error: refused by the test" >&2; exit 1; }' \
+		"$(command -v sbatch)" >fakebin/sbatch
+	chmod +x fakebin/sbatch
+	expect_exit 3 env PATH="$T/fakebin:$PATH" "$RCUSIM" sweep "$S" --vary rcu.blimit=10,100,1000,10000 \
+		--seeds 1..3 --backend slurm --duration 4s --results r3
+	expect_out '^sweep: submitted Slurm array [0-9]+: 8 tasks'
+	expect_err '^rcusim sweep: sbatch failed \(exit 1\) on .*/r3/submit-1-2.sbatch$'
+	expect_err '^array [0-9]+ of this submission cancelled: nothing of it runs$'
+	# (a task that had started may take a moment to end)
+	i=0
+	while [ -n "$(squeue --noheader --user="$(id -un)")" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -z "$(squeue --noheader --user="$(id -un)")" ] && ok || bad "the first array still runs: $(squeue)"
 	expect_exit 0 sweep $second
 	expect_out "^sweep: submitted Slurm array [0-9]+: 8 tasks \\($T/r2/submit-1-1.sbatch\\)\$"
 	expect_out "^sweep: submitted Slurm array [0-9]+: 4 tasks \\($T/r2/submit-1-2.sbatch\\)\$"
