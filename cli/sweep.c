@@ -54,7 +54,7 @@ static const char sweep_usage[] =
 	"                        task lists and batch scripts. A run is keyed by its\n"
 	"                        scenario, overrides, seed and rcusim version: a\n"
 	"                        submission again into DIR runs only the runs not\n"
-	"                        complete there (missing, failed, lost or aborted)\n"
+	"                        complete there (not run, failed, lost or aborted)\n"
 	"  --wait                (slurm) wait for the arrays to end, then collect\n"
 	"  --partition NAME      (slurm) sbatch --partition\n"
 	"  --time-limit TIME     (slurm) sbatch --time, per task (Slurm's format, 30:00)\n"
@@ -67,9 +67,9 @@ static const char sweep_usage[] =
 	"                        comparison (and, with --plot, the figures); --wait\n"
 	"                        first waits for its Slurm arrays to end\n"
 	"\n"
-	"A sweep whose runs did not all complete exits 4 if one failed a model\n"
-	"check, else 3 (a run lost, aborted or not run); collecting while tasks are\n"
-	"still queued or running also exits 3.\n";
+	"A sweep whose runs did not all complete exits 3 if one was lost, aborted\n"
+	"or not run, else 4 (one failed); collecting while tasks are still queued or\n"
+	"running also exits 3.\n";
 
 static bool known_param(const char *key)
 {
