@@ -898,6 +898,12 @@ static int parallel_run(const sweep *s, const char *tasks, int n)
 	if (isatty(STDERR_FILENO))
 		argv[k++] = "--bar";
 	argv[k] = NULL;
+	/* The task lines are quoted for a POSIX shell; parallel would use the
+	 * caller's (csh, fish) otherwise. */
+	if (setenv("PARALLEL_SHELL", "/bin/sh", 1)) {
+		fprintf(stderr, "rcusim sweep: setenv: %s\n", strerror(errno));
+		goto out;
+	}
 	if (run_prog(argv, NULL, out, &st))
 		goto out;
 	/* parallel exits with the number of failed jobs (101: more than 100),
