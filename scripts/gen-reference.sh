@@ -100,9 +100,8 @@ database of a run that did not complete, moved aside by submission N, which ran 
 `submit-N.tasks` (submission N's runs, one `rcusim run` command line each), `submit-N.sbatch` (its
 batch script: array task I runs line I+1; with more runs than the cluster's `MaxArraySize`, one
 script per array, `submit-N-P.sbatch`, array P starting further down the list), `slurm-arrays` (the
-submission and job id of each array), `logs/` (each
-task's output, GNU parallel's job log and output) and `sweep.lock` (held while a command submits or
-collects). KEY, the run key, is a 64-bit FNV-1a hash of the run's scenario (absolute path), its
+submission and job id of each array), `logs/` (each task's output, GNU parallel's job log and
+output) and `sweep.lock` (held while a command submits or collects). KEY, the run key, is a 64-bit FNV-1a hash of the run's scenario (absolute path), its
 overrides in order, its seed and the rcusim version: editing a scenario file does not change it. A
 run is complete when its database holds a complete run with its label; else it is not run, running,
 lost (still `running`, its process gone), aborted or failed.
