@@ -19,7 +19,9 @@
  * Events: one per tick (a single timer walks the CPUs in their staggered
  * order, each CPU keeping its next tick's time and sequence number), one
  * per softirq run that has something to do at its end (a run that only
- * resumes the interrupted task is settled when its CPU is next touched),
+ * resumes the interrupted task, or switches to another task that is not
+ * ksoftirqd, is settled when its CPU is next touched or a thread of its
+ * core changes speed),
  * one per IPI or device interrupt, one per system-call return that runs
  * pending softirqs (sparc64; armed only while one is pending, at the time
  * the job's next system call comes at its current speed). A softirq run is committed when it
@@ -65,6 +67,23 @@ static inline void check_settled(const kcpu *c)
 static void kcpu_settle_now(kcpu *c)
 {
 	kcpu_settle(c, sim_now(c->k->eng), sim_engine_cur_seq(c->k->eng), false);
+}
+
+/* @c's thread becomes busy or idle: its core's other threads run slower
+ * or faster from now. A lazy run of theirs that ended before now reads the
+ * count at its end (a context switch's cost), so it is settled first. */
+static inline void update_busy(kcpu *c)
+{
+	bool busy = c->rq.curr || c->in_softirq;
+	if (busy == c->busy)
+		return;
+	kmodel *k = c->k;
+	kcpu *first = &k->cpu[c->core * k->mach.tpc];
+	for (int i = 0; i < k->mach.tpc; i++)
+		if (first[i].run_lazy && &first[i] != c)
+			kcpu_settle(&first[i], sim_now(k->eng), sim_engine_cur_seq(k->eng), true);
+	k->mach.core_busy[c->core] += busy ? 1 : -1;
+	c->busy = busy;
 }
 
 /* ---- softirq runs ------------------------------------------------------- */
@@ -118,10 +137,14 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 			break;
 	}
 	c->run_more = more;
-	if (c->run_ctx != RUN_KSOFTIRQD && !more && !c->need_resched && c->rq.curr) {
-		/* Nothing happens at its end but the interrupted task going on
-		 * (its core stays busy): no event, unless something lands on
-		 * this CPU before then (kcpu_settle()). */
+	if (c->run_ctx != RUN_KSOFTIRQD && !more && c->rq.curr &&
+	    (!c->need_resched || (!c->ksd_runnable && c->rq.nr_running > 0))) {
+		/* Nothing happens at its end but the interrupted task going on,
+		 * or a context switch to another task that is not ksoftirqd
+		 * (schedule() changes only this CPU's state, and its core stays
+		 * busy): no event, unless something lands on this CPU before
+		 * then (kcpu_settle()), or one of its core's other threads
+		 * changes speed (update_busy()). */
 		c->run_lazy = true;
 		c->run_end_at = at;
 		c->run_seq = sim_engine_reserve_seq(k->eng);
@@ -236,7 +259,7 @@ void kcpu_settle(kcpu *c, sim_time now, uint64_t seq, bool peek)
 		return;
 	if (c->run_end_at < now || (c->run_end_at == now && c->run_seq < seq)) {
 		c->run_lazy = false;
-		assert(!c->need_resched && !c->run_more && !c->run_raised && c->rq.curr);
+		assert(!c->run_more && !c->run_raised && c->rq.curr);
 		run_ended(c, c->run_end_at);
 	} else if (!peek) {
 		c->run_lazy = false;
@@ -341,24 +364,45 @@ static void extend_run(kcpu *c, sim_time cost_ns)
 		kfail(c->k, SIM_ENOMEM);
 }
 
+/* The task @c will run once what is pending on it is settled: when a lazy
+ * run ends in a context switch, the one the pick will most likely take;
+ * else curr. For prefetching only. */
+static inline const sched_task *likely_curr(const kcpu *c)
+{
+	const sched_task *next;
+	if (c->run_lazy && c->need_resched && (next = sched_peek_next(&c->rq)))
+		return next;
+	return c->rq.curr;
+}
+
 /* The ticks of a period come round the CPUs in order (they are staggered),
- * so the next ones are known: fetch ahead, in three stages, what they
- * touch first. Prefetches only: no state changes, results are the same. */
+ * so the next ones are known: fetch ahead, in four stages, what they touch
+ * first, each stage what the one before brought in leads to: the CPU; its
+ * task and queue; the job that will run; that job's first open file.
+ * Prefetches only: no state changes, results are the same. */
 static void prefetch_ahead(const kmodel *k, int id)
 {
 	int n = k->mach.ncpus;
 	if (n < 8)
 		return;
+	const kcpu *c4 = &k->cpu[(id + 4) % n];
+	for (size_t off = 0; off < sizeof(*c4); off += 64)
+		__builtin_prefetch((const char *)c4 + off, 1);
 	const kcpu *c3 = &k->cpu[(id + 3) % n];
-	for (size_t off = 0; off < sizeof(*c3); off += 64)
-		__builtin_prefetch((const char *)c3 + off, 1);
+	if (c3->rq.curr) {
+		__builtin_prefetch(c3->rq.curr, 1);
+		__builtin_prefetch(&c3->rq.curr->owner);
+	}
+	sched_prefetch_queue(&c3->rq);
 	const kcpu *c2 = &k->cpu[(id + 2) % n];
-	if (c2->rq.curr)
-		__builtin_prefetch(c2->rq.curr, 1);
+	const sched_task *p = likely_curr(c2);
+	if (p && p != c2->rq.curr)
+		for (size_t off = 0; off < sizeof(job); off += 64)
+			__builtin_prefetch((const char *)p + off, 1);
 	sim_rng_prefetch(c2->rng_work);
 	sim_rng_prefetch(c2->rng_mode);
 	const kcpu *c1 = &k->cpu[(id + 1) % n];
-	const sched_task *p = c1->rq.curr;
+	p = likely_curr(c1);
 	if (p && p != &c1->ksoftirqd && ((const job *)p->owner)->files)
 		__builtin_prefetch(((const job *)p->owner)->files, 1);
 	sim_rng_prefetch_state(c1->rng_work);

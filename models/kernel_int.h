@@ -222,15 +222,6 @@ static inline double speed(const kcpu *c)
 	return 1.0 / (mc->clock_scale * (1.0 + (busy - 1) * mc->smt_slowdown));
 }
 
-static inline void update_busy(kcpu *c)
-{
-	bool busy = c->rq.curr || c->in_softirq;
-	if (busy != c->busy) {
-		c->k->mach.core_busy[c->core] += busy ? 1 : -1;
-		c->busy = busy;
-	}
-}
-
 static inline bool is_job(const kcpu *c, const sched_task *p)
 {
 	return p && p != &c->ksoftirqd;

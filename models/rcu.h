@@ -59,7 +59,10 @@ typedef struct rcu_flavor {
 	/* rcu_check_callbacks() from the tick on @cpu: @user (user mode or
 	 * idle) is a quiescent state. The caller raises the RCU softirq. */
 	void (*rcu_check_callbacks)(void *rsp, int cpu, bool user);
-	/* The quiescent state schedule() reports on @cpu (rcu_qsctr_inc). */
+	/* The quiescent state schedule() reports on @cpu (rcu_qsctr_inc). It
+	 * may be called after later events on other CPUs (a context switch at
+	 * the end of a lazy softirq run, kcpu.c), so it changes only @cpu's own
+	 * state, read by nothing but @cpu's own handlers. */
 	void (*rcu_note_context_switch)(void *rsp, int cpu);
 	/* The RCU softirq handler on @cpu, the first pass of a __do_softirq
 	 * run at @now: list moves and the quiescent-state check, then

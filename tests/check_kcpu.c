@@ -111,8 +111,12 @@ END_TEST
 static int first_invoking_tick(box *b, int max, bool resched)
 {
 	for (int t = 1; t <= max; t++) {
-		if (resched)
+		if (resched) {
+			/* Set from outside between events: the CPU's lazy run
+			 * (and the switch at its end) is settled first. */
+			kcpu_settle(&b->k->cpu[0], sim_now(b->eng), UINT64_MAX, false);
 			b->k->cpu[0].need_resched = true;
+		}
 		run_to(b, (sim_time)t * 100000000 + 1000000);
 		if (b->k->rcu.cb.invoked)
 			return t;
@@ -166,10 +170,10 @@ START_TEST(rtrap_runs_softirqs_after_irq_exit_and_at_syscall_return)
 }
 END_TEST
 
-/* The box of the rtrap test with @sets on top (x86_64, 1000 callbacks
+/* The box of the rtrap test with @extra on top (x86_64, @ncb callbacks
  * queued at 1 ms): the number invoked at the first tick that invokes any,
  * with need_resched set before every tick if @resched. */
-static uint64_t invoked_at_first_tick(const char *const *extra, bool resched, box *b)
+static uint64_t invoked_at_first_tick_of(const char *const *extra, int ncb, bool resched, box *b)
 {
 	const char *sets[16] = { "workload.jobs=1", "workload.callrcu_rate=100/s", "sched.job_nice=-20",
 				 "rcu.policy=fixed", "rcu.maxbatch=10", "rcu.resched_over=0" };
@@ -179,10 +183,75 @@ static uint64_t invoked_at_first_tick(const char *const *extra, bool resched, bo
 	sets[n] = NULL;
 	box_create(b, arch[1], sets);
 	run_to(b, 1000000);
-	queue(b, 1000);
+	queue(b, ncb);
 	first_invoking_tick(b, 10, resched);
 	return b->k->rcu.cb.invoked;
 }
+
+static uint64_t invoked_at_first_tick(const char *const *extra, bool resched, box *b)
+{
+	return invoked_at_first_tick_of(extra, 1000, resched, b);
+}
+
+START_TEST(softirq_budget_passes_or_time)
+{
+	/* 6.x __do_softirq: at most MAX_SOFTIRQ_RESTART passes and
+	 * MAX_SOFTIRQ_TIME, whichever comes first. 20000 callbacks, 1000 a pass
+	 * at 400 ns each plus 1.5 us of pass and handler: a pass is 401.5 us.
+	 * With the 2 ms limit the run stops after the pass that crosses it, the
+	 * 5th (2007.5 us; 4 end at 1606 us): 5000 invoked, the rest left to
+	 * ksoftirqd. Without it, 10 passes (10000); with 3 passes and 2 ms,
+	 * the passes end it first (3000). */
+	box b;
+	const char *t2[] = { "rcu.maxbatch=1000", "softirq.time_limit=2ms", NULL };
+	const char *t0[] = { "rcu.maxbatch=1000", "softirq.time_limit=0ns", NULL };
+	const char *p3[] = { "rcu.maxbatch=1000", "softirq.time_limit=2ms", "softirq.max_restart=3", NULL };
+	ck_assert_uint_eq(invoked_at_first_tick_of(t2, 20000, false, &b), 5000);
+	ck_assert_uint_eq(b.k->cpu[0].run_passes, 5);
+	run_to(&b, sim_now(b.eng) + 2000000); /* the run (committed at its start) ends */
+	ck_assert(!b.k->cpu[0].in_softirq && b.k->cpu[0].ksd_runnable);
+	box_destroy(&b);
+	ck_assert_uint_eq(invoked_at_first_tick_of(t0, 20000, false, &b), 10000);
+	box_destroy(&b);
+	ck_assert_uint_eq(invoked_at_first_tick_of(p3, 20000, false, &b), 3000);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(rt_softirqs_run_only_in_ksoftirqd)
+{
+	/* PREEMPT_RT (softirq.in_irq_exit = no; 6.12 kernel/softirq.c
+	 * invoke_softirq(): wakeup_softirqd() when no task here is inside a
+	 * local_bh_disable() section, and the loads have none): the tick that
+	 * finds the callbacks done runs nothing at irq_exit, nor at the trap
+	 * return on sparc64; it wakes ksoftirqd, which invokes them when EEVDF
+	 * gives it the CPU (nice 0 against one nice-0 job: within a tick). */
+	box b;
+	const char *sets[] = { "workload.jobs=1", "workload.callrcu_rate=100/s", "rcu.policy=fixed",
+			       "rcu.maxbatch=10", "rcu.resched_over=0", "sched.kind=eevdf",
+			       "sched.ksoftirqd_nice=0", "softirq.in_irq_exit=no", NULL };
+	box_create(&b, arch[_i], sets);
+	kmodel *k = b.k;
+	kcpu *c = &k->cpu[0];
+	run_to(&b, 1000000);
+	queue(&b, 1000);
+	uint64_t woken = 0;
+	for (int t = 1; t <= 10 && !k->rcu.cb.invoked; t++) {
+		run_to(&b, (sim_time)t * 100000000 + 1);
+		woken = k->cnt.ksd_wakeups;
+	}
+	ck_assert_uint_gt(woken, 0);
+	ck_assert_uint_eq(k->cnt.runs[RUN_IRQ_EXIT], 0);
+	ck_assert_uint_eq(k->cnt.runs[RUN_TRAP_RETURN], 0);
+	run_to(&b, sim_now(b.eng) + 100000000);
+	ck_assert_uint_gt(k->cnt.runs[RUN_KSOFTIRQD], 0);
+	ck_assert_uint_gt(k->rcu.cb.invoked, 0);
+	ck_assert_uint_eq(k->cnt.runs[RUN_IRQ_EXIT], 0);
+	ck_assert_uint_eq(k->cnt.runs[RUN_TRAP_RETURN], 0);
+	(void)c;
+	box_destroy(&b);
+}
+END_TEST
 
 START_TEST(softirq_stops_restarting_on_need_resched)
 {
@@ -329,6 +398,8 @@ int main(void)
 	tcase_add_test(tc, fault_cpus_parse_and_reject);
 	tcase_add_test(tc, softirq_stops_restarting_on_need_resched);
 	tcase_add_test(tc, softirq_deferred_to_a_runnable_ksoftirqd);
+	tcase_add_test(tc, softirq_budget_passes_or_time);
+	tcase_add_loop_test(tc, rt_softirqs_run_only_in_ksoftirqd, 0, 2);
 	tcase_add_test(tc, sample_check_failure_has_its_message);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
