@@ -22,9 +22,6 @@ BASE=${2:-}
 S=$(cd "$(dirname "$0")/.." && pwd)/scenarios
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-# run and sweep execute themselves again to get huge pages (rcusim(1),
-# RCUSIM_HUGEPAGES), which valgrind does not follow: counted as they are.
-export RCUSIM_HUGEPAGES=0
 command -v valgrind >/dev/null || { echo "icount.sh: valgrind not found (scripts/setup-debian.sh installs it)" >&2; exit 2; }
 
 # ir CMD... -> instructions executed by CMD, and its stdout in $T/out

@@ -8,9 +8,7 @@
  *   128 + signal when SIGINT/SIGTERM aborted a run (recorded as 'aborted').
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -58,35 +56,8 @@ static void main_usage(FILE *out)
 	      out);
 }
 
-/* Transparent huge pages for the simulation's memory: a run touches
- * hundreds of MiB at random (a task, its files and slab objects per
- * context switch), and with 4 KiB pages most of those touches also miss
- * the TLB. glibc backs its heap with huge pages (madvise) only when its
- * tunable glibc.malloc.hugetlb=1 is set at start (tunables are read once),
- * so run and sweep execute themselves again with it added, unless it is
- * there already or RCUSIM_HUGEPAGES=0. Memory layout does not change any
- * result. If the exec fails, the command goes on without. */
-static void use_huge_pages(char **argv)
-{
-	const char *off = getenv("RCUSIM_HUGEPAGES");
-	const char *t = getenv("GLIBC_TUNABLES");
-	if ((off && !strcmp(off, "0")) || (t && strstr(t, "glibc.malloc.hugetlb")))
-		return;
-	char buf[4096];
-	int n = snprintf(buf, sizeof(buf), "%s%sglibc.malloc.hugetlb=1", t ? t : "", t && *t ? ":" : "");
-	if (n < 0 || (size_t)n >= sizeof(buf) || setenv("GLIBC_TUNABLES", buf, 1))
-		return;
-	execv("/proc/self/exe", argv);
-	if (t)
-		setenv("GLIBC_TUNABLES", t, 1);
-	else
-		unsetenv("GLIBC_TUNABLES");
-}
-
 int main(int argc, char **argv)
 {
-	if (argc >= 2 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "sweep")))
-		use_huge_pages(argv);
 	if (argc < 2) {
 		main_usage(stderr);
 		return EXIT_USAGE;
