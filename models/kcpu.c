@@ -89,6 +89,7 @@ static inline void update_busy(kcpu *c)
 /* ---- softirq runs ------------------------------------------------------- */
 
 static void arm_sysret(kcpu *c, sim_time t);
+static void arm_jobev(kcpu *c, sim_time t);
 
 /* Pending softirqs run here, at an exit point (irq_exit, a trap return):
  * unless they run only in threads (softirq.in_irq_exit = no), or a runnable
@@ -137,14 +138,15 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 			break;
 	}
 	c->run_more = more;
-	if (c->run_ctx != RUN_KSOFTIRQD && !more && c->rq.curr &&
+	if (c->run_ctx != RUN_KSOFTIRQD && !more && c->rq.curr && !k->wl.ops->next_block &&
 	    (!c->need_resched || (!c->ksd_runnable && c->rq.nr_running > 0))) {
 		/* Nothing happens at its end but the interrupted task going on,
 		 * or a context switch to another task that is not ksoftirqd
 		 * (schedule() changes only this CPU's state, and its core stays
 		 * busy): no event, unless something lands on this CPU before
 		 * then (kcpu_settle()), or one of its core's other threads
-		 * changes speed (update_busy()). */
+		 * changes speed (update_busy()). Not where jobs block: the
+		 * task going on arms its block's event from the run's end. */
 		c->run_lazy = true;
 		c->run_end_at = at;
 		c->run_seq = sim_engine_reserve_seq(k->eng);
@@ -195,6 +197,7 @@ static void return_to_task(kcpu *c, sim_time t)
 	}
 	c->seg_start = t;
 	arm_sysret(c, t);
+	arm_jobev(c, t);
 }
 
 /* The softirq run on @c ends at @now. */
@@ -314,6 +317,26 @@ static void arm_sysret(kcpu *c, sim_time t)
 		kfail(k, SIM_ENOMEM);
 }
 
+/* The running job at @t: arm the event where it blocks (workload
+ * next_block), at the time its work gets there at its current speed;
+ * otherwise none is armed. */
+static void arm_jobev(kcpu *c, sim_time t)
+{
+	kmodel *k = c->k;
+	if (!k->wl.ops->next_block)
+		return;
+	double work = is_job(c, c->rq.curr) && !(c->fault & FAULT_IRQS_OFF)
+			      ? k->wl.ops->next_block(&k->wl, c->rq.curr->owner)
+			      : INFINITY;
+	if (!(work < 1e18)) {
+		if (sim_timer_armed(&c->jobev))
+			sim_timer_cancel(k->eng, &c->jobev);
+		return;
+	}
+	if (sim_timer_at(k->eng, &c->jobev, t + (sim_time)ceil(work / speed(c))))
+		kfail(k, SIM_ENOMEM);
+}
+
 /* ---- scheduling ---------------------------------------------------------- */
 
 /* schedule() at @now: the quiescent state RCU notes at a context switch,
@@ -351,6 +374,7 @@ void kcpu_schedule(kcpu *c, sim_time now)
 	}
 	c->seg_start = t;
 	arm_sysret(c, t);
+	arm_jobev(c, t);
 }
 
 /* ---- interrupts ----------------------------------------------------------- */
@@ -573,6 +597,19 @@ void kcpu_sysret_fire(sim_engine *eng, sim_timer *tm)
 		return;
 	kcpu_account(c, now);
 	trap_return(c, now);
+}
+
+/* The running job reaches its block (synchronize_rcu): its work up to now,
+ * then schedule() as it went to sleep. */
+void kcpu_jobev_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	sim_time now = sim_now(eng);
+	kcpu_settle_now(c);
+	if (c->in_softirq || !is_job(c, c->rq.curr) || (c->fault & FAULT_IRQS_OFF))
+		return; /* armed again when the job runs again */
+	kcpu_account(c, now);
+	return_to_task(c, now);
 }
 
 void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind)

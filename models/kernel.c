@@ -119,7 +119,7 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 		.m = m,
 		.lat = r->cb.lat,
 		.ncpus = k->mach.ncpus,
-		.invoke = k->files.on ? file_free_rcu : NULL,
+		.invoke = k->files.on ? file_free_rcu : k->wl.ops->invoke,
 		.invoke_ctx = k,
 	};
 	return r->ops->create(&r->rsp, &env, err, errlen);
@@ -140,6 +140,7 @@ static int workload_create(kmodel *k, const sim_params *p, char *err, size_t err
 	if (!w->jobs)
 		return SIM_ENOMEM;
 	k->files.on = w->ops->frees_files;
+	w->m = k->h.m;
 	return w->ops->create(w, p, err, errlen);
 }
 
@@ -168,6 +169,7 @@ static int cpus_create(kmodel *k, const model_env *env)
 		sim_timer_init(env->eng, &c->ipi, kcpu_ipi_fire, c);
 		sim_timer_init(env->eng, &c->irq, kcpu_irq_fire, c);
 		sim_timer_init(env->eng, &c->sysret, kcpu_sysret_fire, c);
+		sim_timer_init(env->eng, &c->jobev, kcpu_jobev_fire, c);
 		if (kfiles_start_cpu(k, c))
 			return SIM_ENOMEM;
 	}

@@ -30,9 +30,12 @@ typedef struct rcu_call_effect {
 
 /* The callbacks' function: what invoking the callbacks of the @n objects
  * @objs on @cpu, in order, does (file_free_rcu -> kmem_cache_free for
- * struct file). Called with each run of consecutive callbacks a batch
- * invokes, so that the function costs one call per run, not per callback. */
-typedef void rcu_invoke_fn(void *ctx, int cpu, const uint32_t *objs, size_t n);
+ * struct file; wakeme_after_rcu -> complete() for synchronize_rcu), the
+ * first at @first_ns and each @cost_ns after the one before. Called with
+ * each run of consecutive callbacks a batch invokes, so that the function
+ * costs one call per run, not per callback. */
+typedef void rcu_invoke_fn(void *ctx, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
+			   sim_time cost_ns);
 
 /* What a flavor is built from. */
 typedef struct rcu_flavor_env {

@@ -295,6 +295,39 @@ START_TEST(softirq_deferred_to_a_runnable_ksoftirqd)
 }
 END_TEST
 
+START_TEST(syncrcu_blocks_at_its_call_and_wakes_at_its_callback)
+{
+	/* One task calling synchronize_rcu() back to back on one CPU: it runs
+	 * from the first switch (ctxsw 5 us), its system call ends 500 ns of
+	 * work later, and it blocks there (the CPU model's event, not the next
+	 * tick, 100 ms away): one callback queued, the CPU idle. Each wakeup
+	 * comes at its callback's invocation, so the latencies recorded are the
+	 * callbacks' own, sample for sample; one call is always outstanding. */
+	box b;
+	const char *sets[] = { "workload.kind=syncrcu", "workload.jobs=1", "workload.syncrcu_gap=0ns",
+			       "workload.syscall_cost=500ns", NULL };
+	box_create(&b, arch[_i], sets);
+	kmodel *k = b.k;
+	kcpu *c = &k->cpu[0];
+	job *j = &k->wl.jobs[0];
+	run_to(&b, 1000000);
+	ck_assert_int_eq(j->blocked_at, 5500);
+	ck_assert(j->sleeping);
+	ck_assert_ptr_null(c->rq.curr);
+	ck_assert_uint_eq(k->rcu.cb.enqueued, 1);
+	run_to(&b, 2000000000);
+	const sim_hist *lat = sim_metrics_hist(b.m, "syncrcu.latency_ns");
+	ck_assert_ptr_nonnull(lat);
+	ck_assert_uint_ge(lat->count, 5);
+	ck_assert_uint_eq(lat->count, k->rcu.cb.lat->count);
+	ck_assert(lat->sum == k->rcu.cb.lat->sum);
+	ck_assert_uint_eq(lat->max, k->rcu.cb.lat->max);
+	ck_assert_uint_eq(k->rcu.cb.enqueued, lat->count + 1);
+	ck_assert_uint_eq(k->rcu.cb.invoked, lat->count);
+	box_destroy(&b);
+}
+END_TEST
+
 START_TEST(fault_irqs_off_stops_everything_on_the_cpu)
 {
 	/* Interrupts off from 1 ms for 1 s: no tick is handled (9 come and
@@ -399,6 +432,7 @@ int main(void)
 	tcase_add_test(tc, softirq_stops_restarting_on_need_resched);
 	tcase_add_test(tc, softirq_deferred_to_a_runnable_ksoftirqd);
 	tcase_add_test(tc, softirq_budget_passes_or_time);
+	tcase_add_loop_test(tc, syncrcu_blocks_at_its_call_and_wakes_at_its_callback, 0, 2);
 	tcase_add_loop_test(tc, rt_softirqs_run_only_in_ksoftirqd, 0, 2);
 	tcase_add_test(tc, sample_check_failure_has_its_message);
 	suite_add_tcase(s, tc);
