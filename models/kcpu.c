@@ -532,7 +532,8 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	 * quiescent state if the tick came from user mode or the idle task;
 	 * it raises the RCU softirq. */
 	if (rf->rcu_pending(k->rcu.rsp, c->id)) {
-		bool user = is_job(c, c->rq.curr) && !sim_rng_bernoulli(c->rng_mode, k->wl.p_kernel);
+		bool user = is_job(c, c->rq.curr) && !sim_rng_bernoulli(c->rng_mode, k->wl.p_kernel) &&
+			    !((const job *)c->rq.curr->owner)->in_kernel;
 		bool idle = !c->rq.curr;
 		rf->rcu_check_callbacks(k->rcu.rsp, c->id, (user || idle) && !(c->fault & FAULT_NO_QS));
 		c->softirq_pending = true;

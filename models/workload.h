@@ -54,6 +54,7 @@ typedef struct job {
 	slab_obj *held;         /* files its processes keep through mappings */
 	int nheld;              /* held files allocated */
 	sim_time blocked_at;    /* ns: when it last blocked waiting (synchronize_rcu) */
+	bool in_kernel;         /* in a long kernel path (exit): every tick finds it in kernel mode */
 } job;
 
 /* What a job's work asks of its CPU; the CPU model acts on it. */

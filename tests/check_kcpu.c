@@ -328,6 +328,30 @@ START_TEST(syncrcu_blocks_at_its_call_and_wakes_at_its_callback)
 }
 END_TEST
 
+START_TEST(exitflood_queues_two_callbacks_per_close_then_exits)
+{
+	/* The exiting process alone on one CPU: it runs from the first switch
+	 * (5 us), exits after 1 ms of work, closes 1000 sockets at 1 us each
+	 * (two call_rcu() at the end of each), and is gone at exactly 2.005 ms
+	 * (the CPU model's event, not the tick 100 ms away): 2000 callbacks,
+	 * the CPU idle. */
+	box b;
+	const char *sets[] = { "workload.kind=exitflood", "workload.jobs=1",
+			       "workload.exitflood_sockets=1000", "workload.exitflood_at=1ms",
+			       "workload.exitflood_close_cost=1us", NULL };
+	box_create(&b, arch[_i], sets);
+	kmodel *k = b.k;
+	kcpu *c = &k->cpu[0];
+	run_to(&b, 3000000);
+	ck_assert_uint_eq(k->rcu.cb.enqueued, 2000);
+	ck_assert(k->wl.jobs[0].sleeping && k->wl.jobs[0].in_kernel);
+	ck_assert_int_eq(k->wl.jobs[0].blocked_at, 5000 + 1000000 + 1000 * 1000);
+	ck_assert_ptr_null(c->rq.curr);
+	ck_assert_int_eq(c->rq.nr_running, 0);
+	box_destroy(&b);
+}
+END_TEST
+
 START_TEST(fault_irqs_off_stops_everything_on_the_cpu)
 {
 	/* Interrupts off from 1 ms for 1 s: no tick is handled (9 come and
@@ -433,6 +457,7 @@ int main(void)
 	tcase_add_test(tc, softirq_deferred_to_a_runnable_ksoftirqd);
 	tcase_add_test(tc, softirq_budget_passes_or_time);
 	tcase_add_loop_test(tc, syncrcu_blocks_at_its_call_and_wakes_at_its_callback, 0, 2);
+	tcase_add_loop_test(tc, exitflood_queues_two_callbacks_per_close_then_exits, 0, 2);
 	tcase_add_loop_test(tc, rt_softirqs_run_only_in_ksoftirqd, 0, 2);
 	tcase_add_test(tc, sample_check_failure_has_its_message);
 	suite_add_tcase(s, tc);
