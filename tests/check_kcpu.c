@@ -352,6 +352,34 @@ START_TEST(exitflood_queues_two_callbacks_per_close_then_exits)
 }
 END_TEST
 
+START_TEST(fwdprog_launders_its_callbacks_until_it_passes)
+{
+	/* rcutorture's flood alone on one CPU, in kernel mode (no tick is a
+	 * quiescent state): past qhimark the watermark policy's need_resched
+	 * makes schedule() note one, so grace periods go on; every post is of a
+	 * new callback or of one already invoked, and the flood passes once 100
+	 * callbacks were posted again 3 times each (at least 300 launders). */
+	box b;
+	char err[256];
+	const char *sets[] = { "workload.kind=fwdprog", "workload.jobs=1", NULL };
+	box_create(&b, arch[_i], sets);
+	kmodel *k = b.k;
+	run_to(&b, 10000000000);
+	ck_assert_int_eq(kernel_model.finish(b.k, sim_now(b.eng), err, sizeof(err)), 0);
+	double allocated, launders, passed, pass_ns;
+	ck_assert(sim_metrics_get(b.m, "fwdprog.cbs_allocated", &allocated));
+	ck_assert(sim_metrics_get(b.m, "fwdprog.launders", &launders));
+	ck_assert(sim_metrics_get(b.m, "fwdprog.passed", &passed));
+	ck_assert(sim_metrics_get(b.m, "fwdprog.pass_ns", &pass_ns));
+	ck_assert_double_eq(passed, 1);
+	ck_assert_double_ge(launders, 300);
+	ck_assert_double_lt(pass_ns, 8e9);
+	ck_assert_double_eq(allocated + launders, (double)k->rcu.cb.enqueued);
+	ck_assert(k->wl.jobs[0].sleeping);
+	box_destroy(&b);
+}
+END_TEST
+
 START_TEST(fault_irqs_off_stops_everything_on_the_cpu)
 {
 	/* Interrupts off from 1 ms for 1 s: no tick is handled (9 come and
@@ -458,6 +486,7 @@ int main(void)
 	tcase_add_test(tc, softirq_budget_passes_or_time);
 	tcase_add_loop_test(tc, syncrcu_blocks_at_its_call_and_wakes_at_its_callback, 0, 2);
 	tcase_add_loop_test(tc, exitflood_queues_two_callbacks_per_close_then_exits, 0, 2);
+	tcase_add_loop_test(tc, fwdprog_launders_its_callbacks_until_it_passes, 0, 2);
 	tcase_add_loop_test(tc, rt_softirqs_run_only_in_ksoftirqd, 0, 2);
 	tcase_add_test(tc, sample_check_failure_has_its_message);
 	suite_add_tcase(s, tc);
