@@ -91,6 +91,18 @@ static const applies applicability[] = {
 	{ P_RCU_RSINTERVAL, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark" },
 	{ P_RCU_RESET_LAST_RS_QLEN, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark" },
 	{ P_SOFTIRQ_DEFER_TO_KSOFTIRQD, P_SOFTIRQ_IN_IRQ_EXIT, 1u << 1, "softirq.in_irq_exit = yes" },
+	/* Tree RCU's (models/rcu_tree.c): rcu.flavor = tree is its choice 1,
+	 * selectable once the flavor is wired to the CPU model. */
+	{ P_RCU_RCU_FANOUT_LEAF, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_JIFFIES_TILL_FIRST_FQS, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_JIFFIES_TILL_NEXT_FQS, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_JIFFIES_TILL_SCHED_QS, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_STALL_TIMEOUT, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_RCU_DIVISOR, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_RCU_RESCHED_NS, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_FLOOD_BLIMIT, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_QOVLD, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_USE_SOFTIRQ, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
 };
 
 /* A knob set away from its default by the scenario itself or --set, that
