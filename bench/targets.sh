@@ -12,7 +12,7 @@ S=$(cd "$(dirname "$0")/.." && pwd)/scenarios
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib.sh"
-if [ "$SMOKE" = --smoke ]; then D1=2s; D2=0.2s; D3=0.5s; D4=1s; else D1=1h; D2=60s; D3=2s; D4=20s; fi
+if [ "$SMOKE" = --smoke ]; then D1=2s; D2=0.2s; D3=0.5s; D4=1s; D5=0.2s; else D1=1h; D2=60s; D3=2s; D4=20s; D5=60s; fi
 
 set -- $(measure "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/a.db" --duration $D1 --quiet)
 echo "seed scenario, 32 CPUs, 8192 jobs, $D1: $1 s wall, $(($2 / 1024)) MiB peak (target <= 15 s, <= 512 MiB)"
@@ -30,6 +30,16 @@ set -- $(measure "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/d.db" --duration
 w32=$1
 set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/d.db" --duration $D4 --quiet)
 echo "32 -> 4096 CPUs at $D4: $w32 s -> $1 s, $(echo "$1 / $w32 / 128" | bc -l | cut -c1-5)x proportional (target <= 1.3)"
+
+# The 6.x machine: the 256-CPU server under the callrcu hogs with 6.12's
+# settings, and the 4096-CPU box's make load under EEVDF against O(1), one
+# after the other.
+set -- $(measure "$T/o" "$R" run "$S/x86-256-callrcu-6.12.ini" --db "$T/f.db" --duration $D5 --quiet)
+echo "256-CPU x86 server, callrcu, 6.12 settings, $D5: $1 s wall, $(($2 / 1024)) MiB peak"
+set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/g.db" --duration $D5 --quiet)
+o1=$1
+set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --set sched.kind=eevdf --db "$T/g.db" --duration $D5 --quiet)
+echo "4096 CPUs, make, $D5: o1 $o1 s, eevdf $1 s wall ($(($2 / 1024)) MiB peak): $(echo "$1 / $o1" | bc -l | cut -c1-4)x (target <= 1, eevdf <= 60 s)"
 
 # The sweep: the median of 3 pairs (1 in smoke mode), --jobs 1 then --jobs 2.
 sweep() { # sweep JOBS -> wall seconds

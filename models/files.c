@@ -84,9 +84,12 @@ int kfiles_start_cpu(kmodel *k, kcpu *c)
 	return 0;
 }
 
-void file_free_rcu(void *ctx, int cpu, const uint32_t *objs, size_t n)
+void file_free_rcu(void *ctx, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
+		   sim_time cost_ns)
 {
 	kmodel *k = ctx;
+	(void)first_ns;
+	(void)cost_ns;
 	for (size_t i = 0; i < n; i++)
 		vfs_file_free_rcu(&k->files.v, cpu, objs[i]);
 }

@@ -19,7 +19,9 @@
  * Events: one per tick (a single timer walks the CPUs in their staggered
  * order, each CPU keeping its next tick's time and sequence number), one
  * per softirq run that has something to do at its end (a run that only
- * resumes the interrupted task is settled when its CPU is next touched),
+ * resumes the interrupted task, or switches to another task that is not
+ * ksoftirqd, is settled when its CPU is next touched or a thread of its
+ * core changes speed),
  * one per IPI or device interrupt, one per system-call return that runs
  * pending softirqs (sparc64; armed only while one is pending, at the time
  * the job's next system call comes at its current speed). A softirq run is committed when it
@@ -67,9 +69,27 @@ static void kcpu_settle_now(kcpu *c)
 	kcpu_settle(c, sim_now(c->k->eng), sim_engine_cur_seq(c->k->eng), false);
 }
 
+/* @c's thread becomes busy or idle: its core's other threads run slower
+ * or faster from now. A lazy run of theirs that ended before now reads the
+ * count at its end (a context switch's cost), so it is settled first. */
+static inline void update_busy(kcpu *c)
+{
+	bool busy = c->rq.curr || c->in_softirq;
+	if (busy == c->busy)
+		return;
+	kmodel *k = c->k;
+	kcpu *first = &k->cpu[c->core * k->mach.tpc];
+	for (int i = 0; i < k->mach.tpc; i++)
+		if (first[i].run_lazy && &first[i] != c)
+			kcpu_settle(&first[i], sim_now(k->eng), sim_engine_cur_seq(k->eng), true);
+	k->mach.core_busy[c->core] += busy ? 1 : -1;
+	c->busy = busy;
+}
+
 /* ---- softirq runs ------------------------------------------------------- */
 
 static void arm_sysret(kcpu *c, sim_time t);
+static void arm_jobev(kcpu *c, sim_time t);
 
 /* Pending softirqs run here, at an exit point (irq_exit, a trap return):
  * unless they run only in threads (softirq.in_irq_exit = no), or a runnable
@@ -118,10 +138,15 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 			break;
 	}
 	c->run_more = more;
-	if (c->run_ctx != RUN_KSOFTIRQD && !more && !c->need_resched && c->rq.curr) {
-		/* Nothing happens at its end but the interrupted task going on
-		 * (its core stays busy): no event, unless something lands on
-		 * this CPU before then (kcpu_settle()). */
+	if (c->run_ctx != RUN_KSOFTIRQD && !more && c->rq.curr && !k->wl.ops->next_block &&
+	    (!c->need_resched || (!c->ksd_runnable && c->rq.nr_running > 0))) {
+		/* Nothing happens at its end but the interrupted task going on,
+		 * or a context switch to another task that is not ksoftirqd
+		 * (schedule() changes only this CPU's state, and its core stays
+		 * busy): no event, unless something lands on this CPU before
+		 * then (kcpu_settle()), or one of its core's other threads
+		 * changes speed (update_busy()). Not where jobs block: the
+		 * task going on arms its block's event from the run's end. */
 		c->run_lazy = true;
 		c->run_end_at = at;
 		c->run_seq = sim_engine_reserve_seq(k->eng);
@@ -172,6 +197,7 @@ static void return_to_task(kcpu *c, sim_time t)
 	}
 	c->seg_start = t;
 	arm_sysret(c, t);
+	arm_jobev(c, t);
 }
 
 /* The softirq run on @c ends at @now. */
@@ -236,7 +262,7 @@ void kcpu_settle(kcpu *c, sim_time now, uint64_t seq, bool peek)
 		return;
 	if (c->run_end_at < now || (c->run_end_at == now && c->run_seq < seq)) {
 		c->run_lazy = false;
-		assert(!c->need_resched && !c->run_more && !c->run_raised && c->rq.curr);
+		assert(!c->run_more && !c->run_raised && c->rq.curr);
 		run_ended(c, c->run_end_at);
 	} else if (!peek) {
 		c->run_lazy = false;
@@ -291,6 +317,26 @@ static void arm_sysret(kcpu *c, sim_time t)
 		kfail(k, SIM_ENOMEM);
 }
 
+/* The running job at @t: arm the event where it blocks (workload
+ * next_block), at the time its work gets there at its current speed;
+ * otherwise none is armed. */
+static void arm_jobev(kcpu *c, sim_time t)
+{
+	kmodel *k = c->k;
+	if (!k->wl.ops->next_block)
+		return;
+	double work = is_job(c, c->rq.curr) && !(c->fault & FAULT_IRQS_OFF)
+			      ? k->wl.ops->next_block(&k->wl, c->rq.curr->owner)
+			      : INFINITY;
+	if (!(work < 1e18)) {
+		if (sim_timer_armed(&c->jobev))
+			sim_timer_cancel(k->eng, &c->jobev);
+		return;
+	}
+	if (sim_timer_at(k->eng, &c->jobev, t + (sim_time)ceil(work / speed(c))))
+		kfail(k, SIM_ENOMEM);
+}
+
 /* ---- scheduling ---------------------------------------------------------- */
 
 /* schedule() at @now: the quiescent state RCU notes at a context switch,
@@ -328,6 +374,7 @@ void kcpu_schedule(kcpu *c, sim_time now)
 	}
 	c->seg_start = t;
 	arm_sysret(c, t);
+	arm_jobev(c, t);
 }
 
 /* ---- interrupts ----------------------------------------------------------- */
@@ -341,24 +388,45 @@ static void extend_run(kcpu *c, sim_time cost_ns)
 		kfail(c->k, SIM_ENOMEM);
 }
 
+/* The task @c will run once what is pending on it is settled: when a lazy
+ * run ends in a context switch, the one the pick will most likely take;
+ * else curr. For prefetching only. */
+static inline const sched_task *likely_curr(const kcpu *c)
+{
+	const sched_task *next;
+	if (c->run_lazy && c->need_resched && (next = sched_peek_next(&c->rq)))
+		return next;
+	return c->rq.curr;
+}
+
 /* The ticks of a period come round the CPUs in order (they are staggered),
- * so the next ones are known: fetch ahead, in three stages, what they
- * touch first. Prefetches only: no state changes, results are the same. */
+ * so the next ones are known: fetch ahead, in four stages, what they touch
+ * first, each stage what the one before brought in leads to: the CPU; its
+ * task and queue; the job that will run; that job's first open file.
+ * Prefetches only: no state changes, results are the same. */
 static void prefetch_ahead(const kmodel *k, int id)
 {
 	int n = k->mach.ncpus;
 	if (n < 8)
 		return;
+	const kcpu *c4 = &k->cpu[(id + 4) % n];
+	for (size_t off = 0; off < sizeof(*c4); off += 64)
+		__builtin_prefetch((const char *)c4 + off, 1);
 	const kcpu *c3 = &k->cpu[(id + 3) % n];
-	for (size_t off = 0; off < sizeof(*c3); off += 64)
-		__builtin_prefetch((const char *)c3 + off, 1);
+	if (c3->rq.curr) {
+		__builtin_prefetch(c3->rq.curr, 1);
+		__builtin_prefetch(&c3->rq.curr->owner);
+	}
+	sched_prefetch_queue(&c3->rq);
 	const kcpu *c2 = &k->cpu[(id + 2) % n];
-	if (c2->rq.curr)
-		__builtin_prefetch(c2->rq.curr, 1);
+	const sched_task *p = likely_curr(c2);
+	if (p && p != c2->rq.curr)
+		for (size_t off = 0; off < sizeof(job); off += 64)
+			__builtin_prefetch((const char *)p + off, 1);
 	sim_rng_prefetch(c2->rng_work);
 	sim_rng_prefetch(c2->rng_mode);
 	const kcpu *c1 = &k->cpu[(id + 1) % n];
-	const sched_task *p = c1->rq.curr;
+	p = likely_curr(c1);
 	if (p && p != &c1->ksoftirqd && ((const job *)p->owner)->files)
 		__builtin_prefetch(((const job *)p->owner)->files, 1);
 	sim_rng_prefetch_state(c1->rng_work);
@@ -464,7 +532,8 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	 * quiescent state if the tick came from user mode or the idle task;
 	 * it raises the RCU softirq. */
 	if (rf->rcu_pending(k->rcu.rsp, c->id)) {
-		bool user = is_job(c, c->rq.curr) && !sim_rng_bernoulli(c->rng_mode, k->wl.p_kernel);
+		bool user = is_job(c, c->rq.curr) && !sim_rng_bernoulli(c->rng_mode, k->wl.p_kernel) &&
+			    !((const job *)c->rq.curr->owner)->in_kernel;
 		bool idle = !c->rq.curr;
 		rf->rcu_check_callbacks(k->rcu.rsp, c->id, (user || idle) && !(c->fault & FAULT_NO_QS));
 		c->softirq_pending = true;
@@ -529,6 +598,19 @@ void kcpu_sysret_fire(sim_engine *eng, sim_timer *tm)
 		return;
 	kcpu_account(c, now);
 	trap_return(c, now);
+}
+
+/* The running job reaches its block (synchronize_rcu): its work up to now,
+ * then schedule() as it went to sleep. */
+void kcpu_jobev_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	sim_time now = sim_now(eng);
+	kcpu_settle_now(c);
+	if (c->in_softirq || !is_job(c, c->rq.curr) || (c->fault & FAULT_IRQS_OFF))
+		return; /* armed again when the job runs again */
+	kcpu_account(c, now);
+	return_to_task(c, now);
 }
 
 void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind)

@@ -26,6 +26,7 @@ static void kernel_destroy(void *state)
 			sim_rng_destroy(k->cpu[i].rng_work);
 			sim_rng_destroy(k->cpu[i].rng_mode);
 			sim_rng_destroy(k->cpu[i].rng_irq);
+			sched_rq_destroy(&k->cpu[i].rq);
 		}
 	if (k->rcu.ops)
 		k->rcu.ops->destroy(k->rcu.rsp);
@@ -118,7 +119,7 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 		.m = m,
 		.lat = r->cb.lat,
 		.ncpus = k->mach.ncpus,
-		.invoke = k->files.on ? file_free_rcu : NULL,
+		.invoke = k->files.on ? file_free_rcu : k->wl.ops->invoke,
 		.invoke_ctx = k,
 	};
 	return r->ops->create(&r->rsp, &env, err, errlen);
@@ -139,6 +140,7 @@ static int workload_create(kmodel *k, const sim_params *p, char *err, size_t err
 	if (!w->jobs)
 		return SIM_ENOMEM;
 	k->files.on = w->ops->frees_files;
+	w->m = k->h.m;
 	return w->ops->create(w, p, err, errlen);
 }
 
@@ -156,7 +158,9 @@ static int cpus_create(kmodel *k, const model_env *env)
 		c->id = i;
 		c->core = i / k->mach.tpc;
 		sched_rq_init(&c->rq, k->sched.rq_store ? &k->sched.rq_store[i] : NULL);
-		sched_task_init(&c->ksoftirqd, ksd_nice);
+		sched_task_init(&k->sched.cfg, &c->ksoftirqd, ksd_nice);
+		if (sched_attach(&k->sched.cfg, &c->rq))
+			return SIM_ENOMEM;
 		if (sim_rng_create(&c->rng_work, env->rng, env->seed, WORKLOAD_RNG_STREAM, (uint64_t)i) ||
 		    sim_rng_create(&c->rng_mode, env->rng, env->seed, "kernel.tick_mode", (uint64_t)i) ||
 		    sim_rng_create(&c->rng_irq, env->rng, env->seed, "irq.device", (uint64_t)i))
@@ -165,6 +169,7 @@ static int cpus_create(kmodel *k, const model_env *env)
 		sim_timer_init(env->eng, &c->ipi, kcpu_ipi_fire, c);
 		sim_timer_init(env->eng, &c->irq, kcpu_irq_fire, c);
 		sim_timer_init(env->eng, &c->sysret, kcpu_sysret_fire, c);
+		sim_timer_init(env->eng, &c->jobev, kcpu_jobev_fire, c);
 		if (kfiles_start_cpu(k, c))
 			return SIM_ENOMEM;
 	}
@@ -180,7 +185,7 @@ static int jobs_create(kmodel *k, const sim_params *p)
 	for (int64_t j = 0; j < w->njobs; j++) {
 		kcpu *c = &k->cpu[j % k->mach.ncpus];
 		job *jb = &w->jobs[j];
-		sched_task_init(&jb->task, job_nice);
+		sched_task_init(&k->sched.cfg, &jb->task, job_nice);
 		jb->task.owner = jb;
 		jb->cpu = c;
 		sim_timer_init(k->eng, &jb->wake, kcpu_job_wake_fire, jb);
@@ -189,7 +194,8 @@ static int jobs_create(kmodel *k, const sim_params *p)
 					     : 0;
 		if (w->ops->job_start && w->ops->job_start(k, c, jb))
 			return SIM_ENOMEM;
-		sched_add_runnable(&k->sched.cfg, &c->rq, &jb->task, 0);
+		if (sched_add_runnable(&k->sched.cfg, &c->rq, &jb->task, 0))
+			return SIM_ENOMEM;
 		c->jobs++;
 	}
 	return 0;

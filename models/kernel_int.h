@@ -82,6 +82,8 @@ struct kcpu {
 	sim_timer ipi;          /* a reschedule IPI on its way */
 	sim_timer irq;          /* next device interrupt */
 	sim_timer reap;         /* next cache_reap (file workloads) */
+	sim_timer jobev;        /* the running job's next block (workload next_block), armed
+				 * while it runs */
 	sim_timer sysret;       /* sparc64: the running job's next system-call return, armed
 				 * while a softirq is pending (rtrap runs it there) */
 
@@ -222,15 +224,6 @@ static inline double speed(const kcpu *c)
 	return 1.0 / (mc->clock_scale * (1.0 + (busy - 1) * mc->smt_slowdown));
 }
 
-static inline void update_busy(kcpu *c)
-{
-	bool busy = c->rq.curr || c->in_softirq;
-	if (busy != c->busy) {
-		c->k->mach.core_busy[c->core] += busy ? 1 : -1;
-		c->busy = busy;
-	}
-}
-
 static inline bool is_job(const kcpu *c, const sched_task *p)
 {
 	return p && p != &c->ksoftirqd;
@@ -274,12 +267,15 @@ int kfiles_finish(kmodel *k, sim_metrics *m);
 int kfiles_check(const kmodel *k, uint64_t pending, char *err, size_t errlen);
 /* The callbacks' function: file_free_rcu() -> kmem_cache_free() on @cpu,
  * for each of @objs. */
-void file_free_rcu(void *k, int cpu, const uint32_t *objs, size_t n);
+void file_free_rcu(void *k, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
+		   sim_time cost_ns);
 
 /* ---- kcpu.c ---- */
 
 /* Timer handler: the softirq run in progress on a CPU ends. */
 void kcpu_run_end(sim_engine *eng, sim_timer *tm);
+/* Timer handler: the running job reaches the point where it blocks. */
+void kcpu_jobev_fire(sim_engine *eng, sim_timer *tm);
 /* Before anything touches @c at (@now, @seq): end or arm a lazy softirq run (no arming if @peek). */
 void kcpu_settle(kcpu *c, sim_time now, uint64_t seq, bool peek);
 /* schedule() on @c at @now: a quiescent state, then the O(1) pick. */

@@ -30,9 +30,12 @@ typedef struct rcu_call_effect {
 
 /* The callbacks' function: what invoking the callbacks of the @n objects
  * @objs on @cpu, in order, does (file_free_rcu -> kmem_cache_free for
- * struct file). Called with each run of consecutive callbacks a batch
- * invokes, so that the function costs one call per run, not per callback. */
-typedef void rcu_invoke_fn(void *ctx, int cpu, const uint32_t *objs, size_t n);
+ * struct file; wakeme_after_rcu -> complete() for synchronize_rcu), the
+ * first at @first_ns and each @cost_ns after the one before. Called with
+ * each run of consecutive callbacks a batch invokes, so that the function
+ * costs one call per run, not per callback. */
+typedef void rcu_invoke_fn(void *ctx, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
+			   sim_time cost_ns);
 
 /* What a flavor is built from. */
 typedef struct rcu_flavor_env {
@@ -59,7 +62,10 @@ typedef struct rcu_flavor {
 	/* rcu_check_callbacks() from the tick on @cpu: @user (user mode or
 	 * idle) is a quiescent state. The caller raises the RCU softirq. */
 	void (*rcu_check_callbacks)(void *rsp, int cpu, bool user);
-	/* The quiescent state schedule() reports on @cpu (rcu_qsctr_inc). */
+	/* The quiescent state schedule() reports on @cpu (rcu_qsctr_inc). It
+	 * may be called after later events on other CPUs (a context switch at
+	 * the end of a lazy softirq run, kcpu.c), so it changes only @cpu's own
+	 * state, read by nothing but @cpu's own handlers. */
 	void (*rcu_note_context_switch)(void *rsp, int cpu);
 	/* The RCU softirq handler on @cpu, the first pass of a __do_softirq
 	 * run at @now: list moves and the quiescent-state check, then

@@ -359,9 +359,10 @@ do_batch_invoke(classic_state *rs, int cpu, sim_time first_ns, sim_time cost_ns,
 		 * where it wraps. */
 		uint64_t mask = rdp->q.cap - 1, first = (rdp->q.head - (uint64_t)n) & mask;
 		uint64_t len = (uint64_t)n < rdp->q.cap - first ? (uint64_t)n : rdp->q.cap - first;
-		rs->invoke(rs->invoke_ctx, cpu, rdp->q.obj + first, (size_t)len);
+		rs->invoke(rs->invoke_ctx, cpu, rdp->q.obj + first, (size_t)len, first_ns, cost_ns);
 		if (len < (uint64_t)n)
-			rs->invoke(rs->invoke_ctx, cpu, rdp->q.obj, (size_t)((uint64_t)n - len));
+			rs->invoke(rs->invoke_ctx, cpu, rdp->q.obj, (size_t)((uint64_t)n - len),
+				   first_ns + (sim_time)len * cost_ns, cost_ns);
 	}
 	RCUSIM_CHECK(rcu_cbq_sane(&rdp->q), "rcu_classic.cbq_layout");
 	return n;

@@ -7,6 +7,7 @@
 #include "model.h"
 
 #include "rcu.h"
+#include "rcu_classic.h"
 #include "workload.h"
 
 #include <stdio.h>
@@ -66,6 +67,69 @@ static const model_ops *find_model(const char *kind)
 	return workload_find(kind) ? &kernel_model : NULL;
 }
 
+/* Knobs that only one kind of a model reads: each with the parameter that
+ * chooses, and the choices (ENUM indices, as a bit set) it applies to. */
+typedef struct applies {
+	int id;          /* the knob */
+	int chooser;     /* the parameter whose value decides */
+	unsigned when;   /* bit i: applies when chooser's value is i */
+	const char *what; /* "the O(1) scheduler" */
+} applies;
+
+static const applies applicability[] = {
+	{ P_SCHED_DEF_TIMESLICE, P_SCHED_KIND, 1u << 0, "sched.kind = o1" },
+	{ P_SCHED_MIN_TIMESLICE, P_SCHED_KIND, 1u << 0, "sched.kind = o1" },
+	{ P_SCHED_STARVATION_LIMIT, P_SCHED_KIND, 1u << 0, "sched.kind = o1" },
+	{ P_SCHED_MAX_BONUS, P_SCHED_KIND, 1u << 0, "sched.kind = o1" },
+	{ P_SCHED_BASE_SLICE, P_SCHED_KIND, 1u << 1, "sched.kind = eevdf" },
+	{ P_RCU_MAXBATCH, P_RCU_POLICY, 1u << RCU_FIXED, "rcu.policy = fixed" },
+	{ P_RCU_RESCHED_OVER, P_RCU_POLICY, 1u << RCU_FIXED, "rcu.policy = fixed" },
+	{ P_RCU_BLIMIT, P_RCU_POLICY, 1u << RCU_TUNABLE | 1u << RCU_WATERMARK,
+	  "rcu.policy = tunable or watermark" },
+	{ P_RCU_QHIMARK, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark" },
+	{ P_RCU_QLOWMARK, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark" },
+	{ P_RCU_RSINTERVAL, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark" },
+	{ P_RCU_RESET_LAST_RS_QLEN, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark" },
+	{ P_SOFTIRQ_DEFER_TO_KSOFTIRQD, P_SOFTIRQ_IN_IRQ_EXIT, 1u << 1, "softirq.in_irq_exit = yes" },
+	/* Tree RCU's (models/rcu_tree.c): rcu.flavor = tree is its choice 1,
+	 * selectable once the flavor is wired to the CPU model. */
+	{ P_RCU_RCU_FANOUT_LEAF, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_JIFFIES_TILL_FIRST_FQS, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_JIFFIES_TILL_NEXT_FQS, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_JIFFIES_TILL_SCHED_QS, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_STALL_TIMEOUT, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_RCU_DIVISOR, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_RCU_RESCHED_NS, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_FLOOD_BLIMIT, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_QOVLD, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	{ P_RCU_USE_SOFTIRQ, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+};
+
+/* A knob set away from its default by the scenario itself or --set, that
+ * the model it chose does not read, is a mistake to report, not to ignore.
+ * One set by an included file is not: a kernel preset gives every
+ * version-specific value, for whichever scheduler or policy a scenario
+ * built on it chooses; nor is a default written out (`rcusim params
+ * --format ini`). */
+static int check_applicable(const sim_params *p, char *err, size_t errlen)
+{
+	char a[512];
+	for (size_t i = 0; i < sizeof(applicability) / sizeof(applicability[0]); i++) {
+		const applies *r = &applicability[i];
+		if (!strcmp(sim_params_origin(p, (size_t)r->id), "default") ||
+		    !strcmp(sim_params_text(p, (size_t)r->id), sim_params_def(p, (size_t)r->id)->def) ||
+		    sim_params_preset(p, (size_t)r->id) ||
+		    (r->when >> sim_params_int(p, (size_t)r->chooser) & 1))
+			continue;
+		model_param_where(p, r->id, a, sizeof(a));
+		snprintf(err, errlen, "%s: applies only with %s, and %s is %s (%s)", a, r->what,
+			 sim_params_def(p, (size_t)r->chooser)->name,
+			 sim_params_text(p, (size_t)r->chooser), sim_params_origin(p, (size_t)r->chooser));
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
 int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 {
 	char a[512], b[512];
@@ -91,7 +155,7 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 		return SIM_EINPUT;
 	}
 	int rc = fault_validate(p, err, errlen);
-	if (rc)
+	if (rc || (rc = check_applicable(p, err, errlen)))
 		return rc;
 	sim_time def = sim_params_int(p, P_SCHED_DEF_TIMESLICE);
 	if (!sim_params_is_auto(p, P_SCHED_MIN_TIMESLICE) &&

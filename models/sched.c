@@ -14,7 +14,10 @@
 #include "sched.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "error.h"
 
 void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time min_timeslice_ns,
 		    sim_time starvation_ns, int max_bonus)
@@ -57,12 +60,19 @@ void sched_rq_init(sched_rq *rq, sched_arrays *store)
 	rq->best_expired_prio = SCHED_MAX_PRIO;
 }
 
-void sched_task_init(sched_task *p, int nice)
+void sched_rq_destroy(sched_rq *rq)
+{
+	free(rq->ev_q);
+	rq->ev_q = NULL;
+}
+
+void sched_task_init(const sched_cfg *cfg, sched_task *p, int nice)
 {
 	memset(p, 0, sizeof(*p));
 	p->static_prio = SCHED_NICE_TO_PRIO(nice);
-	sched_eevdf_task_init(p, nice);
-	p->prio = p->static_prio;
+	p->weight = (int32_t)sched_nice_weight(nice);
+	if (cfg->kind == SCHED_O1) /* the union's other side stays zero */
+		p->prio = p->static_prio;
 	p->wait_since = -1;
 }
 
@@ -122,17 +132,25 @@ static void dequeue(sched_task *p)
 	p->array = NULL;
 }
 
-void sched_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+int sched_attach(const sched_cfg *cfg, sched_rq *rq)
 {
+	return cfg->kind == SCHED_EEVDF ? sched_eevdf_attach(rq) : 0;
+}
+
+int sched_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+{
+	if (sched_attach(cfg, rq))
+		return SIM_ENOMEM;
 	if (cfg->kind == SCHED_EEVDF) {
 		sched_eevdf_add_runnable(cfg, rq, p, now);
-		return;
+		return 0;
 	}
 	p->prio = sched_effective_prio(cfg, p);
 	p->time_slice = sched_task_timeslice(cfg, p);
 	p->wait_since = now;
 	enqueue(p, rq->active);
 	rq->nr_running++;
+	return 0;
 }
 
 bool sched_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)

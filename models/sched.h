@@ -9,6 +9,7 @@
 #define RCUSIM_MODELS_SCHED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -37,17 +38,15 @@ struct sched_task {
 			int64_t sleep_avg_ns; /* ns: sleep average, 0..max_sleep_avg */
 		};
 		struct { /* EEVDF (sched_eevdf.c) */
-			sched_task *ev_left, *ev_right; /* the tree (the FIFO list uses ev_left) */
+			sched_task *ev_next; /* next on the FIFO list */
 			int64_t vruntime;    /* ns of virtual time */
 			int64_t deadline;    /* virtual deadline */
 			int64_t vlag;        /* lag saved at dequeue; = deadline while its slice is protected */
-			int64_t ev_min_v;    /* least vruntime in its subtree */
 			sim_time exec_start; /* ns: its run accounted up to here */
 		};
 	};
 	int static_prio;         /* from nice */
 	int32_t weight;          /* EEVDF: sched_prio_to_weight[nice] */
-	uint32_t ev_prio;        /* EEVDF: treap priority */
 	uint32_t ev_seq;         /* EEVDF: enqueue order, breaks deadline ties */
 	bool on_rq;              /* EEVDF: runnable (queued, or curr) */
 	bool fifo;               /* EEVDF: SCHED_FIFO, before every fair task */
@@ -86,15 +85,43 @@ typedef struct sched_rq {
 	int best_expired_prio;   /* best static_prio in expired */
 	uint64_t nr_switches;    /* context switches (prev != next) */
 	int64_t last_wait_ns;    /* ns the task last picked had waited runnable */
-	/* EEVDF: the tree of queued fair tasks (curr is not in it), the sums
-	 * behind the average vruntime, and the FIFO tasks in arrival order. */
-	sched_task *ev_root;
+	/* EEVDF: the queued fair tasks (curr is not among them) in deadline
+	 * order, ev_q[ev_head .. ev_head + ev_n), room for every task attached
+	 * (sched_attach) twice over; the sums behind the average vruntime; the
+	 * FIFO tasks in arrival order. */
+	struct sched_ev_ent *ev_q;
+	int32_t ev_head, ev_n, ev_cap, ev_tasks;
 	sched_task *ev_fifo, *ev_fifo_tail;
-	__int128 ev_avg;         /* sum((vruntime - ev_min_vruntime) x weight), queued */
+	__int128 ev_avg;         /* sum(vruntime x weight), queued */
 	int64_t ev_load;         /* sum(weight), queued */
-	int64_t ev_min_vruntime; /* min_vruntime */
 	uint32_t ev_seq;         /* enqueues so far */
 } sched_rq;
+
+/* EEVDF: a queued task's place in deadline order, with the two keys the
+ * pick reads, so that it reads no task it does not take. */
+typedef struct sched_ev_ent {
+	int64_t deadline;
+	int64_t vruntime;
+	sched_task *p;
+} sched_ev_ent;
+
+/* EEVDF, some events before a likely schedule() on @rq: fetch the two
+ * ends of the queue (the pick reads the first entry, prev goes in at the
+ * end). A prefetch only; nothing for O(1). */
+static inline void sched_prefetch_queue(const sched_rq *rq)
+{
+	if (!rq->ev_n)
+		return;
+	__builtin_prefetch(&rq->ev_q[rq->ev_head]);
+	__builtin_prefetch(&rq->ev_q[rq->ev_head + rq->ev_n], 1);
+}
+
+/* EEVDF: the task schedule() will most likely pick next (the earliest
+ * deadline), for prefetching; NULL when none is queued, and for O(1). */
+static inline const sched_task *sched_peek_next(const sched_rq *rq)
+{
+	return rq->ev_n ? rq->ev_q[rq->ev_head].p : NULL;
+}
 
 /* Storage of a runqueue's two priority arrays (5 KiB), kept apart from the
  * runqueue so that its few hot fields pack densely across many CPUs. */
@@ -107,9 +134,15 @@ typedef struct sched_arrays {
 void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time min_timeslice_ns,
 		    sim_time starvation_ns, int max_bonus);
 
-/* @store holds the active and expired arrays for as long as @rq lives. */
+/* @store holds the active and expired arrays for as long as @rq lives
+ * (NULL for EEVDF, which has none). */
 void sched_rq_init(sched_rq *rq, sched_arrays *store);
-void sched_task_init(sched_task *p, int nice);
+/* Free what @rq allocated (EEVDF's queue). */
+void sched_rq_destroy(sched_rq *rq);
+void sched_task_init(const sched_cfg *cfg, sched_task *p, int nice);
+/* A task will live on @rq (added, or woken later): EEVDF makes room in its
+ * queue, so that enqueueing never allocates. 0 or SIM_ENOMEM. */
+int sched_attach(const sched_cfg *cfg, sched_rq *rq);
 
 /* task_timeslice(): SCALE_PRIO(DEF_TIMESLICE x (4 if nice < 0), static_prio)
  * in jiffies, at least MIN_TIMESLICE. */
@@ -119,8 +152,9 @@ int sched_effective_prio(const sched_cfg *cfg, const sched_task *p);
 /* TASK_INTERACTIVE(p): prio <= static_prio - DELTA(p). */
 bool sched_task_interactive(const sched_cfg *cfg, const sched_task *p);
 
-/* Put a new runnable task on the active array with a full timeslice. */
-void sched_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
+/* Attach a new task (sched_attach) and put it on the active array with a
+ * full timeslice. 0 or SIM_ENOMEM. */
+int sched_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
 /* activate_task() on wakeup at @now: credit the sleep to sleep_avg,
  * recompute prio, enqueue on the active array. Returns true if it should
  * preempt curr (TASK_PREEMPTS_CURR, or the CPU is idle). */
@@ -152,7 +186,7 @@ int64_t sched_nice_weight(int nice);
 int64_t sched_eevdf_avg_vruntime(const sched_rq *rq);
 /* @p's lag is >= 0 (entity_eligible()). */
 bool sched_eevdf_eligible(const sched_rq *rq, const sched_task *p);
-void sched_eevdf_task_init(sched_task *p, int nice);
+int sched_eevdf_attach(sched_rq *rq);
 void sched_eevdf_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
 bool sched_eevdf_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
 void sched_eevdf_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);

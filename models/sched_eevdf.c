@@ -4,14 +4,13 @@
  * kernel/sched/fair.c of 6.12: weights from sched_prio_to_weight
  * (kernel/sched/core.c), vruntime advancing by delta x 1024 / weight
  * (calc_delta_fair), the load-weighted average vruntime V kept as
- * sum((v_i - min_vruntime) x w_i) and sum(w_i) over the queued tasks plus
- * curr (avg_vruntime), eligibility lag >= 0 tested without division
+ * sum(v_i x w_i) and sum(w_i) over the queued tasks plus curr
+ * (avg_vruntime), eligibility lag >= 0 tested without division
  * (vruntime_eligible), the virtual deadline vruntime + slice x 1024 / weight
  * renewed when it is reached (update_deadline, which asks to reschedule),
- * the pick of the eligible task with the earliest deadline through a tree
- * ordered by deadline and augmented with its subtree's least vruntime
- * (pick_eevdf; a treap here, an rbtree there), RUN_TO_PARITY (curr runs on
- * while eligible until its deadline), lag saved at dequeue and clamped to
+ * the pick of the eligible task with the earliest deadline (pick_eevdf;
+ * the kernel's augmented rbtree is a sorted array here, see "the queue"
+ * below), RUN_TO_PARITY (curr runs on while eligible until its deadline), lag saved at dequeue and clamped to
  * 2 slices (entity_lag), placement on wakeup keeping that lag against the
  * new load (place_entity, PLACE_LAG) and new tasks starting half a slice
  * in (PLACE_DEADLINE_INITIAL), wakeup preemption when the woken task is
@@ -27,6 +26,9 @@
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
 
 /* kernel/sched/core.c sched_prio_to_weight[], nice -20..19. */
 static const int32_t prio_to_weight[40] = {
@@ -47,102 +49,147 @@ static inline int64_t vdelta(int64_t delta, const sched_task *p)
 	return p->weight == 1024 ? delta : delta * 1024 / p->weight;
 }
 
-/* ---- the tree: a treap ordered by (deadline, seq), each node keeping its
- * subtree's least vruntime ---------------------------------------------- */
+/* ---- the queue: the queued fair tasks in (deadline, enqueue order), a
+ * sorted array with room at both ends. The kernel keeps them in an rbtree
+ * augmented with each subtree's least vruntime, which finds the earliest
+ * eligible deadline in O(log n); here the pick scans from the earliest
+ * deadline for the first eligible task, the same task, found at once when
+ * the earliest is eligible (the usual case: a task whose deadline comes
+ * first has, with equal slices, run least), at worst after every queued
+ * task. A task enqueued behind all the others (a preempted or expired
+ * curr) is appended; one placed among them moves the shorter side by one.
+ * Every access but the pick's scan is to the two ends or a binary search,
+ * in one contiguous array per runqueue. ------------------------------------ */
 
 static inline bool before(const sched_task *a, const sched_task *b)
 {
 	return a->deadline < b->deadline || (a->deadline == b->deadline && a->ev_seq < b->ev_seq);
 }
 
-static inline void fix(sched_task *n)
+int sched_eevdf_attach(sched_rq *rq)
 {
-	int64_t m = n->vruntime;
-	if (n->ev_left && n->ev_left->ev_min_v < m)
-		m = n->ev_left->ev_min_v;
-	if (n->ev_right && n->ev_right->ev_min_v < m)
-		m = n->ev_right->ev_min_v;
-	n->ev_min_v = m;
+	int32_t need = 2 * (rq->ev_tasks + 1) + 2;
+	if (rq->ev_cap < need) {
+		int32_t cap = rq->ev_cap ? rq->ev_cap : 16;
+		while (cap < need)
+			cap *= 2;
+		sched_ev_ent *q = realloc(rq->ev_q, (size_t)cap * sizeof(*q));
+		if (!q)
+			return SIM_ENOMEM;
+		rq->ev_q = q;
+		rq->ev_cap = cap;
+	}
+	rq->ev_tasks++;
+	return 0;
 }
 
-static sched_task *merge(sched_task *a, sched_task *b)
+/* Move the queue to the middle of its array. */
+static void recentre(sched_rq *rq)
 {
-	if (!a)
-		return b;
-	if (!b)
-		return a;
-	if (a->ev_prio > b->ev_prio) {
-		a->ev_right = merge(a->ev_right, b);
-		fix(a);
-		return a;
-	}
-	b->ev_left = merge(a, b->ev_left);
-	fix(b);
-	return b;
+	int32_t head = (rq->ev_cap - rq->ev_n) / 2;
+	memmove(&rq->ev_q[head], &rq->ev_q[rq->ev_head], (size_t)rq->ev_n * sizeof(*rq->ev_q));
+	rq->ev_head = head;
 }
 
-/* Split @t into the nodes before @k and the others. */
-static void split(sched_task *t, const sched_task *k, sched_task **l, sched_task **r)
+/* Insert @p behind every task of its deadline or earlier (enqueue order
+ * among equal deadlines: @p was enqueued last). */
+static void queue_insert(sched_rq *rq, sched_task *p)
 {
-	if (!t) {
-		*l = *r = NULL;
-		return;
+	assert(rq->ev_n + 2 <= rq->ev_cap); /* sched_attach() made room */
+	/* The first entry with a later deadline: searched from the end,
+	 * in steps doubling back until one is not later, then by halves in
+	 * the last step (prev, just run, goes in near the end: few entries
+	 * read). */
+	const sched_ev_ent *q = rq->ev_q;
+	int32_t end = rq->ev_head + rq->ev_n, lo = end, hi = end;
+	if (rq->ev_n && p->deadline < q[end - 1].deadline) {
+		hi = end - 1; /* q[hi] is later */
+		for (int32_t step = 1;; step *= 2) {
+			lo = hi - step;
+			if (lo < rq->ev_head) {
+				lo = rq->ev_head;
+				break;
+			}
+			if (q[lo].deadline <= p->deadline) {
+				lo++;
+				break;
+			}
+			hi = lo;
+		}
+		while (lo < hi) { /* the answer is in [lo, hi] */
+			int32_t mid = lo + (hi - lo) / 2;
+			if (q[mid].deadline <= p->deadline)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
 	}
-	if (before(t, k)) {
-		split(t->ev_right, k, &t->ev_right, r);
-		fix(t);
-		*l = t;
+	int32_t before_n = lo - rq->ev_head, after_n = rq->ev_n - before_n;
+	bool front = before_n < after_n;
+	if (front ? rq->ev_head == 0 : rq->ev_head + rq->ev_n == rq->ev_cap) {
+		int32_t old = rq->ev_head;
+		recentre(rq);
+		lo += rq->ev_head - old;
+	}
+	if (front) {
+		memmove(&rq->ev_q[rq->ev_head - 1], &rq->ev_q[rq->ev_head],
+			(size_t)before_n * sizeof(*rq->ev_q));
+		rq->ev_head--;
+		lo--;
 	} else {
-		split(t->ev_left, k, l, &t->ev_left);
-		fix(t);
-		*r = t;
+		memmove(&rq->ev_q[lo + 1], &rq->ev_q[lo], (size_t)after_n * sizeof(*rq->ev_q));
 	}
+	rq->ev_q[lo] = (sched_ev_ent){ p->deadline, p->vruntime, p };
+	rq->ev_n++;
 }
 
-static void tree_insert(sched_rq *rq, sched_task *p)
+/* Remove the entry at index @i. */
+static void queue_remove_at(sched_rq *rq, int32_t i)
 {
-	sched_task *l, *r;
-	p->ev_left = p->ev_right = NULL;
-	p->ev_min_v = p->vruntime;
-	split(rq->ev_root, p, &l, &r);
-	rq->ev_root = merge(merge(l, p), r);
-}
-
-/* Remove @p from the subtree at *@t. */
-static bool tree_remove(sched_task **t, sched_task *p)
-{
-	if (!*t)
-		return false;
-	if (*t == p) {
-		*t = merge(p->ev_left, p->ev_right);
-		p->ev_left = p->ev_right = NULL;
-		return true;
+	int32_t before_n = i - rq->ev_head, after_n = rq->ev_n - 1 - before_n;
+	if (before_n < after_n) {
+		memmove(&rq->ev_q[rq->ev_head + 1], &rq->ev_q[rq->ev_head],
+			(size_t)before_n * sizeof(*rq->ev_q));
+		rq->ev_head++;
+	} else {
+		memmove(&rq->ev_q[i], &rq->ev_q[i + 1], (size_t)after_n * sizeof(*rq->ev_q));
 	}
-	bool found = tree_remove(before(p, *t) ? &(*t)->ev_left : &(*t)->ev_right, p);
-	if (found)
-		fix(*t);
-	return found;
+	rq->ev_n--;
 }
 
-static sched_task *tree_first(sched_task *t)
+/* The index of queued @p. */
+static int32_t queue_find(const sched_rq *rq, const sched_task *p)
 {
-	while (t && t->ev_left)
-		t = t->ev_left;
-	return t;
+	int32_t lo = rq->ev_head, hi = rq->ev_head + rq->ev_n;
+	while (lo < hi) { /* the first entry of @p's deadline */
+		int32_t mid = lo + (hi - lo) / 2;
+		if (rq->ev_q[mid].deadline < p->deadline)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (rq->ev_q[lo].p != p)
+		lo++;
+	assert(lo < rq->ev_head + rq->ev_n);
+	return lo;
 }
 
-/* ---- the average vruntime ---------------------------------------------- */
+/* ---- the average vruntime ---------------------------------------------- *
+ * The kernel sums (v - min_vruntime) x w, a 64-bit offset form of the sum
+ * of v x w; here the sum itself, in 128 bits. V = floor(sum / load) and
+ * the test sum >= v x load come out the same either way (the offset
+ * cancels), so min_vruntime, which exists for the offset, is not kept. */
 
 /* avg_vruntime_add/sub: the queued tasks' sums (curr is added on the fly). */
 static void avg_add(sched_rq *rq, const sched_task *p)
 {
-	rq->ev_avg += (__int128)(p->vruntime - rq->ev_min_vruntime) * p->weight;
+	rq->ev_avg += (__int128)p->vruntime * p->weight;
 	rq->ev_load += p->weight;
 }
 
 static void avg_sub(sched_rq *rq, const sched_task *p)
 {
-	rq->ev_avg -= (__int128)(p->vruntime - rq->ev_min_vruntime) * p->weight;
+	rq->ev_avg -= (__int128)p->vruntime * p->weight;
 	rq->ev_load -= p->weight;
 }
 
@@ -151,58 +198,41 @@ static inline bool curr_fair(const sched_rq *rq)
 	return rq->curr && rq->curr->on_rq && !rq->curr->fifo;
 }
 
+/* The sums with curr. */
+static inline __int128 sums(const sched_rq *rq, int64_t *load)
+{
+	__int128 avg = rq->ev_avg;
+	*load = rq->ev_load;
+	if (curr_fair(rq)) {
+		avg += (__int128)rq->curr->vruntime * rq->curr->weight;
+		*load += rq->curr->weight;
+	}
+	return avg;
+}
+
 /* avg_vruntime(): V, rounded towards -infinity as the kernel does. */
 int64_t sched_eevdf_avg_vruntime(const sched_rq *rq)
 {
-	__int128 avg = rq->ev_avg;
-	int64_t load = rq->ev_load;
-	if (curr_fair(rq)) {
-		avg += (__int128)(rq->curr->vruntime - rq->ev_min_vruntime) * rq->curr->weight;
-		load += rq->curr->weight;
-	}
-	if (load) {
-		if (avg < 0)
-			avg -= load - 1;
-		avg /= load;
-	}
-	return rq->ev_min_vruntime + (int64_t)avg;
+	int64_t load;
+	__int128 avg = sums(rq, &load);
+	if (!load)
+		return 0;
+	if (avg < 0)
+		avg -= load - 1;
+	return (int64_t)(avg / load);
 }
 
-/* vruntime_eligible(): a task at @v has lag >= 0. */
-static bool eligible_v(const sched_rq *rq, int64_t v)
+/* vruntime_eligible(): a task at @v has lag >= 0, given the sums. */
+static inline bool eligible_v(__int128 avg, int64_t load, int64_t v)
 {
-	__int128 avg = rq->ev_avg;
-	int64_t load = rq->ev_load;
-	if (curr_fair(rq)) {
-		avg += (__int128)(rq->curr->vruntime - rq->ev_min_vruntime) * rq->curr->weight;
-		load += rq->curr->weight;
-	}
-	return avg >= (__int128)(v - rq->ev_min_vruntime) * load;
+	return avg >= (__int128)v * load;
 }
 
 bool sched_eevdf_eligible(const sched_rq *rq, const sched_task *p)
 {
-	return eligible_v(rq, p->vruntime);
-}
-
-/* update_min_vruntime(): forward only, moving the sums with it. */
-static void update_min_vruntime(sched_rq *rq)
-{
-	int64_t v = rq->ev_min_vruntime;
-	bool have = false;
-	if (curr_fair(rq)) {
-		v = rq->curr->vruntime;
-		have = true;
-	}
-	if (rq->ev_root) {
-		int64_t m = rq->ev_root->ev_min_v;
-		v = have && v < m ? v : m;
-	}
-	int64_t delta = v - rq->ev_min_vruntime;
-	if (delta > 0) {
-		rq->ev_avg -= (__int128)rq->ev_load * delta;
-		rq->ev_min_vruntime = v;
-	}
+	int64_t load;
+	__int128 avg = sums(rq, &load);
+	return eligible_v(avg, load, p->vruntime);
 }
 
 /* update_curr() at @now: curr's run since it was last accounted. Returns
@@ -222,7 +252,6 @@ static bool update_curr(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 	bool renew = p->vruntime >= p->deadline;
 	if (renew)
 		p->deadline = p->vruntime + vdelta(cfg->base_slice, p);
-	update_min_vruntime(rq);
 	return renew && rq->nr_running > 1;
 }
 
@@ -254,14 +283,14 @@ static void place(const sched_cfg *cfg, sched_rq *rq, sched_task *p, bool initia
 	p->deadline = p->vruntime + vslice;
 }
 
-/* enqueue_entity() of a task not curr: the tree and the sums, or the FIFO
- * list. */
+/* enqueue_entity() of a task not curr: the queue and the sums, or the
+ * FIFO list. */
 static void enqueue(sched_rq *rq, sched_task *p)
 {
 	if (p->fifo) {
-		p->ev_left = NULL;
+		p->ev_next = NULL;
 		if (rq->ev_fifo_tail)
-			rq->ev_fifo_tail->ev_left = p;
+			rq->ev_fifo_tail->ev_next = p;
 		else
 			rq->ev_fifo = p;
 		rq->ev_fifo_tail = p;
@@ -269,67 +298,64 @@ static void enqueue(sched_rq *rq, sched_task *p)
 	}
 	p->ev_seq = ++rq->ev_seq;
 	avg_add(rq, p);
-	tree_insert(rq, p);
+	queue_insert(rq, p);
 }
 
-static void dequeue_queued(sched_rq *rq, sched_task *p)
+/* dequeue of queued @p, at index @i of the queue if known (else -1). */
+static void dequeue_queued(sched_rq *rq, sched_task *p, int32_t i)
 {
 	if (p->fifo) {
 		sched_task **pp = &rq->ev_fifo, *prev = NULL;
 		while (*pp && *pp != p) {
 			prev = *pp;
-			pp = &(*pp)->ev_left;
+			pp = &(*pp)->ev_next;
 		}
 		assert(*pp == p);
-		*pp = p->ev_left;
+		*pp = p->ev_next;
 		if (rq->ev_fifo_tail == p)
 			rq->ev_fifo_tail = prev;
-		p->ev_left = NULL;
+		p->ev_next = NULL;
 		return;
 	}
-	bool found = tree_remove(&rq->ev_root, p);
-	assert(found);
-	(void)found;
+	queue_remove_at(rq, i >= 0 ? i : queue_find(rq, p));
 	avg_sub(rq, p);
 }
 
 /* pick_eevdf(): curr if it is protected to its deadline (RUN_TO_PARITY)
  * and still eligible; else the eligible task with the earliest deadline,
- * curr included. */
-static sched_task *pick_eevdf(sched_rq *rq)
+ * curr included. A queued task's index goes to *@at (else -1). */
+static sched_task *pick_eevdf(sched_rq *rq, int32_t *at)
 {
+	int64_t load;
+	__int128 avg = sums(rq, &load);
 	sched_task *curr = curr_fair(rq) ? rq->curr : NULL;
-	if (curr && !eligible_v(rq, curr->vruntime))
+	*at = -1;
+	if (curr && !eligible_v(avg, load, curr->vruntime))
 		curr = NULL;
 	if (curr && curr->vlag == curr->deadline)
 		return curr;
-	sched_task *best = NULL, *first = tree_first(rq->ev_root);
-	if (first && eligible_v(rq, first->vruntime)) {
-		best = first;
-	} else {
-		for (sched_task *n = rq->ev_root; n;) {
-			if (n->ev_left && eligible_v(rq, n->ev_left->ev_min_v)) {
-				n = n->ev_left;
-				continue;
-			}
-			if (eligible_v(rq, n->vruntime)) {
-				best = n;
-				break;
-			}
-			n = n->ev_right;
+	sched_task *best = NULL;
+	const sched_ev_ent *q = rq->ev_q;
+	for (int32_t i = rq->ev_head, end = rq->ev_head + rq->ev_n; i < end; i++) {
+		if (eligible_v(avg, load, q[i].vruntime)) {
+			best = q[i].p;
+			*at = i;
+			break;
 		}
 	}
-	if (!best || (curr && before(curr, best)))
+	if (!best || (curr && before(curr, best))) {
 		best = curr;
-	if (!best) /* none eligible (rounding): the earliest deadline */
-		best = first ? first : curr_fair(rq) ? rq->curr : NULL;
+		*at = -1;
+	}
+	if (!best) { /* none eligible (rounding): the earliest deadline */
+		if (rq->ev_n) {
+			*at = rq->ev_head;
+			best = q[rq->ev_head].p;
+		} else {
+			best = curr_fair(rq) ? rq->curr : NULL;
+		}
+	}
 	return best;
-}
-
-void sched_eevdf_task_init(sched_task *p, int nice)
-{
-	p->weight = sched_nice_weight(nice);
-	p->ev_prio = (uint32_t)(((uintptr_t)p >> 4) * 2654435761u) ^ (uint32_t)((uintptr_t)p >> 20);
 }
 
 void sched_eevdf_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
@@ -360,7 +386,8 @@ bool sched_eevdf_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_tim
 		return !c->fifo;
 	if (c->fifo)
 		return false;
-	return pick_eevdf(rq) == p;
+	int32_t at;
+	return pick_eevdf(rq, &at) == p;
 }
 
 void sched_eevdf_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
@@ -373,14 +400,13 @@ void sched_eevdf_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_ti
 	rq->nr_running--;
 	p->sleep_since = now;
 	p->wait_since = -1;
-	update_min_vruntime(rq);
 }
 
 void sched_eevdf_remove(sched_rq *rq, sched_task *p)
 {
 	if (p->on_rq) {
 		if (rq->curr != p)
-			dequeue_queued(rq, p);
+			dequeue_queued(rq, p, -1);
 		p->on_rq = false;
 		rq->nr_running--;
 	}
@@ -401,6 +427,7 @@ bool sched_eevdf_tick(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 sched_task *sched_eevdf_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 {
 	sched_task *prev = rq->curr, *next;
+	int32_t at = -1;
 	if (prev)
 		update_curr(cfg, rq, now);
 	/* pick_task_fair() with curr still in place, then put_prev_entity()
@@ -410,16 +437,18 @@ sched_task *sched_eevdf_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time no
 	else if (rq->ev_fifo)
 		next = rq->ev_fifo;
 	else
-		next = pick_eevdf(rq);
+		next = pick_eevdf(rq, &at);
 	rq->curr = NULL;
+	if (next && next != prev) {
+		/* Taken out before prev goes in (the kernel puts prev back
+		 * first; the order changes nothing but where next is). */
+		dequeue_queued(rq, next, at);
+		if (!next->fifo)
+			next->vlag = next->deadline; /* the HACK that protects its slice */
+	}
 	if (prev && prev != next && prev->on_rq) {
 		prev->wait_since = now;
 		enqueue(rq, prev);
-	}
-	if (next && next != prev) {
-		dequeue_queued(rq, next);
-		if (!next->fifo)
-			next->vlag = next->deadline; /* the HACK that protects its slice */
 	}
 	if (next != prev)
 		rq->nr_switches++;

@@ -22,6 +22,7 @@
 
 #include "engine.h"
 #include "metrics.h"
+#include "rcu.h"
 #include "registry.h"
 #include "rng.h"
 #include "sched.h"
@@ -52,6 +53,8 @@ typedef struct job {
 	int nfiles, capfiles;   /* files open, heap size */
 	slab_obj *held;         /* files its processes keep through mappings */
 	int nheld;              /* held files allocated */
+	sim_time blocked_at;    /* ns: when it last blocked waiting (synchronize_rcu) */
+	bool in_kernel;         /* in a long kernel path (exit): every tick finds it in kernel mode */
 } job;
 
 /* What a job's work asks of its CPU; the CPU model acts on it. */
@@ -65,6 +68,7 @@ typedef struct job_effect {
 typedef struct kworkload {
 	const struct workload_ops *ops; /* the kind's operations */
 	void *priv;             /* the kind's own settings and counters (its create) */
+	sim_metrics *m;         /* where its own metrics go */
 	job *jobs;              /* all jobs: job j on CPU j mod ncpus */
 	int64_t njobs;          /* workload.jobs */
 	double call_rate;       /* call_rcu or open attempts per ns of job CPU work */
@@ -103,6 +107,13 @@ typedef struct workload_ops {
 	 * close, call_rcu and exit is one), or INFINITY if it makes none: where
 	 * sparc64's rtrap next runs a pending softirq. */
 	double (*next_syscall)(const kworkload *w, const job *j);
+	/* ns of work until running job @j blocks (synchronize_rcu), or
+	 * INFINITY: the CPU model has an event there (kcpu.c, jobev). NULL for
+	 * workloads whose jobs block only at a refused open. */
+	double (*next_block)(const kworkload *w, const job *j);
+	/* The function of its callbacks' objects (rcu.h), or NULL: for
+	 * workloads that free files it is file_free_rcu. */
+	rcu_invoke_fn *invoke;
 } workload_ops;
 
 /* The kind workload.kind names, or NULL. */

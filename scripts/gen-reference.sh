@@ -142,7 +142,17 @@ accounting = slab
   presets made for this). The path is relative to the including file's folder; includes nest at
   most 8 deep. Settings of the including file override those of the included ones; setting a key
   twice in one file is an error.
-- An unknown section or key is an error, never ignored.
+- An unknown section or key is an error, never ignored. So is a knob that the chosen model does not
+  read, set away from its default by the scenario file itself or by `--set`: the O(1) timeslice knobs
+  (`sched.def_timeslice`, `sched.min_timeslice`, `sched.starvation_limit`, `sched.max_bonus`) with
+  `sched.kind = eevdf`, `sched.base_slice` with `o1`, `rcu.maxbatch` and `rcu.resched_over` without
+  `rcu.policy = fixed`, `rcu.blimit` with `fixed`, `rcu.qhimark`, `rcu.qlowmark`, `rcu.rsinterval` and
+  `rcu.reset_last_rs_qlen` without `watermark`, `softirq.defer_to_ksoftirqd` with
+  `softirq.in_irq_exit = no`, and Tree RCU's knobs (`rcu.rcu_fanout_leaf`, `rcu.jiffies_till_*`,
+  `rcu.stall_timeout`, `rcu.rcu_divisor`, `rcu.rcu_resched_ns`, `rcu.flood_blimit`, `rcu.qovld`,
+  `rcu.use_softirq`) with the classic flavor: Tree RCU's state machine (`models/rcu_tree.c`) is
+  built and tested, and `rcu.flavor = tree` comes when it is wired to the CPU model. Included files may set them: a kernel preset gives every
+  version-specific value, whichever scheduler or policy the scenario built on it chooses.
 - `rcusim run --set KEY=VALUE` (repeatable, in order) overrides any parameter after the file and
   its includes are read; `--seed N` and `--duration TIME` are `--set scenario.seed=N` and
   `--set scenario.duration=TIME`.

@@ -24,6 +24,7 @@ typedef struct pval {
 	char *text;   /* value as written */
 	char *origin; /* "default", "FILE:LINE", "--set" */
 	bool is_auto; /* "auto" */
+	bool preset;  /* set by an included file */
 	int64_t i;    /* INT/TIME/SIZE/BOOL/ENUM */
 	double d;     /* REAL/RATE/FREQ, and i converted */
 } pval;
@@ -394,7 +395,7 @@ static int store(sim_params *p, size_t k, const char *text, const char *origin, 
 	}
 	free(p->v[k].text);
 	free(p->v[k].origin);
-	p->v[k] = (pval){ t, o, is_auto, iv, dv };
+	p->v[k] = (pval){ .text = t, .origin = o, .is_auto = is_auto, .i = iv, .d = dv };
 	return 0;
 }
 
@@ -470,6 +471,11 @@ const char *sim_params_text(const sim_params *p, size_t i)
 const char *sim_params_origin(const sim_params *p, size_t i)
 {
 	return p->v[i].origin;
+}
+
+bool sim_params_preset(const sim_params *p, size_t i)
+{
+	return p->v[i].preset;
 }
 
 bool sim_params_is_auto(const sim_params *p, size_t i)
@@ -627,8 +633,10 @@ static int on_key(void *ctx, const char *section, const char *key, const char *v
 		return SIM_EINPUT;
 	}
 	int rc = sim_params_set_value(L->p, full, val, where, err, errlen);
-	if (k >= 0)
+	if (k >= 0) {
 		L->seen[k] = 1;
+		L->p->v[k].preset = !rc && L->depth > 0;
+	}
 	return rc;
 }
 

@@ -85,6 +85,9 @@ int sim_params_index(const sim_params *p, const char *name);
 const char *sim_params_text(const sim_params *p, size_t i);
 /* Where the value came from: "default", "FILE:LINE" or "--set". */
 const char *sim_params_origin(const sim_params *p, size_t i);
+/* Set by a file that another one includes (a kernel or machine preset,
+ * a scenario built upon), not by the file read first or by --set. */
+bool sim_params_preset(const sim_params *p, size_t i);
 bool sim_params_is_auto(const sim_params *p, size_t i);
 /* INT, TIME (ns), SIZE (bytes), BOOL (0/1), ENUM (index). 0 when auto. */
 int64_t sim_params_int(const sim_params *p, size_t i);

@@ -111,8 +111,12 @@ END_TEST
 static int first_invoking_tick(box *b, int max, bool resched)
 {
 	for (int t = 1; t <= max; t++) {
-		if (resched)
+		if (resched) {
+			/* Set from outside between events: the CPU's lazy run
+			 * (and the switch at its end) is settled first. */
+			kcpu_settle(&b->k->cpu[0], sim_now(b->eng), UINT64_MAX, false);
 			b->k->cpu[0].need_resched = true;
+		}
 		run_to(b, (sim_time)t * 100000000 + 1000000);
 		if (b->k->rcu.cb.invoked)
 			return t;
@@ -166,10 +170,10 @@ START_TEST(rtrap_runs_softirqs_after_irq_exit_and_at_syscall_return)
 }
 END_TEST
 
-/* The box of the rtrap test with @sets on top (x86_64, 1000 callbacks
+/* The box of the rtrap test with @extra on top (x86_64, @ncb callbacks
  * queued at 1 ms): the number invoked at the first tick that invokes any,
  * with need_resched set before every tick if @resched. */
-static uint64_t invoked_at_first_tick(const char *const *extra, bool resched, box *b)
+static uint64_t invoked_at_first_tick_of(const char *const *extra, int ncb, bool resched, box *b)
 {
 	const char *sets[16] = { "workload.jobs=1", "workload.callrcu_rate=100/s", "sched.job_nice=-20",
 				 "rcu.policy=fixed", "rcu.maxbatch=10", "rcu.resched_over=0" };
@@ -179,10 +183,75 @@ static uint64_t invoked_at_first_tick(const char *const *extra, bool resched, bo
 	sets[n] = NULL;
 	box_create(b, arch[1], sets);
 	run_to(b, 1000000);
-	queue(b, 1000);
+	queue(b, ncb);
 	first_invoking_tick(b, 10, resched);
 	return b->k->rcu.cb.invoked;
 }
+
+static uint64_t invoked_at_first_tick(const char *const *extra, bool resched, box *b)
+{
+	return invoked_at_first_tick_of(extra, 1000, resched, b);
+}
+
+START_TEST(softirq_budget_passes_or_time)
+{
+	/* 6.x __do_softirq: at most MAX_SOFTIRQ_RESTART passes and
+	 * MAX_SOFTIRQ_TIME, whichever comes first. 20000 callbacks, 1000 a pass
+	 * at 400 ns each plus 1.5 us of pass and handler: a pass is 401.5 us.
+	 * With the 2 ms limit the run stops after the pass that crosses it, the
+	 * 5th (2007.5 us; 4 end at 1606 us): 5000 invoked, the rest left to
+	 * ksoftirqd. Without it, 10 passes (10000); with 3 passes and 2 ms,
+	 * the passes end it first (3000). */
+	box b;
+	const char *t2[] = { "rcu.maxbatch=1000", "softirq.time_limit=2ms", NULL };
+	const char *t0[] = { "rcu.maxbatch=1000", "softirq.time_limit=0ns", NULL };
+	const char *p3[] = { "rcu.maxbatch=1000", "softirq.time_limit=2ms", "softirq.max_restart=3", NULL };
+	ck_assert_uint_eq(invoked_at_first_tick_of(t2, 20000, false, &b), 5000);
+	ck_assert_uint_eq(b.k->cpu[0].run_passes, 5);
+	run_to(&b, sim_now(b.eng) + 2000000); /* the run (committed at its start) ends */
+	ck_assert(!b.k->cpu[0].in_softirq && b.k->cpu[0].ksd_runnable);
+	box_destroy(&b);
+	ck_assert_uint_eq(invoked_at_first_tick_of(t0, 20000, false, &b), 10000);
+	box_destroy(&b);
+	ck_assert_uint_eq(invoked_at_first_tick_of(p3, 20000, false, &b), 3000);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(rt_softirqs_run_only_in_ksoftirqd)
+{
+	/* PREEMPT_RT (softirq.in_irq_exit = no; 6.12 kernel/softirq.c
+	 * invoke_softirq(): wakeup_softirqd() when no task here is inside a
+	 * local_bh_disable() section, and the loads have none): the tick that
+	 * finds the callbacks done runs nothing at irq_exit, nor at the trap
+	 * return on sparc64; it wakes ksoftirqd, which invokes them when EEVDF
+	 * gives it the CPU (nice 0 against one nice-0 job: within a tick). */
+	box b;
+	const char *sets[] = { "workload.jobs=1", "workload.callrcu_rate=100/s", "rcu.policy=fixed",
+			       "rcu.maxbatch=10", "rcu.resched_over=0", "sched.kind=eevdf",
+			       "sched.ksoftirqd_nice=0", "softirq.in_irq_exit=no", NULL };
+	box_create(&b, arch[_i], sets);
+	kmodel *k = b.k;
+	kcpu *c = &k->cpu[0];
+	run_to(&b, 1000000);
+	queue(&b, 1000);
+	uint64_t woken = 0;
+	for (int t = 1; t <= 10 && !k->rcu.cb.invoked; t++) {
+		run_to(&b, (sim_time)t * 100000000 + 1);
+		woken = k->cnt.ksd_wakeups;
+	}
+	ck_assert_uint_gt(woken, 0);
+	ck_assert_uint_eq(k->cnt.runs[RUN_IRQ_EXIT], 0);
+	ck_assert_uint_eq(k->cnt.runs[RUN_TRAP_RETURN], 0);
+	run_to(&b, sim_now(b.eng) + 100000000);
+	ck_assert_uint_gt(k->cnt.runs[RUN_KSOFTIRQD], 0);
+	ck_assert_uint_gt(k->rcu.cb.invoked, 0);
+	ck_assert_uint_eq(k->cnt.runs[RUN_IRQ_EXIT], 0);
+	ck_assert_uint_eq(k->cnt.runs[RUN_TRAP_RETURN], 0);
+	(void)c;
+	box_destroy(&b);
+}
+END_TEST
 
 START_TEST(softirq_stops_restarting_on_need_resched)
 {
@@ -223,6 +292,91 @@ START_TEST(softirq_deferred_to_a_runnable_ksoftirqd)
 		ck_assert_uint_eq(b.k->cnt.runs[RUN_IRQ_EXIT], d ? runs : runs + 1);
 		box_destroy(&b);
 	}
+}
+END_TEST
+
+START_TEST(syncrcu_blocks_at_its_call_and_wakes_at_its_callback)
+{
+	/* One task calling synchronize_rcu() back to back on one CPU: it runs
+	 * from the first switch (ctxsw 5 us), its system call ends 500 ns of
+	 * work later, and it blocks there (the CPU model's event, not the next
+	 * tick, 100 ms away): one callback queued, the CPU idle. Each wakeup
+	 * comes at its callback's invocation, so the latencies recorded are the
+	 * callbacks' own, sample for sample; one call is always outstanding. */
+	box b;
+	const char *sets[] = { "workload.kind=syncrcu", "workload.jobs=1", "workload.syncrcu_gap=0ns",
+			       "workload.syscall_cost=500ns", NULL };
+	box_create(&b, arch[_i], sets);
+	kmodel *k = b.k;
+	kcpu *c = &k->cpu[0];
+	job *j = &k->wl.jobs[0];
+	run_to(&b, 1000000);
+	ck_assert_int_eq(j->blocked_at, 5500);
+	ck_assert(j->sleeping);
+	ck_assert_ptr_null(c->rq.curr);
+	ck_assert_uint_eq(k->rcu.cb.enqueued, 1);
+	run_to(&b, 2000000000);
+	const sim_hist *lat = sim_metrics_hist(b.m, "syncrcu.latency_ns");
+	ck_assert_ptr_nonnull(lat);
+	ck_assert_uint_ge(lat->count, 5);
+	ck_assert_uint_eq(lat->count, k->rcu.cb.lat->count);
+	ck_assert(lat->sum == k->rcu.cb.lat->sum);
+	ck_assert_uint_eq(lat->max, k->rcu.cb.lat->max);
+	ck_assert_uint_eq(k->rcu.cb.enqueued, lat->count + 1);
+	ck_assert_uint_eq(k->rcu.cb.invoked, lat->count);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(exitflood_queues_two_callbacks_per_close_then_exits)
+{
+	/* The exiting process alone on one CPU: it runs from the first switch
+	 * (5 us), exits after 1 ms of work, closes 1000 sockets at 1 us each
+	 * (two call_rcu() at the end of each), and is gone at exactly 2.005 ms
+	 * (the CPU model's event, not the tick 100 ms away): 2000 callbacks,
+	 * the CPU idle. */
+	box b;
+	const char *sets[] = { "workload.kind=exitflood", "workload.jobs=1",
+			       "workload.exitflood_sockets=1000", "workload.exitflood_at=1ms",
+			       "workload.exitflood_close_cost=1us", NULL };
+	box_create(&b, arch[_i], sets);
+	kmodel *k = b.k;
+	kcpu *c = &k->cpu[0];
+	run_to(&b, 3000000);
+	ck_assert_uint_eq(k->rcu.cb.enqueued, 2000);
+	ck_assert(k->wl.jobs[0].sleeping && k->wl.jobs[0].in_kernel);
+	ck_assert_int_eq(k->wl.jobs[0].blocked_at, 5000 + 1000000 + 1000 * 1000);
+	ck_assert_ptr_null(c->rq.curr);
+	ck_assert_int_eq(c->rq.nr_running, 0);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(fwdprog_launders_its_callbacks_until_it_passes)
+{
+	/* rcutorture's flood alone on one CPU, in kernel mode (no tick is a
+	 * quiescent state): past qhimark the watermark policy's need_resched
+	 * makes schedule() note one, so grace periods go on; every post is of a
+	 * new callback or of one already invoked, and the flood passes once 100
+	 * callbacks were posted again 3 times each (at least 300 launders). */
+	box b;
+	char err[256];
+	const char *sets[] = { "workload.kind=fwdprog", "workload.jobs=1", NULL };
+	box_create(&b, arch[_i], sets);
+	kmodel *k = b.k;
+	run_to(&b, 10000000000);
+	ck_assert_int_eq(kernel_model.finish(b.k, sim_now(b.eng), err, sizeof(err)), 0);
+	double allocated, launders, passed, pass_ns;
+	ck_assert(sim_metrics_get(b.m, "fwdprog.cbs_allocated", &allocated));
+	ck_assert(sim_metrics_get(b.m, "fwdprog.launders", &launders));
+	ck_assert(sim_metrics_get(b.m, "fwdprog.passed", &passed));
+	ck_assert(sim_metrics_get(b.m, "fwdprog.pass_ns", &pass_ns));
+	ck_assert_double_eq(passed, 1);
+	ck_assert_double_ge(launders, 300);
+	ck_assert_double_lt(pass_ns, 8e9);
+	ck_assert_double_eq(allocated + launders, (double)k->rcu.cb.enqueued);
+	ck_assert(k->wl.jobs[0].sleeping);
+	box_destroy(&b);
 }
 END_TEST
 
@@ -329,6 +483,11 @@ int main(void)
 	tcase_add_test(tc, fault_cpus_parse_and_reject);
 	tcase_add_test(tc, softirq_stops_restarting_on_need_resched);
 	tcase_add_test(tc, softirq_deferred_to_a_runnable_ksoftirqd);
+	tcase_add_test(tc, softirq_budget_passes_or_time);
+	tcase_add_loop_test(tc, syncrcu_blocks_at_its_call_and_wakes_at_its_callback, 0, 2);
+	tcase_add_loop_test(tc, exitflood_queues_two_callbacks_per_close_then_exits, 0, 2);
+	tcase_add_loop_test(tc, fwdprog_launders_its_callbacks_until_it_passes, 0, 2);
+	tcase_add_loop_test(tc, rt_softirqs_run_only_in_ksoftirqd, 0, 2);
 	tcase_add_test(tc, sample_check_failure_has_its_message);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* check_sched.c - the O(1) runqueue step by step: timeslices per nice and
  * HZ, dynamic priority, TASK_INTERACTIVE, expiry and the array switch,
- * EXPIRED_STARVING, and a nice-19 task among 256 nice-0 hogs. */
+ * EXPIRED_STARVING, and a nice-19 task among 256 nice-0 hogs; EEVDF: shares
+ * by weight, pick order, placement and preemption, FIFO, and every pick of
+ * a random run against the rule computed from scratch. */
 #include <check.h>
 
 #include "testlib.h"
@@ -21,7 +23,7 @@ static sched_cfg cfg_hz(int hz)
 static int slice(const sched_cfg *c, int nice)
 {
 	sched_task p;
-	sched_task_init(&p, nice);
+	sched_task_init(c, &p, nice);
 	return sched_task_timeslice(c, &p);
 }
 
@@ -59,7 +61,7 @@ START_TEST(sched_dynamic_priority_and_interactive)
 	ck_assert_int_eq(c.max_bonus, 10);
 	ck_assert_int_eq(c.max_sleep_avg_ns, SIM_NS_PER_S);
 	sched_task p;
-	sched_task_init(&p, 0);
+	sched_task_init(&c, &p, 0);
 	p.sleep_avg_ns = 0; /* a hog: bonus 0 - 5 -> prio 125 */
 	p.prio = sched_effective_prio(&c, &p);
 	ck_assert_int_eq(p.prio, 125);
@@ -79,7 +81,7 @@ START_TEST(sched_dynamic_priority_and_interactive)
 	ck_assert(!sched_task_interactive(&c, &p));
 	/* Nice 19 is never interactive: best prio 134 > 139 - (19 x 10 / 40 + 2) = 133. */
 	sched_task k;
-	sched_task_init(&k, 19);
+	sched_task_init(&c, &k, 19);
 	k.sleep_avg_ns = SIM_NS_PER_S;
 	k.prio = sched_effective_prio(&c, &k);
 	ck_assert_int_eq(k.prio, 134);
@@ -97,8 +99,8 @@ START_TEST(sched_expiry_and_array_switch)
 	sched_rq_init(&rq, &rq_store);
 	sched_task t[3];
 	for (int i = 0; i < 3; i++) {
-		sched_task_init(&t[i], 0);
-		sched_add_runnable(&c, &rq, &t[i], 0);
+		sched_task_init(&c, &t[i], 0);
+		ck_assert_int_eq(sched_add_runnable(&c, &rq, &t[i], 0), 0);
 	}
 	ck_assert_ptr_eq(sched_schedule(&c, &rq, 0), &t[0]);
 	sched_array *first_active = rq.active;
@@ -133,11 +135,11 @@ START_TEST(sched_starvation_limit)
 	sched_arrays rq_store;
 	sched_rq_init(&rq, &rq_store);
 	sched_task hog, inter;
-	sched_task_init(&hog, 0);
-	sched_task_init(&inter, 0);
+	sched_task_init(&c, &hog, 0);
+	sched_task_init(&c, &inter, 0);
 	inter.sleep_avg_ns = SIM_NS_PER_S;
-	sched_add_runnable(&c, &rq, &inter, 0); /* prio 115: runs first */
-	sched_add_runnable(&c, &rq, &hog, 0);
+	ck_assert_int_eq(sched_add_runnable(&c, &rq, &inter, 0), 0); /* prio 115: runs first */
+	ck_assert_int_eq(sched_add_runnable(&c, &rq, &hog, 0), 0);
 	rq.curr = &inter;
 	/* Pretend the hog expired at jiffy 10. */
 	rq.expired_timestamp = 10;
@@ -165,11 +167,11 @@ START_TEST(sched_nice19_once_per_epoch)
 	sched_task *hogs = calloc(256, sizeof(*hogs));
 	sched_task k;
 	for (int i = 0; i < 256; i++) {
-		sched_task_init(&hogs[i], 0);
-		sched_add_runnable(&c, &rq, &hogs[i], 0);
+		sched_task_init(&c, &hogs[i], 0);
+		ck_assert_int_eq(sched_add_runnable(&c, &rq, &hogs[i], 0), 0);
 	}
-	sched_task_init(&k, 19);
-	sched_add_runnable(&c, &rq, &k, 0);
+	sched_task_init(&c, &k, 19);
+	ck_assert_int_eq(sched_add_runnable(&c, &rq, &k, 0), 0);
 	sched_schedule(&c, &rq, 0);
 	int64_t runs[4], nruns = 0, ran_for = 0;
 	for (int64_t j = 1; j <= 4 * 25605 && nruns < 4; j++) {
@@ -197,10 +199,10 @@ START_TEST(sched_wake_and_sleep)
 	sched_arrays rq_store;
 	sched_rq_init(&rq, &rq_store);
 	sched_task hog, k;
-	sched_task_init(&hog, 0);
-	sched_task_init(&k, 19);
-	sched_add_runnable(&c, &rq, &k, 0);
-	sched_add_runnable(&c, &rq, &hog, 0);
+	sched_task_init(&c, &hog, 0);
+	sched_task_init(&c, &k, 19);
+	ck_assert_int_eq(sched_add_runnable(&c, &rq, &k, 0), 0);
+	ck_assert_int_eq(sched_add_runnable(&c, &rq, &hog, 0), 0);
 	ck_assert_ptr_eq(sched_schedule(&c, &rq, 0), &hog); /* 125 beats 139 */
 	/* No preemption of the hog by a woken nice-19 task. */
 	rq.curr = &k;
@@ -216,7 +218,7 @@ START_TEST(sched_wake_and_sleep)
 	sched_arrays idle_store;
 	sched_rq_init(&idle, &idle_store);
 	sched_task w;
-	sched_task_init(&w, 19);
+	sched_task_init(&c, &w, 19);
 	w.sleep_since = 0;
 	ck_assert(sched_wake(&c, &idle, &w, 5));
 }
@@ -242,8 +244,8 @@ static void eevdf_run(const int *nice, int n, int hz, sim_time dur, sim_time *ra
 	sched_rq_init(&rq, NULL);
 	sched_task *t = calloc((size_t)n, sizeof(*t));
 	for (int i = 0; i < n; i++) {
-		sched_task_init(&t[i], nice[i]);
-		sched_add_runnable(&c, &rq, &t[i], 0);
+		sched_task_init(&c, &t[i], nice[i]);
+		ck_assert_int_eq(sched_add_runnable(&c, &rq, &t[i], 0), 0);
 		ran[i] = 0;
 	}
 	sim_time tick = SIM_NS_PER_S / hz, since = 0;
@@ -257,6 +259,7 @@ static void eevdf_run(const int *nice, int n, int hz, sim_time dur, sim_time *ra
 	}
 	ran[cur - t] += dur - since;
 	free(t);
+	sched_rq_destroy(&rq);
 }
 
 START_TEST(eevdf_shares_by_weight)
@@ -291,8 +294,8 @@ START_TEST(eevdf_pick_is_earliest_eligible_deadline)
 	sched_rq_init(&rq, NULL);
 	sched_task t[3];
 	for (int i = 0; i < 3; i++) {
-		sched_task_init(&t[i], 0);
-		sched_add_runnable(&c, &rq, &t[i], 0);
+		sched_task_init(&c, &t[i], 0);
+		ck_assert_int_eq(sched_add_runnable(&c, &rq, &t[i], 0), 0);
 		ck_assert_int_eq(t[i].vruntime, 0);
 		ck_assert_int_eq(t[i].deadline, 1500000);
 	}
@@ -308,6 +311,7 @@ START_TEST(eevdf_pick_is_earliest_eligible_deadline)
 	ck_assert(!sched_eevdf_eligible(&rq, &t[0]));
 	ck_assert(sched_tick(&c, &rq, 4, 4000000));
 	ck_assert_ptr_eq(sched_schedule(&c, &rq, 4000000), &t[2]);
+	sched_rq_destroy(&rq);
 }
 END_TEST
 
@@ -321,12 +325,12 @@ START_TEST(eevdf_wakeup_placement_and_preemption)
 	sched_rq rq;
 	sched_rq_init(&rq, NULL);
 	sched_task a, b, w;
-	sched_task_init(&a, 0);
-	sched_task_init(&b, 0);
-	sched_task_init(&w, 0);
-	sched_add_runnable(&c, &rq, &a, 0);
-	sched_add_runnable(&c, &rq, &b, 0);
-	sched_add_runnable(&c, &rq, &w, 0);
+	sched_task_init(&c, &a, 0);
+	sched_task_init(&c, &b, 0);
+	sched_task_init(&c, &w, 0);
+	ck_assert_int_eq(sched_add_runnable(&c, &rq, &a, 0), 0);
+	ck_assert_int_eq(sched_add_runnable(&c, &rq, &b, 0), 0);
+	ck_assert_int_eq(sched_add_runnable(&c, &rq, &w, 0), 0);
 	ck_assert_ptr_eq(sched_schedule(&c, &rq, 0), &a);
 	/* a runs 2 ms and goes to sleep: V = 2/3 ms, its lag -4/3 ms. */
 	sched_sleep(&c, &rq, &a, 2000000);
@@ -342,12 +346,14 @@ START_TEST(eevdf_wakeup_placement_and_preemption)
 	 * protected slice, is no longer eligible, and x is the pick: it
 	 * preempts. */
 	sched_task x;
-	sched_task_init(&x, 0);
+	sched_task_init(&c, &x, 0);
 	x.vlag = 3000000; /* it was owed 3 ms */
 	x.sleep_since = 0;
+	ck_assert_int_eq(sched_attach(&c, &rq), 0);
 	ck_assert(sched_wake(&c, &rq, &x, 3000000));
 	ck_assert(sched_eevdf_eligible(&rq, &x));
 	ck_assert_int_lt(x.vruntime, sched_eevdf_avg_vruntime(&rq));
+	sched_rq_destroy(&rq);
 }
 END_TEST
 
@@ -360,11 +366,12 @@ START_TEST(eevdf_fifo_runs_first)
 	sched_rq_init(&rq, NULL);
 	sched_task f, t[2];
 	for (int i = 0; i < 2; i++) {
-		sched_task_init(&t[i], -20);
-		sched_add_runnable(&c, &rq, &t[i], 0);
+		sched_task_init(&c, &t[i], -20);
+		ck_assert_int_eq(sched_add_runnable(&c, &rq, &t[i], 0), 0);
 	}
-	sched_task_init(&f, 19);
+	sched_task_init(&c, &f, 19);
 	f.fifo = true;
+	ck_assert_int_eq(sched_attach(&c, &rq), 0);
 	ck_assert_ptr_eq(sched_schedule(&c, &rq, 0), &t[0]);
 	ck_assert(sched_wake(&c, &rq, &f, 1000000));
 	ck_assert_ptr_eq(sched_schedule(&c, &rq, 1000000), &f);
@@ -374,6 +381,103 @@ START_TEST(eevdf_fifo_runs_first)
 	sched_sleep(&c, &rq, &f, 50000000);
 	sched_task *n = sched_schedule(&c, &rq, 50000000);
 	ck_assert(n == &t[0] || n == &t[1]);
+	sched_rq_destroy(&rq);
+}
+END_TEST
+
+/* The pick from scratch, over every task: V = floor(sum v w / sum w) of the
+ * runnable ones; curr if it is eligible and inside its protected slice;
+ * else the eligible one with the earliest (deadline, enqueue order), curr
+ * included; else the earliest deadline queued. */
+static sched_task *brute_pick(sched_rq *rq, sched_task *t, int n)
+{
+	__int128 sum = 0;
+	int64_t load = 0;
+	for (int i = 0; i < n; i++)
+		if (t[i].on_rq) {
+			sum += (__int128)t[i].vruntime * t[i].weight;
+			load += t[i].weight;
+		}
+	sched_task *curr = rq->curr && rq->curr->on_rq ? rq->curr : NULL;
+#define ELIG(p) (sum >= (__int128)(p)->vruntime * load)
+#define BEFORE(a, b)                                                                               \
+	((a)->deadline < (b)->deadline || ((a)->deadline == (b)->deadline && (a)->ev_seq < (b)->ev_seq))
+	if (curr && ELIG(curr) && curr->vlag == curr->deadline)
+		return curr;
+	sched_task *best = NULL, *first = NULL;
+	for (int i = 0; i < n; i++) {
+		sched_task *p = &t[i];
+		if (!p->on_rq)
+			continue;
+		if (p != curr && (!first || BEFORE(p, first)))
+			first = p;
+		if (ELIG(p) && (!best || BEFORE(p, best)))
+			best = p;
+	}
+	return best ? best : first ? first : curr;
+#undef ELIG
+#undef BEFORE
+}
+
+START_TEST(eevdf_random_picks_match_the_rule)
+{
+	/* 40 tasks of mixed nice on one runqueue, 20000 random steps: ticks of
+	 * 0.1-4 ms, sleeps of curr, wakeups of sleepers (with their lag),
+	 * schedule() when asked or at random. Before each schedule() the rule
+	 * is computed from scratch; the queue keeps its sums and its order. */
+	enum { N = 40 };
+	sched_cfg c = eevdf_cfg(250);
+	sched_rq rq;
+	sched_rq_init(&rq, NULL);
+	sched_task t[N];
+	static const int nices[] = { 0, 0, 0, 5, -5, 19, -20, 10 };
+	srand(7);
+	for (int i = 0; i < N; i++) {
+		sched_task_init(&c, &t[i], nices[i % 8]);
+		ck_assert_int_eq(sched_add_runnable(&c, &rq, &t[i], 0), 0);
+	}
+	sim_time now = 0;
+	ck_assert_ptr_nonnull(sched_schedule(&c, &rq, now));
+	int checked = 0;
+	for (int step = 0; step < 20000; step++) {
+		now += 100000 + rand() % 3900000;
+		bool resched = rq.curr && sched_tick(&c, &rq, now / 4000000, now);
+		int r = rand() % 8;
+		if (r == 0 && rq.curr && rq.nr_running > 1) {
+			sched_sleep(&c, &rq, rq.curr, now);
+			resched = true;
+		} else if (r == 1) {
+			sched_task *w = &t[rand() % N];
+			if (!w->on_rq && sched_wake(&c, &rq, w, now))
+				resched = true;
+		}
+		if (!resched && rand() % 4)
+			continue;
+		sched_task *want = brute_pick(&rq, t, N);
+		sched_task *got = sched_schedule(&c, &rq, now);
+		ck_assert_ptr_eq(got, want);
+		checked++;
+		/* The queue: every runnable task but curr, by (deadline, order),
+		 * and the sums. */
+		__int128 sum = 0;
+		int64_t load = 0;
+		ck_assert_int_eq(rq.ev_n, rq.nr_running - (rq.curr ? 1 : 0));
+		for (int32_t i = rq.ev_head; i < rq.ev_head + rq.ev_n; i++) {
+			const sched_ev_ent *e = &rq.ev_q[i];
+			ck_assert(e->p->on_rq && e->p != rq.curr);
+			ck_assert_int_eq(e->deadline, e->p->deadline);
+			ck_assert_int_eq(e->vruntime, e->p->vruntime);
+			if (i > rq.ev_head)
+				ck_assert(e[-1].deadline < e->deadline ||
+					  (e[-1].deadline == e->deadline && e[-1].p->ev_seq < e->p->ev_seq));
+			sum += (__int128)e->vruntime * e->p->weight;
+			load += e->p->weight;
+		}
+		ck_assert(sum == rq.ev_avg);
+		ck_assert_int_eq(load, rq.ev_load);
+	}
+	ck_assert_int_gt(checked, 10000);
+	sched_rq_destroy(&rq);
 }
 END_TEST
 
@@ -391,6 +495,7 @@ int main(void)
 	tcase_add_test(tc, eevdf_pick_is_earliest_eligible_deadline);
 	tcase_add_test(tc, eevdf_wakeup_placement_and_preemption);
 	tcase_add_test(tc, eevdf_fifo_runs_first);
+	tcase_add_test(tc, eevdf_random_picks_match_the_rule);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }

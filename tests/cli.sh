@@ -105,6 +105,19 @@ expect_err 'b7.ini:5: fault.cpus: CPUs 40-40: the machine has CPUs 0-31'
 printf '[workload]\nkind = callrcu\n[fault]\nkind = no_qs\nstart = 2h\n' >b8.ini
 expect_exit 2 "$RCUSIM" run b8.ini --db b.db
 expect_err 'b8.ini:5: fault.start: the fault would begin at or after the run'"'"'s end (scenario.duration = 1h), got 2h'
+# A knob the chosen model does not read: an error when the scenario itself
+# or --set gives it, not when an included preset does.
+printf '[sched]\nbase_slice = 3ms\n' >b9.ini
+expect_exit 2 "$RCUSIM" run b9.ini --db b.db
+expect_err 'b9.ini:2: sched.base_slice: applies only with sched.kind = eevdf, and sched.kind is o1 (default)'
+expect_exit 2 "$RCUSIM" run b9.ini --db b.db --set sched.kind=eevdf --set sched.max_bonus=5
+expect_err '--set: sched.max_bonus: applies only with sched.kind = o1, and sched.kind is eevdf (--set)'
+printf 'include = %s\n[rcu]\npolicy = fixed\n' "$SRC/scenarios/kernels/linux-2.6.16.ini" >b10.ini
+expect_exit 0 "$RCUSIM" run b10.ini --db b10.db --duration 1ms --quiet
+expect_exit 2 "$RCUSIM" run b10.ini --db b.db --set rcu.qhimark=500
+expect_err '--set: rcu.qhimark: applies only with rcu.policy = watermark, and rcu.policy is fixed (b10.ini:3)'
+expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12-rt.ini" --db b.db --set softirq.defer_to_ksoftirqd=yes
+expect_err "--set: softirq.defer_to_ksoftirqd: applies only with softirq.in_irq_exit = yes, and softirq.in_irq_exit is no ($SRC/scenarios/kernels/linux-6.12-rt.ini:13)"
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db b.db --set rcu.blimit=0
 expect_err '--set: rcu.blimit: expected a positive integer in [1, 2147483647], got "0"'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db b.db --duration 5

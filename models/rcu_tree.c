@@ -1,0 +1,1099 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * rcu_tree.c - Tree RCU's state machine after Linux 6.12 (kernel/rcu/tree.c,
+ * tree.h, rcu_segcblist.[ch], rcu.h, tree_plugin.h for CONFIG_PREEMPT_RCU=n,
+ * tree_stall.h's times; include/linux/rcu_node_tree.h, rcu_segcblist.h).
+ * Every rule below names the function and 6.12 line it follows; the code is
+ * ours. rcu_tree.h lists the API; this is no rcu_flavor yet (the CPU model's
+ * integration builds one on it).
+ *
+ * What it deliberately leaves out, and why:
+ * - CPU hotplug: every CPU is online from boot, so qsmaskinit never changes
+ *   and rcu_gp_init()'s RCU_GP_ONOFF pass finds nothing to do (its walk over
+ *   the leaves is still counted); no offline-CPU reports.
+ * - Offloaded (rcu_nocbs) and lazy callbacks, nohz_full CPUs: not modelled
+ *   yet (the later 6.x issues); rcu_pending() is the non-offloaded,
+ *   non-nohz_full one, rcu_do_batch() has no rcuo variant.
+ * - PREEMPT_RCU (blocked readers, boosting), expedited and polled grace
+ *   periods, synchronize_rcu()'s wakeups, Tasks RCU: not in the loads.
+ * - Stall warnings: jiffies_stall and jiffies_resched are kept (the latter
+ *   drives resched_cpu()), nothing is printed; rcu_check_gp_start_stall(),
+ *   the irq-work IPI once per GP past jiffies_resched (irq_work_queue_on in
+ *   rcu_watching_snap_recheck) and jiffies_kick_kthreads are left out.
+ * - Locks: every lock is taken at once and every trylock succeeds (no
+ *   contention), and each function is atomic: the caller charges its CPU
+ *   time and decides when its effect lands. rcu_gp_init()'s node walk is
+ *   one step here; in the kernel other CPUs can run between its nodes.
+ * - gpwrap starts false (the kernel's static initializer has it true until
+ *   each CPU's first note_gp_changes(): a boot-time artefact); it is set as
+ *   the kernel does when a CPU falls ULONG_MAX/4 behind (never, in practice).
+ * - CONFIG_RCU_DOUBLE_CHECK_CB_TIME's jiffies backstop (off by default).
+ */
+#include "rcu_tree.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "model.h"
+
+#define NSEC_PER_MSEC INT64_C(1000000)
+#define NSEC_PER_SEC INT64_C(1000000000)
+
+/* time_after(a, b) (include/linux/jiffies.h) on 64-bit jiffies. */
+static inline bool time_after(int64_t a, int64_t b) { return b - a < 0; }
+static inline bool time_before(int64_t a, int64_t b) { return a - b < 0; }
+
+/* ---- the segmented callback list ------------------------------------------ */
+
+int rcu_segcblist_init(rcu_segcblist *l, bool payload)
+{
+	memset(l, 0, sizeof(*l));
+	l->cap = 64;
+	l->t_lo = malloc(l->cap * sizeof(*l->t_lo));
+	l->t_hi = malloc(l->cap * sizeof(*l->t_hi));
+	if (payload)
+		l->obj = malloc(l->cap * sizeof(*l->obj));
+	if (!l->t_lo || !l->t_hi || (payload && !l->obj)) {
+		rcu_segcblist_fini(l);
+		return SIM_ENOMEM;
+	}
+	return 0;
+}
+
+void rcu_segcblist_fini(rcu_segcblist *l)
+{
+	free(l->t_lo);
+	free(l->t_hi);
+	free(l->obj);
+	l->t_lo = NULL;
+	l->t_hi = NULL;
+	l->obj = NULL;
+}
+
+/* Double the ring, keeping every index valid. 0 or SIM_ENOMEM (unchanged). */
+static int segcblist_grow(rcu_segcblist *l)
+{
+	uint64_t ncap = l->cap * 2, om = l->cap - 1, nm = ncap - 1;
+	uint32_t *lo = malloc(ncap * sizeof(*lo));
+	uint16_t *hi = malloc(ncap * sizeof(*hi));
+	uint32_t *ob = l->obj ? malloc(ncap * sizeof(*ob)) : NULL;
+	if (!lo || !hi || (l->obj && !ob)) {
+		free(lo);
+		free(hi);
+		free(ob);
+		return SIM_ENOMEM;
+	}
+	for (uint64_t i = l->head; i != l->tails[RCU_NEXT_TAIL]; i++) {
+		lo[i & nm] = l->t_lo[i & om];
+		hi[i & nm] = l->t_hi[i & om];
+		if (ob)
+			ob[i & nm] = l->obj[i & om];
+	}
+	free(l->t_lo);
+	free(l->t_hi);
+	free(l->obj);
+	l->t_lo = lo;
+	l->t_hi = hi;
+	l->obj = ob;
+	l->cap = ncap;
+	return 0;
+}
+
+int rcu_segcblist_enqueue(rcu_segcblist *l, sim_time t, uint32_t obj)
+{
+	assert(t >= 0);
+	if (__builtin_expect(rcu_segcblist_n_cbs(l) == (int64_t)l->cap, 0) && segcblist_grow(l))
+		return SIM_ENOMEM;
+	uint64_t k = l->tails[RCU_NEXT_TAIL] & (l->cap - 1);
+	l->t_lo[k] = (uint32_t)t;
+	l->t_hi[k] = (uint16_t)((uint64_t)t >> 32);
+	if (l->obj)
+		l->obj[k] = obj;
+	l->tails[RCU_NEXT_TAIL]++;
+	return 0;
+}
+
+/* rcu_segcblist_advance() (rcu_segcblist.c:469-509). With indices for
+ * tails, the kernel's seglen moves are implicit. */
+void rcu_segcblist_advance(rcu_segcblist *l, uint64_t seq)
+{
+	int i, j;
+	if (rcu_segcblist_restempty(l, RCU_DONE_TAIL))
+		return;
+	/* WAIT, then NEXT_READY, while its gp_seq has been reached (:481-486). */
+	for (i = RCU_WAIT_TAIL; i < RCU_NEXT_TAIL; i++) {
+		if (rcu_ulong_cmp_lt(seq, l->gp_seq[i]))
+			break;
+		l->tails[RCU_DONE_TAIL] = l->tails[i];
+	}
+	if (i == RCU_WAIT_TAIL) /* nothing moved (:489) */
+		return;
+	for (j = RCU_WAIT_TAIL; j < i; j++) /* the emptied segments end where DONE does (:493-494) */
+		l->tails[j] = l->tails[RCU_DONE_TAIL];
+	/* Slide what still waits down to WAIT (:502-507). */
+	for (j = RCU_WAIT_TAIL; i < RCU_NEXT_TAIL; i++, j++) {
+		if (l->tails[j] == l->tails[RCU_NEXT_TAIL])
+			break;
+		l->tails[j] = l->tails[i];
+		l->gp_seq[j] = l->gp_seq[i];
+	}
+}
+
+/* rcu_segcblist_accelerate() (rcu_segcblist.c:526-587). */
+bool rcu_segcblist_accelerate(rcu_segcblist *l, uint64_t seq)
+{
+	int i;
+	if (rcu_segcblist_restempty(l, RCU_DONE_TAIL))
+		return false;
+	/* The newest non-empty waiting segment that needs an earlier GP (:542-545). */
+	for (i = RCU_NEXT_READY_TAIL; i > RCU_DONE_TAIL; i--)
+		if (!rcu_segcblist_segempty(l, i) && rcu_ulong_cmp_lt(l->gp_seq[i], seq))
+			break;
+	/* Nothing after it, or it is NEXT_READY (NEXT stays unassigned) (:568). */
+	if (rcu_segcblist_restempty(l, i) || ++i >= RCU_NEXT_TAIL)
+		return false;
+	/* Everything after segment i - 1 merges into segment i, waiting for seq (:582-585). */
+	for (; i < RCU_NEXT_TAIL; i++) {
+		l->tails[i] = l->tails[RCU_NEXT_TAIL];
+		l->gp_seq[i] = seq;
+	}
+	return true;
+}
+
+bool rcu_segcblist_sane(const rcu_segcblist *l)
+{
+	uint64_t prev = l->head;
+	for (int s = 0; s < RCU_CBLIST_NSEGS; s++) {
+		if (l->tails[s] - l->head < prev - l->head)
+			return false;
+		prev = l->tails[s];
+	}
+	if (prev - l->head > l->cap)
+		return false;
+	/* include/linux/rcu_segcblist.h:50: WAIT empty implies NEXT_READY empty. */
+	return !rcu_segcblist_segempty(l, RCU_WAIT_TAIL) ||
+	       rcu_segcblist_segempty(l, RCU_NEXT_READY_TAIL);
+}
+
+/* ---- configuration and geometry ------------------------------------------------- */
+
+void rcu_tree_cfg_default(rcu_tree_cfg *cfg, int ncpus, int hz)
+{
+	*cfg = (rcu_tree_cfg){
+		.ncpus = ncpus,
+		.hz = hz,
+		.rcu_fanout_leaf = 16,           /* RCU_FANOUT_LEAF (rcu_node_tree.h:46) */
+		.rcu_fanout = 64,                /* RCU_FANOUT on 64-bit (rcu_node_tree.h:37) */
+		.blimit = 10,                    /* DEFAULT_RCU_BLIMIT (tree.c:421) */
+		.qhimark = 10000,                /* DEFAULT_RCU_QHIMARK (tree.c:425) */
+		.qlowmark = 100,                 /* DEFAULT_RCU_QLOMARK (tree.c:427) */
+		.qovld = 20000,                  /* DEFAULT_RCU_QOVLD (tree.c:430), qovld_calc (:5734-5737) */
+		.flood_blimit = 10000,           /* DEFAULT_MAX_RCU_BLIMIT (tree.c:423) */
+		.rcu_divisor = 7,                /* tree.c:442 */
+		.rcu_resched_ns = 3 * NSEC_PER_MSEC, /* tree.c:446 */
+		.jiffies_till_first_fqs = -1,    /* ULONG_MAX: computed (tree.c:439, 5563-5565) */
+		.jiffies_till_next_fqs = -1,     /* tree.c:440, 5566-5567 */
+		.jiffies_till_sched_qs = -1,     /* tree.c:453, 464-480 */
+		.stall_timeout_ns = 21 * NSEC_PER_SEC, /* CONFIG_RCU_CPU_STALL_TIMEOUT (Kconfig.debug:71-75) */
+		.use_softirq = true,             /* tree.c:106 (not PREEMPT_RT) */
+		.gp_seq_init = RCU_TREE_GP_SEQ_INIT,
+	};
+}
+
+int rcu_tree_cfg_from_params(rcu_tree_cfg *cfg, const sim_params *p, char *err, size_t errlen)
+{
+	rcu_tree_cfg_default(cfg, model_ncpus(p), (int)sim_params_int(p, P_MACHINE_HZ));
+	cfg->rcu_fanout_leaf = (int)sim_params_int(p, P_RCU_RCU_FANOUT_LEAF);
+	cfg->blimit = sim_params_int(p, P_RCU_BLIMIT);
+	cfg->qhimark = sim_params_int(p, P_RCU_QHIMARK);
+	cfg->qlowmark = sim_params_int(p, P_RCU_QLOWMARK);
+	/* rcu_init() (tree.c:5734-5737): qovld < 0 means 2 x qhimark. */
+	cfg->qovld = sim_params_is_auto(p, P_RCU_QOVLD) ? 2 * cfg->qhimark
+						       : sim_params_int(p, P_RCU_QOVLD);
+	cfg->flood_blimit = sim_params_int(p, P_RCU_FLOOD_BLIMIT);
+	cfg->rcu_divisor = (int)sim_params_int(p, P_RCU_RCU_DIVISOR);
+	cfg->rcu_resched_ns = sim_params_int(p, P_RCU_RCU_RESCHED_NS);
+	if (!sim_params_is_auto(p, P_RCU_JIFFIES_TILL_FIRST_FQS))
+		cfg->jiffies_till_first_fqs = sim_params_int(p, P_RCU_JIFFIES_TILL_FIRST_FQS);
+	if (!sim_params_is_auto(p, P_RCU_JIFFIES_TILL_NEXT_FQS))
+		cfg->jiffies_till_next_fqs = sim_params_int(p, P_RCU_JIFFIES_TILL_NEXT_FQS);
+	if (!sim_params_is_auto(p, P_RCU_JIFFIES_TILL_SCHED_QS))
+		cfg->jiffies_till_sched_qs = sim_params_int(p, P_RCU_JIFFIES_TILL_SCHED_QS);
+	cfg->stall_timeout_ns = sim_params_int(p, P_RCU_STALL_TIMEOUT);
+	cfg->use_softirq = sim_params_int(p, P_RCU_USE_SOFTIRQ) != 0;
+	int levels, count[RCU_TREE_MAX_LVLS];
+	if (rcu_tree_geometry(cfg->ncpus, cfg->rcu_fanout_leaf, cfg->rcu_fanout, &levels, count)) {
+		char a[512];
+		model_param_where(p, P_RCU_RCU_FANOUT_LEAF, a, sizeof(a));
+		snprintf(err, errlen, "%s: %d CPUs need more than %d rcu_node levels with %d CPUs per leaf",
+			 a, cfg->ncpus, RCU_TREE_MAX_LVLS, cfg->rcu_fanout_leaf);
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
+int rcu_tree_geometry(int ncpus, int leaf, int fanout, int *nlevels, int level_count[RCU_TREE_MAX_LVLS])
+{
+	int64_t cap[RCU_TREE_MAX_LVLS];
+	int i;
+	/* The leaf fanout must fit the masks (tree.c:5583-5588); RCU_FANOUT's
+	 * Kconfig range is 2-64. */
+	if (ncpus < 1 || leaf < 2 || leaf > 64 || fanout < 2 || fanout > 64)
+		return SIM_EINPUT;
+	cap[0] = leaf; /* rcu_capacity[] (tree.c:5594-5596) */
+	for (i = 1; i < RCU_TREE_MAX_LVLS; i++)
+		cap[i] = cap[i - 1] * fanout;
+	if (ncpus > cap[RCU_TREE_MAX_LVLS - 1]) /* tree.c:5601-5605 */
+		return SIM_EINPUT;
+	for (i = 0; ncpus > cap[i]; i++) /* levels (tree.c:5608-5611) */
+		;
+	*nlevels = i + 1;
+	for (i = 0; i < *nlevels; i++) /* num_rcu_lvl[] (tree.c:5614-5617) */
+		level_count[i] = (int)((ncpus + cap[*nlevels - 1 - i] - 1) / cap[*nlevels - 1 - i]);
+	for (; i < RCU_TREE_MAX_LVLS; i++)
+		level_count[i] = 0;
+	return 0;
+}
+
+/* Resolve the FQS and stall tunables at boot: rcu_init_geometry()
+ * (tree.c:5563-5567), the module-parameter clamps (tree.c:482-503),
+ * adjust_jiffies_till_sched_qs() (tree.c:464-480) and
+ * rcu_jiffies_till_stall_check() (tree_stall.h:60-76, without PROVE_RCU's
+ * extra 5 s). */
+static void resolve_tunables(rcu_tree_state *rsp)
+{
+	const rcu_tree_cfg *c = &rsp->cfg;
+	int64_t hz = c->hz, d = 1 + (hz > 250) + (hz > 500) + c->ncpus / 256;
+	int64_t first = c->jiffies_till_first_fqs, next = c->jiffies_till_next_fqs;
+	if (first < 0)
+		first = d;
+	else if (first > hz)
+		first = hz;
+	if (next < 0)
+		next = d;
+	else
+		next = next > hz ? hz : next ? next : 1;
+	rsp->jiffies_till_first_fqs = first;
+	rsp->jiffies_till_next_fqs = next;
+	if (c->jiffies_till_sched_qs >= 0) {
+		rsp->jiffies_to_sched_qs = c->jiffies_till_sched_qs;
+	} else {
+		int64_t j = first + 2 * next, least = hz / 10 + c->ncpus / 256;
+		rsp->jiffies_to_sched_qs = j < least ? least : j;
+	}
+	/* Clamped to 3..300 s; the kernel counts whole seconds, a fraction
+	 * given here is kept (in whole jiffies). */
+	int64_t s = c->stall_timeout_ns / NSEC_PER_SEC;
+	rsp->jiffies_till_stall = s < 3 ? 3 * hz : s > 300 ? 300 * hz
+						      : c->stall_timeout_ns * hz / NSEC_PER_SEC;
+}
+
+void rcu_tree_destroy(rcu_tree_state *rsp)
+{
+	if (!rsp)
+		return;
+	if (rsp->rda)
+		for (int i = 0; i < rsp->ncpus; i++)
+			rcu_segcblist_fini(&rsp->rda[i].cblist);
+	free(rsp->rda);
+	free(rsp->node);
+	free(rsp->resched);
+	free(rsp);
+}
+
+int rcu_tree_create(rcu_tree_state **out, const rcu_tree_cfg *cfg, bool payload, char *err,
+		    size_t errlen)
+{
+	int levels, count[RCU_TREE_MAX_LVLS];
+	*out = NULL;
+	if (rcu_tree_geometry(cfg->ncpus, cfg->rcu_fanout_leaf, cfg->rcu_fanout, &levels, count)) {
+		snprintf(err, errlen, "tree RCU: %d CPUs do not fit %d levels of rcu_node with leaf "
+			 "fanout %d and fanout %d", cfg->ncpus, RCU_TREE_MAX_LVLS, cfg->rcu_fanout_leaf,
+			 cfg->rcu_fanout);
+		return SIM_EINPUT;
+	}
+	rcu_tree_state *rsp = calloc(1, sizeof(*rsp));
+	if (!rsp)
+		goto nomem;
+	rsp->cfg = *cfg;
+	rsp->ncpus = cfg->ncpus;
+	rsp->nlevels = levels;
+	for (int i = 0; i < levels; i++) {
+		rsp->level_count[i] = count[i];
+		rsp->level_first[i] = rsp->nnodes;
+		rsp->nnodes += count[i];
+	}
+	rsp->nleaves = count[levels - 1];
+	rsp->node = calloc((size_t)rsp->nnodes, sizeof(*rsp->node));
+	rsp->rda = calloc((size_t)rsp->ncpus, sizeof(*rsp->rda));
+	rsp->resched = calloc((size_t)rsp->ncpus, sizeof(*rsp->resched));
+	if (!rsp->node || !rsp->rda || !rsp->resched)
+		goto nomem;
+	resolve_tunables(rsp);
+	rsp->gp_seq = cfg->gp_seq_init; /* tree.c:86 */
+	rsp->gp_state = RCU_GP_IDLE;
+
+	/* rcu_init_levelspread() without rcu_fanout_exact (rcu.h:353-374):
+	 * children per node at each level, balanced. */
+	int spread[RCU_TREE_MAX_LVLS];
+	for (int i = levels - 1, cprv = cfg->ncpus; i >= 0; i--) {
+		spread[i] = (cprv + count[i] - 1) / count[i];
+		cprv = count[i];
+	}
+	/* rcu_init_one() (tree.c:5424-5505), from the leaves up. */
+	int64_t stride = 1;
+	for (int i = levels - 1; i >= 0; i--) {
+		stride *= spread[i];
+		for (int j = 0; j < count[i]; j++) {
+			rcu_tree_node *rnp = &rsp->node[rsp->level_first[i] + j];
+			rnp->gp_seq = rnp->gp_seq_needed = rnp->completedqs = rsp->gp_seq;
+			rnp->grplo = (int)(j * stride);
+			int64_t hi = (j + 1) * stride - 1;
+			rnp->grphi = (int)(hi >= cfg->ncpus ? cfg->ncpus - 1 : hi);
+			rnp->level = i;
+			if (i == 0) {
+				rnp->parent = -1;
+			} else {
+				rnp->grpnum = j % spread[i - 1];
+				rnp->grpmask = UINT64_C(1) << rnp->grpnum;
+				rnp->parent = rsp->level_first[i - 1] + j / spread[i - 1];
+			}
+		}
+	}
+	/* Every CPU online: its bit in its leaf's qsmaskinit, each node's bit
+	 * in its parent's, as rcutree_report_cpu_starting() (tree.c:5121) and
+	 * the first GP's RCU_GP_ONOFF pass with rcu_init_new_rnp() (tree.c:4849)
+	 * leave them after boot. */
+	for (int n = rsp->nnodes - 1; n > 0; n--)
+		rsp->node[rsp->node[n].parent].qsmaskinit |= rsp->node[n].grpmask;
+	int leaf = rsp->level_first[levels - 1];
+	for (int cpu = 0; cpu < rsp->ncpus; cpu++) {
+		rcu_tree_data *rdp = &rsp->rda[cpu];
+		while (cpu > rsp->node[leaf].grphi) /* mynode (tree.c:5499-5502) */
+			leaf++;
+		rcu_tree_node *rnp = &rsp->node[leaf];
+		rdp->cpu = cpu;
+		rdp->leaf = leaf;
+		rdp->grpmask = UINT64_C(1) << (cpu - rnp->grplo); /* leaf_node_cpu_bit() */
+		rnp->qsmaskinit |= rdp->grpmask;
+		/* rcutree_prepare_cpu() (tree.c:4965-5008). */
+		rdp->qlen_last_fqs_check = 0;
+		rdp->n_force_qs_snap = rsp->n_force_qs;
+		rdp->blimit = cfg->blimit;
+		rdp->gp_seq = rdp->gp_seq_needed = rnp->gp_seq;
+		rdp->cpu_no_qs = true;
+		rdp->core_needs_qs = false;
+		rdp->watching = 1; /* CT_RCU_WATCHING: running, not idle (context_tracking.c:34) */
+		if (rcu_segcblist_init(&rdp->cblist, payload))
+			goto nomem;
+	}
+	*out = rsp;
+	return 0;
+nomem:
+	rcu_tree_destroy(rsp);
+	snprintf(err, errlen, "tree RCU: out of memory");
+	return SIM_ENOMEM;
+}
+
+/* ---- grace-period requests and callback classification --------------------- */
+
+bool rcu_tree_start_this_gp(rcu_tree_state *rsp, int rnp_start, int cpu, uint64_t gp_seq_req)
+{
+	rcu_tree_node *start = &rsp->node[rnp_start], *rnp = start;
+	bool ret = false;
+	/* Funnel up (tree.c:993-1019): stop where the request is already
+	 * recorded or its GP started, at an inner node with a GP running, or
+	 * (after recording it) wherever a GP is running: cleanup will see it. */
+	for (;;) {
+		if (rcu_ulong_cmp_ge(rnp->gp_seq_needed, gp_seq_req) ||
+		    rcu_seq_started(rnp->gp_seq, gp_seq_req) ||
+		    (rnp != start && rcu_seq_state(rnp->gp_seq)))
+			goto out;
+		rnp->gp_seq_needed = gp_seq_req;
+		if (rcu_seq_state(rnp->gp_seq))
+			goto out;
+		if (rnp->parent < 0)
+			break;
+		rnp = &rsp->node[rnp->parent];
+	}
+	/* At the root: start one unless a GP runs (tree.c:1022-1035). */
+	if (rcu_tree_gp_in_progress(rsp))
+		goto out;
+	rsp->gp_flags |= RCU_GP_FLAG_INIT;
+	ret = true;
+out:
+	/* Push the furthest request down to the leaf and the CPU (tree.c:1037-1041). */
+	if (rcu_ulong_cmp_lt(gp_seq_req, rnp->gp_seq_needed)) {
+		start->gp_seq_needed = rnp->gp_seq_needed;
+		rsp->rda[cpu].gp_seq_needed = rnp->gp_seq_needed;
+	}
+	return ret;
+}
+
+bool rcu_tree_accelerate_cbs(rcu_tree_state *rsp, int rnp, int cpu)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	/* tree.c:1144-1162 */
+	if (!rcu_segcblist_pend_cbs(&rdp->cblist))
+		return false;
+	uint64_t gp_seq_req = rcu_seq_snap(rsp->gp_seq);
+	if (rcu_segcblist_accelerate(&rdp->cblist, gp_seq_req))
+		return rcu_tree_start_this_gp(rsp, rnp, cpu, gp_seq_req);
+	return false;
+}
+
+bool rcu_tree_accelerate_cbs_unlocked(rcu_tree_state *rsp, int cpu)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	/* tree.c:1188-1198: an old request still covers this one. */
+	uint64_t c = rcu_seq_snap(rsp->gp_seq);
+	if (!rdp->gpwrap && rcu_ulong_cmp_ge(rdp->gp_seq_needed, c)) {
+		(void)rcu_segcblist_accelerate(&rdp->cblist, c);
+		return false;
+	}
+	return rcu_tree_accelerate_cbs(rsp, rdp->leaf, cpu);
+}
+
+bool rcu_tree_advance_cbs(rcu_tree_state *rsp, int cpu)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	/* tree.c:1217-1227 */
+	if (!rcu_segcblist_pend_cbs(&rdp->cblist))
+		return false;
+	rcu_segcblist_advance(&rdp->cblist, rsp->node[rdp->leaf].gp_seq);
+	return rcu_tree_accelerate_cbs(rsp, rdp->leaf, cpu);
+}
+
+/* rcu_gpnum_ovf() (tree.c:768-775): flag a CPU that fell a quarter of the
+ * counter behind its leaf. */
+static void gpnum_ovf(const rcu_tree_node *rnp, rcu_tree_data *rdp)
+{
+	if (rcu_ulong_cmp_lt(rdp->gp_seq + UINT64_MAX / 4, rnp->gp_seq))
+		rdp->gpwrap = true;
+}
+
+/* __note_gp_changes() (tree.c:1265-1311) for @cpu under its leaf. True:
+ * wake the GP kthread. */
+static bool note_gp_changes_locked(rcu_tree_state *rsp, int cpu)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	rcu_tree_node *rnp = &rsp->node[rdp->leaf];
+	bool ret;
+	if (rdp->gp_seq == rnp->gp_seq)
+		return false;
+	if (rcu_seq_completed_gp(rdp->gp_seq, rnp->gp_seq) || rdp->gpwrap) {
+		ret = rcu_tree_advance_cbs(rsp, cpu); /* a GP ended: advance (:1277-1282) */
+		rdp->core_needs_qs = false;
+	} else {
+		ret = rcu_tree_accelerate_cbs(rsp, rdp->leaf, cpu); /* :1283-1287 */
+		if (rdp->core_needs_qs)
+			rdp->core_needs_qs = (rnp->qsmask & rdp->grpmask) != 0;
+	}
+	/* A GP new to this CPU: owe it a QS if it waits for this CPU (:1291-1303). */
+	if (rcu_seq_new_gp(rdp->gp_seq, rnp->gp_seq) || rdp->gpwrap) {
+		bool need_qs = (rnp->qsmask & rdp->grpmask) != 0;
+		rdp->cpu_no_qs = need_qs;
+		rdp->core_needs_qs = need_qs;
+	}
+	rdp->gp_seq = rnp->gp_seq;
+	if (rcu_ulong_cmp_lt(rdp->gp_seq_needed, rnp->gp_seq_needed) || rdp->gpwrap)
+		rdp->gp_seq_needed = rnp->gp_seq_needed;
+	rdp->gpwrap = false;
+	gpnum_ovf(rnp, rdp);
+	return ret;
+}
+
+bool rcu_tree_note_gp_changes(rcu_tree_state *rsp, int cpu)
+{
+	const rcu_tree_data *rdp = &rsp->rda[cpu];
+	/* note_gp_changes() (tree.c:1314-1333); its trylock always succeeds here. */
+	if (rdp->gp_seq == rsp->node[rdp->leaf].gp_seq && !rdp->gpwrap)
+		return false;
+	return note_gp_changes_locked(rsp, cpu);
+}
+
+/* ---- call_rcu and its kicks ----------------------------------------------------- */
+
+void rcu_tree_check_cb_ovld(rcu_tree_state *rsp, int cpu)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	rcu_tree_node *rnp = &rsp->node[rdp->leaf];
+	/* check_cb_ovld_locked() (tree.c:3024-3033) */
+	if (rsp->cfg.qovld <= 0)
+		return;
+	if (rcu_segcblist_n_cbs(&rdp->cblist) >= rsp->cfg.qovld)
+		rnp->cbovldmask |= rdp->grpmask;
+	else
+		rnp->cbovldmask &= ~rdp->grpmask;
+}
+
+bool rcu_tree_force_quiescent_state(rcu_tree_state *rsp)
+{
+	/* tree.c:2743-2775: the fqslock funnel never finds a holder here. */
+	if (!rcu_tree_gp_in_progress(rsp) || (rsp->gp_flags & RCU_GP_FLAG_FQS))
+		return false;
+	rsp->gp_flags |= RCU_GP_FLAG_FQS;
+	return true;
+}
+
+/* call_rcu_core()'s overflow path (tree.c:2990-3006) on @cpu, whose new
+ * callback is at ring index @idx. */
+static __attribute__((noinline)) void call_rcu_overflow(rcu_tree_state *rsp, int cpu, uint64_t idx,
+							rcu_tree_effect *eff)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	eff->wake_gp_kthread |= rcu_tree_note_gp_changes(rsp, cpu);
+	if (!rcu_tree_gp_in_progress(rsp)) {
+		eff->wake_gp_kthread |= rcu_tree_accelerate_cbs_unlocked(rsp, cpu);
+		return;
+	}
+	rdp->blimit = rsp->cfg.flood_blimit;
+	/* No FQS since the last kick, and not the only pending callback
+	 * (rcu_segcblist_first_pend_cb() != head). */
+	if (rsp->n_force_qs == rdp->n_force_qs_snap && rdp->cblist.tails[RCU_DONE_TAIL] != idx)
+		eff->wake_gp_kthread |= rcu_tree_force_quiescent_state(rsp);
+	rdp->n_force_qs_snap = rsp->n_force_qs;
+	rdp->qlen_last_fqs_check = rcu_segcblist_n_cbs(&rdp->cblist);
+}
+
+int rcu_tree_call_rcu(rcu_tree_state *rsp, int cpu, sim_time at, uint32_t obj, bool irqs_disabled,
+		      rcu_tree_effect *eff)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	rcu_tree_node *rnp = &rsp->node[rdp->leaf];
+	/* __call_rcu_common() (tree.c:3102): check_cb_ovld() before queueing
+	 * (tree.c:3047-3058: only when the bit is wrong). */
+	if (rsp->cfg.qovld > 0 && (rcu_segcblist_n_cbs(&rdp->cblist) >= rsp->cfg.qovld) !=
+					  ((rnp->cbovldmask & rdp->grpmask) != 0))
+		rcu_tree_check_cb_ovld(rsp, cpu);
+	uint64_t idx = rdp->cblist.tails[RCU_NEXT_TAIL];
+	if (rcu_segcblist_enqueue(&rdp->cblist, at, obj)) /* rcutree_enqueue() (tree.c:2952) */
+		return SIM_ENOMEM;
+	int64_t n = rcu_segcblist_n_cbs(&rdp->cblist);
+	if (n > rdp->qlen_max)
+		rdp->qlen_max = n;
+	/* call_rcu_core() (tree.c:2968-3008). */
+	if (rcu_tree_in_eqs(rsp, cpu)) /* !rcu_is_watching() */
+		eff->invoke_rcu_core = true;
+	if (irqs_disabled)
+		return 0;
+	if (__builtin_expect(n > rdp->qlen_last_fqs_check + rsp->cfg.qhimark, 0))
+		call_rcu_overflow(rsp, cpu, idx, eff);
+	RCUSIM_CHECK(rcu_segcblist_sane(&rdp->cblist), "rcu_tree.cblist_layout");
+	return 0;
+}
+
+/* ---- quiescent states --------------------------------------------------------------- */
+
+/* rcu_momentary_eqs() (tree.c:370-379): a zero-length extended QS other CPUs
+ * see in the watching counter. */
+static void momentary_eqs(rcu_tree_data *rdp)
+{
+	assert(rdp->watching & 1);
+	rdp->rcu_need_heavy_qs = false;
+	rdp->watching += 2;
+}
+
+void rcu_tree_note_context_switch(rcu_tree_state *rsp, int cpu)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	rdp->cpu_no_qs = false; /* rcu_qs() */
+	if (!rdp->rcu_urgent_qs)
+		return;
+	rdp->rcu_urgent_qs = false;
+	if (rdp->rcu_need_heavy_qs)
+		momentary_eqs(rdp);
+}
+
+void rcu_tree_all_qs(rcu_tree_state *rsp, int cpu)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	if (!rdp->rcu_urgent_qs)
+		return;
+	rdp->rcu_urgent_qs = false;
+	if (rdp->rcu_need_heavy_qs)
+		momentary_eqs(rdp);
+	rdp->cpu_no_qs = false; /* rcu_qs() */
+}
+
+void rcu_tree_eqs_enter(rcu_tree_state *rsp, int cpu)
+{
+	assert(rsp->rda[cpu].watching & 1);
+	rsp->rda[cpu].watching++;
+}
+
+void rcu_tree_eqs_exit(rcu_tree_state *rsp, int cpu)
+{
+	assert(!(rsp->rda[cpu].watching & 1));
+	rsp->rda[cpu].watching++;
+}
+
+bool rcu_tree_pending(const rcu_tree_state *rsp, int cpu)
+{
+	const rcu_tree_data *rdp = &rsp->rda[cpu];
+	bool gp_in_progress = rcu_tree_gp_in_progress(rsp);
+	/* tree.c:4433-4451, past the stall, nocb and nohz_full checks. */
+	if (rdp->core_needs_qs && !rdp->cpu_no_qs && gp_in_progress)
+		return true; /* a QS to report */
+	if (rcu_segcblist_ready_cbs(&rdp->cblist))
+		return true; /* callbacks to invoke */
+	if (!gp_in_progress && !rcu_segcblist_restempty(&rdp->cblist, RCU_NEXT_READY_TAIL))
+		return true; /* RCU idle, NEXT needs a grace period */
+	return rsp->node[rdp->leaf].gp_seq != rdp->gp_seq || rdp->gpwrap; /* a GP started or ended */
+}
+
+void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, rcu_tree_effect *eff)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	/* tree.c:2659-2666: urgency turns into need_resched in the kernel. */
+	if (rdp->rcu_urgent_qs) {
+		if (!user)
+			eff->need_resched = true;
+		rdp->rcu_urgent_qs = false;
+	}
+	if (user) /* rcu_flavor_sched_clock_irq() (tree_plugin.h:975-991) */
+		rdp->cpu_no_qs = false;
+	if (rcu_tree_pending(rsp, cpu)) /* tree.c:2668-2669 */
+		eff->invoke_rcu_core = true;
+}
+
+/* rcu_report_qs_rsp() (tree.c:2265-2273): all QSes in; the GP kthread
+ * (woken) ends the grace period. */
+static bool report_qs_rsp(rcu_tree_state *rsp)
+{
+	assert(rcu_tree_gp_in_progress(rsp));
+	rsp->gp_flags |= RCU_GP_FLAG_FQS;
+	return true;
+}
+
+bool rcu_tree_report_qs_rnp(rcu_tree_state *rsp, uint64_t mask, int rnp_idx, uint64_t gps)
+{
+	rcu_tree_node *rnp = &rsp->node[rnp_idx];
+	/* tree.c:2298-2342 */
+	for (;;) {
+		if ((!(rnp->qsmask & mask) && mask) || rnp->gp_seq != gps)
+			return false; /* already reported, or that GP is over */
+		rnp->qsmask &= ~mask;
+		if (rnp->qsmask)
+			return false; /* others still owe it at this level */
+		rnp->completedqs = rnp->gp_seq;
+		mask = rnp->grpmask;
+		if (rnp->parent < 0)
+			break;
+		rnp = &rsp->node[rnp->parent];
+	}
+	return report_qs_rsp(rsp);
+}
+
+bool rcu_tree_report_qs_rdp(rcu_tree_state *rsp, int cpu)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	rcu_tree_node *rnp = &rsp->node[rdp->leaf];
+	/* tree.c:2401-2440 */
+	if (rdp->cpu_no_qs || rdp->gp_seq != rnp->gp_seq || rdp->gpwrap) {
+		rdp->cpu_no_qs = true; /* that QS belonged to an earlier GP */
+		return false;
+	}
+	rdp->core_needs_qs = false;
+	if (!(rnp->qsmask & rdp->grpmask))
+		return false;
+	/* The GP cannot end before this report: classify callbacks for the
+	 * next one (a wakeup cannot be needed, the kernel warns if it is). */
+	(void)rcu_tree_accelerate_cbs(rsp, rdp->leaf, cpu);
+	rcu_tree_disable_urgency_upon_qs(rdp);
+	return rcu_tree_report_qs_rnp(rsp, rdp->grpmask, rdp->leaf, rnp->gp_seq);
+}
+
+bool rcu_tree_check_quiescent_state(rcu_tree_state *rsp, int cpu)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	/* tree.c:2448-2472 */
+	bool wake = rcu_tree_note_gp_changes(rsp, cpu);
+	if (!rdp->core_needs_qs || rdp->cpu_no_qs)
+		return wake;
+	return rcu_tree_report_qs_rdp(rsp, cpu) || wake;
+}
+
+bool rcu_tree_core(rcu_tree_state *rsp, int cpu)
+{
+	/* rcu_core() (tree.c:2806-2816) */
+	bool wake = rcu_tree_check_quiescent_state(rsp, cpu);
+	if (!rcu_tree_gp_in_progress(rsp) &&
+	    !rcu_segcblist_restempty(&rsp->rda[cpu].cblist, RCU_NEXT_READY_TAIL))
+		wake |= rcu_tree_accelerate_cbs_unlocked(rsp, cpu);
+	RCUSIM_CHECK(rcu_segcblist_sane(&rsp->rda[cpu].cblist), "rcu_tree.cblist_layout");
+	return wake;
+}
+
+/* ---- the GP kthread ------------------------------------------------------------------ */
+
+int rcu_tree_gp_init(rcu_tree_state *rsp, int gp_cpu, int64_t jiffies)
+{
+	/* rcu_gp_init() (tree.c:1796-1949). */
+	rsp->gp_state = RCU_GP_DONE_GPS;
+	if (!rsp->gp_flags)
+		return 0; /* spurious wakeup (:1807-1811) */
+	rsp->gp_flags = 0;
+	if (rcu_tree_gp_in_progress(rsp))
+		return 0; /* cannot happen (:1814-1821) */
+	/* record_gp_stall_check_time() (tree_stall.h:173-185). */
+	rsp->gp_start = jiffies;
+	rsp->jiffies_stall = jiffies + rsp->jiffies_till_stall;
+	rsp->jiffies_resched = jiffies + rsp->jiffies_till_stall / 2;
+	rcu_seq_start(&rsp->gp_seq);
+	/* RCU_GP_ONOFF (:1855-1904): no hotplug, so every leaf is looked at and
+	 * left alone. */
+	rsp->gp_state = RCU_GP_ONOFF;
+	int walked = rsp->nleaves;
+	/* RCU_GP_INIT (:1919-1942): breadth first, every node. */
+	rsp->gp_state = RCU_GP_INIT;
+	int gp_leaf = gp_cpu >= 0 ? rsp->rda[gp_cpu].leaf : -1;
+	for (int n = 0; n < rsp->nnodes; n++) {
+		rcu_tree_node *rnp = &rsp->node[n];
+		assert(!rnp->qsmask);
+		rnp->qsmask = rnp->qsmaskinit;
+		rnp->gp_seq = rsp->gp_seq;
+		if (n == gp_leaf)
+			(void)note_gp_changes_locked(rsp, gp_cpu);
+		walked++;
+	}
+	return walked;
+}
+
+bool rcu_tree_gp_fqs_check_wake(rcu_tree_state *rsp)
+{
+	/* rcu_gp_fqs_check_wake() (tree.c:1955-1973); updates the loop's gf. */
+	if (rsp->fqs_gf & RCU_GP_FLAG_OVLD)
+		return true;
+	rsp->fqs_gf = rsp->gp_flags;
+	if (rsp->fqs_gf & RCU_GP_FLAG_FQS)
+		return true;
+	return !rsp->node[0].qsmask;
+}
+
+/* The top of rcu_gp_fqs_loop()'s loop (tree.c:2026-2046): shorten the wait
+ * under overload, set jiffies_force_qs, and wait (0 when the wake
+ * condition already holds). */
+static int64_t fqs_loop_top(rcu_tree_state *rsp, int64_t jiffies)
+{
+	if (rsp->cbovld) {
+		rsp->fqs_j = (rsp->fqs_j + 2) / 3;
+		if (rsp->fqs_j <= 0)
+			rsp->fqs_j = 1;
+	}
+	if (!rsp->fqs_ret || time_before(jiffies + rsp->fqs_j, rsp->jiffies_force_qs))
+		rsp->jiffies_force_qs = jiffies + rsp->fqs_j;
+	rsp->gp_state = RCU_GP_WAIT_FQS;
+	rsp->fqs_wait_end = jiffies + rsp->fqs_j;
+	return rcu_tree_gp_fqs_check_wake(rsp) ? 0 : rsp->fqs_j;
+}
+
+int64_t rcu_tree_gp_fqs_loop_start(rcu_tree_state *rsp, int64_t jiffies)
+{
+	/* tree.c:2016-2025 */
+	rsp->fqs_first = true;
+	rsp->fqs_j = rsp->jiffies_till_first_fqs;
+	rsp->fqs_gf = rsp->cbovld ? RCU_GP_FLAG_OVLD : 0;
+	rsp->fqs_ret = false;
+	return fqs_loop_top(rsp, jiffies);
+}
+
+/* rcu_watching_snap_save() (tree.c:783-801): snapshot the CPU's counter; 1
+ * if it is idle now. */
+static int watching_snap_save(rcu_tree_state *rsp, rcu_tree_data *rdp)
+{
+	rdp->watching_snap = rdp->watching;
+	if (!(rdp->watching_snap & 1)) {
+		gpnum_ovf(&rsp->node[rdp->leaf], rdp);
+		return 1;
+	}
+	return 0;
+}
+
+/* rcu_watching_snap_recheck() (tree.c:815-949) at @jiffies: 1 if the CPU
+ * went through an extended QS since the snapshot, -1 to resched_cpu() it,
+ * else 0; escalates its urgency with the GP's age. */
+static int watching_snap_recheck(rcu_tree_state *rsp, rcu_tree_data *rdp, int64_t jiffies)
+{
+	int ret = 0;
+	/* rcu_watching_snap_stopped_since() (tree.c:324-338). */
+	if (!(rdp->watching_snap & 1) || rdp->watching_snap != rdp->watching) {
+		gpnum_ovf(&rsp->node[rdp->leaf], rdp);
+		return 1;
+	}
+	/* :880-890: urgent at age jtsq, heavy at 2 jtsq, past jiffies_resched
+	 * or under overload. */
+	int64_t jtsq = rsp->jiffies_to_sched_qs;
+	if (!rdp->rcu_need_heavy_qs &&
+	    (time_after(jiffies, rsp->gp_start + jtsq * 2) ||
+	     time_after(jiffies, rsp->jiffies_resched) || rsp->cbovld)) {
+		rdp->rcu_need_heavy_qs = true;
+		rdp->rcu_urgent_qs = true;
+	} else if (time_after(jiffies, rsp->gp_start + jtsq)) {
+		rdp->rcu_urgent_qs = true;
+	}
+	/* :915-920: past half the stall timeout, resched_cpu() at most once
+	 * per jtsq. */
+	if (time_after(jiffies, rsp->jiffies_resched) &&
+	    time_after(jiffies, rdp->last_fqs_resched + jtsq)) {
+		rdp->last_fqs_resched = jiffies;
+		ret = -1;
+	}
+	return ret;
+}
+
+/* force_qs_rnp() (tree.c:2684-2737). */
+static void force_qs_rnp(rcu_tree_state *rsp, bool first, int64_t jiffies, rcu_tree_fqs_result *res)
+{
+	rsp->cbovld = rsp->cbovldnext;
+	rsp->cbovldnext = false;
+	for (int n = rsp->level_first[rsp->nlevels - 1]; n < rsp->nnodes; n++) {
+		rcu_tree_node *rnp = &rsp->node[n];
+		uint64_t mask = 0, rsmask = 0;
+		res->leaves++;
+		rsp->cbovldnext |= rnp->cbovldmask != 0;
+		if (!rnp->qsmask)
+			continue;
+		for (uint64_t m = rnp->qsmask; m; m &= m - 1) {
+			int cpu = rnp->grplo + __builtin_ctzll(m);
+			rcu_tree_data *rdp = &rsp->rda[cpu];
+			int ret = first ? watching_snap_save(rsp, rdp)
+					: watching_snap_recheck(rsp, rdp, jiffies);
+			res->cpus++;
+			if (ret > 0) {
+				mask |= rdp->grpmask;
+				rcu_tree_disable_urgency_upon_qs(rdp);
+				res->reported++;
+			}
+			if (ret < 0)
+				rsmask |= rdp->grpmask;
+		}
+		/* Report for the idle ones; the GP kthread is the caller, so
+		 * a wakeup of itself is nothing (rcu_gp_kthread_wake, tree.c:1115). */
+		if (mask)
+			(void)rcu_tree_report_qs_rnp(rsp, mask, n, rnp->gp_seq);
+		for (uint64_t m = rsmask; m; m &= m - 1)
+			rsp->resched[res->nresched++] = rnp->grplo + __builtin_ctzll(m);
+	}
+}
+
+void rcu_tree_gp_fqs(rcu_tree_state *rsp, bool first, int64_t jiffies, rcu_tree_fqs_result *res)
+{
+	/* rcu_gp_fqs() (tree.c:1978-2009); nr_fqs_jiffies_stall is 0 outside
+	 * stall printing, so its countdown is left out. */
+	memset(res, 0, sizeof(*res));
+	res->resched = rsp->resched;
+	rsp->n_force_qs++;
+	force_qs_rnp(rsp, first, jiffies, res);
+	rsp->gp_flags &= ~RCU_GP_FLAG_FQS; /* no immediate re-entry */
+}
+
+rcu_tree_fqs_step rcu_tree_gp_fqs_loop_wake(rcu_tree_state *rsp, int64_t jiffies,
+					    rcu_tree_fqs_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->resched = rsp->resched;
+	/* swait_event_idle_timeout_exclusive(): the condition is evaluated at
+	 * every wakeup and at the timeout; a wakeup that finds it false
+	 * sleeps on. */
+	if (!rcu_tree_gp_fqs_check_wake(rsp) && time_before(jiffies, rsp->fqs_wait_end)) {
+		res->wait = rsp->fqs_wait_end - jiffies;
+		return RCU_TREE_FQS_SLEEP;
+	}
+	/* The loop body (tree.c:2048-2093). */
+	rsp->gp_state = RCU_GP_DOING_FQS;
+	if (!rsp->node[0].qsmask)
+		return RCU_TREE_FQS_DONE;
+	rcu_tree_fqs_step step;
+	if (!time_after(rsp->jiffies_force_qs, jiffies) ||
+	    (rsp->fqs_gf & (RCU_GP_FLAG_FQS | RCU_GP_FLAG_OVLD))) {
+		rcu_tree_gp_fqs(rsp, rsp->fqs_first, jiffies, res);
+		rsp->fqs_gf = 0;
+		if (rsp->fqs_first) { /* under overload the second scan is immediate too */
+			rsp->fqs_first = false;
+			rsp->fqs_gf = rsp->cbovld ? RCU_GP_FLAG_OVLD : 0;
+		}
+		rsp->fqs_ret = false;
+		rsp->fqs_j = rsp->jiffies_till_next_fqs;
+		step = RCU_TREE_FQS_SCANNED;
+	} else {
+		/* A stray wakeup: keep the FQS time (tree.c:2079-2093). */
+		rsp->fqs_ret = true;
+		rsp->fqs_j = time_after(jiffies, rsp->jiffies_force_qs) ? 1
+									: rsp->jiffies_force_qs - jiffies;
+		rsp->fqs_gf = 0;
+		step = RCU_TREE_FQS_WAIT;
+	}
+	res->wait = fqs_loop_top(rsp, jiffies);
+	return step;
+}
+
+/* rcu_future_gp_cleanup() (tree.c:1051-1062): is a later GP requested here? */
+static bool future_gp_cleanup(rcu_tree_node *rnp)
+{
+	bool needmore = rcu_ulong_cmp_lt(rnp->gp_seq, rnp->gp_seq_needed);
+	if (!needmore)
+		rnp->gp_seq_needed = rnp->gp_seq; /* avoid counter wrap */
+	return needmore;
+}
+
+int rcu_tree_gp_cleanup(rcu_tree_state *rsp, int gp_cpu, int64_t jiffies, bool *needgp_out)
+{
+	/* rcu_gp_cleanup() (tree.c:2100-2214). */
+	bool needgp = false;
+	int walked = 0;
+	rsp->gp_state = RCU_GP_CLEANUP;
+	rsp->gp_end = jiffies;
+	if (jiffies - rsp->gp_start > rsp->gp_max)
+		rsp->gp_max = jiffies - rsp->gp_start;
+	/* Every node sees the end before rcu_state does (:2139-2165). */
+	uint64_t new_gp_seq = rcu_seq_endval(rsp->gp_seq);
+	int gp_leaf = gp_cpu >= 0 ? rsp->rda[gp_cpu].leaf : -1;
+	int first_leaf = rsp->level_first[rsp->nlevels - 1];
+	for (int n = 0; n < rsp->nnodes; n++) {
+		rcu_tree_node *rnp = &rsp->node[n];
+		assert(!rnp->qsmask);
+		rnp->gp_seq = new_gp_seq;
+		if (n == gp_leaf)
+			needgp = note_gp_changes_locked(rsp, gp_cpu) || needgp;
+		needgp = future_gp_cleanup(rnp) || needgp;
+		if (n >= first_leaf) /* CPUs no longer overloaded (:2153-2158) */
+			for (uint64_t m = rnp->cbovldmask; m; m &= m - 1)
+				rcu_tree_check_cb_ovld(rsp, rnp->grplo + __builtin_ctzll(m));
+		walked++;
+	}
+	rcu_seq_end(&rsp->gp_seq); /* :2171 */
+	rsp->gp_state = RCU_GP_IDLE;
+	rsp->gp_completed++;
+	rcu_tree_node *root = &rsp->node[0];
+	if (!needgp && rcu_ulong_cmp_lt(root->gp_seq, root->gp_seq_needed))
+		needgp = true; /* requested since the walk (:2176-2180) */
+	/* The kthread's own CPU accelerates under the root; that may request
+	 * the next GP itself (:2182-2207). */
+	bool accel = gp_cpu >= 0 && rcu_tree_accelerate_cbs(rsp, 0, gp_cpu);
+	if (!accel && needgp)
+		rsp->gp_flags = RCU_GP_FLAG_INIT;
+	else
+		rsp->gp_flags &= RCU_GP_FLAG_INIT;
+	rsp->gp_state = RCU_GP_CLEANED;
+	if (needgp_out)
+		*needgp_out = (rsp->gp_flags & RCU_GP_FLAG_INIT) != 0;
+	return walked;
+}
+
+/* ---- invoking callbacks ------------------------------------------------------------------ */
+
+int64_t rcu_tree_batch_limit(const rcu_tree_state *rsp, int cpu)
+{
+	const rcu_tree_data *rdp = &rsp->rda[cpu];
+	int div = rsp->cfg.rcu_divisor;
+	if (div == RCU_TREE_NO_DIVISOR)
+		return rdp->blimit; /* before 5.4 */
+	/* tree.c:2528-2531 (a negative divisor is the kernel's 7; -1 is ours). */
+	div = div < 0 ? 7 : div > 62 ? 62 : div;
+	int64_t pending = rcu_segcblist_seglen(&rdp->cblist, RCU_DONE_TAIL) >> div;
+	return rdp->blimit > pending ? rdp->blimit : pending;
+}
+
+int64_t rcu_tree_do_batch(rcu_tree_state *rsp, int cpu, const rcu_tree_batch *b, sim_hist *lat,
+			  rcu_tree_batch_out *out)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	rcu_segcblist *l = &rdp->cblist;
+	const rcu_tree_cfg *c = &rsp->cfg;
+	memset(out, 0, sizeof(*out));
+	if (!rcu_segcblist_ready_cbs(l)) /* tree.c:2505-2513 */
+		return 0;
+	int64_t pending = rcu_segcblist_seglen(l, RCU_DONE_TAIL);
+	int64_t bl = rcu_tree_batch_limit(rsp, cpu);
+	out->bl = bl;
+	/* How many run (tree.c:2555-2599), worked out before the loop: the
+	 * count check and the time check both fall after a callback, so the
+	 * batch ends at the first count either rule stops. */
+	int64_t n = pending;
+	if (b->where == RCU_TREE_SOFTIRQ && (b->need_resched || !b->idle_task) && bl < n)
+		n = bl; /* count >= bl && (need_resched() || !is_idle_task(current)) */
+	/* The time limit (tree.c:2532-2541), in softirq and rcuc, when bl >
+	 * 100: local_clock() >= tlimit checked when count is a multiple of 32
+	 * (rcu_do_batch_check_time(), tree.c:2475-2485). Callback k (from 1)
+	 * ends at first_ns + k cost_ns; tlimit is first_ns + rrn. */
+	if (bl > 100 && c->rcu_resched_ns > 0) {
+		int64_t rrn = c->rcu_resched_ns < NSEC_PER_MSEC ? NSEC_PER_MSEC
+			      : c->rcu_resched_ns > NSEC_PER_SEC ? NSEC_PER_SEC : c->rcu_resched_ns;
+		out->time_limited = true;
+		if (b->cost_ns > 0) {
+			int64_t k = (rrn + b->cost_ns - 1) / b->cost_ns; /* first k with k cost >= rrn */
+			k = (k + 31) / 32 * 32;
+			if (k < n)
+				n = k;
+		}
+	}
+	/* Invoke: each callback's latency from its call_rcu time. */
+	if (lat) {
+		sim_time at = b->first_ns;
+		for (int64_t k = 0; k < n; k++, at += b->cost_ns) {
+			sim_time t = rcu_segcblist_call_time(l, l->head + (uint64_t)k, at);
+			RCUSIM_CHECK(at - t < (INT64_C(1) << 47), "rcu_tree.call_time_window");
+			sim_hist_add(lat, (uint64_t)(at - t));
+		}
+	}
+	/* The rest go back to the front of DONE: only head moves here
+	 * (rcu_segcblist_extract_done_cbs / insert_done_cbs, add_len(-count)). */
+	l->head += (uint64_t)n;
+	rdp->n_cbs_invoked += (uint64_t)n;
+	/* tree.c:2611-2620: restore blimit once the flood has drained; reset
+	 * the overflow trigger. */
+	int64_t count = rcu_segcblist_n_cbs(l);
+	if (rdp->blimit >= c->flood_blimit && count <= c->qlowmark)
+		rdp->blimit = c->blimit;
+	if (count == 0 && rdp->qlen_last_fqs_check != 0) {
+		rdp->qlen_last_fqs_check = 0;
+		rdp->n_force_qs_snap = rsp->n_force_qs;
+	} else if (count < rdp->qlen_last_fqs_check - c->qhimark) {
+		rdp->qlen_last_fqs_check = count;
+	}
+	out->more = rcu_segcblist_ready_cbs(l);
+	RCUSIM_CHECK(rcu_segcblist_sane(l), "rcu_tree.cblist_layout");
+	return n;
+}
+
+int rcu_tree_invoked_objs(const rcu_tree_state *rsp, int cpu, int64_t n, const uint32_t *runs[2],
+			  size_t lens[2])
+{
+	const rcu_segcblist *l = &rsp->rda[cpu].cblist;
+	assert(l->obj && n >= 0 && (uint64_t)n <= l->cap);
+	if (!n)
+		return 0;
+	uint64_t first = (l->head - (uint64_t)n) & (l->cap - 1);
+	uint64_t len = (uint64_t)n < l->cap - first ? (uint64_t)n : l->cap - first;
+	runs[0] = l->obj + first;
+	lens[0] = (size_t)len;
+	if (len == (uint64_t)n)
+		return 1;
+	runs[1] = l->obj;
+	lens[1] = (size_t)((uint64_t)n - len);
+	return 2;
+}
+
+bool rcu_tree_sane(const rcu_tree_state *rsp)
+{
+	bool gp = rcu_tree_gp_in_progress(rsp);
+	for (int n = 0; n < rsp->nnodes; n++) {
+		const rcu_tree_node *rnp = &rsp->node[n];
+		if ((rnp->qsmask & ~rnp->qsmaskinit) || (rnp->cbovldmask & ~rnp->qsmaskinit))
+			return false;
+		if (rnp->qsmask && (!gp || rnp->gp_seq != rsp->gp_seq))
+			return false;
+		/* A node with its qsmask empty has reported to its parent. */
+		if (gp && rnp->gp_seq == rsp->gp_seq && rnp->parent >= 0 && !rnp->qsmask &&
+		    (rsp->node[rnp->parent].qsmask & rnp->grpmask))
+			return false;
+	}
+	for (int cpu = 0; cpu < rsp->ncpus; cpu++)
+		if (!rcu_segcblist_sane(&rsp->rda[cpu].cblist))
+			return false;
+	return true;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * wl_syncrcu.c - workload syncrcu: tasks calling synchronize_rcu() in a
+ * loop, as rcuscale's writers do (kernel/rcu/rcuscale.c, 6.12). Each does
+ * workload.syncrcu_gap of CPU work, then the system call (its
+ * workload.syscall_cost), whose synchronize_rcu() queues one callback on
+ * the task's CPU (wait_rcu_gp(): call_rcu_hurry(wakeme_after_rcu)) and
+ * sleeps until that callback runs; its complete() wakes the task at the
+ * callback's invocation time, and the next iteration starts when the task
+ * next runs. The latency recorded is the grace-period latency a caller
+ * feels: from the call to the wakeup (syncrcu.latency_ns). The CPU model
+ * has an event where a running task blocks (workload next_block), so the
+ * sleep starts at the call, not at the next tick.
+ * Left out: expedited grace periods (rcu_expedited), and 6.19's
+ * rcu_normal_wake_from_gp (waiters woken from the GP kthread).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kernel_int.h"
+
+typedef struct syncrcu_wl {
+	double per_call;      /* ns of work per iteration: gap + the system call */
+	sim_hist *lat;        /* syncrcu.latency_ns */
+	uint64_t calls;       /* synchronize_rcu() calls */
+	uint64_t returned;    /* of them, waiters woken */
+} syncrcu_wl;
+
+static int syncrcu_create(kworkload *w, const sim_params *p, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	syncrcu_wl *sy = calloc(1, sizeof(*sy));
+	if (!sy)
+		return SIM_ENOMEM;
+	w->priv = sy;
+	double gap = (double)sim_params_int(p, P_WORKLOAD_SYNCRCU_GAP);
+	double sys = (double)sim_params_int(p, P_WORKLOAD_SYSCALL_COST);
+	sy->per_call = gap + sys;
+	w->call_rate = 0; /* no Poisson calls: the loop's own */
+	w->p_kernel = sy->per_call > 0 ? sys / sy->per_call : 1;
+	sy->lat = sim_metrics_hist(w->m, "syncrcu.latency_ns");
+	return sy->lat ? 0 : SIM_ENOMEM;
+}
+
+static void syncrcu_destroy(kworkload *w)
+{
+	free(w->priv);
+	w->priv = NULL;
+}
+
+static int syncrcu_job_start(kmodel *k, kcpu *c, job *j)
+{
+	(void)c;
+	const syncrcu_wl *sy = k->wl.priv;
+	j->next_call_work = sy->per_call;
+	return 0;
+}
+
+/* @work ns of work from @t0: the iteration goes on, or it reaches its
+ * synchronize_rcu(): call_rcu of the task's own wakeup, and sleep. */
+static void syncrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, double s,
+			job_effect *eff)
+{
+	kmodel *k = c->k;
+	syncrcu_wl *sy = k->wl.priv;
+	if (j->next_call_work > work) {
+		j->next_call_work -= work;
+		return;
+	}
+	sim_time at = t0 + (sim_time)(j->next_call_work / s);
+	if (at > now)
+		at = now;
+	j->next_call_work = sy->per_call;
+	j->blocked_at = at;
+	if (job_call_rcu(c, now, at, (uint32_t)(j - k->wl.jobs), eff))
+		return;
+	sy->calls++;
+	j->sleeping = true;
+	eff->slept = true;
+}
+
+/* wakeme_after_rcu() of each waiter: complete() wakes it at its
+ * callback's invocation time. */
+static void syncrcu_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
+			   sim_time cost_ns)
+{
+	kmodel *k = ctx;
+	syncrcu_wl *sy = k->wl.priv;
+	(void)cpu;
+	for (size_t i = 0; i < n; i++) {
+		job *j = &k->wl.jobs[objs[i]];
+		sim_time t = first_ns + (sim_time)i * cost_ns;
+		sim_hist_add(sy->lat, (uint64_t)(t - j->blocked_at));
+		sy->returned++;
+		if (sim_timer_at(k->eng, &j->wake, t))
+			kfail(k, SIM_ENOMEM);
+	}
+}
+
+static double syncrcu_next_block(const kworkload *w, const job *j)
+{
+	(void)w;
+	return j->sleeping ? INFINITY : j->next_call_work;
+}
+
+static int syncrcu_finish(const kmodel *k, sim_metrics *m)
+{
+	const syncrcu_wl *sy = k->wl.priv;
+	int rc = sim_metrics_scalar(m, "syncrcu.calls", (double)sy->calls);
+	rc |= sim_metrics_scalar(m, "syncrcu.returned", (double)sy->returned);
+	rc |= sim_metrics_hist_scalars(m, "syncrcu.latency", sy->lat,
+				       SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
+	return rc ? SIM_ENOMEM : 0;
+}
+
+const workload_ops syncrcu_workload = {
+	.kind = "syncrcu",
+	.frees_files = false,
+	.create = syncrcu_create,
+	.destroy = syncrcu_destroy,
+	.job_start = syncrcu_job_start,
+	.run = syncrcu_run,
+	.finish = syncrcu_finish,
+	.next_syscall = syncrcu_next_block,
+	.next_block = syncrcu_next_block,
+	.invoke = syncrcu_invoke,
+};
