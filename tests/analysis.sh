@@ -47,8 +47,8 @@ done
 "$RCUSIM" sweep "$S" --vary rcu.blimit=10 --vary nonsense --emit-jobs >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "sweep bad --vary"
 # --set and --duration reach every run, before the varied values; in
 # --emit-jobs every value is quoted, even one that looks like an option.
-"$RCUSIM" sweep "$S" --vary rcu.blimit=10,1000 --set rcu.qhimark=5000 --duration 300ms --jobs 2 --db d.db >d.out 2>&1 && ok || bad "sweep --set: $(cat d.out)"
-[ "$(q d.db "SELECT count(*) FROM param WHERE (name = 'rcu.qhimark' AND value = '5000') OR (name = 'scenario.duration' AND value = '300ms')")" -eq 4 ] &&
+"$RCUSIM" sweep "$S" --vary rcu.blimit=10,1000 --set workload.jobs=32 --duration 300ms --jobs 2 --db d.db >d.out 2>&1 && ok || bad "sweep --set: $(cat d.out)"
+[ "$(q d.db "SELECT count(*) FROM param WHERE (name = 'workload.jobs' AND value = '32') OR (name = 'scenario.duration' AND value = '300ms')")" -eq 4 ] &&
 	[ "$(q d.db "SELECT count(*) FROM run WHERE status = 'complete' AND sim_end_ns = 300000000")" -eq 2 ] && ok || bad "sweep --set/--duration not in the runs"
 "$RCUSIM" sweep "$S" --vary rcu.blimit=10 --set '--x=$(touch pwned)' --duration 1s --emit-jobs >q.txt
 grep -qF -- "--quiet --label 'sweep rcu.blimit=10' --set '--x=\$(touch pwned)' --duration '1s' --set 'rcu.blimit=10'" q.txt && ok || bad "emit-jobs quoting: $(cat q.txt)"
