@@ -70,6 +70,18 @@ int cli_strs(int argc, char **argv, int *i, const cli_str *opts)
 	return 0;
 }
 
+void cli_shell_quote(const char *s, FILE *out)
+{
+	fputc('\'', out);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*s, out);
+	}
+	fputc('\'', out);
+}
+
 bool cli_help(const char *arg, const char *usage)
 {
 	if (strcmp(arg, "--help") && strcmp(arg, "-h"))
@@ -590,6 +602,43 @@ static void show_progress(void *ctx, sim_time now, sim_time end, uint64_t events
 	fflush(stderr);
 }
 
+/* The parameters of @req: its scenario, then its overrides in order,
+ * validated, in *@p (the caller destroys it, also on failure); the
+ * scenario's name in @name. 0 or an error (error.h) with its message in
+ * @err. */
+static int load_run(const cli_run_req *req, sim_params **p, char *name, size_t nlen, char *err,
+		    size_t errlen)
+{
+	int rc;
+	*p = NULL;
+	if ((rc = sim_params_create(p, rcusim_params, P_COUNT, err, errlen)) ||
+	    (rc = sim_params_load_file(*p, req->scenario, err, errlen)))
+		return rc;
+	for (size_t i = 0; i < req->nsets; i++) {
+		const cli_set *s = &req->sets[i];
+		rc = s->name ? sim_params_set_value(*p, s->name, s->value, s->origin, err, errlen)
+			     : sim_params_set(*p, s->value, err, errlen);
+		if (rc)
+			return rc;
+	}
+	if (sim_params_is_auto(*p, P_SCENARIO_NAME))
+		stem(req->scenario, name, nlen);
+	else
+		snprintf(name, nlen, "%s", sim_params_text(*p, P_SCENARIO_NAME));
+	return rcusim_validate(*p, err, errlen);
+}
+
+int cli_check_run(const cli_run_req *req)
+{
+	char err[2048], name[256];
+	sim_params *p;
+	int rc = load_run(req, &p, name, sizeof(name), err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "%s\n", err);
+	sim_params_destroy(p);
+	return cli_exit_status(rc);
+}
+
 int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 {
 	char err[2048], name[256];
@@ -597,21 +646,7 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	sim_params *p = NULL;
 	sim_metrics *m = NULL;
 	rec_db *db = NULL;
-	if ((rc = sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err))) ||
-	    (rc = sim_params_load_file(p, req->scenario, err, sizeof(err))))
-		goto input_error;
-	for (size_t i = 0; i < req->nsets; i++) {
-		const cli_set *s = &req->sets[i];
-		rc = s->name ? sim_params_set_value(p, s->name, s->value, s->origin, err, sizeof(err))
-			     : sim_params_set(p, s->value, err, sizeof(err));
-		if (rc)
-			goto input_error;
-	}
-	if (sim_params_is_auto(p, P_SCENARIO_NAME))
-		stem(req->scenario, name, sizeof(name));
-	else
-		snprintf(name, sizeof(name), "%s", sim_params_text(p, P_SCENARIO_NAME));
-	if ((rc = rcusim_validate(p, err, sizeof(err))))
+	if ((rc = load_run(req, &p, name, sizeof(name), err, sizeof(err))))
 		goto input_error;
 
 	if ((rc = sim_metrics_create(&m))) {

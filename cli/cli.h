@@ -29,6 +29,8 @@ typedef struct cli_str {
  * stored, 0 if none matches argv[*i], -1 (message printed) if the value is
  * missing. */
 int cli_strs(int argc, char **argv, int *i, const cli_str *opts);
+/* Write @s on @out for a POSIX shell, single-quoted ('\'' for '). */
+void cli_shell_quote(const char *s, FILE *out);
 /* Is @arg --help or -h? Then @usage has been printed on stdout. */
 bool cli_help(const char *arg, const char *usage);
 /* Parse a run id; false (message printed) if @s is not one. */
@@ -81,6 +83,10 @@ typedef struct cli_run_req {
 /* Simulate and record one run; its id in *run_id (may be NULL). Returns the
  * exit status of `rcusim run` (messages printed). */
 int cli_do_run(const cli_run_req *req, int64_t *run_id);
+/* Read and validate the scenario and overrides of @req as cli_do_run()
+ * would, and run nothing: 0, or the exit status of `rcusim run` for them
+ * (message printed). */
+int cli_check_run(const cli_run_req *req);
 
 /* mkdir -p: 0 or -1 (errno set). */
 int cli_mkdir_p(const char *path);

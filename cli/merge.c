@@ -56,7 +56,7 @@ int cmd_merge(int argc, char **argv)
 			break;
 		}
 		int64_t added, skipped;
-		int rc = rec_merge(db, argv[i], &added, &skipped, err, sizeof(err));
+		int rc = rec_merge(db, argv[i], &added, &skipped, NULL, NULL, err, sizeof(err));
 		if (rc) {
 			fprintf(stderr, "%s: %s\n", argv[i], err);
 			status = EXIT_IO;

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * sweep.c - `rcusim sweep`: the cross product of --vary values and
- * seeds, each an `rcusim run` process, N at a time, all into one database
- * (WAL and a busy timeout let them append together); a failed run is
- * reported and the rest go on. Ends with the comparison table and, with
- * --plot, metrics against the first varied parameter, one line per policy.
- * --emit-jobs prints the command lines instead, for GNU parallel or a batch
- * scheduler.
+ * sweep.c - `rcusim sweep`: the cross product of --vary values and seeds.
+ * On this machine (--backend local) each run is an `rcusim run` process, N
+ * at a time, all into one database (WAL and a busy timeout let them append
+ * together); a failed run is reported and the rest go on. Ends with the
+ * comparison table and, with --plot, metrics against the first varied
+ * parameter, one line per policy. --emit-jobs prints the command lines
+ * instead. The Slurm and GNU parallel backends, which give each run a
+ * database of its own in a results folder and merge them, are backend.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,51 +17,59 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "registry.h"
-
-#define MAX_VARY 8
-#define MAX_RUNS 20000 /* runs in one sweep (each job's table row is about 4 KiB) */
-
-typedef struct vary {
-	char key[128];         /* section.key */
-	char **values;         /* its values (into a copy of the argument), n of them */
-	int n;
-	char *buf;             /* the copy */
-} vary;
-
-typedef struct job {
-	char label[REC_LABEL_MAX + 1]; /* sweep label, unique per run */
-	char sets[MAX_VARY][384]; /* --set arguments */
-	char seed[32];         /* --seed value, "" for the scenario's own */
-	double x;              /* first varied parameter, canonical units */
-	pid_t pid;             /* while running */
-} job;
+#include "sweep_int.h"
 
 static const char sweep_usage[] =
 	"usage: rcusim sweep SCENARIO.ini --vary KEY=V1,V2,... [--vary ...] [--seeds A..B]\n"
-	"                    [--jobs N] [--db FILE] [--plot] [--out DIR] [--format png|svg]\n"
-	"                    [--metric NAME]... [--emit-jobs]\n"
+	"                    [--set KEY=VALUE]... [--duration TIME] [--jobs N] [--db FILE]\n"
+	"                    [--plot] [--out DIR] [--format png|svg] [--metric NAME]...\n"
+	"                    [--emit-jobs | --backend slurm|parallel --results DIR ...]\n"
+	"       rcusim sweep --collect DIR [--wait] [--db FILE] [--plot] [--out DIR]\n"
+	"                    [--format png|svg] [--metric NAME]...\n"
 	"\n"
-	"Run SCENARIO.ini for every combination of the varied values and seeds,\n"
-	"N runs at a time (default: the number of CPUs), into one database (default\n"
-	"rcusim.db). Prints the comparison of the sweep's runs; --plot draws each\n"
-	"--metric (default softirq.run_max_ns and cb.qlen_total_max) against the\n"
-	"first varied parameter, one line per policy. --emit-jobs prints one\n"
-	"`rcusim run` command line per run instead of running them.\n";
-
-/* Print @s for a POSIX shell, single-quoted. */
-static void shell_quote(const char *s, FILE *out)
-{
-	fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", out);
-		else
-			fputc(*s, out);
-	}
-	fputc('\'', out);
-}
+	"Run SCENARIO.ini for every combination of the varied values and seeds and\n"
+	"print the comparison of the sweep's runs; --plot draws each --metric\n"
+	"(default softirq.run_max_ns and cb.qlen_total_max) against the first varied\n"
+	"parameter, one line per policy.\n"
+	"\n"
+	"  --vary KEY=V1,V2,...  a parameter and its values (at most 8 --vary)\n"
+	"  --seeds A..B          every combination with each seed from A to B\n"
+	"  --set KEY=VALUE       an override for every run (repeatable)\n"
+	"  --duration TIME       same as --set scenario.duration=TIME\n"
+	"  --db FILE             the sweep's database (default rcusim.db)\n"
+	"  --jobs N              runs at a time: local, default the CPUs; slurm, at\n"
+	"                        most N tasks of each array at once; parallel, per host\n"
+	"  --emit-jobs           print one `rcusim run` command line per run, run none\n"
+	"\n"
+	"  --backend local       (default) N `rcusim run` processes at a time on this\n"
+	"                        machine, into --db\n"
+	"  --backend slurm       one Slurm job array (sbatch), one task per run, each\n"
+	"                        writing its own database in --results DIR; more than\n"
+	"                        the cluster's MaxArraySize runs go as several arrays\n"
+	"  --backend parallel    the same tasks through GNU parallel, here or on the\n"
+	"                        --sshlogin hosts; waits for them and collects\n"
+	"  --results DIR         (slurm, parallel) the results folder, on a filesystem\n"
+	"                        every node shares: runs/KEY.db per run, logs/, the\n"
+	"                        task lists and batch scripts. A run is keyed by its\n"
+	"                        scenario, overrides, seed and rcusim version: a\n"
+	"                        submission again into DIR runs only the runs not\n"
+	"                        complete there (not run, failed, lost or aborted)\n"
+	"  --wait                (slurm) wait for the arrays to end, then collect\n"
+	"  --partition NAME      (slurm) sbatch --partition\n"
+	"  --time-limit TIME     (slurm) sbatch --time, per task (Slurm's format, 30:00)\n"
+	"  --cpus-per-task N     (slurm) sbatch --cpus-per-task\n"
+	"  --sbatch-arg ARG      (slurm) one more sbatch argument (repeatable)\n"
+	"  --sshlogin LOGIN      (parallel) parallel --sshlogin (repeatable): rcusim,\n"
+	"                        the scenario and DIR must be at the same paths there\n"
+	"  --collect DIR         merge the complete runs of results folder DIR into the\n"
+	"                        sweep's database, report what is missing, print the\n"
+	"                        comparison (and, with --plot, the figures); --wait\n"
+	"                        first waits for its Slurm arrays to end\n"
+	"\n"
+	"A sweep whose runs did not all complete exits 3 if one was lost, aborted\n"
+	"or not run, else 4 (one failed); collecting while tasks are still queued or\n"
+	"running also exits 3.\n";
 
 static bool known_param(const char *key)
 {
@@ -97,7 +106,7 @@ static double canonical(const char *key, const char *text)
 	return NAN;
 }
 
-static int plot_sweep(rec_db *db, const rec_run_row *rows, size_t n, const job *jobs,
+static int plot_sweep(rec_db *db, const rec_run_row *rows, size_t n, const sweep_job *jobs,
 		      size_t njobs, const char *key, const char *const *metrics, size_t nmetrics,
 		      const char *outdir, const char *format)
 {
@@ -117,8 +126,10 @@ static int plot_sweep(rec_db *db, const rec_run_row *rows, size_t n, const job *
 	for (size_t mi = 0; mi < nmetrics; mi++) {
 		snprintf(runs, sizeof(runs), "%s/sweep_%s.gp", data, metrics[mi]);
 		FILE *rf = fopen(runs, "w");
-		if (!rf)
+		if (!rf) {
+			fprintf(stderr, "%s: %s\n", runs, strerror(errno));
 			return EXIT_IO;
+		}
 		fprintf(rf, "nruns = %zu\narray label[%zu]\narray id[%zu]\narray maxfiles[%zu]\n", npol,
 			npol, npol, npol);
 		fputs("param = ", rf);
@@ -134,8 +145,11 @@ static int plot_sweep(rec_db *db, const rec_run_row *rows, size_t n, const job *
 			char path[PATH_MAX + 256];
 			snprintf(path, sizeof(path), "%s/sweep_%s_%zu.dat", data, metrics[mi], p + 1);
 			FILE *f = fopen(path, "w");
-			if (!f)
+			if (!f) {
+				fprintf(stderr, "%s: %s\n", path, strerror(errno));
+				fclose(rf);
 				return EXIT_IO;
+			}
 			/* One line per distinct x: mean, min and max over seeds. */
 			for (size_t j = 0; j < njobs; j++) {
 				bool first = true;
@@ -176,148 +190,340 @@ static int plot_sweep(rec_db *db, const rec_run_row *rows, size_t n, const job *
 	return 0;
 }
 
-int cmd_sweep(int argc, char **argv)
+
+int sweep_report(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nrows)
 {
-	const char *scenario = NULL, *db_path = "rcusim.db", *outdir = "figures", *format = "png", *v;
-	const cli_str strs[] = { { "--db", &db_path }, { "--out", &outdir }, { "--format", &format },
-				 { NULL, NULL } };
-	const char *metrics[16] = { 0 };
-	size_t nmetrics = 0;
-	vary vs[MAX_VARY];
-	int nv = 0, rc, status = EXIT_USAGE;
-	long seed_lo = -1, seed_hi = -1, par = sysconf(_SC_NPROCESSORS_ONLN);
-	bool plot = false, emit = false;
-	job *jobs = NULL;
-	size_t njobs = 0;
-	rec_db *db = NULL;
-	rec_run_row *rows = NULL;
-	char err[1024];
-	memset(vs, 0, sizeof(vs));
-	for (int i = 1; i < argc; i++) {
-		if (cli_help(argv[i], sweep_usage)) {
-			status = 0;
-			goto out;
+	int status = 0;
+	if (nrows && (status = cli_compare_print(db, rows, nrows, "text", stdout)))
+		return status;
+	if (s->plot && nrows)
+		status = plot_sweep(db, rows, nrows, s->jobs, s->njobs, s->vary[0].key, s->metrics,
+				    s->nmetrics, s->outdir, s->format);
+	return status;
+}
+
+size_t sweep_argv_max(const sweep *s)
+{
+	/* self run SCENARIO --db DB --quiet --label L, --duration D, --seed N, NULL */
+	return 14 + 2 * ((size_t)s->nvary + s->nsets);
+}
+
+int sweep_run_argv(const sweep *s, const sweep_job *j, const char *db_path, const char **av)
+{
+	int k = 0;
+	av[k++] = s->self;
+	av[k++] = "run";
+	av[k++] = s->scenario;
+	av[k++] = "--db";
+	av[k++] = db_path;
+	av[k++] = "--quiet";
+	av[k++] = "--label";
+	av[k++] = j->label;
+	for (size_t q = 0; q < s->nsets; q++) {
+		av[k++] = "--set";
+		av[k++] = s->sets[q];
+	}
+	if (s->duration) {
+		av[k++] = "--duration";
+		av[k++] = s->duration;
+	}
+	for (int q = 0; q < s->nvary; q++) {
+		av[k++] = "--set";
+		av[k++] = j->sets[q];
+	}
+	if (j->seed[0]) {
+		av[k++] = "--seed";
+		av[k++] = j->seed;
+	}
+	av[k] = NULL;
+	return k;
+}
+
+/* Set @s to the defaults of a sweep with nothing given. */
+static void sweep_init(sweep *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->db_path = "rcusim.db";
+	s->outdir = "figures";
+	s->format = "png";
+	s->seed_lo = s->seed_hi = -1;
+	s->par = sysconf(_SC_NPROCESSORS_ONLN);
+	ssize_t sl = readlink("/proc/self/exe", s->self, sizeof(s->self) - 1);
+	if (sl < 0)
+		snprintf(s->self, sizeof(s->self), "rcusim");
+	else
+		s->self[sl] = 0;
+}
+
+static void sweep_free(sweep *s)
+{
+	for (int q = 0; q < s->nvary; q++) {
+		free(s->vary[q].buf);
+		free(s->vary[q].values);
+	}
+	free(s->jobs);
+	free(s->argv_buf);
+	free(s->manifest);
+}
+
+/* Parse "--vary KEY=V1,V2" value @v into the next of s->vary. */
+static int parse_vary(sweep *s, const char *v)
+{
+	const char *eq = strchr(v, '=');
+	if (!eq || eq == v || !eq[1] || s->nvary == SWEEP_MAX_VARY ||
+	    (size_t)(eq - v) >= sizeof(s->vary[0].key)) {
+		fprintf(stderr, "rcusim sweep: --vary: expected section.key=V1,V2,... (at most %d), got \"%s\"\n",
+			SWEEP_MAX_VARY, v);
+		return EXIT_USAGE;
+	}
+	sweep_vary *x = &s->vary[s->nvary++];
+	x->arg = v;
+	snprintf(x->key, sizeof(x->key), "%.*s", (int)(eq - v), v);
+	if (!known_param(x->key)) {
+		fprintf(stderr, "rcusim sweep: --vary: %s: unknown parameter (see `rcusim params`)\n", x->key);
+		return EXIT_USAGE;
+	}
+	size_t commas = 1;
+	for (const char *c = eq + 1; *c; c++)
+		commas += *c == ',';
+	x->buf = strdup(eq + 1);
+	x->values = calloc(commas, sizeof(*x->values));
+	if (!x->buf || !x->values) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		return EXIT_IO;
+	}
+	for (char *tok = strtok(x->buf, ","); tok; tok = strtok(NULL, ","))
+		x->values[x->n++] = tok;
+	if (!x->n) {
+		fprintf(stderr, "rcusim sweep: --vary %s: no values\n", x->key);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* A positive integer option value, or false (message printed). */
+static bool positive(const char *opt, const char *v, long *out)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (!*v || *end || errno || n < 1) {
+		fprintf(stderr, "rcusim sweep: %s: expected a positive integer, got \"%s\"\n", opt, v);
+		return false;
+	}
+	*out = n;
+	return true;
+}
+
+int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
+{
+	const char *v, *backend = NULL;
+	const cli_str strs[] = { { "--db", &s->db_path }, { "--out", &s->outdir },
+				 { "--format", &s->format }, { NULL, NULL } };
+	const cli_str cluster[] = { { "--results", &s->results }, { "--partition", &s->partition },
+				    { "--time-limit", &s->time_limit }, { "--duration", &s->duration },
+				    { NULL, NULL } };
+	bool metric_seen = false;
+	int rc;
+	if (!collect_only) {
+		/* Room for every --set, --sbatch-arg and --sshlogin. */
+		s->argv_buf = calloc(3 * (size_t)argc + 3, sizeof(*s->argv_buf));
+		if (!s->argv_buf) {
+			fprintf(stderr, "rcusim sweep: out of memory\n");
+			return EXIT_IO;
 		}
-		if ((rc = cli_opt(argc, argv, &i, "--vary", &v))) {
-			const char *eq = rc > 0 ? strchr(v, '=') : NULL;
-			if (rc < 0 || !eq || eq == v || !eq[1] || nv == MAX_VARY ||
-			    (size_t)(eq - v) >= sizeof(vs[0].key)) {
-				fprintf(stderr, "rcusim sweep: --vary: expected section.key=V1,V2,... (at most %d), got \"%s\"\n",
-					MAX_VARY, rc > 0 ? v : "");
-				goto out;
-			}
-			vary *x = &vs[nv++];
-			snprintf(x->key, sizeof(x->key), "%.*s", (int)(eq - v), v);
-			if (!known_param(x->key)) {
-				fprintf(stderr, "rcusim sweep: --vary: %s: unknown parameter (see `rcusim params`)\n",
-					x->key);
-				goto out;
-			}
-			size_t commas = 1;
-			for (const char *c = eq + 1; *c; c++)
-				commas += *c == ',';
-			x->buf = strdup(eq + 1);
-			x->values = calloc(commas, sizeof(*x->values));
-			if (!x->buf || !x->values) {
-				status = EXIT_IO;
-				goto out;
-			}
-			for (char *tok = strtok(x->buf, ","); tok; tok = strtok(NULL, ","))
-				x->values[x->n++] = tok;
-			if (!x->n) {
-				fprintf(stderr, "rcusim sweep: --vary %s: no values\n", x->key);
-				goto out;
-			}
-		} else if ((rc = cli_opt(argc, argv, &i, "--seeds", &v))) {
-			char *end;
+		s->sets = s->argv_buf;
+		s->sbatch_args = s->argv_buf + argc + 1;
+		s->sshlogins = s->argv_buf + 2 * argc + 2;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (cli_help(argv[i], sweep_usage))
+			return -1;
+		if ((rc = cli_strs(argc, argv, &i, strs))) {
 			if (rc < 0)
-				goto out;
-			errno = 0;
-			seed_lo = strtol(v, &end, 10);
-			if (end == v || strncmp(end, "..", 2) || (seed_hi = strtol(end + 2, &end, 10), *end) ||
-			    errno || seed_lo < 0 || seed_hi < seed_lo || seed_hi > 4294967295L) {
-				fprintf(stderr, "rcusim sweep: --seeds: expected A..B with 0 <= A <= B <= 4294967295, got \"%s\"\n", v);
-				goto out;
-			}
-		} else if ((rc = cli_opt(argc, argv, &i, "--jobs", &v))) {
-			char *end;
-			if (rc < 0 || (par = strtol(v, &end, 10), *end) || par < 1) {
-				fprintf(stderr, "rcusim sweep: --jobs: expected a positive integer\n");
-				goto out;
-			}
-		} else if ((rc = cli_strs(argc, argv, &i, strs))) {
-			if (rc < 0)
-				goto out;
+				return EXIT_USAGE;
 		} else if ((rc = cli_opt(argc, argv, &i, "--metric", &v))) {
 			if (rc < 0)
-				goto out;
+				return EXIT_USAGE;
 			if (!known_scalar(v)) {
 				fprintf(stderr, "rcusim sweep: --metric: \"%s\": unknown metric, or not a scalar (see `rcusim metrics`)\n",
 					v);
-				goto out;
+				return EXIT_USAGE;
 			}
-			if (nmetrics == 16) {
-				fprintf(stderr, "rcusim sweep: --metric: at most 16\n");
-				goto out;
+			/* Those of a collection replace the stored ones. */
+			if (collect_only && !metric_seen)
+				s->nmetrics = 0;
+			metric_seen = true;
+			if (s->nmetrics == SWEEP_MAX_METRICS) {
+				fprintf(stderr, "rcusim sweep: --metric: at most %d\n", SWEEP_MAX_METRICS);
+				return EXIT_USAGE;
 			}
-			metrics[nmetrics++] = v;
+			s->metrics[s->nmetrics++] = v;
+			s->metrics_given = true;
 		} else if (!strcmp(argv[i], "--plot")) {
-			plot = true;
+			s->plot = true;
+		} else if (!strcmp(argv[i], "--wait")) {
+			s->wait = true;
+		} else if (collect_only) {
+			if ((rc = cli_opt(argc, argv, &i, "--collect", &v))) {
+				if (rc < 0)
+					return EXIT_USAGE;
+				if (s->collect && strcmp(s->collect, v)) {
+					fprintf(stderr, "rcusim sweep: --collect: one results folder at a time\n");
+					return EXIT_USAGE;
+				}
+				s->collect = v;
+				continue;
+			}
+			fprintf(stderr, "rcusim sweep: --collect takes only --wait, --db, --plot, --out, --format "
+					"and --metric (the rest of the sweep is in its results folder), got %s\n",
+				argv[i]);
+			return EXIT_USAGE;
+		} else if ((rc = cli_opt(argc, argv, &i, "--vary", &v))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+			if ((rc = parse_vary(s, v)))
+				return rc;
+		} else if ((rc = cli_opt(argc, argv, &i, "--seeds", &v))) {
+			char *end;
+			if (rc < 0)
+				return EXIT_USAGE;
+			errno = 0;
+			s->seeds = v;
+			s->seed_lo = strtol(v, &end, 10);
+			if (end == v || strncmp(end, "..", 2) || (s->seed_hi = strtol(end + 2, &end, 10), *end) ||
+			    errno || s->seed_lo < 0 || s->seed_hi < s->seed_lo || s->seed_hi > 4294967295L) {
+				fprintf(stderr, "rcusim sweep: --seeds: expected A..B with 0 <= A <= B <= 4294967295, got \"%s\"\n", v);
+				return EXIT_USAGE;
+			}
+		} else if ((rc = cli_opt(argc, argv, &i, "--jobs", &v))) {
+			if (rc < 0 || !positive("--jobs", v, &s->par))
+				return EXIT_USAGE;
+			s->par_given = true;
+		} else if ((rc = cli_opt(argc, argv, &i, "--set", &v))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+			if (!strchr(v, '=')) {
+				fprintf(stderr, "rcusim sweep: --set: expected section.key=VALUE, got \"%s\"\n", v);
+				return EXIT_USAGE;
+			}
+			s->sets[s->nsets++] = v;
+		} else if ((rc = cli_strs(argc, argv, &i, cluster))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+		} else if ((rc = cli_opt(argc, argv, &i, "--backend", &v))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+			backend = v;
+			if (!strcmp(v, "local")) {
+				s->backend = SWEEP_LOCAL;
+			} else if (!strcmp(v, "slurm")) {
+				s->backend = SWEEP_SLURM;
+			} else if (!strcmp(v, "parallel")) {
+				s->backend = SWEEP_PARALLEL;
+			} else {
+				fprintf(stderr, "rcusim sweep: --backend: expected local, slurm or parallel, got \"%s\"\n", v);
+				return EXIT_USAGE;
+			}
+		} else if ((rc = cli_opt(argc, argv, &i, "--cpus-per-task", &v))) {
+			if (rc < 0 || !positive("--cpus-per-task", v, &s->cpus_per_task))
+				return EXIT_USAGE;
+		} else if ((rc = cli_opt(argc, argv, &i, "--sbatch-arg", &v))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+			s->sbatch_args[s->nsbatch++] = v;
+		} else if ((rc = cli_opt(argc, argv, &i, "--sshlogin", &v))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+			s->sshlogins[s->nssh++] = v;
 		} else if (!strcmp(argv[i], "--emit-jobs")) {
-			emit = true;
-		} else if (argv[i][0] == '-' || scenario) {
+			s->emit = true;
+		} else if (argv[i][0] == '-' || s->scenario) {
 			fprintf(stderr, "rcusim sweep: unexpected argument %s\n%s", argv[i], sweep_usage);
-			goto out;
+			return EXIT_USAGE;
 		} else {
-			scenario = argv[i];
+			s->scenario = argv[i];
 		}
 	}
-	if (!scenario || !nv) {
+	if (strcmp(s->format, "png") && strcmp(s->format, "svg")) {
+		fprintf(stderr, "rcusim sweep: --format: expected png or svg, got \"%s\"\n", s->format);
+		return EXIT_USAGE;
+	}
+	if (collect_only)
+		return 0;
+	if (!s->scenario || !s->nvary) {
 		fprintf(stderr, "rcusim sweep: a scenario and at least one --vary are needed\n%s", sweep_usage);
-		goto out;
+		return EXIT_USAGE;
 	}
-	if (strcmp(format, "png") && strcmp(format, "svg")) {
-		fprintf(stderr, "rcusim sweep: --format: expected png or svg, got \"%s\"\n", format);
-		goto out;
+	/* Options of one backend given to another: a mistake, never ignored. */
+	const char *name = backend ? backend : "local";
+	const struct {
+		bool given;
+		const char *opt;
+		bool ok;
+	} only[] = {
+		{ s->emit, "--emit-jobs", s->backend == SWEEP_LOCAL },
+		{ s->results != NULL, "--results", s->backend != SWEEP_LOCAL },
+		{ s->partition != NULL, "--partition", s->backend == SWEEP_SLURM },
+		{ s->time_limit != NULL, "--time-limit", s->backend == SWEEP_SLURM },
+		{ s->cpus_per_task != 0, "--cpus-per-task", s->backend == SWEEP_SLURM },
+		{ s->nsbatch != 0, "--sbatch-arg", s->backend == SWEEP_SLURM },
+		{ s->nssh != 0, "--sshlogin", s->backend == SWEEP_PARALLEL },
+	};
+	for (size_t k = 0; k < sizeof(only) / sizeof(only[0]); k++)
+		if (only[k].given && !only[k].ok) {
+			fprintf(stderr, "rcusim sweep: %s does not go with --backend %s\n", only[k].opt, name);
+			return EXIT_USAGE;
+		}
+	if (s->backend != SWEEP_LOCAL && !s->results) {
+		fprintf(stderr, "rcusim sweep: --backend %s needs --results DIR, a folder on a filesystem that "
+				"the nodes running the tasks share\n", name);
+		return EXIT_USAGE;
 	}
-	if (!nmetrics) {
-		metrics[nmetrics++] = "softirq.run_max_ns";
-		metrics[nmetrics++] = "cb.qlen_total_max";
+	if (!s->nmetrics) {
+		s->metrics[s->nmetrics++] = "softirq.run_max_ns";
+		s->metrics[s->nmetrics++] = "cb.qlen_total_max";
 	}
-	/* The cross product, seeds innermost; at most MAX_RUNS runs. */
+	return 0;
+}
+
+int sweep_expand(sweep *s)
+{
+	/* The cross product, seeds innermost; at most SWEEP_MAX_RUNS runs. */
 	size_t total = 1;
-	if (seed_lo >= 0 && (seed_hi - seed_lo >= MAX_RUNS))
-		total = MAX_RUNS + 1;
-	else if (seed_lo >= 0)
-		total = (size_t)(seed_hi - seed_lo + 1);
-	for (int k = 0; k < nv && total <= MAX_RUNS; k++)
-		total *= (size_t)vs[k].n;
-	if (total > MAX_RUNS) {
+	if (s->seed_lo >= 0 && (s->seed_hi - s->seed_lo >= SWEEP_MAX_RUNS))
+		total = SWEEP_MAX_RUNS + 1;
+	else if (s->seed_lo >= 0)
+		total = (size_t)(s->seed_hi - s->seed_lo + 1);
+	for (int k = 0; k < s->nvary && total <= SWEEP_MAX_RUNS; k++)
+		total *= (size_t)s->vary[k].n;
+	if (total > SWEEP_MAX_RUNS) {
 		fprintf(stderr, "rcusim sweep: more than %d runs: sweep in parts (--seeds, fewer values)\n",
-			MAX_RUNS);
-		goto out;
+			SWEEP_MAX_RUNS);
+		return EXIT_USAGE;
 	}
-	jobs = calloc(total, sizeof(*jobs));
-	if (!jobs) {
-		status = EXIT_IO;
-		goto out;
+	s->jobs = calloc(total, sizeof(*s->jobs));
+	if (!s->jobs) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		return EXIT_IO;
 	}
 	for (size_t j = 0; j < total; j++) {
 		size_t rest = j;
-		job *jb = &jobs[njobs++];
-		long nseeds = seed_lo >= 0 ? seed_hi - seed_lo + 1 : 1;
-		long seed = seed_lo >= 0 ? seed_lo + (long)(rest % (size_t)nseeds) : -1;
+		sweep_job *jb = &s->jobs[s->njobs++];
+		long nseeds = s->seed_lo >= 0 ? s->seed_hi - s->seed_lo + 1 : 1;
+		long seed = s->seed_lo >= 0 ? s->seed_lo + (long)(rest % (size_t)nseeds) : -1;
 		rest /= (size_t)nseeds;
 		size_t l = 0;
 		l += (size_t)snprintf(jb->label + l, sizeof(jb->label) - l, "sweep");
-		for (int k = nv - 1; k >= 0; k--) {
-			const char *val = vs[k].values[rest % (size_t)vs[k].n];
-			rest /= (size_t)vs[k].n;
-			snprintf(jb->sets[k], sizeof(jb->sets[k]), "%s=%s", vs[k].key, val);
+		jb->x = NAN;
+		for (int k = s->nvary - 1; k >= 0; k--) {
+			const char *val = s->vary[k].values[rest % (size_t)s->vary[k].n];
+			rest /= (size_t)s->vary[k].n;
+			snprintf(jb->sets[k], sizeof(jb->sets[k]), "%s=%s", s->vary[k].key, val);
 			if (k == 0)
-				jb->x = canonical(vs[k].key, val);
+				jb->x = canonical(s->vary[k].key, val);
 		}
-		for (int k = 0; k < nv && l < sizeof(jb->label); k++)
+		for (int k = 0; k < s->nvary && l < sizeof(jb->label); k++)
 			l += (size_t)snprintf(jb->label + l, sizeof(jb->label) - l, " %s", jb->sets[k]);
 		if (seed >= 0) {
 			snprintf(jb->seed, sizeof(jb->seed), "%ld", seed);
@@ -329,38 +535,44 @@ int cmd_sweep(int argc, char **argv)
 			fprintf(stderr, "rcusim sweep: the run label \"%.60s...\" would be %zu bytes, more than "
 					"the %d a run label holds: vary fewer or shorter values\n",
 				jb->label, l, REC_LABEL_MAX);
-			goto out;
+			return EXIT_USAGE;
 		}
 	}
-	char self[PATH_MAX];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (sl < 0) {
-		snprintf(self, sizeof(self), "%s", argv[0]);
-	} else {
-		self[sl] = 0;
-	}
-	if (emit) {
-		for (size_t j = 0; j < njobs; j++) {
-			fputs("rcusim run ", stdout);
-			shell_quote(scenario, stdout);
-			fputs(" --db ", stdout);
-			shell_quote(db_path, stdout);
-			fputs(" --quiet --label ", stdout);
-			shell_quote(jobs[j].label, stdout);
-			for (int k = 0; k < nv; k++) {
-				fputs(" --set ", stdout);
-				shell_quote(jobs[j].sets[k], stdout);
-			}
-			if (jobs[j].seed[0])
-				printf(" --seed %s", jobs[j].seed);
-			putchar('\n');
+	return 0;
+}
+
+/* --emit-jobs: one `rcusim run` command line per run on stdout, values
+ * single-quoted. */
+static void emit_jobs(const sweep *s, const char **av)
+{
+	for (size_t j = 0; j < s->njobs; j++) {
+		int n = sweep_run_argv(s, &s->jobs[j], s->db_path, av);
+		fputs("rcusim run", stdout);
+		for (int k = 2; k < n; k++) {
+			/* Option names (at 3, 5, 6 and every even place from 8 on,
+			 * see sweep_run_argv) and the seed's digits as they are. */
+			bool name = k == 3 || k == 5 || k == 6 || (k >= 8 && k % 2 == 0);
+			putchar(' ');
+			if (name || !strcmp(av[k - 1], "--seed"))
+				fputs(av[k], stdout);
+			else
+				cli_shell_quote(av[k], stdout);
 		}
-		status = 0;
-		goto out;
+		putchar('\n');
 	}
+}
+
+/* The local backend: every run of @s, s->par at a time, into s->db_path;
+ * then the comparison and figures. Returns the exit status. */
+static int sweep_local(sweep *s, const char **av)
+{
+	rec_db *db = NULL;
+	rec_run_row *rows = NULL;
+	char err[1024];
+	int status, rc;
 	/* Create the database (schema, WAL) before the runs share it. */
 	int64_t before;
-	if ((status = cli_open_db(db_path, false, &db)))
+	if ((status = cli_open_db(s->db_path, false, &db)))
 		goto out;
 	if (rec_latest_run(db, &before, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -369,28 +581,10 @@ int cmd_sweep(int argc, char **argv)
 	}
 	size_t next = 0, running = 0, done = 0, failed = 0;
 	bool tty = isatty(STDERR_FILENO);
-	while (done < njobs) {
-		while (running < (size_t)par && next < njobs) {
-			job *jb = &jobs[next++];
-			const char *av[8 + 2 * MAX_VARY + 4];
-			int k = 0;
-			av[k++] = self;
-			av[k++] = "run";
-			av[k++] = scenario;
-			av[k++] = "--db";
-			av[k++] = db_path;
-			av[k++] = "--quiet";
-			av[k++] = "--label";
-			av[k++] = jb->label;
-			for (int q = 0; q < nv; q++) {
-				av[k++] = "--set";
-				av[k++] = jb->sets[q];
-			}
-			if (jb->seed[0]) {
-				av[k++] = "--seed";
-				av[k++] = jb->seed;
-			}
-			av[k] = NULL;
+	while (done < s->njobs) {
+		while (running < (size_t)s->par && next < s->njobs) {
+			sweep_job *jb = &s->jobs[next++];
+			sweep_run_argv(s, jb, s->db_path, av);
 			fflush(NULL);
 			jb->pid = fork();
 			if (jb->pid < 0) {
@@ -401,7 +595,7 @@ int cmd_sweep(int argc, char **argv)
 			if (jb->pid == 0) {
 				if (!freopen("/dev/null", "w", stdout))
 					_exit(127);
-				execv(self, (char *const *)av);
+				execv(s->self, (char *const *)av);
 				_exit(127);
 			}
 			running++;
@@ -413,19 +607,19 @@ int cmd_sweep(int argc, char **argv)
 			status = EXIT_IO;
 			goto out;
 		}
-		for (size_t j = 0; j < njobs; j++)
-			if (jobs[j].pid == pid) {
-				jobs[j].pid = 0;
+		for (size_t j = 0; j < s->njobs; j++)
+			if (s->jobs[j].pid == pid) {
+				s->jobs[j].pid = 0;
 				if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 					failed++;
 					fprintf(stderr, "%srcusim sweep: run \"%s\" failed (exit %d)\n", tty ? "\r" : "",
-						jobs[j].label, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+						s->jobs[j].label, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 				}
 			}
 		running--;
 		done++;
 		if (tty)
-			fprintf(stderr, "\r%zu of %zu runs done (%zu failed)   ", done, njobs, failed);
+			fprintf(stderr, "\r%zu of %zu runs done (%zu failed)   ", done, s->njobs, failed);
 	}
 	if (tty)
 		fputc('\n', stderr);
@@ -439,6 +633,7 @@ int cmd_sweep(int argc, char **argv)
 	size_t nrows = 0;
 	int64_t *ids = calloc((size_t)(last - before) + 1, sizeof(*ids));
 	if (!ids) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
 		status = EXIT_IO;
 		goto out;
 	}
@@ -455,36 +650,75 @@ int cmd_sweep(int argc, char **argv)
 	size_t k = 0;
 	for (size_t r = 0; r < nrows; r++) {
 		bool ours = false;
-		for (size_t j = 0; j < njobs; j++)
-			ours |= !strcmp(rows[r].label, jobs[j].label);
+		for (size_t j = 0; j < s->njobs; j++)
+			ours |= !strcmp(rows[r].label, s->jobs[j].label);
 		if (ours && !strcmp(rows[r].status, "complete"))
 			rows[k++] = rows[r];
 	}
 	nrows = k;
-	printf("sweep: %zu runs, %zu complete, %zu failed\n", njobs, nrows, failed);
-	if (nrows + failed != njobs) {
+	printf("sweep: %zu runs, %zu complete, %zu failed\n", s->njobs, nrows, failed);
+	if (nrows + failed != s->njobs) {
 		/* Every run exited 0 or was counted failed; one that did neither
 		 * is missing from the database: never report a sweep complete. */
 		fprintf(stderr, "rcusim sweep: %zu runs ended without a complete run in %s\n",
-			njobs - nrows - failed, db_path);
+			s->njobs - nrows - failed, s->db_path);
 		status = EXIT_IO;
 		if (nrows)
 			cli_compare_print(db, rows, nrows, "text", stdout);
 		goto out;
 	}
-	if (nrows && (status = cli_compare_print(db, rows, nrows, "text", stdout)))
-		goto out;
-	if (plot && nrows)
-		status = plot_sweep(db, rows, nrows, jobs, njobs, vs[0].key, metrics, nmetrics, outdir, format);
+	status = sweep_report(s, db, rows, nrows);
 	if (!status && failed)
 		status = EXIT_SIMFAIL;
 out:
-	for (int q = 0; q < nv; q++) {
-		free(vs[q].buf);
-		free(vs[q].values);
-	}
-	free(jobs);
 	free(rows);
 	rec_close(db);
 	return status;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	sweep s;
+	const char **av = NULL;
+	const char *collect = NULL;
+	int status;
+	sweep_init(&s);
+	/* --collect DIR: the sweep's other options are in DIR. */
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		int rc = cli_opt(argc, argv, &i, "--collect", &v);
+		if (rc < 0) {
+			status = EXIT_USAGE;
+			goto out;
+		}
+		if (rc > 0)
+			collect = v;
+	}
+	if (collect) {
+		status = sweep_collect(&s, collect, argc, argv);
+		goto out;
+	}
+	if ((status = sweep_parse(&s, argc, argv, false)) || (status = sweep_expand(&s)))
+		goto out;
+	if (s.backend != SWEEP_LOCAL) {
+		status = sweep_submit(&s);
+		goto out;
+	}
+	av = calloc(sweep_argv_max(&s), sizeof(*av));
+	if (!av) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		status = EXIT_IO;
+		goto out;
+	}
+	if (s.emit) {
+		emit_jobs(&s, av);
+		status = 0;
+	} else {
+		status = sweep_local(&s, av);
+	}
+out:
+	free(av);
+	sweep_free(&s);
+	/* -1: --help was printed. */
+	return status < 0 ? 0 : status;
 }

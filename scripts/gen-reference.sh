@@ -87,11 +87,24 @@ is a terminal.
 | `rcusim compare [--db FILE] [--format text\|csv\|md] [RUN_ID...]` | key results of several runs side by side (default: the latest complete run of each policy); text and Markdown in human units, CSV in ns and bytes |
 | `rcusim plot [--db FILE] [--out DIR] [--format png\|svg] [RUN_ID...]` | the standard figures, drawn by the gnuplot scripts in `plots/`, with their data in `DIR/data/` |
 | `rcusim check [--db FILE] [--run ID \| --run-scenario [--set K=V]...] [--update] BASELINE` | a run against a regression baseline ([section 5](#5-regression-baselines)); exit 1 listing every metric out of tolerance |
-| `rcusim sweep SCENARIO.ini --vary K=V1,V2 [--vary ...] [--seeds A..B] [--jobs N] [--plot] [--emit-jobs]` | the cross product of values and seeds as parallel runs into one database, their comparison, and a metric-against-parameter figure |
+| `rcusim sweep SCENARIO.ini --vary K=V1,V2 [--vary ...] [--seeds A..B] [--set K=V]... [--jobs N] [--plot] [--emit-jobs]` | the cross product of values and seeds as parallel runs into one database, their comparison, and a metric-against-parameter figure |
+| `rcusim sweep ... --backend slurm\|parallel --results DIR [--wait]`, `rcusim sweep --collect DIR [--wait]` | the same runs as one Slurm job array (sbatch) or through GNU parallel (here or over ssh), each writing its own database into the results folder DIR; merged into `--db` and reported as above. Submitted again into the same DIR, only the runs that did not complete run again |
 | `rcusim merge OUT.db IN.db...` | gather the runs of several databases, each once |
 
 A run is labelled with `--label`; `sweep` labels its runs `sweep K=V ... seed=N`. Reaching
 file-max is a result, not an error: such a run completes with exit status 0.
+
+A cluster sweep's results folder DIR holds `sweep.args` (the sweep's arguments, NUL-separated, paths
+made absolute: what `--collect` reads), `runs/KEY.db` (each run's database), `failed/KEY-N.db` (the
+database of a run that did not complete, moved aside by submission N, which ran it again),
+`submit-N.tasks` (submission N's runs, one `rcusim run` command line each), `submit-N.sbatch` (its
+batch script: array task I runs line I+1; with more runs than the cluster's `MaxArraySize`, one
+script per array, `submit-N-P.sbatch`, array P starting further down the list), `slurm-arrays` (the
+submission and job id of each array), `logs/` (each task's output, GNU parallel's job log and
+output) and `sweep.lock` (held while a command submits or collects). KEY, the run key, is a 64-bit FNV-1a hash of the run's scenario (absolute path), its
+overrides in order, its seed and the rcusim version: editing a scenario file does not change it. A
+run is complete when its database holds a complete run with its label; else it is not run, running,
+lost (still `running`, its process gone), aborted or failed.
 
 The usage texts, as the program prints them:
 
@@ -174,8 +187,8 @@ The scenarios in `scenarios/` are described in the README and in their own heade
 | 0 | success |
 | 1 | `rcusim check` found a metric out of tolerance |
 | 2 | bad usage or bad input: an unknown command, option, section, parameter or metric, a malformed scenario or value, a value out of range, parameters that do not fit together, an unreadable scenario file, an unknown run id, a label too long to record; the message names file, line and key where there is one |
-| 3 | an I/O, database or resource failure: a database that cannot be opened or written (read-only, locked past the busy timeout, a full disk), one whose schema is newer than this rcusim, an unwritable output folder, a read error, out of memory |
-| 4 | the simulation failed an internal check (conservation, an invariant, or a metric the registry does not define): the run is recorded as `failed`; `sweep` also exits 4 when one of its runs failed |
+| 3 | an I/O, database or resource failure: a database that cannot be opened or written (read-only, locked past the busy timeout, a full disk), one whose schema is newer than this rcusim, an unwritable output or results folder, a read error, out of memory, an external program missing or failing (`gnuplot`, `sbatch`, `squeue`, GNU `parallel`); `sweep` also exits 3 when one of its runs ended without completing (lost, aborted, not run) or, collected, is still queued or running |
+| 4 | the simulation failed an internal check (conservation, an invariant, or a metric the registry does not define): the run is recorded as `failed`; `sweep` also exits 4 when one of its runs failed and none is missing |
 | 128 + signal | SIGINT or SIGTERM ended a run: it is recorded as `aborted`, with what it measured until then |
 
 ## 4. The results database

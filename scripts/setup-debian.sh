@@ -3,7 +3,10 @@
 # Idempotent: apt-get skips what is already installed. Run as root (or via sudo).
 set -eu
 
-PKGS="build-essential cmake pkg-config libgsl-dev libsqlite3-dev sqlite3 check gnuplot-nox clang libclang-rt-dev bc time valgrind help2man"
+# slurm-wlm and munge: a one-node Slurm for the sweep_slurm test
+# (scripts/slurm-local.sh); parallel and openssh-server: GNU parallel for
+# sweep_parallel, with an sshd on 127.0.0.1 as its second host.
+PKGS="build-essential cmake pkg-config libgsl-dev libsqlite3-dev sqlite3 check gnuplot-nox clang libclang-rt-dev bc time valgrind help2man slurm-wlm munge parallel openssh-server"
 
 missing=""
 for p in $PKGS; do

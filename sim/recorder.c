@@ -633,13 +633,34 @@ int64_t rec_export_cdf(rec_db *db, int64_t run_id, const char *name, FILE *out, 
 	return total;
 }
 
-int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped, char *err,
-	      size_t errlen)
+/* Append @id to the malloc'd array *@ids of *@n (NULL @ids: not wanted).
+ * 0 or SIM_ENOMEM. */
+static int push_id(int64_t **ids, size_t *n, int64_t id, char *err, size_t errlen)
+{
+	if (!ids)
+		return 0;
+	if ((*n & (*n - 1)) == 0) { /* 0, 1, 2, 4, ...: grow to twice */
+		int64_t *g = realloc(*ids, (*n ? 2 * *n : 1) * sizeof(*g));
+		if (!g) {
+			snprintf(err, errlen, "out of memory");
+			return SIM_ENOMEM;
+		}
+		*ids = g;
+	}
+	(*ids)[(*n)++] = id;
+	return 0;
+}
+
+int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped, int64_t **ids,
+	      size_t *nids, char *err, size_t errlen)
 {
 	sqlite3_stmt *runs = NULL, *dup = NULL, *ins = NULL, *ser = NULL, *ins_ser = NULL,
 		     *copy = NULL;
 	int rc;
+	size_t nid = 0;
 	*added = *skipped = 0;
+	if (ids)
+		*ids = NULL;
 	/* The file must be an rcusim database of a version we understand. */
 	rec_db *in = NULL;
 	if ((rc = rec_open(&in, in_path, err, errlen)))
@@ -666,7 +687,7 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 		       " ORDER BY run_id",
 		       err, errlen)) ||
 	    (rc = prep(db, &dup,
-		       "SELECT count(*) FROM run WHERE scenario = ?1 AND policy = ?2 AND seed = ?3"
+		       "SELECT min(run_id) FROM run WHERE scenario = ?1 AND policy = ?2 AND seed = ?3"
 		       " AND label IS ?4 AND started_at = ?5 AND host IS ?6 AND version = ?7"
 		       " AND wall_s IS ?8 AND events IS ?9",
 		       err, errlen)) ||
@@ -692,22 +713,27 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 			rc = dberr(db, err, errlen, "merge: duplicate check");
 			goto rollback;
 		}
-		int64_t seen = sqlite3_column_int64(dup, 0);
+		bool seen = sqlite3_column_type(dup, 0) != SQLITE_NULL;
+		int64_t seen_id = sqlite3_column_int64(dup, 0);
 		sqlite3_reset(dup);
 		if (seen) {
 			(*skipped)++;
+			if ((rc = push_id(ids, &nid, seen_id, err, errlen)))
+				goto rollback;
 			continue;
 		}
 		for (int i = 1; i <= 14; i++)
 			sqlite3_bind_value(ins, i, sqlite3_column_value(runs, i));
 		if ((rc = step_done(db, ins, err, errlen, "merge: insert run")))
 			goto rollback;
-		int64_t nid = sqlite3_last_insert_rowid(db->db);
+		int64_t new_id = sqlite3_last_insert_rowid(db->db);
+		if ((rc = push_id(ids, &nid, new_id, err, errlen)))
+			goto rollback;
 		for (size_t q = 0; q < sizeof(per_run) / sizeof(per_run[0]); q++) {
 			if ((rc = prep(db, &copy, per_run[q], err, errlen)))
 				goto rollback;
 			sqlite3_bind_int64(copy, 1, old);
-			sqlite3_bind_int64(copy, 2, nid);
+			sqlite3_bind_int64(copy, 2, new_id);
 			rc = step_done(db, copy, err, errlen, per_run[q]);
 			sqlite3_finalize(copy);
 			copy = NULL;
@@ -718,7 +744,7 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 		int ss;
 		while ((ss = sqlite3_step(ser)) == SQLITE_ROW) {
 			int64_t osid = sqlite3_column_int64(ser, 0);
-			sqlite3_bind_int64(ins_ser, 1, nid);
+			sqlite3_bind_int64(ins_ser, 1, new_id);
 			sqlite3_bind_value(ins_ser, 2, sqlite3_column_value(ser, 1));
 			sqlite3_bind_value(ins_ser, 3, sqlite3_column_value(ser, 2));
 			if ((rc = step_done(db, ins_ser, err, errlen, "merge: insert series")))
@@ -757,8 +783,14 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 	if ((rc = exec(db, "COMMIT", err, errlen)))
 		goto rollback;
 	exec(db, "DETACH DATABASE src", NULL, 0);
+	if (nids)
+		*nids = nid;
 	return 0;
 rollback:
+	if (ids) {
+		free(*ids);
+		*ids = NULL;
+	}
 	sqlite3_finalize(runs);
 	sqlite3_finalize(dup);
 	sqlite3_finalize(ins);

@@ -119,8 +119,10 @@ int64_t rec_export_cdf(rec_db *db, int64_t run_id, const char *name, FILE *out, 
 /* Copy every run of the database at @in_path into @db under new run ids,
  * with its parameters, scalars, series and histograms, in one transaction.
  * A run already present (same scenario, policy, seed, label, start time to
- * the microsecond, host, version, wall time and events) is skipped. */
-int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped, char *err,
-	      size_t errlen);
+ * the microsecond, host, version, wall time and events) is skipped. With
+ * @ids, the id in @db of each run of @in_path (added or already there), in
+ * @in_path's run id order, goes to *@ids (malloc'd, *@nids of them). */
+int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped, int64_t **ids,
+	      size_t *nids, char *err, size_t errlen);
 
 #endif

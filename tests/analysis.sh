@@ -45,6 +45,21 @@ done
 "$RCUSIM" sweep "$S" --vary rcu.blimit=10,1000 --vary rcu.policy=tunable,watermark --seeds 3..4 --emit-jobs >jobs.txt
 [ "$(wc -l <jobs.txt)" -eq 8 ] && grep -q "^rcusim run '$S' --db 'rcusim.db' --quiet --label 'sweep rcu.blimit=10 rcu.policy=watermark seed=4' --set 'rcu.blimit=10' --set 'rcu.policy=watermark' --seed 4\$" jobs.txt && ok || bad "emit-jobs: $(head -2 jobs.txt)"
 "$RCUSIM" sweep "$S" --vary rcu.blimit=10 --vary nonsense --emit-jobs >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "sweep bad --vary"
+# --set and --duration reach every run, before the varied values; in
+# --emit-jobs every value is quoted, even one that looks like an option.
+"$RCUSIM" sweep "$S" --vary rcu.blimit=10,1000 --set workload.jobs=32 --duration 300ms --jobs 2 --db d.db >d.out 2>&1 && ok || bad "sweep --set: $(cat d.out)"
+[ "$(q d.db "SELECT count(*) FROM param WHERE (name = 'workload.jobs' AND value = '32') OR (name = 'scenario.duration' AND value = '300ms')")" -eq 4 ] &&
+	[ "$(q d.db "SELECT count(*) FROM run WHERE status = 'complete' AND sim_end_ns = 300000000")" -eq 2 ] && ok || bad "sweep --set/--duration not in the runs"
+"$RCUSIM" sweep "$S" --vary rcu.blimit=10 --set '--x=$(touch pwned)' --duration 1s --emit-jobs >q.txt
+grep -qF -- "--quiet --label 'sweep rcu.blimit=10' --set '--x=\$(touch pwned)' --duration '1s' --set 'rcu.blimit=10'" q.txt && ok || bad "emit-jobs quoting: $(cat q.txt)"
+# Options of one backend given to another, or a cluster sweep without its
+# results folder, are refused (tests/sweep_cluster.sh runs the backends).
+"$RCUSIM" sweep "$S" --vary rcu.blimit=10 --partition x >g.out 2>g.err; rc=$?
+[ $rc -eq 2 ] && grep -qx 'rcusim sweep: --partition does not go with --backend local' g.err && ok || bad "sweep --partition, local: exit $rc: $(cat g.err)"
+"$RCUSIM" sweep "$S" --vary rcu.blimit=10 --backend slurm --emit-jobs --results r >g.out 2>g.err; rc=$?
+[ $rc -eq 2 ] && grep -q -- '--emit-jobs does not go with --backend slurm' g.err && [ ! -e r ] && ok || bad "sweep --emit-jobs, slurm: exit $rc: $(cat g.err)"
+"$RCUSIM" sweep --collect . --vary rcu.blimit=10 >g.out 2>g.err; rc=$?
+[ $rc -eq 2 ] && grep -q -- '--collect takes only' g.err && ok || bad "sweep --collect with --vary: exit $rc: $(cat g.err)"
 # A failing run is reported and the others go on.
 "$RCUSIM" sweep "$S" --vary rcu.blimit=10,0 --jobs 2 --db f.db >fail.out 2>fail.err; rc=$?
 [ $rc -eq 4 ] && grep -q 'run "sweep rcu.blimit=0" failed (exit 2)' fail.err && [ "$(q f.db "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 1 ] && ok || bad "sweep with a failing run: exit $rc: $(cat fail.err)"

@@ -1,11 +1,12 @@
 #!/bin/sh
 # failalloc.sh RCUSIM SRCDIR - every allocation rcusim's own code makes in
-# a short run of make-small (files, slab, RCU, recorder, CLI) and of
-# callrcu-small fails in turn (RCUSIM_FAIL_ALLOC=N, the test hook of
-# tests/failalloc.c; RCUSIM is built with -DRCUSIM_FAILALLOC=ON and, in
-# scripts/test.sh, ASan with leak detection). Each run must either complete
-# as if nothing failed, or exit 3 with "out of memory" and leave no complete
-# run: no crash, no sanitizer report, no leak, no run that looks complete.
+# a short run of make-small (files, slab, RCU, recorder, CLI), of
+# callrcu-small, and of collecting a sweep's databases fails in turn
+# (RCUSIM_FAIL_ALLOC=N, the test hook of tests/failalloc.c; RCUSIM is built
+# with -DRCUSIM_FAILALLOC=ON and, in scripts/test.sh, ASan with leak
+# detection). Each run must either complete as if nothing failed, or exit 3
+# with "out of memory" and leave no complete run: no crash, no sanitizer
+# report, no leak, no run that looks complete.
 set -u
 RCUSIM=$1
 SRC=$2
@@ -38,5 +39,32 @@ for spec in make-small:200ms callrcu-small:50ms; do
 		i=$((i + 1))
 	done
 done
+# Collecting a cluster sweep (two runs made through GNU parallel): each
+# allocation failing in turn either changes nothing or ends in exit 3 with
+# "out of memory", never in a run reported failed or lost (exit 4).
+if "$RCUSIM" sweep "$SRC/scenarios/callrcu-small.ini" --vary rcu.blimit=10,100 --duration 50ms \
+	--backend parallel --results res --db c.db >out 2>err; then
+	set -- sweep --collect res --db f.db
+	RCUSIM_COUNT_ALLOCS=1 "$RCUSIM" "$@" >/dev/null 2>count.err
+	n=$(sed -n 's/^rcusim allocations: //p' count.err)
+	i=1
+	while [ "$i" -le "${n:-0}" ]; do
+		rm -f f.db*
+		RCUSIM_FAIL_ALLOC=$i "$RCUSIM" "$@" >out 2>err
+		rc=$?
+		if [ $rc -eq 0 ] && grep -qx 'sweep: 2 runs, 2 complete' out &&
+			[ "$(sqlite3 f.db "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 2 ]; then
+			pass=$((pass + 1))
+		elif [ $rc -eq 3 ] && grep -q 'out of memory' err; then
+			pass=$((pass + 1))
+		else
+			bad "sweep --collect, allocation $i of $n failing: exit $rc: $(head -c 600 out err)"
+		fi
+		i=$((i + 1))
+	done
+	[ "${n:-0}" -gt 10 ] || bad "sweep --collect: ${n:-no} allocations counted: $(cat count.err)"
+else
+	bad "the parallel sweep to collect: $(cat out err)"
+fi
 echo "$pass passed, $fails failed"
 [ $fails -eq 0 ] && [ $pass -gt 0 ]

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * sweep_int.h - what the two files of `rcusim sweep` share: sweep.c (the
+ * options, the cross product, runs on this machine, the comparison and
+ * figure) and backend.c (the same runs as a Slurm job array or through GNU
+ * parallel: the results folder, run keys, submission, waiting and
+ * collection).
+ */
+#ifndef RCUSIM_CLI_SWEEP_INT_H
+#define RCUSIM_CLI_SWEEP_INT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cli.h"
+
+#define SWEEP_MAX_VARY 8      /* --vary options */
+#define SWEEP_MAX_RUNS 20000  /* runs in one sweep (each job's table row is about 4 KiB) */
+#define SWEEP_MAX_METRICS 16  /* --metric options */
+#define SWEEP_KEY_LEN 16      /* hex digits of a run key */
+
+typedef enum sweep_backend {
+	SWEEP_LOCAL,    /* rcusim run processes on this machine, into one database */
+	SWEEP_SLURM,    /* one Slurm job array, one task a run, a database each */
+	SWEEP_PARALLEL, /* GNU parallel, here or over ssh, a database a run */
+} sweep_backend;
+
+/* Where a run of a results folder stands, read from its own database. */
+typedef enum sweep_state {
+	SWEEP_MISSING,  /* no database, or no run in it: not run (yet) */
+	SWEEP_COMPLETE, /* a complete run with the job's label */
+	SWEEP_RUNNING,  /* its process is alive (or its task still queued or running) */
+	SWEEP_LOST,     /* 'running', its process gone: killed, timed out, node lost */
+	SWEEP_ABORTED,  /* stopped by SIGINT or SIGTERM (scancel, a time limit) */
+	SWEEP_FAILED,   /* failed a model check, or its database cannot be read */
+	SWEEP_NSTATES
+} sweep_state;
+
+typedef struct sweep_vary {
+	char key[128];       /* section.key */
+	char **values;       /* its values (into buf), n of them */
+	int n;
+	char *buf;           /* a copy of the values */
+	const char *arg;     /* the --vary argument as given: "key=V1,V2" */
+} sweep_vary;
+
+typedef struct sweep_job {
+	char label[REC_LABEL_MAX + 1];    /* run label "sweep K=V ... seed=N", unique per run */
+	char sets[SWEEP_MAX_VARY][384];   /* its --set arguments, one per --vary */
+	char seed[32];                    /* --seed value, "" for the scenario's own */
+	double x;                         /* first varied parameter, canonical units (NAN: none) */
+	pid_t pid;                        /* local backend, while running */
+	char key[SWEEP_KEY_LEN + 1];      /* run key (cluster backends) */
+	sweep_state state;                /* cluster backends: from its database */
+	int64_t run_id;                   /* its run in the sweep's database once collected, or 0 */
+} sweep_job;
+
+typedef struct sweep {
+	/* 1. What to run. */
+	const char *scenario;             /* as given (local) or absolute (cluster backends) */
+	sweep_vary vary[SWEEP_MAX_VARY];  /* the varied parameters */
+	int nvary;
+	const char *seeds;                /* --seeds A..B as given, or NULL */
+	long seed_lo, seed_hi;            /* its bounds; -1 without --seeds */
+	const char **sets;                /* --set KEY=VALUE for every run, in order */
+	size_t nsets;
+	const char *duration;             /* --duration TIME for every run, or NULL */
+	/* 2. Where results go. */
+	const char *db_path;              /* the sweep's database (absolute for cluster backends) */
+	bool plot;                        /* draw metrics against the first varied parameter */
+	const char *outdir;               /* figures folder */
+	const char *format;               /* png or svg */
+	const char *metrics[SWEEP_MAX_METRICS]; /* scalars to draw */
+	size_t nmetrics;
+	bool metrics_given;               /* --metric was given on this command line */
+	/* 3. How. */
+	long par;                         /* --jobs: runs at a time (local: default CPUs) */
+	bool par_given;                   /* --jobs was given */
+	bool emit;                        /* --emit-jobs: print the command lines only */
+	sweep_backend backend;            /* --backend */
+	const char *results;              /* --results DIR (cluster backends), absolute once checked */
+	const char *collect;              /* --collect DIR, or NULL */
+	bool wait;                        /* --wait (Slurm): block until the array ends */
+	const char *partition;            /* --partition (Slurm), or NULL */
+	const char *time_limit;           /* --time-limit (Slurm), or NULL */
+	long cpus_per_task;               /* --cpus-per-task (Slurm), 0: not given */
+	const char **sbatch_args;         /* --sbatch-arg, each one sbatch argument */
+	size_t nsbatch;
+	const char **sshlogins;           /* --sshlogin (parallel), each passed to parallel */
+	size_t nssh;
+	/* 4. The cross product and what the command owns. */
+	sweep_job *jobs;                  /* one per run, seeds innermost */
+	size_t njobs;
+	char self[PATH_MAX];              /* this rcusim, absolute */
+	char abs[4][PATH_MAX];            /* absolute scenario, db, figures and results paths */
+	char *manifest;                   /* the arguments read from a results folder (--collect) */
+	const char **argv_buf;            /* the --set, --sbatch-arg and --sshlogin arrays' storage */
+} sweep;
+
+/* The argument vector of one run of @s: `rcusim run` of @j into @db_path
+ * (NULL-terminated, at most sweep_argv_max(@s) entries, pointing into @s
+ * and @j). Returns the number of arguments. */
+int sweep_run_argv(const sweep *s, const sweep_job *j, const char *db_path, const char **av);
+/* The size of an argument vector for sweep_run_argv() of @s. */
+size_t sweep_argv_max(const sweep *s);
+/* Parse the arguments of `rcusim sweep` (argv[0] is a name) into @s;
+ * @collect_only: only the options that a collection takes (--db, --plot,
+ * --out, --format, --metric, --wait). 0 or an exit status (message
+ * printed). */
+int sweep_parse(sweep *s, int argc, char **argv, bool collect_only);
+/* The cross product of @s's values and seeds into s->jobs. 0 or an exit
+ * status (message printed). */
+int sweep_expand(sweep *s);
+/* Print the comparison of the sweep's complete runs @rows (from @db) and,
+ * with s->plot, draw its figures. 0 or an exit status. */
+int sweep_report(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nrows);
+
+/* Run the sweep @s on its cluster backend (Slurm or GNU parallel): check,
+ * prepare the results folder, submit what is not complete, and (parallel,
+ * or Slurm with --wait) collect. Returns the exit status (backend.c). */
+int sweep_submit(sweep *s);
+/* `rcusim sweep --collect DIR`: read the sweep of @dir into @s (parsing
+ * its stored arguments, then @argc/@argv's), wait for its array with
+ * --wait, merge what completed, report. Returns the exit status. */
+int sweep_collect(sweep *s, const char *dir, int argc, char **argv);
+
+#endif
