@@ -111,14 +111,6 @@ static double exitflood_next_block(const kworkload *w, const job *j)
 	return x->phase == 0 ? j->next_call_work + closes : j->next_call_work + closes - x->close_cost;
 }
 
-/* The hogs make no system calls; the exit path returns to no user mode. */
-static double exitflood_next_syscall(const kworkload *w, const job *j)
-{
-	(void)w;
-	(void)j;
-	return INFINITY;
-}
-
 static int exitflood_finish(const kmodel *k, sim_metrics *m)
 {
 	const exitflood_wl *x = k->wl.priv;
@@ -138,6 +130,6 @@ const workload_ops exitflood_workload = {
 	.job_start = exitflood_job_start,
 	.run = exitflood_run,
 	.finish = exitflood_finish,
-	.next_syscall = exitflood_next_syscall,
+	.next_syscall = workload_no_syscall, /* hogs, and an exit path that returns to no user mode */
 	.next_block = exitflood_next_block,
 };

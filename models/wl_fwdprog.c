@@ -168,13 +168,6 @@ static void fwdprog_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, s
 		f->ready[f->ready_tail++ & (f->cap - 1)] = objs[i];
 }
 
-static double fwdprog_next_syscall(const kworkload *w, const job *j)
-{
-	(void)w;
-	(void)j;
-	return INFINITY;
-}
-
 static int fwdprog_finish(const kmodel *k, sim_metrics *m)
 {
 	const fwdprog_wl *f = k->wl.priv;
@@ -194,6 +187,6 @@ const workload_ops fwdprog_workload = {
 	.job_start = fwdprog_job_start,
 	.run = fwdprog_run,
 	.finish = fwdprog_finish,
-	.next_syscall = fwdprog_next_syscall,
+	.next_syscall = workload_no_syscall, /* hogs, and a kthread */
 	.invoke = fwdprog_invoke,
 };

@@ -128,6 +128,15 @@ static inline double workload_next_call(const kworkload *w, const job *j)
 	return w->call_rate > 0 ? j->next_call_work : INFINITY;
 }
 
+/* next_syscall for workloads whose jobs return from no system call (hogs,
+ * an exit path, a kthread). */
+static inline double workload_no_syscall(const kworkload *w, const job *j)
+{
+	(void)w;
+	(void)j;
+	return INFINITY;
+}
+
 /* Run a Poisson process of calls in a job's CPU time: @call at each call's
  * time, until @work is used or @call returns true (the job stopped: the
  * call is tried again first when it next runs). Inline so that each
