@@ -559,7 +559,7 @@ static void print_summary(int64_t run_id, const char *status, const char *name,
 			  const sim_metrics *m)
 {
 	printf("run %lld %s: %s (policy %s, seed %s), %.3f s simulated in %.2f s, %llu events\n",
-	       (long long)run_id, status, name, sim_params_text(p, P_RCU_POLICY),
+	       (long long)run_id, status, name, model_policy_label(p),
 	       sim_params_text(p, P_SCENARIO_SEED), (double)o->sim_end_ns / 1e9, wall,
 	       (unsigned long long)o->events);
 	for (size_t k = 0; k < sim_metrics_nscalars(m); k++)
@@ -659,7 +659,7 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 		status = EXIT_IO;
 		goto out;
 	}
-	rec_run_info info = { name, sim_params_text(p, P_RCU_POLICY), sim_params_int(p, P_SCENARIO_SEED),
+	rec_run_info info = { name, model_policy_label(p), sim_params_int(p, P_SCENARIO_SEED),
 			      req->label, sim_params_int(p, P_SCENARIO_DURATION), RCUSIM_VERSION };
 	int64_t run_id;
 	if ((rc = rec_run_begin(db, &info, p, &run_id, err, sizeof(err)))) {

@@ -90,6 +90,29 @@ static inline void update_busy(kcpu *c)
 
 static void arm_sysret(kcpu *c, sim_time t);
 static void arm_jobev(kcpu *c, sim_time t);
+static void arm_kthread(kcpu *c, sim_time t);
+static inline __attribute__((always_inline)) void kcpu_account(kcpu *c, sim_time now);
+static void gp_kthread_kick(kmodel *k, sim_time now);
+static void rcuc_raise(kcpu *c, sim_time now);
+
+/* Is one of the RCU flavor's kthreads runnable on @c (its pick would start
+ * a step: no lazy context switch)? */
+static inline bool kthread_runnable_on(const kcpu *c)
+{
+	const kthread *g = c->k->rcu.gpk;
+	return (g && g->cpu == c && !g->sleeping) || (c->rcuc && !c->rcuc->sleeping);
+}
+
+/* @n callbacks invoked, the first at @at and each @cost later (all at or
+ * after now): the machine-wide queue shrinks at each of those times. */
+static inline void count_invoked(kmodel *k, int64_t n, sim_time at, sim_time cost)
+{
+	cb_stats *cb = &k->rcu.cb;
+	sim_time now = sim_now(k->eng);
+	sim_tavg_add_at(&cb->qtotal, now, now, -n);
+	cb->qtotal.area += (__int128)n * (at - now) + (__int128)cost * n * (n - 1) / 2;
+	cb->invoked += (uint64_t)n;
+}
 
 /* Pending softirqs run here, at an exit point (irq_exit, a trap return):
  * unless they run only in threads (softirq.in_irq_exit = no), or a runnable
@@ -110,27 +133,27 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 {
 	kmodel *k = c->k;
 	const rcu_flavor *rf = k->rcu.ops;
-	cb_stats *cb = &k->rcu.cb;
 	sim_time pass = stretch(c, k->softirq.pass_cost + k->rcu.handler_cost);
 	sim_time cost = stretch(c, k->rcu.cb_cost);
 	sim_time at = t;
 	bool more = false;
 	bool first = true;
+	rcu_core_ctx b = { .now = t, .cost_ns = cost, .need_resched = c->need_resched,
+			   .idle_task = !c->rq.curr, .kthread = false };
+	rcu_call_effect e = { false, false, false, false };
 	check_settled(c);
 	assert(c->run_passes < k->softirq.max_restart);
 	while (c->run_passes < k->softirq.max_restart) {
 		c->run_passes++;
 		at += pass;
-		int64_t n = first ? rf->rcu_process_callbacks(k->rcu.rsp, c->id, t, at, cost, &more)
-				  : rf->rcu_do_batch(k->rcu.rsp, c->id, at, cost, &more);
+		b.first_ns = at;
+		int64_t n = first ? rf->rcu_process_callbacks(k->rcu.rsp, c->id, &b, &more, &e)
+				  : rf->rcu_do_batch(k->rcu.rsp, c->id, &b, &more, &e);
 		first = false;
 		if (n) {
 			/* The queue shrinks at each invocation time (at, at + cost,
 			 * ...), all at or after now: count them until then. */
-			sim_time now = sim_now(k->eng);
-			sim_tavg_add_at(&cb->qtotal, now, now, -n);
-			cb->qtotal.area += (__int128)n * (at - now) + (__int128)cost * n * (n - 1) / 2;
-			cb->invoked += (uint64_t)n;
+			count_invoked(k, n, at, cost);
 			at += cost * n;
 		}
 		if (!more || (k->softirq.time_limit && at - c->run_start >= k->softirq.time_limit) ||
@@ -138,7 +161,10 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 			break;
 	}
 	c->run_more = more;
-	if (c->run_ctx != RUN_KSOFTIRQD && !more && c->rq.curr && !k->wl.ops->next_block &&
+	if (e.wake_gp)
+		gp_kthread_kick(k, t);
+	if (c->run_ctx != RUN_KSOFTIRQD && !more && is_job(c, c->rq.curr) && !k->wl.ops->next_block &&
+	    !kthread_runnable_on(c) &&
 	    (!c->need_resched || (!c->ksd_runnable && c->rq.nr_running > 0))) {
 		/* Nothing happens at its end but the interrupted task going on,
 		 * or a context switch to another task that is not ksoftirqd
@@ -198,6 +224,7 @@ static void return_to_task(kcpu *c, sim_time t)
 	c->seg_start = t;
 	arm_sysret(c, t);
 	arm_jobev(c, t);
+	arm_kthread(c, t);
 }
 
 /* The softirq run on @c ends at @now. */
@@ -233,8 +260,13 @@ static void run_ended(kcpu *c, sim_time now)
 		return_to_task(c, now);
 		return;
 	}
-	/* ksoftirqd: cond_resched() between do_softirq() calls; sleep when
-	 * nothing is pending. */
+	/* ksoftirqd: rcu_softirq_qs() at the end of its handle_softirqs(), then
+	 * cond_resched() between do_softirq() calls; sleep when nothing is
+	 * pending. */
+	if (k->rcu.ops->softirq_qs)
+		k->rcu.ops->softirq_qs(k->rcu.rsp, c->id);
+	if (k->rcu.ops->cond_resched)
+		k->rcu.ops->cond_resched(k->rcu.rsp, c->id);
 	if (c->need_resched) {
 		kcpu_schedule(c, now);
 	} else if (c->softirq_pending) {
@@ -337,6 +369,267 @@ static void arm_jobev(kcpu *c, sim_time t)
 		kfail(k, SIM_ENOMEM);
 }
 
+/* ---- the RCU flavor's kthreads ------------------------------------------- */
+
+static void kthread_step(kcpu *c, kthread *kt, sim_time t);
+
+/* The running kthread @kt's work since seg_start, at @now: its step's end
+ * is no longer where it was armed (re-armed by arm_kthread()). */
+static void kthread_progress(kcpu *c, kthread *kt, sim_time now)
+{
+	if (now > c->seg_start) {
+		kt->work -= (double)(now - c->seg_start) * speed(c);
+		if (kt->work < 0)
+			kt->work = 0;
+		kt->cpu_ns += now - c->seg_start;
+	}
+	if (sim_timer_armed(&kt->done))
+		sim_timer_cancel(c->k->eng, &kt->done);
+}
+
+/* The running task of @c at @t, if it is a kthread in a step: arm the
+ * step's end at its current speed. */
+static void arm_kthread(kcpu *c, sim_time t)
+{
+	sched_task *p = c->rq.curr;
+	if (!p || p->owner || p == &c->ksoftirqd)
+		return;
+	kthread *kt = task_kthread(p);
+	if (!kt->in_step) {
+		if (kt->step_due)
+			kthread_step(c, kt, t);
+		return;
+	}
+	if (sim_timer_at(c->k->eng, &kt->done, t + (sim_time)ceil(kt->work / speed(c))))
+		kfail(c->k, SIM_ENOMEM);
+}
+
+/* @kt was picked to run on @c from @t. */
+static void kthread_runs(kcpu *c, kthread *kt, sim_time t)
+{
+	if (kt->waiting) {
+		if (t - kt->woken > kt->wait_max)
+			kt->wait_max = t - kt->woken;
+		kt->waiting = false;
+	}
+	arm_kthread(c, t);
+}
+
+/* Wake @kt at @now. From its CPU's own event (@event), a preempting
+ * wakeup reschedules at once; from inside a handler, it sets need_resched
+ * for the handler's return. */
+static void kthread_wake(kthread *kt, sim_time now, bool event)
+{
+	kcpu *c = kt->cpu;
+	kmodel *k = c->k;
+	if (!kt->sleeping)
+		return;
+	kt->sleeping = false;
+	kt->step_due = true;
+	kt->waiting = true;
+	kt->woken = now;
+	kt->wakeups++;
+	if (sim_timer_armed(&kt->wake))
+		sim_timer_cancel(k->eng, &kt->wake);
+	if (!sched_wake(&k->sched.cfg, &c->rq, &kt->task, now))
+		return;
+	if (!event || c->in_softirq || (c->fault & FAULT_IRQS_OFF)) {
+		c->need_resched = true;
+		return;
+	}
+	kcpu_account(c, now);
+	kcpu_schedule(c, now);
+}
+
+/* rcu_gp_kthread_wake() from anywhere at @now: the GP kthread, if it
+ * sleeps and its wait would end, is woken on its CPU (an event there). */
+static void gp_kthread_kick(kmodel *k, sim_time now)
+{
+	kthread *kt = k->rcu.gpk;
+	if (!kt || !kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= now) ||
+	    !k->rcu.ops->gp_wakeable(k->rcu.rsp))
+		return;
+	if (sim_timer_at(k->eng, &kt->wake, now))
+		kfail(k, SIM_ENOMEM);
+}
+
+/* invoke_rcu_core() on @c at @now with RCU core work in rcuc kthreads
+ * (invoke_rcu_core_kthread(), tree.c 6.12:2848-2862): work for rcuc,
+ * woken unless it is yielding (then only from idle). */
+static void rcuc_raise(kcpu *c, sim_time now)
+{
+	kthread *kt = c->rcuc;
+	kt->has_work = true;
+	if (kt->sleeping && (!kt->yielding || !c->rq.curr))
+		kthread_wake(kt, now, false);
+}
+
+/* What invoke_rcu_core() does on @c: RCU_SOFTIRQ or rcuc. */
+static inline void rcu_raise(kcpu *c, sim_time now)
+{
+	if (c->rcuc)
+		rcuc_raise(c, now);
+	else
+		c->softirq_pending = true;
+}
+
+/* One pass of rcu_cpu_kthread() (tree.c 6.12:2894-2921) on @c at @t:
+ * rcu_core() if it has work, invoking without a count limit. Returns
+ * its work, ns at full speed. */
+static double rcuc_pass(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	if (!kt->spincnt)
+		kt->step_start = t;
+	kt->spincnt++;
+	if (!kt->has_work)
+		return 0;
+	kt->has_work = false;
+	sim_time pass = stretch(c, k->rcu.handler_cost), cost = stretch(c, k->rcu.cb_cost);
+	rcu_core_ctx b = { .now = t, .first_ns = t + pass, .cost_ns = cost,
+			   .need_resched = c->need_resched, .idle_task = false, .kthread = true };
+	rcu_call_effect e = { false, false, false, false };
+	bool more = false;
+	int64_t n = k->rcu.ops->rcu_process_callbacks(k->rcu.rsp, c->id, &b, &more, &e);
+	if (n)
+		count_invoked(k, n, t + pass, cost);
+	if (more)
+		kt->has_work = true;
+	if (e.wake_gp)
+		gp_kthread_kick(k, t);
+	return (double)(k->rcu.handler_cost + n * k->rcu.cb_cost);
+}
+
+/* The step of @kt that began at its CPU's seg_start ends at @t: what the
+ * GP kthread leaves to do (resched_cpu() the CPUs its FQS scan named),
+ * then the next step at once (true), or it sleeps, or it is preempted
+ * (false: the CPU rescheduled). */
+static bool kthread_step_end(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	rcu_gp_next next;
+	sim_time timeout = 0;
+	if (kt->kind == KT_GP) {
+		for (int i = 0; i < kt->gpw.nresched; i++) {
+			int cpu = kt->gpw.resched[i];
+			kcpu *o = &k->cpu[cpu];
+			k->rcu.resched_ipis++;
+			if (o == c) { /* resched_curr() of its own CPU */
+				c->need_resched = true;
+				continue;
+			}
+			k->cnt.ipis++;
+			o->ipi_resched = true;
+			if (!sim_timer_armed(&o->ipi) && sim_timer_at(k->eng, &o->ipi, t))
+				kfail(k, SIM_ENOMEM);
+		}
+		kt->gpw.nresched = 0;
+		next = kt->gpw.next;
+		timeout = kt->gpw.timeout_ns;
+	} else if (kt->has_work && kt->spincnt < 10) {
+		next = RCU_GP_NEXT_RUN;
+	} else {
+		/* Ten passes with work left: schedule_timeout_idle(2); else
+		 * wait for work. */
+		sim_hist_add(k->rcu.rcuc_run, (uint64_t)(t - kt->step_start));
+		kt->spincnt = 0;
+		kt->yielding = kt->has_work;
+		next = kt->yielding ? RCU_GP_NEXT_TIMEOUT : RCU_GP_NEXT_SLEEP;
+		timeout = t + 2 * k->mach.tick_ns;
+	}
+	if (next == RCU_GP_NEXT_RUN) {
+		if (!c->need_resched)
+			return true;
+		kt->step_due = true; /* preempted between steps */
+		kcpu_schedule(c, t);
+		return false;
+	}
+	kt->sleeping = true;
+	sched_sleep(&k->sched.cfg, &c->rq, &kt->task, t);
+	if (next == RCU_GP_NEXT_TIMEOUT &&
+	    sim_timer_at(k->eng, &kt->wake, timeout > t ? timeout : t))
+		kfail(k, SIM_ENOMEM);
+	kcpu_schedule(c, t);
+	return false;
+}
+
+/* @kt, running on @c, begins its next step at @t: the GP kthread's
+ * (rcu_flavor.gp_step: every CPU is settled first, as its FQS scan reads
+ * them) or an rcuc pass; a step of no work ends at once. */
+static void kthread_step(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	for (;;) {
+		double work;
+		kt->step_due = false;
+		if (kt->kind == KT_GP) {
+			uint64_t seq = sim_engine_cur_seq(k->eng);
+			for (int i = 0; i < k->mach.ncpus; i++)
+				if (&k->cpu[i] != c)
+					kcpu_settle(&k->cpu[i], sim_now(k->eng), seq, true);
+			k->rcu.ops->gp_step(k->rcu.rsp, c->id, t, &kt->gpw);
+			work = (double)(kt->gpw.nodes * k->rcu.node_cost +
+					kt->gpw.cpus * k->rcu.fqs_cpu_cost);
+		} else {
+			work = rcuc_pass(c, kt, t);
+		}
+		c->seg_start = t;
+		if (work > 0) {
+			kt->work = work;
+			kt->in_step = true;
+			if (sim_timer_at(k->eng, &kt->done, t + (sim_time)ceil(work / speed(c))))
+				kfail(k, SIM_ENOMEM);
+			return;
+		}
+		if (!kthread_step_end(c, kt, t))
+			return;
+	}
+}
+
+void kcpu_kthread_done_fire(sim_engine *eng, sim_timer *tm)
+{
+	kthread *kt = tm->ctx;
+	kcpu *c = kt->cpu;
+	sim_time now = sim_now(eng);
+	kcpu_settle_now(c);
+	assert(c->rq.curr == &kt->task && !c->in_softirq && kt->in_step);
+	kt->cpu_ns += now - c->seg_start;
+	kt->work = 0;
+	kt->in_step = false;
+	c->seg_start = now;
+	if (kthread_step_end(c, kt, now))
+		kthread_step(c, kt, now);
+}
+
+void kcpu_kthread_wake_fire(sim_engine *eng, sim_timer *tm)
+{
+	kthread *kt = tm->ctx;
+	kcpu *c = kt->cpu;
+	kmodel *k = c->k;
+	sim_time now = sim_now(eng);
+	kcpu_settle_now(c);
+	if (!kt->sleeping)
+		return;
+	if (kt->kind == KT_RCUC) {
+		/* The yield is over: on with the work, if any is left. */
+		kt->yielding = false;
+		if (kt->has_work)
+			kthread_wake(kt, now, true);
+		return;
+	}
+	/* GP kthread: a wakeup whose wait condition no longer holds sleeps
+	 * on until the wait's timeout (the step finds out which it is). */
+	if (kt->gpw.next == RCU_GP_NEXT_TIMEOUT && now < kt->gpw.timeout_ns &&
+	    !k->rcu.ops->gp_wakeable(k->rcu.rsp)) {
+		if (sim_timer_at(eng, &kt->wake, kt->gpw.timeout_ns))
+			kfail(k, SIM_ENOMEM);
+		return;
+	}
+	if (kt->gpw.next == RCU_GP_NEXT_SLEEP && !k->rcu.ops->gp_wakeable(k->rcu.rsp))
+		return;
+	kthread_wake(kt, now, true);
+}
+
 /* ---- scheduling ---------------------------------------------------------- */
 
 /* schedule() at @now: the quiescent state RCU notes at a context switch,
@@ -344,14 +637,28 @@ static void arm_jobev(kcpu *c, sim_time t)
 void kcpu_schedule(kcpu *c, sim_time now)
 {
 	kmodel *k = c->k;
+	const rcu_flavor *rf = k->rcu.ops;
 	check_settled(c);
 	c->need_resched = false;
 	if (!(c->fault & FAULT_NO_QS))
-		k->rcu.ops->rcu_note_context_switch(k->rcu.rsp, c->id);
+		rf->rcu_note_context_switch(k->rcu.rsp, c->id);
 	sched_task *prev = c->rq.curr;
+	if (prev && !prev->owner && prev != &c->ksoftirqd) {
+		/* A kthread leaves the CPU (or may): its step's end moves. */
+		kthread *kt = task_kthread(prev);
+		if (sim_timer_armed(&kt->done))
+			sim_timer_cancel(k->eng, &kt->done);
+	}
 	sched_task *next = sched_schedule(&k->sched.cfg, &c->rq, now);
 	if (c->rq.last_wait_ns > k->cnt.wait_max)
 		k->cnt.wait_max = c->rq.last_wait_ns;
+	if (rf->idle_enter && !prev != !next) {
+		/* The idle loop's extended quiescent state. */
+		if (next)
+			rf->idle_exit(k->rcu.rsp, c->id);
+		else
+			rf->idle_enter(k->rcu.rsp, c->id);
+	}
 	update_busy(c);
 	sim_time t = now;
 	if (next != prev)
@@ -373,6 +680,10 @@ void kcpu_schedule(kcpu *c, sim_time now)
 		return;
 	}
 	c->seg_start = t;
+	if (next && !next->owner) {
+		kthread_runs(c, task_kthread(next), t);
+		return;
+	}
 	arm_sysret(c, t);
 	arm_jobev(c, t);
 }
@@ -427,7 +738,7 @@ static void prefetch_ahead(const kmodel *k, int id)
 	sim_rng_prefetch(c2->rng_mode);
 	const kcpu *c1 = &k->cpu[(id + 1) % n];
 	p = likely_curr(c1);
-	if (p && p != &c1->ksoftirqd && ((const job *)p->owner)->files)
+	if (p && p->owner && ((const job *)p->owner)->files)
 		__builtin_prefetch(((const job *)p->owner)->files, 1);
 	sim_rng_prefetch_state(c1->rng_work);
 	sim_rng_prefetch_state(c1->rng_mode);
@@ -466,13 +777,15 @@ static inline __attribute__((always_inline)) void kcpu_account(kcpu *c, sim_time
 	sched_task *p = c->rq.curr;
 	check_settled(c);
 	if (!is_job(c, p) || now <= c->seg_start) {
+		if (__builtin_expect(p && !p->owner && p != &c->ksoftirqd, 0))
+			kthread_progress(c, task_kthread(p), now);
 		if (now > c->seg_start)
 			c->seg_start = now;
 		return;
 	}
 	job *j = p->owner;
 	double s = speed(c);
-	job_effect eff = { false, false, false };
+	job_effect eff = { false, false, false, false, false };
 	k->wl.ops->run(c, j, now, c->seg_start, (double)(now - c->seg_start) * s, s, &eff);
 	c->seg_start = now;
 	if (eff.slept) {
@@ -483,6 +796,10 @@ static inline __attribute__((always_inline)) void kcpu_account(kcpu *c, sim_time
 		c->need_resched = true;
 	if (eff.send_ipis)
 		send_reschedule_ipis(c, now);
+	if (__builtin_expect(eff.wake_gp, 0))
+		gp_kthread_kick(k, now);
+	if (__builtin_expect(eff.raise, 0))
+		rcu_raise(c, now);
 }
 
 /* The timer interrupts. Every CPU ticks once per period at its own offset
@@ -518,7 +835,12 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		/* Hardirq part only: rcu_check_callbacks sees in_softirq() (no
 		 * quiescent state) but re-raises the tasklet; scheduler_tick
 		 * charges curr; the run lasts longer. */
-		if (rf->rcu_pending(k->rcu.rsp, c->id)) {
+		if (rf->sched_clock_irq) {
+			rcu_call_effect e = { false, false, false, false };
+			rf->sched_clock_irq(k->rcu.rsp, c->id, now, false, &e);
+			c->run_raised |= e.raise;
+			c->need_resched |= e.need_resched;
+		} else if (rf->rcu_pending(k->rcu.rsp, c->id)) {
 			rf->rcu_check_callbacks(k->rcu.rsp, c->id, false);
 			c->run_raised = true;
 		}
@@ -528,10 +850,24 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		return;
 	}
 	kcpu_account(c, now);
-	/* update_process_times(): rcu_check_callbacks() if rcu_pending(), a
-	 * quiescent state if the tick came from user mode or the idle task;
-	 * it raises the RCU softirq. */
-	if (rf->rcu_pending(k->rcu.rsp, c->id)) {
+	if (rf->sched_clock_irq) {
+		/* 6.x update_process_times(): rcu_sched_clock_irq(), which reads
+		 * whether the tick came from user mode or idle only when a
+		 * quiescent state or urgency is pending. */
+		bool user = false;
+		if (rf->tick_reads_mode(k->rcu.rsp, c->id))
+			user = !c->rq.curr ||
+			       (is_job(c, c->rq.curr) && !sim_rng_bernoulli(c->rng_mode, k->wl.p_kernel) &&
+				!((const job *)c->rq.curr->owner)->in_kernel);
+		rcu_call_effect e = { false, false, false, false };
+		rf->sched_clock_irq(k->rcu.rsp, c->id, now, user && !(c->fault & FAULT_NO_QS), &e);
+		c->need_resched |= e.need_resched;
+		if (e.raise)
+			rcu_raise(c, now);
+	} else if (rf->rcu_pending(k->rcu.rsp, c->id)) {
+		/* update_process_times(): rcu_check_callbacks() if rcu_pending(),
+		 * a quiescent state if the tick came from user mode or the idle
+		 * task; it raises the RCU softirq. */
 		bool user = is_job(c, c->rq.curr) && !sim_rng_bernoulli(c->rng_mode, k->wl.p_kernel) &&
 			    !((const job *)c->rq.curr->owner)->in_kernel;
 		bool idle = !c->rq.curr;
@@ -580,6 +916,12 @@ void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm)
 	kcpu *c = tm->ctx;
 	kmodel *k = c->k;
 	sim_time now = sim_now(eng);
+	if (c->ipi_resched) {
+		/* resched_cpu(): its sender set need_resched first (resched_curr()). */
+		kcpu_settle_now(c);
+		c->ipi_resched = false;
+		c->need_resched = true;
+	}
 	if (!hardirq_lands(c, now))
 		return;
 	sim_time t = now + stretch(c, k->mach.irq_cost);

@@ -30,6 +30,8 @@ static void kernel_destroy(void *state)
 		}
 	if (k->rcu.ops)
 		k->rcu.ops->destroy(k->rcu.rsp);
+	free(k->rcu.gpk);
+	free(k->rcu.rcuc);
 	if (k->wl.jobs)
 		for (int64_t j = 0; j < k->wl.njobs; j++) {
 			free(k->wl.jobs[j].files);
@@ -121,8 +123,52 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 		.ncpus = k->mach.ncpus,
 		.invoke = k->files.on ? file_free_rcu : k->wl.ops->invoke,
 		.invoke_ctx = k,
+		.tick_ns = k->mach.tick_ns,
 	};
 	return r->ops->create(&r->rsp, &env, err, errlen);
+}
+
+/* A kthread of the RCU flavor's on @c: sleeping (woken when it has work),
+ * SCHED_FIFO when rcu.kthread_prio > 0, else nice 0. 0 or SIM_ENOMEM. */
+static int kthread_init(kmodel *k, kthread *kt, kthread_kind kind, kcpu *c, int prio)
+{
+	kt->kind = kind;
+	kt->cpu = c;
+	kt->sleeping = true;
+	sched_task_init(&k->sched.cfg, &kt->task, 0);
+	kt->task.fifo = prio > 0;
+	sim_timer_init(k->eng, &kt->done, kcpu_kthread_done_fire, kt);
+	sim_timer_init(k->eng, &kt->wake, kcpu_kthread_wake_fire, kt);
+	return sched_attach(&k->sched.cfg, &c->rq);
+}
+
+/* The flavor's kthreads, after the CPUs: the GP kthread on
+ * rcu.gp_kthread_cpu, rcuc on every CPU when RCU core work runs there.
+ * 0 or SIM_ENOMEM. */
+static int rcu_kthreads_create(kmodel *k, const sim_params *p)
+{
+	krcu *r = &k->rcu;
+	int prio = (int)sim_params_int(p, P_RCU_KTHREAD_PRIO);
+	if (!r->ops->gp_step)
+		return 0;
+	r->node_cost = sim_params_int(p, P_RCU_GP_NODE_COST);
+	r->fqs_cpu_cost = sim_params_int(p, P_RCU_FQS_CPU_COST);
+	int64_t gp_cpu = sim_params_int(p, P_RCU_GP_KTHREAD_CPU);
+	assert(gp_cpu < k->mach.ncpus); /* rcusim_validate() checked */
+	if (!(r->gpk = calloc(1, sizeof(*r->gpk))) ||
+	    kthread_init(k, r->gpk, KT_GP, &k->cpu[gp_cpu], prio))
+		return SIM_ENOMEM;
+	if (!r->ops->core_kthread || !r->ops->core_kthread(r->rsp))
+		return 0;
+	if (!(r->rcuc = calloc((size_t)k->mach.ncpus, sizeof(*r->rcuc))) ||
+	    !(r->rcuc_run = sim_metrics_hist(k->h.m, "rcuc.run_ns")))
+		return SIM_ENOMEM;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		if (kthread_init(k, &r->rcuc[i], KT_RCUC, &k->cpu[i], prio))
+			return SIM_ENOMEM;
+		k->cpu[i].rcuc = &r->rcuc[i];
+	}
+	return 0;
 }
 
 /* 6. The workload kind's settings, and what every kind shares. */
@@ -247,6 +293,8 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 	if (!rc)
 		rc = cpus_create(k, env);
 	if (!rc)
+		rc = rcu_kthreads_create(k, p);
+	if (!rc)
 		rc = jobs_create(k, p);
 	if (!rc)
 		rc = machine_start(k);
@@ -348,6 +396,33 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	rc |= sim_metrics_scalar(m, "softirq.runs_irq_exit", (double)k->cnt.runs[RUN_IRQ_EXIT]);
 	rc |= sim_metrics_scalar(m, "softirq.runs_trap_return", (double)k->cnt.runs[RUN_TRAP_RETURN]);
 	rc |= sim_metrics_scalar(m, "softirq.runs_ksoftirqd", (double)k->cnt.runs[RUN_KSOFTIRQD]);
+	if (k->rcu.gpk) {
+		const kthread *g = k->rcu.gpk;
+		sim_time wait = g->wait_max;
+		if (g->waiting && now - g->woken > wait)
+			wait = now - g->woken; /* still waiting at the end */
+		rc |= sim_metrics_scalar(m, "gp.kthread_wakeups", (double)g->wakeups);
+		rc |= sim_metrics_scalar(m, "gp.kthread_wait_max_ns", (double)wait);
+		rc |= sim_metrics_scalar(m, "gp.kthread_cpu_ns", (double)g->cpu_ns);
+		rc |= sim_metrics_scalar(m, "fqs.resched_cpu", (double)k->rcu.resched_ipis);
+	}
+	if (k->rcu.rcuc) {
+		uint64_t wakeups = 0;
+		sim_time wait = 0, cpu_ns = 0;
+		for (int i = 0; i < k->mach.ncpus; i++) {
+			const kthread *t = &k->rcu.rcuc[i];
+			wakeups += t->wakeups;
+			cpu_ns += t->cpu_ns;
+			if (t->wait_max > wait)
+				wait = t->wait_max;
+			if (t->waiting && now - t->woken > wait)
+				wait = now - t->woken;
+		}
+		rc |= sim_metrics_scalar(m, "rcuc.wakeups", (double)wakeups);
+		rc |= sim_metrics_scalar(m, "rcuc.wait_max_ns", (double)wait);
+		rc |= sim_metrics_scalar(m, "rcuc.cpu_ns", (double)cpu_ns);
+		rc |= sim_metrics_hist_scalars(m, "rcuc.run", k->rcu.rcuc_run, SIM_Q_P99 | SIM_Q_MAX);
+	}
 	if (k->files.on)
 		rc |= kfiles_finish(k, m);
 	if (k->wl.ops->finish)

@@ -15,6 +15,7 @@
 #define RCUSIM_KERNEL_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cbstats.h"
@@ -44,6 +45,39 @@ enum {
  * callrcu for historical reasons: the name seeds the stream, so renaming it
  * would change every result. */
 #define WORKLOAD_RNG_STREAM "workload.callrcu"
+
+/* Which of the RCU flavor's kernel threads a kthread is. */
+typedef enum kthread_kind { KT_GP, KT_RCUC } kthread_kind;
+
+/* A kernel thread of the RCU flavor's, bound to one CPU: the grace-period
+ * kthread (rcu_flavor.gp_step) or a CPU's rcuc kthread (RCU core work with
+ * rcu.use_softirq = no). Its work comes in steps, each a number of ns of
+ * CPU time at full speed, whose state changes when it starts; the step's
+ * end is an event while the thread runs (done), moved by whatever
+ * interrupts it. It is not a job: its task's owner is NULL. */
+typedef struct kthread {
+	sched_task task;        /* its task (owner NULL) */
+	kthread_kind kind;      /* which */
+	kcpu *cpu;              /* where it runs */
+	double work;            /* ns at full speed left of the step in progress */
+	bool in_step;           /* a step's work is in progress */
+	bool step_due;          /* runnable with its next step to run when it gets the CPU */
+	bool sleeping;          /* off the runqueue until woken (wake, or its timeout) */
+	bool waiting;           /* woken and not yet run */
+	sim_time woken;         /* ns: when it was last woken */
+	sim_time wait_max;      /* ns: longest a woken one waited to run */
+	sim_time cpu_ns;        /* ns of CPU time it used (wall, steps ended) */
+	uint64_t wakeups;       /* times woken */
+	sim_timer done;         /* the step in progress ends (armed while it runs) */
+	sim_timer wake;         /* its wakeup, or its sleep's timeout */
+	/* KT_GP: the step in progress. */
+	rcu_gp_work gpw;
+	/* KT_RCUC: rcu_cpu_kthread()'s state. */
+	bool has_work;          /* rcu_cpu_has_work */
+	bool yielding;          /* RCU_KTHREAD_YIELDING: sleeping 2 jiffies after 10 passes */
+	int spincnt;            /* passes in this wakeup */
+	sim_time step_start;    /* ns: the current step began (rcuc run lengths) */
+} kthread;
 
 struct kcpu {
 	/* 1. Identity. */
@@ -86,6 +120,8 @@ struct kcpu {
 				 * while it runs */
 	sim_timer sysret;       /* sparc64: the running job's next system-call return, armed
 				 * while a softirq is pending (rtrap runs it there) */
+	bool ipi_resched;       /* the reschedule IPI on its way sets need_resched (resched_cpu()) */
+	kthread *rcuc;          /* its rcuc kthread (rcu.use_softirq = no), else NULL */
 
 	/* 5. An injected fault (fault.*). */
 	unsigned fault;         /* FAULT_* bits in force */
@@ -137,6 +173,13 @@ typedef struct krcu {
 	sim_time handler_cost;  /* ns: the RCU softirq handler's fixed work per pass */
 	sim_time cb_cost;       /* ns: one callback */
 	cb_stats cb;            /* queued, invoked, queue over time, latencies */
+	/* The flavor's kthreads (Tree RCU). */
+	kthread *gpk;           /* the GP kthread, or NULL (classic) */
+	kthread *rcuc;          /* per CPU rcuc kthreads, or NULL (softirq) */
+	sim_time node_cost;     /* ns: the GP kthread's work per rcu_node it walks */
+	sim_time fqs_cpu_cost;  /* ns: its work per CPU an FQS scan checks */
+	sim_hist *rcuc_run;     /* rcuc step lengths, ns */
+	uint64_t resched_ipis;  /* resched_cpu() calls of FQS scans */
 } krcu;
 
 /* 5. The file table and the filp slab (workloads whose callbacks free files). */
@@ -224,9 +267,17 @@ static inline double speed(const kcpu *c)
 	return 1.0 / (mc->clock_scale * (1.0 + (busy - 1) * mc->smt_slowdown));
 }
 
+/* Is @p a job (not idle, ksoftirqd or a kthread)? Only jobs have an owner. */
 static inline bool is_job(const kcpu *c, const sched_task *p)
 {
-	return p && p != &c->ksoftirqd;
+	(void)c;
+	return p && p->owner;
+}
+
+/* The kthread whose task @p is (a task of neither a job nor ksoftirqd). */
+static inline kthread *task_kthread(sched_task *p)
+{
+	return (kthread *)((char *)p - offsetof(kthread, task));
 }
 
 /* ---- jobs ---- */
@@ -237,7 +288,7 @@ static inline bool is_job(const kcpu *c, const sched_task *p)
 static inline int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj, job_effect *eff)
 {
 	kmodel *k = c->k;
-	rcu_call_effect e = { false, false };
+	rcu_call_effect e = { false, false, false, false };
 	if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, at, obj, &e)) {
 		kfail(k, SIM_ENOMEM);
 		return -1;
@@ -246,6 +297,8 @@ static inline int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj,
 	sim_tavg_add_at(&k->rcu.cb.qtotal, now, at, 1);
 	eff->need_resched |= e.need_resched;
 	eff->send_ipis |= e.send_ipis;
+	eff->wake_gp |= e.wake_gp;
+	eff->raise |= e.raise;
 	return 0;
 }
 
@@ -293,6 +346,10 @@ void kcpu_job_wake_fire(sim_engine *eng, sim_timer *tm);
 /* Timer handler: sparc64, the running job returns from a system call with a
  * softirq pending. */
 void kcpu_sysret_fire(sim_engine *eng, sim_timer *tm);
+/* Timer handlers: a kthread's step ends; a sleeping kthread is woken (or
+ * its sleep times out). */
+void kcpu_kthread_done_fire(sim_engine *eng, sim_timer *tm);
+void kcpu_kthread_wake_fire(sim_engine *eng, sim_timer *tm);
 /* The fault @kind begins or ends on @c at @now. */
 void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind);
 void kcpu_fault_end(kcpu *c, sim_time now);

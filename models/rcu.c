@@ -4,10 +4,10 @@
 
 #include <string.h>
 
-/* Every flavor (its file, rcu_NAME.c, defines rcu_NAME); params.def's
+/* Every flavor (its file, rcu_NAME.c or rcu_NAME_flavor.c, defines rcu_NAME); params.def's
  * rcu.flavor lists their names. */
-extern const rcu_flavor rcu_classic;
-static const rcu_flavor *const rcu_flavors[] = { &rcu_classic };
+extern const rcu_flavor rcu_classic, rcu_tree;
+static const rcu_flavor *const rcu_flavors[] = { &rcu_classic, &rcu_tree };
 
 const rcu_flavor *rcu_flavor_find(const sim_params *p)
 {

@@ -6,10 +6,16 @@
  * rcu_check_callbacks() from the tick, the quiescent state at context
  * switch, the softirq (tasklet) handler, and what a run samples and
  * reports. Classic RCU (models/rcu_classic.c, 2.6.14-2.6.16) is the first
- * flavor; a new one is one file and its entry (with its extern
+ * flavor, Tree RCU of 6.12 (models/rcu_tree_flavor.c over rcu_tree.c) the
+ * second; a new one is one file and its entry (with its extern
  * declaration) in rcu_flavors[] (rcu.c).
  * The flavor decides nothing about CPU time: the caller pays for every
- * call at the costs it holds and decides when each runs.
+ * call at the costs it holds and decides when each runs, including the
+ * steps of a flavor's grace-period kthread (gp_step), which the caller runs
+ * as a task on a CPU.
+ * The operations after rcu_note_context_switch marked "optional" are NULL
+ * in a flavor without them (classic): the caller then does what the
+ * comment says instead.
  */
 #ifndef RCUSIM_MODELS_RCU_H
 #define RCUSIM_MODELS_RCU_H
@@ -22,11 +28,41 @@
 #include "metrics.h"
 #include "registry.h"
 
-/* What call_rcu asks of its caller. */
+/* What call_rcu, the tick or the RCU core work asks of its caller (or'ed
+ * in; the name is call_rcu's, the first to have one). */
 typedef struct rcu_call_effect {
 	bool need_resched;   /* set_need_resched() on this CPU */
 	bool send_ipis;      /* smp_send_reschedule() to every other CPU rcu_cpu_owes_qs() names */
+	bool wake_gp;        /* wake the grace-period kthread (rcu_gp_kthread_wake()) */
+	bool raise;          /* invoke_rcu_core(): RCU core work for this CPU (its softirq,
+				or its rcuc kthread when core_kthread says so) */
 } rcu_call_effect;
+
+/* How the RCU core work on a CPU runs: its handler's context and times. */
+typedef struct rcu_core_ctx {
+	sim_time now;        /* ns: the run's start */
+	sim_time first_ns;   /* ns: the first callback's start */
+	sim_time cost_ns;    /* ns: each callback's CPU time */
+	bool need_resched;   /* need_resched() is set on the CPU */
+	bool idle_task;      /* the CPU runs its idle task (a softirq at irq_exit from idle) */
+	bool kthread;        /* in the per-CPU rcuc kthread, not the softirq */
+} rcu_core_ctx;
+
+/* What a grace-period kthread's step leaves its caller to do. */
+typedef enum rcu_gp_next {
+	RCU_GP_NEXT_RUN,     /* run the next step at once (after this one's CPU time) */
+	RCU_GP_NEXT_SLEEP,   /* sleep until woken (gp_wakeable) */
+	RCU_GP_NEXT_TIMEOUT, /* sleep until woken or until timeout_ns */
+} rcu_gp_next;
+
+typedef struct rcu_gp_work {
+	int64_t nodes;       /* rcu_node structures the step walked (init, cleanup, FQS leaves) */
+	int64_t cpus;        /* CPUs whose state it examined (FQS) */
+	const int *resched;  /* CPUs to resched_cpu() at the step's end, valid until the next step */
+	int nresched;        /* how many */
+	rcu_gp_next next;    /* then */
+	sim_time timeout_ns; /* ns: RCU_GP_NEXT_TIMEOUT's deadline (absolute) */
+} rcu_gp_work;
 
 /* The callbacks' function: what invoking the callbacks of the @n objects
  * @objs on @cpu, in order, does (file_free_rcu -> kmem_cache_free for
@@ -45,6 +81,7 @@ typedef struct rcu_flavor_env {
 	int ncpus;           /* CPUs */
 	rcu_invoke_fn *invoke; /* each callback's function, or NULL: callbacks carry no object */
 	void *invoke_ctx;    /* its first argument */
+	sim_time tick_ns;    /* ns between ticks: one jiffy */
 } rcu_flavor_env;
 
 typedef struct rcu_flavor {
@@ -60,7 +97,8 @@ typedef struct rcu_flavor {
 	 * rcu_check_callbacks()? */
 	bool (*rcu_pending)(const void *rsp, int cpu);
 	/* rcu_check_callbacks() from the tick on @cpu: @user (user mode or
-	 * idle) is a quiescent state. The caller raises the RCU softirq. */
+	 * idle) is a quiescent state. The caller raises the RCU softirq.
+	 * NULL in a flavor with sched_clock_irq. */
 	void (*rcu_check_callbacks)(void *rsp, int cpu, bool user);
 	/* The quiescent state schedule() reports on @cpu (rcu_qsctr_inc). It
 	 * may be called after later events on other CPUs (a context switch at
@@ -68,15 +106,18 @@ typedef struct rcu_flavor {
 	 * state, read by nothing but @cpu's own handlers. */
 	void (*rcu_note_context_switch)(void *rsp, int cpu);
 	/* The RCU softirq handler on @cpu, the first pass of a __do_softirq
-	 * run at @now: list moves and the quiescent-state check, then
-	 * rcu_do_batch() as below from @first_ns. */
-	int64_t (*rcu_process_callbacks)(void *rsp, int cpu, sim_time now, sim_time first_ns,
-					 sim_time cost_ns, bool *more);
-	/* rcu_do_batch() on @cpu, the handler's later passes in the same run:
-	 * invoke up to the batch limit, the first at @first_ns and each
-	 * @cost_ns later. Returns how many; *more says whether ready
-	 * callbacks remain (the handler re-raises itself). */
-	int64_t (*rcu_do_batch)(void *rsp, int cpu, sim_time first_ns, sim_time cost_ns, bool *more);
+	 * run (or an rcuc kthread's pass) as @b says: list moves and the
+	 * quiescent-state check, then rcu_do_batch() as below. Effects in
+	 * *eff (a grace period to start or end: wake_gp). */
+	int64_t (*rcu_process_callbacks)(void *rsp, int cpu, const rcu_core_ctx *b, bool *more,
+					 rcu_call_effect *eff);
+	/* The handler's later passes in the same run: classic's tasklet
+	 * re-raised itself and runs rcu_do_batch() only; Tree RCU's rcu_core()
+	 * runs whole again. Invoke up to the batch limit, the first at
+	 * b->first_ns and each b->cost_ns later. Returns how many; *more says
+	 * whether ready callbacks remain (the handler re-raises itself). */
+	int64_t (*rcu_do_batch)(void *rsp, int cpu, const rcu_core_ctx *b, bool *more,
+				rcu_call_effect *eff);
 	/* Does @cpu still owe the current grace period a quiescent state
 	 * (the CPUs force_quiescent_state() sends reschedule IPIs to)? */
 	bool (*rcu_cpu_owes_qs)(const void *rsp, int cpu);
@@ -88,6 +129,35 @@ typedef struct rcu_flavor {
 	int (*sample)(void *rsp, sim_metrics *m, sim_time now);
 	/* Write the flavor's scalars at the end. 0 or SIM_ENOMEM. */
 	int (*finish)(void *rsp, sim_metrics *m, sim_time now);
+
+	/* Optional: the 6.x tick, rcu_sched_clock_irq() on @cpu at @now,
+	 * @user meaning from user mode or the idle task; effects in *eff
+	 * (raise: RCU core work; need_resched: an urgent quiescent state).
+	 * Without it: rcu_pending(), then rcu_check_callbacks() and a raise. */
+	void (*sched_clock_irq)(void *rsp, int cpu, sim_time now, bool user, rcu_call_effect *eff);
+	/* With sched_clock_irq: does the tick on @cpu read @user now (a
+	 * quiescent state or urgency pending)? The caller draws it only then. */
+	bool (*tick_reads_mode)(const void *rsp, int cpu);
+	/* Optional: @cpu enters or leaves its idle loop (an extended quiescent
+	 * state, ct_idle_enter()/ct_idle_exit()). Own state only, as
+	 * rcu_note_context_switch. */
+	void (*idle_enter)(void *rsp, int cpu);
+	void (*idle_exit)(void *rsp, int cpu);
+	/* Optional: the grace-period kthread's next step, run on @cpu at @now
+	 * (its state changes at once; the caller charges the work in *w, then
+	 * does w->next). */
+	void (*gp_step)(void *rsp, int cpu, sim_time now, rcu_gp_work *w);
+	/* With gp_step: would a wakeup now end the sleeping kthread's wait? */
+	bool (*gp_wakeable)(void *rsp);
+	/* Optional: does RCU core work run in per-CPU rcuc kthreads (true) or
+	 * in the softirq? Without it: the softirq. */
+	bool (*core_kthread)(const void *rsp);
+	/* Optional: a quiescent state at cond_resched() on @cpu (rcu_all_qs(),
+	 * only when urgency was asked). Own state only. */
+	void (*cond_resched)(void *rsp, int cpu);
+	/* Optional: ksoftirqd's quiescent state at the end of its softirq run
+	 * (rcu_softirq_qs()). Own state only. */
+	void (*softirq_qs)(void *rsp, int cpu);
 } rcu_flavor;
 
 /* The flavor rcu.flavor names. */

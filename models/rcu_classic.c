@@ -368,20 +368,23 @@ do_batch_invoke(classic_state *rs, int cpu, sim_time first_ns, sim_time cost_ns,
 	return n;
 }
 
-static int64_t classic_do_batch(void *state, int cpu, sim_time first_ns, sim_time cost_ns, bool *more)
+static int64_t classic_do_batch(void *state, int cpu, const rcu_core_ctx *b, bool *more,
+				rcu_call_effect *eff)
 {
-	return do_batch_invoke(state, cpu, first_ns, cost_ns, more);
+	(void)eff;
+	return do_batch_invoke(state, cpu, b->first_ns, b->cost_ns, more);
 }
 
 /* rcu_process_callbacks() (the tasklet): __rcu_process_callbacks()'s list
  * moves and quiescent-state check, then its rcu_do_batch(). */
-static int64_t classic_process_callbacks(void *state, int cpu, sim_time now, sim_time first_ns,
-					 sim_time cost_ns, bool *more)
+static int64_t classic_process_callbacks(void *state, int cpu, const rcu_core_ctx *b, bool *more,
+					 rcu_call_effect *eff)
 {
 	classic_state *rs = state;
-	__rcu_process_callbacks(&rs->rcp, &rs->rda[cpu], now);
+	(void)eff;
+	__rcu_process_callbacks(&rs->rcp, &rs->rda[cpu], b->now);
 	RCUSIM_CHECK(rcu_cbq_sane(&rs->rda[cpu].q), "rcu_classic.cbq_layout");
-	return do_batch_invoke(rs, cpu, first_ns, cost_ns, more);
+	return do_batch_invoke(rs, cpu, b->first_ns, b->cost_ns, more);
 }
 
 static bool classic_cpu_owes_qs(const void *state, int cpu)

@@ -832,7 +832,9 @@ static int watching_snap_recheck(rcu_tree_state *rsp, rcu_tree_data *rdp, int64_
 	     time_after(jiffies, rsp->jiffies_resched) || rsp->cbovld)) {
 		rdp->rcu_need_heavy_qs = true;
 		rdp->rcu_urgent_qs = true;
+		rsp->n_heavy_qs++;
 	} else if (time_after(jiffies, rsp->gp_start + jtsq)) {
+		rsp->n_urgent_qs += !rdp->rcu_urgent_qs;
 		rdp->rcu_urgent_qs = true;
 	}
 	/* :915-920: past half the stall timeout, resched_cpu() at most once

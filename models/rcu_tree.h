@@ -288,6 +288,8 @@ typedef struct rcu_tree_state {
 	bool cbovld;            /* some CPU overloaded at the last scan */
 	bool cbovldnext;        /* some leaf's cbovldmask set during the last scan */
 	uint64_t gp_completed;  /* grace periods ended (not the kernel's) */
+	uint64_t n_urgent_qs;   /* FQS rechecks that set a CPU's rcu_urgent_qs alone (not the kernel's) */
+	uint64_t n_heavy_qs;    /* FQS rechecks that set its rcu_need_heavy_qs (not the kernel's) */
 	/* 4. rcu_gp_fqs_loop()'s locals between its steps */
 	bool fqs_first;         /* first_gp_fqs */
 	int fqs_gf;             /* gf: RCU_GP_FLAG_FQS / _OVLD seen by the wait */

@@ -8,6 +8,7 @@
 
 #include "rcu.h"
 #include "rcu_classic.h"
+#include "rcu_tree.h"
 #include "workload.h"
 
 #include <stdio.h>
@@ -16,6 +17,14 @@
 int model_ncpus(const sim_params *p)
 {
 	return (int)(sim_params_int(p, P_MACHINE_CORES) * sim_params_int(p, P_MACHINE_THREADS_PER_CORE));
+}
+
+/* rcu.flavor's choices (params.def). */
+enum { FLAVOR_CLASSIC, FLAVOR_TREE };
+
+const char *model_policy_label(const sim_params *p)
+{
+	return sim_params_int(p, P_RCU_FLAVOR) == FLAVOR_TREE ? "tree" : sim_params_text(p, P_RCU_POLICY);
 }
 
 void model_param_where(const sim_params *p, int id, char *buf, size_t len)
@@ -74,35 +83,50 @@ typedef struct applies {
 	int chooser;     /* the parameter whose value decides */
 	unsigned when;   /* bit i: applies when chooser's value is i */
 	const char *what; /* "the O(1) scheduler" */
+	bool classic;    /* the rule holds only with rcu.flavor = classic */
 } applies;
 
 static const applies applicability[] = {
-	{ P_SCHED_DEF_TIMESLICE, P_SCHED_KIND, 1u << 0, "sched.kind = o1" },
-	{ P_SCHED_MIN_TIMESLICE, P_SCHED_KIND, 1u << 0, "sched.kind = o1" },
-	{ P_SCHED_STARVATION_LIMIT, P_SCHED_KIND, 1u << 0, "sched.kind = o1" },
-	{ P_SCHED_MAX_BONUS, P_SCHED_KIND, 1u << 0, "sched.kind = o1" },
-	{ P_SCHED_BASE_SLICE, P_SCHED_KIND, 1u << 1, "sched.kind = eevdf" },
-	{ P_RCU_MAXBATCH, P_RCU_POLICY, 1u << RCU_FIXED, "rcu.policy = fixed" },
-	{ P_RCU_RESCHED_OVER, P_RCU_POLICY, 1u << RCU_FIXED, "rcu.policy = fixed" },
+	{ P_SCHED_DEF_TIMESLICE, P_SCHED_KIND, 1u << 0, "sched.kind = o1", false },
+	{ P_SCHED_MIN_TIMESLICE, P_SCHED_KIND, 1u << 0, "sched.kind = o1", false },
+	{ P_SCHED_STARVATION_LIMIT, P_SCHED_KIND, 1u << 0, "sched.kind = o1", false },
+	{ P_SCHED_MAX_BONUS, P_SCHED_KIND, 1u << 0, "sched.kind = o1", false },
+	{ P_SCHED_BASE_SLICE, P_SCHED_KIND, 1u << 1, "sched.kind = eevdf", false },
+	{ P_SOFTIRQ_DEFER_TO_KSOFTIRQD, P_SOFTIRQ_IN_IRQ_EXIT, 1u << 1, "softirq.in_irq_exit = yes",
+	  false },
+	/* Classic RCU's batch policies. */
+	{ P_RCU_POLICY, P_RCU_FLAVOR, 1u << FLAVOR_CLASSIC, "rcu.flavor = classic", false },
+	{ P_RCU_MAXBATCH, P_RCU_FLAVOR, 1u << FLAVOR_CLASSIC, "rcu.flavor = classic", false },
+	{ P_RCU_RESCHED_OVER, P_RCU_FLAVOR, 1u << FLAVOR_CLASSIC, "rcu.flavor = classic", false },
+	{ P_RCU_RSINTERVAL, P_RCU_FLAVOR, 1u << FLAVOR_CLASSIC, "rcu.flavor = classic", false },
+	{ P_RCU_RESET_LAST_RS_QLEN, P_RCU_FLAVOR, 1u << FLAVOR_CLASSIC, "rcu.flavor = classic",
+	  false },
+	{ P_RCU_MAXBATCH, P_RCU_POLICY, 1u << RCU_FIXED, "rcu.policy = fixed", true },
+	{ P_RCU_RESCHED_OVER, P_RCU_POLICY, 1u << RCU_FIXED, "rcu.policy = fixed", true },
 	{ P_RCU_BLIMIT, P_RCU_POLICY, 1u << RCU_TUNABLE | 1u << RCU_WATERMARK,
-	  "rcu.policy = tunable or watermark" },
-	{ P_RCU_QHIMARK, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark" },
-	{ P_RCU_QLOWMARK, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark" },
-	{ P_RCU_RSINTERVAL, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark" },
-	{ P_RCU_RESET_LAST_RS_QLEN, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark" },
-	{ P_SOFTIRQ_DEFER_TO_KSOFTIRQD, P_SOFTIRQ_IN_IRQ_EXIT, 1u << 1, "softirq.in_irq_exit = yes" },
-	/* Tree RCU's (models/rcu_tree.c): rcu.flavor = tree is its choice 1,
-	 * selectable once the flavor is wired to the CPU model. */
-	{ P_RCU_RCU_FANOUT_LEAF, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
-	{ P_RCU_JIFFIES_TILL_FIRST_FQS, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
-	{ P_RCU_JIFFIES_TILL_NEXT_FQS, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
-	{ P_RCU_JIFFIES_TILL_SCHED_QS, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
-	{ P_RCU_STALL_TIMEOUT, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
-	{ P_RCU_RCU_DIVISOR, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
-	{ P_RCU_RCU_RESCHED_NS, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
-	{ P_RCU_FLOOD_BLIMIT, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
-	{ P_RCU_QOVLD, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
-	{ P_RCU_USE_SOFTIRQ, P_RCU_FLAVOR, 1u << 1, "rcu.flavor = tree" },
+	  "rcu.policy = tunable or watermark", true },
+	{ P_RCU_QHIMARK, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark", true },
+	{ P_RCU_QLOWMARK, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark", true },
+	{ P_RCU_RSINTERVAL, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark", true },
+	{ P_RCU_RESET_LAST_RS_QLEN, P_RCU_POLICY, 1u << RCU_WATERMARK, "rcu.policy = watermark",
+	  true },
+	/* Tree RCU's (models/rcu_tree.c); it reads rcu.blimit, rcu.qhimark
+	 * and rcu.qlowmark too. */
+	{ P_RCU_RCU_FANOUT_LEAF, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_JIFFIES_TILL_FIRST_FQS, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_JIFFIES_TILL_NEXT_FQS, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_JIFFIES_TILL_SCHED_QS, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_STALL_TIMEOUT, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_RCU_DIVISOR, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_RCU_RESCHED_NS, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_FLOOD_BLIMIT, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_QOVLD, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_USE_SOFTIRQ, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_KTHREAD_PRIO, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_KTHREAD_PRIO, P_SCHED_KIND, 1u << 1, "sched.kind = eevdf", false },
+	{ P_RCU_GP_KTHREAD_CPU, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_GP_NODE_COST, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_FQS_CPU_COST, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
 };
 
 /* A knob set away from its default by the scenario itself or --set, that
@@ -119,6 +143,7 @@ static int check_applicable(const sim_params *p, char *err, size_t errlen)
 		if (!strcmp(sim_params_origin(p, (size_t)r->id), "default") ||
 		    !strcmp(sim_params_text(p, (size_t)r->id), sim_params_def(p, (size_t)r->id)->def) ||
 		    sim_params_preset(p, (size_t)r->id) ||
+		    (r->classic && sim_params_int(p, P_RCU_FLAVOR) != FLAVOR_CLASSIC) ||
 		    (r->when >> sim_params_int(p, (size_t)r->chooser) & 1))
 			continue;
 		model_param_where(p, r->id, a, sizeof(a));
@@ -157,6 +182,17 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 	int rc = fault_validate(p, err, errlen);
 	if (rc || (rc = check_applicable(p, err, errlen)))
 		return rc;
+	if (sim_params_int(p, P_RCU_FLAVOR) == FLAVOR_TREE) {
+		rcu_tree_cfg cfg;
+		if ((rc = rcu_tree_cfg_from_params(&cfg, p, err, errlen)))
+			return rc;
+		if (sim_params_int(p, P_RCU_GP_KTHREAD_CPU) >= model_ncpus(p)) {
+			model_param_where(p, P_RCU_GP_KTHREAD_CPU, a, sizeof(a));
+			snprintf(err, errlen, "%s: CPU %s, but the machine has CPUs 0-%d", a,
+				 sim_params_text(p, P_RCU_GP_KTHREAD_CPU), model_ncpus(p) - 1);
+			return SIM_EINPUT;
+		}
+	}
 	sim_time def = sim_params_int(p, P_SCHED_DEF_TIMESLICE);
 	if (!sim_params_is_auto(p, P_SCHED_MIN_TIMESLICE) &&
 	    sim_params_int(p, P_SCHED_MIN_TIMESLICE) > def) {

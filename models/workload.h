@@ -62,6 +62,8 @@ typedef struct job_effect {
 	bool need_resched;      /* set_need_resched() on the job's CPU */
 	bool send_ipis;         /* force_quiescent_state(): reschedule IPIs to the CPUs owing a quiescent state */
 	bool slept;             /* the job went to sleep (deactivate it, reschedule) */
+	bool wake_gp;           /* wake the RCU grace-period kthread */
+	bool raise;             /* invoke_rcu_core() on the job's CPU */
 } job_effect;
 
 /* What the workload part of the kernel model holds. */

@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * rcu_tree_flavor.c - Tree RCU of Linux 6.12 (models/rcu_tree.c) as the
+ * CPU model sees it (rcu.h): call_rcu, the tick (rcu_sched_clock_irq), the
+ * context switch, idle entry and exit, rcu_core() with rcu_do_batch() in
+ * RCU_SOFTIRQ or an rcuc kthread, and the grace-period kthread's loop
+ * (rcu_gp_kthread(), kernel/rcu/tree.c 6.12:2221-2262) cut into steps:
+ *
+ *   IDLE      wait for RCU_GP_FLAG_INIT; rcu_gp_init() walks every node
+ *   FQS_START rcu_gp_fqs_loop() begins: the first wait
+ *   FQS       each wakeup or timeout: sleep on, an FQS scan, or done
+ *   CLEANUP   rcu_gp_cleanup() walks every node, ends gp_seq
+ *   CLEANED   the GP's end is recorded; a GP needed already starts at once
+ *
+ * A step's state changes when it starts (the caller charges its work
+ * after: nodes walked, CPUs scanned), as softirq runs are committed when
+ * they start. A grace period is timed from its init step's start to its
+ * cleanup step's end, its phases as init (to the FQS loop), waiting for
+ * quiescent states (to the loop's end, the kthread's own scheduling delay
+ * included), and cleanup.
+ *
+ * Stall warnings are counted where the kernel prints them (check_cpu_stall()
+ * from rcu_pending() on the tick, tree_stall.h 6.12:762-830): the first tick
+ * at or after jiffies_stall while the GP runs; the next one is due
+ * 3 x the stall time + 3 jiffies later (print_other_cpu_stall(),
+ * tree_stall.h 6.12:628).
+ */
+#include "rcu.h"
+#include "rcu_tree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+
+/* Where the GP kthread is in its loop. */
+enum { GPK_IDLE, GPK_FQS_START, GPK_FQS, GPK_CLEANUP, GPK_CLEANED };
+
+typedef struct tree_flavor {
+	rcu_tree_state *rs;     /* the state machine */
+	sim_time tick_ns;       /* ns per jiffy */
+	sim_hist *lat;          /* call_rcu to invocation */
+	rcu_invoke_fn *invoke;  /* the callbacks' function, or NULL */
+	void *invoke_ctx;       /* its first argument */
+	/* The GP kthread. */
+	int phase;              /* GPK_* */
+	sim_time gp_start_ns;   /* ns: the current GP's init step began */
+	sim_time fqs_start_ns;  /* ns: its FQS loop began */
+	sim_time cleanup_ns;    /* ns: its cleanup step began */
+	sim_hist *gp_hist;      /* gp.duration_ns */
+	sim_hist *init_hist;    /* gp.init_ns */
+	sim_hist *wait_hist;    /* gp.qs_wait_ns */
+	sim_hist *cleanup_hist; /* gp.cleanup_ns */
+	uint64_t gp_done;       /* grace periods timed to their end */
+	uint64_t stall_warnings; /* RCU CPU stall warnings the kernel would print */
+} tree_flavor;
+
+static void tree_destroy(void *state)
+{
+	tree_flavor *tf = state;
+	if (!tf)
+		return;
+	rcu_tree_destroy(tf->rs);
+	free(tf);
+}
+
+static int tree_create(void **out, const rcu_flavor_env *env, char *err, size_t errlen)
+{
+	rcu_tree_cfg cfg;
+	tree_flavor *tf = calloc(1, sizeof(*tf));
+	*out = tf;
+	if (!tf)
+		goto nomem;
+	int rc = rcu_tree_cfg_from_params(&cfg, env->p, err, errlen);
+	if (!rc)
+		rc = rcu_tree_create(&tf->rs, &cfg, env->invoke != NULL, err, errlen);
+	if (rc)
+		return rc;
+	/* The CPUs boot idle, in an extended quiescent state; the CPU model
+	 * calls idle_exit() when each picks its first task. */
+	for (int i = 0; i < tf->rs->ncpus; i++)
+		tf->rs->rda[i].watching = 2;
+	tf->tick_ns = env->tick_ns;
+	tf->lat = env->lat;
+	tf->invoke = env->invoke;
+	tf->invoke_ctx = env->invoke_ctx;
+	tf->phase = GPK_IDLE;
+	if (!(tf->gp_hist = sim_metrics_hist(env->m, "gp.duration_ns")) ||
+	    !(tf->init_hist = sim_metrics_hist(env->m, "gp.init_ns")) ||
+	    !(tf->wait_hist = sim_metrics_hist(env->m, "gp.qs_wait_ns")) ||
+	    !(tf->cleanup_hist = sim_metrics_hist(env->m, "gp.cleanup_ns")))
+		goto nomem;
+	return 0;
+nomem:
+	snprintf(err, errlen, "Tree RCU: out of memory");
+	return SIM_ENOMEM;
+}
+
+/* call_rcu() from task context (interrupts on): __call_rcu_common(). */
+static int tree_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_call_effect *eff)
+{
+	tree_flavor *tf = state;
+	rcu_tree_effect e = { false, false, false };
+	if (rcu_tree_call_rcu(tf->rs, cpu, at, obj, false, &e))
+		return SIM_ENOMEM;
+	eff->wake_gp |= e.wake_gp_kthread;
+	eff->raise |= e.invoke_rcu_core;
+	eff->need_resched |= e.need_resched;
+	return 0;
+}
+
+static bool tree_pending(const void *state, int cpu)
+{
+	const tree_flavor *tf = state;
+	return rcu_tree_pending(tf->rs, cpu);
+}
+
+static void tree_note_context_switch(void *state, int cpu)
+{
+	tree_flavor *tf = state;
+	rcu_tree_note_context_switch(tf->rs, cpu);
+}
+
+/* rcu_core() (tree.c 6.12:2787-2830): the quiescent-state check and, with
+ * no GP running, acceleration; then rcu_do_batch() if DONE is not empty,
+ * and each invoked callback's function on this CPU. */
+static int64_t tree_core(void *state, int cpu, const rcu_core_ctx *b, bool *more,
+			 rcu_call_effect *eff)
+{
+	tree_flavor *tf = state;
+	rcu_tree_state *rs = tf->rs;
+	if (rcu_tree_core(rs, cpu))
+		eff->wake_gp = true;
+	*more = false;
+	if (!rcu_segcblist_ready_cbs(&rs->rda[cpu].cblist))
+		return 0;
+	rcu_tree_batch bt = {
+		.where = b->kthread ? RCU_TREE_RCUC : RCU_TREE_SOFTIRQ,
+		.need_resched = b->need_resched,
+		.idle_task = b->idle_task,
+		.first_ns = b->first_ns,
+		.cost_ns = b->cost_ns,
+	};
+	rcu_tree_batch_out out;
+	int64_t n = rcu_tree_do_batch(rs, cpu, &bt, tf->lat, &out);
+	*more = out.more;
+	if (n && tf->invoke) {
+		const uint32_t *runs[2];
+		size_t lens[2];
+		int nr = rcu_tree_invoked_objs(rs, cpu, n, runs, lens);
+		sim_time at = b->first_ns;
+		for (int i = 0; i < nr; i++) {
+			tf->invoke(tf->invoke_ctx, cpu, runs[i], lens[i], at, b->cost_ns);
+			at += (sim_time)lens[i] * b->cost_ns;
+		}
+	}
+	return n;
+}
+
+static bool tree_owes_qs(const void *state, int cpu)
+{
+	const tree_flavor *tf = state;
+	const rcu_tree_data *rdp = &tf->rs->rda[cpu];
+	return (tf->rs->node[rdp->leaf].qsmask & rdp->grpmask) != 0;
+}
+
+static int64_t tree_qlen(const void *state, int cpu)
+{
+	const tree_flavor *tf = state;
+	return rcu_segcblist_n_cbs(&tf->rs->rda[cpu].cblist);
+}
+
+static int64_t tree_qlen_max(const void *state, int cpu)
+{
+	const tree_flavor *tf = state;
+	return tf->rs->rda[cpu].qlen_max;
+}
+
+/* Series: grace periods so far, and the callbacks in each segment, all
+ * CPUs together (which add up to cb.qlen: checked). */
+static int tree_sample(void *state, sim_metrics *m, sim_time now)
+{
+	static const char *const seg_names[RCU_CBLIST_NSEGS] = {
+		"cb.seg_done", "cb.seg_wait", "cb.seg_next_ready", "cb.seg_next"
+	};
+	tree_flavor *tf = state;
+	const rcu_tree_state *rs = tf->rs;
+	int64_t seg[RCU_CBLIST_NSEGS] = { 0 }, total = 0;
+	for (int i = 0; i < rs->ncpus; i++) {
+		const rcu_segcblist *l = &rs->rda[i].cblist;
+		for (int s = 0; s < RCU_CBLIST_NSEGS; s++)
+			seg[s] += rcu_segcblist_seglen(l, s);
+		total += rcu_segcblist_n_cbs(l);
+	}
+	RCUSIM_CHECK(seg[0] + seg[1] + seg[2] + seg[3] == total, "rcu_tree.segments_add_up");
+	RCUSIM_CHECK(rcu_tree_sane(rs), "rcu_tree.sane");
+	sim_series *s = sim_metrics_series(m, "gp.completed", -1);
+	if (!s || sim_series_append(s, now, (double)rs->gp_completed))
+		return SIM_ENOMEM;
+	for (int i = 0; i < RCU_CBLIST_NSEGS; i++)
+		if (!(s = sim_metrics_series(m, seg_names[i], -1)) ||
+		    sim_series_append(s, now, (double)seg[i]))
+			return SIM_ENOMEM;
+	return 0;
+}
+
+static int tree_finish(void *state, sim_metrics *m, sim_time now)
+{
+	tree_flavor *tf = state;
+	const rcu_tree_state *rs = tf->rs;
+	int rc = sim_metrics_scalar(m, "gp.completed", (double)rs->gp_completed);
+	rc |= sim_metrics_hist_scalars(m, "gp.duration", tf->gp_hist,
+				       SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
+	rc |= sim_metrics_hist_scalars(m, "gp.init", tf->init_hist, SIM_Q_P50 | SIM_Q_MAX);
+	rc |= sim_metrics_hist_scalars(m, "gp.qs_wait", tf->wait_hist,
+				       SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
+	rc |= sim_metrics_hist_scalars(m, "gp.cleanup", tf->cleanup_hist, SIM_Q_P50 | SIM_Q_MAX);
+	rc |= sim_metrics_scalar(m, "fqs.scans", (double)rs->n_force_qs);
+	rc |= sim_metrics_scalar(m, "qs.urgent_asked", (double)rs->n_urgent_qs);
+	rc |= sim_metrics_scalar(m, "qs.heavy_asked", (double)rs->n_heavy_qs);
+	rc |= sim_metrics_scalar(m, "rcu.stall_warnings", (double)tf->stall_warnings);
+	/* A grace period still running at the end has lasted at least this. */
+	if (rcu_tree_gp_in_progress(rs) && tf->phase != GPK_IDLE)
+		rc |= sim_metrics_scalar(m, "gp.open_ns", (double)(now - tf->gp_start_ns));
+	return rc ? SIM_ENOMEM : 0;
+}
+
+/* rcu_sched_clock_irq() (tree.c 6.12:2646-2673), with check_cpu_stall()
+ * counting the warnings it would print. */
+static void tree_sched_clock_irq(void *state, int cpu, sim_time now, bool user, rcu_call_effect *eff)
+{
+	tree_flavor *tf = state;
+	rcu_tree_state *rs = tf->rs;
+	rcu_tree_effect e = { false, false, false };
+	rcu_tree_sched_clock_irq(rs, cpu, user, &e);
+	eff->need_resched |= e.need_resched;
+	eff->raise |= e.invoke_rcu_core;
+	if (rcu_tree_gp_in_progress(rs)) {
+		int64_t j = now / tf->tick_ns;
+		if (j - rs->jiffies_stall >= 0) {
+			tf->stall_warnings++;
+			rs->jiffies_stall = j + 3 * rs->jiffies_till_stall + 3;
+		}
+	}
+}
+
+/* Does the tick read user mode: a QS this CPU still owes (rcu_qs() on a
+ * user tick) or urgency to turn into need_resched (not from user)? */
+static bool tree_tick_reads_mode(const void *state, int cpu)
+{
+	const tree_flavor *tf = state;
+	const rcu_tree_data *rdp = &tf->rs->rda[cpu];
+	return rdp->cpu_no_qs || rdp->rcu_urgent_qs;
+}
+
+static void tree_idle_enter(void *state, int cpu)
+{
+	tree_flavor *tf = state;
+	rcu_tree_eqs_enter(tf->rs, cpu);
+}
+
+static void tree_idle_exit(void *state, int cpu)
+{
+	tree_flavor *tf = state;
+	rcu_tree_eqs_exit(tf->rs, cpu);
+}
+
+/* The GP kthread's next step on @cpu at @now (see the file comment). */
+static void tree_gp_step(void *state, int cpu, sim_time now, rcu_gp_work *w)
+{
+	tree_flavor *tf = state;
+	rcu_tree_state *rs = tf->rs;
+	int64_t j = now / tf->tick_ns;
+	rcu_tree_fqs_result res;
+	memset(w, 0, sizeof(*w));
+	switch (tf->phase) {
+	case GPK_CLEANED:
+		/* The last GP ended; a new one requested meanwhile starts now
+		 * (the kthread's wait for RCU_GP_FLAG_INIT falls through). */
+		sim_hist_add(tf->cleanup_hist, (uint64_t)(now - tf->cleanup_ns));
+		sim_hist_add(tf->gp_hist, (uint64_t)(now - tf->gp_start_ns));
+		tf->gp_done++;
+		tf->phase = GPK_IDLE;
+		rs->gp_state = RCU_GP_WAIT_GPS;
+		if (!(rs->gp_flags & RCU_GP_FLAG_INIT)) {
+			w->next = RCU_GP_NEXT_SLEEP;
+			return;
+		}
+		/* fall through */
+	case GPK_IDLE:
+		w->nodes = rcu_tree_gp_init(rs, cpu, j);
+		if (!w->nodes) {
+			rs->gp_state = RCU_GP_WAIT_GPS;
+			w->next = RCU_GP_NEXT_SLEEP;
+			return;
+		}
+		tf->gp_start_ns = now;
+		tf->phase = GPK_FQS_START;
+		w->next = RCU_GP_NEXT_RUN;
+		return;
+	case GPK_FQS_START:
+		sim_hist_add(tf->init_hist, (uint64_t)(now - tf->gp_start_ns));
+		tf->fqs_start_ns = now;
+		tf->phase = GPK_FQS;
+		if (rcu_tree_gp_fqs_loop_start(rs, j) > 0) {
+			w->next = RCU_GP_NEXT_TIMEOUT;
+			w->timeout_ns = rs->fqs_wait_end * tf->tick_ns;
+		} else {
+			w->next = RCU_GP_NEXT_RUN;
+		}
+		return;
+	case GPK_FQS:
+		switch (rcu_tree_gp_fqs_loop_wake(rs, j, &res)) {
+		case RCU_TREE_FQS_DONE:
+			sim_hist_add(tf->wait_hist, (uint64_t)(now - tf->fqs_start_ns));
+			tf->phase = GPK_CLEANUP;
+			w->next = RCU_GP_NEXT_RUN;
+			return;
+		case RCU_TREE_FQS_SCANNED:
+			w->nodes = res.leaves;
+			w->cpus = res.cpus;
+			w->resched = res.resched;
+			w->nresched = res.nresched;
+			break;
+		case RCU_TREE_FQS_SLEEP:
+		case RCU_TREE_FQS_WAIT:
+			break;
+		}
+		if (res.wait > 0) {
+			w->next = RCU_GP_NEXT_TIMEOUT;
+			w->timeout_ns = rs->fqs_wait_end * tf->tick_ns;
+		} else {
+			w->next = RCU_GP_NEXT_RUN;
+		}
+		return;
+	case GPK_CLEANUP: {
+		bool needgp;
+		tf->cleanup_ns = now;
+		w->nodes = rcu_tree_gp_cleanup(rs, cpu, j, &needgp);
+		tf->phase = GPK_CLEANED;
+		w->next = RCU_GP_NEXT_RUN;
+		return;
+	}
+	}
+}
+
+/* Would a wakeup end the kthread's wait: a GP requested while idle, or
+ * rcu_gp_fqs_check_wake() in the FQS loop. rcu_gp_kthread_wake() wakes
+ * nothing while gp_flags is 0 (tree.c 6.12:1109-1118). */
+static bool tree_gp_wakeable(void *state)
+{
+	tree_flavor *tf = state;
+	rcu_tree_state *rs = tf->rs;
+	if (tf->phase == GPK_IDLE)
+		return (rs->gp_flags & RCU_GP_FLAG_INIT) != 0;
+	if (tf->phase == GPK_FQS)
+		return rs->gp_flags && rcu_tree_gp_fqs_check_wake(rs);
+	return false;
+}
+
+static bool tree_core_kthread(const void *state)
+{
+	const tree_flavor *tf = state;
+	return !tf->rs->cfg.use_softirq;
+}
+
+static void tree_cond_resched(void *state, int cpu)
+{
+	tree_flavor *tf = state;
+	rcu_tree_all_qs(tf->rs, cpu);
+}
+
+/* rcu_softirq_qs() (tree.c 6.12:247-258) from ksoftirqd: rcu_qs(). */
+static void tree_softirq_qs(void *state, int cpu)
+{
+	tree_flavor *tf = state;
+	rcu_tree_qs(tf->rs, cpu);
+}
+
+const rcu_flavor rcu_tree = {
+	.name = "tree",
+	.create = tree_create,
+	.destroy = tree_destroy,
+	.call_rcu = tree_call_rcu,
+	.rcu_pending = tree_pending,
+	.rcu_note_context_switch = tree_note_context_switch,
+	.rcu_process_callbacks = tree_core,
+	.rcu_do_batch = tree_core,
+	.rcu_cpu_owes_qs = tree_owes_qs,
+	.qlen = tree_qlen,
+	.qlen_max = tree_qlen_max,
+	.sample = tree_sample,
+	.finish = tree_finish,
+	.sched_clock_irq = tree_sched_clock_irq,
+	.tick_reads_mode = tree_tick_reads_mode,
+	.idle_enter = tree_idle_enter,
+	.idle_exit = tree_idle_exit,
+	.gp_step = tree_gp_step,
+	.gp_wakeable = tree_gp_wakeable,
+	.core_kthread = tree_core_kthread,
+	.cond_resched = tree_cond_resched,
+	.softirq_qs = tree_softirq_qs,
+};
