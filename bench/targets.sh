@@ -12,7 +12,7 @@ S=$(cd "$(dirname "$0")/.." && pwd)/scenarios
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib.sh"
-if [ "$SMOKE" = --smoke ]; then D1=2s; D2=0.2s; D3=0.5s; D4=1s; D5=0.2s; else D1=1h; D2=60s; D3=2s; D4=20s; D5=60s; fi
+if [ "$SMOKE" = --smoke ]; then D1=2s; D2=0.2s; D3=0.5s; D4=1s; D5=0.2s; D6=0.05s; else D1=1h; D2=60s; D3=2s; D4=20s; D5=60s; D6=60s; fi
 
 set -- $(measure "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/a.db" --duration $D1 --quiet)
 echo "seed scenario, 32 CPUs, 8192 jobs, $D1: $1 s wall, $(($2 / 1024)) MiB peak (target <= 15 s, <= 512 MiB)"
@@ -40,6 +40,14 @@ set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/g.db" --duratio
 o1=$1
 set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --set sched.kind=eevdf --db "$T/g.db" --duration $D5 --quiet)
 echo "4096 CPUs, make, $D5: o1 $o1 s, eevdf $1 s wall ($(($2 / 1024)) MiB peak): $(echo "$1 / $o1" | bc -l | cut -c1-4)x (target <= 1, eevdf <= 60 s)"
+
+# Tree RCU: the 4096-CPU x86 machine under the callrcu hogs with 6.12's
+# settings, Tree RCU against classic RCU on the same machine and load, one
+# after the other.
+set -- $(measure "$T/o" "$R" run "$S/x86-4096-callrcu-6.12.ini" --db "$T/h.db" --duration $D6 --quiet)
+tree=$1 treemem=$2
+set -- $(measure "$T/o" "$R" run "$S/x86-4096-callrcu-6.12.ini" --set rcu.flavor=classic --db "$T/h.db" --duration $D6 --quiet)
+echo "4096-CPU x86, callrcu, 6.12, $D6: tree $tree s ($((treemem / 1024)) MiB peak), classic $1 s: $(echo "$tree / $1" | bc -l | cut -c1-4)x (target tree <= 60 s, <= 4096 MiB, <= 1.5x)"
 
 # The sweep: the median of 3 pairs (1 in smoke mode), --jobs 1 then --jobs 2.
 sweep() { # sweep JOBS -> wall seconds

@@ -831,6 +831,9 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 			c->fault_latched = true;
 		return;
 	}
+	if (__builtin_expect(k->mach.nohz_idle, 0) && !c->rq.curr && !c->in_softirq &&
+	    !c->softirq_pending && rf->needs_cpu && !rf->needs_cpu(k->rcu.rsp, c->id))
+		return; /* idle with its tick stopped (tick_nohz_idle_stop_tick()) */
 	if (c->in_softirq) {
 		/* Hardirq part only: rcu_check_callbacks sees in_softirq() (no
 		 * quiescent state) but re-raises the tasklet; scheduler_tick

@@ -62,6 +62,7 @@ static int machine_create(kmodel *k, const sim_params *p)
 	mc->irq_cost = sim_params_int(p, P_IRQ_COST);
 	mc->irq_rate = sim_params_real(p, P_IRQ_RATE);
 	mc->sparc64 = !strcmp(sim_params_text(p, P_MACHINE_ARCH), "sparc64");
+	mc->nohz_idle = sim_params_int(p, P_IRQ_NOHZ_IDLE) != 0;
 	mc->core_busy = calloc((size_t)mc->ncores, sizeof(*mc->core_busy));
 	return mc->core_busy ? 0 : SIM_ENOMEM;
 }

@@ -143,6 +143,7 @@ typedef struct kmachine {
 	sim_time tick_cost;     /* ns: a tick's hardirq work, at full speed */
 	sim_time irq_cost;      /* ns: a device interrupt's or IPI's hardirq work */
 	double irq_rate;        /* device interrupts per second per CPU */
+	bool nohz_idle;         /* irq.nohz_idle: an idle CPU without callbacks takes no tick */
 	bool sparc64;           /* machine.arch: trap returns run pending softirqs, an IPI is a
 				 * trap through rtrap (else x86_64: irq_exit only, an IPI acks) */
 	sim_timer tick;         /* the next timer interrupt of any CPU (tick_next's) */

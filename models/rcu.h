@@ -155,6 +155,10 @@ typedef struct rcu_flavor {
 	/* Optional: a quiescent state at cond_resched() on @cpu (rcu_all_qs(),
 	 * only when urgency was asked). Own state only. */
 	void (*cond_resched)(void *rsp, int cpu);
+	/* Optional: rcu_needs_cpu(): callbacks queued on @cpu, so that its
+	 * tick does not stop while it idles (irq.nohz_idle). Without it: the
+	 * tick never stops. */
+	bool (*needs_cpu)(const void *rsp, int cpu);
 	/* Optional: ksoftirqd's quiescent state at the end of its softirq run
 	 * (rcu_softirq_qs()). Own state only. */
 	void (*softirq_qs)(void *rsp, int cpu);

@@ -503,6 +503,10 @@ int64_t rcu_tree_do_batch(rcu_tree_state *rsp, int cpu, const rcu_tree_batch *b,
 int rcu_tree_invoked_objs(const rcu_tree_state *rsp, int cpu, int64_t n, const uint32_t *runs[2],
 			  size_t lens[2]);
 
+/* The Tree RCU state inside the flavor rcu_tree's state @rsp
+ * (models/rcu_tree_flavor.c), for tests. */
+rcu_tree_state *rcu_tree_flavor_state(void *rsp);
+
 /* Are the tree and every list consistent (masks within their nodes, no
  * qsmask without a GP, lists sane)? O(CPUs); for checks and tests. */
 bool rcu_tree_sane(const rcu_tree_state *rsp);

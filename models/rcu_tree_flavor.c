@@ -56,6 +56,11 @@ typedef struct tree_flavor {
 	uint64_t stall_warnings; /* RCU CPU stall warnings the kernel would print */
 } tree_flavor;
 
+rcu_tree_state *rcu_tree_flavor_state(void *rsp)
+{
+	return ((tree_flavor *)rsp)->rs;
+}
+
 static void tree_destroy(void *state)
 {
 	tree_flavor *tf = state;
@@ -371,6 +376,12 @@ static void tree_cond_resched(void *state, int cpu)
 	rcu_tree_all_qs(tf->rs, cpu);
 }
 
+static bool tree_needs_cpu(const void *state, int cpu)
+{
+	const tree_flavor *tf = state;
+	return rcu_tree_needs_cpu(tf->rs, cpu);
+}
+
 /* rcu_softirq_qs() (tree.c 6.12:247-258) from ksoftirqd: rcu_qs(). */
 static void tree_softirq_qs(void *state, int cpu)
 {
@@ -401,4 +412,5 @@ const rcu_flavor rcu_tree = {
 	.core_kthread = tree_core_kthread,
 	.cond_resched = tree_cond_resched,
 	.softirq_qs = tree_softirq_qs,
+	.needs_cpu = tree_needs_cpu,
 };

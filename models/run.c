@@ -127,6 +127,7 @@ static const applies applicability[] = {
 	{ P_RCU_GP_KTHREAD_CPU, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
 	{ P_RCU_GP_NODE_COST, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
 	{ P_RCU_FQS_CPU_COST, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_IRQ_NOHZ_IDLE, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
 };
 
 /* A knob set away from its default by the scenario itself or --set, that

@@ -120,10 +120,11 @@ expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12-rt.ini" --db b.
 expect_err "--set: softirq.defer_to_ksoftirqd: applies only with softirq.in_irq_exit = yes, and softirq.in_irq_exit is no ($SRC/scenarios/kernels/linux-6.12-rt.ini:15)"
 # Tree RCU: classic's policy knobs are errors, its own and blimit are not;
 # its kthreads' FIFO priority needs EEVDF; the GP kthread's CPU must exist.
+FL=$(grep -n '^flavor = tree' "$SRC/scenarios/kernels/linux-6.12.ini" | cut -d: -f1)
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12.ini" --db b.db --set rcu.policy=fixed
-expect_err "--set: rcu.policy: applies only with rcu.flavor = classic, and rcu.flavor is tree ($SRC/scenarios/kernels/linux-6.12.ini:39)"
+expect_err "--set: rcu.policy: applies only with rcu.flavor = classic, and rcu.flavor is tree ($SRC/scenarios/kernels/linux-6.12.ini:$FL)"
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12.ini" --db b.db --set rcu.rsinterval=5
-expect_err "--set: rcu.rsinterval: applies only with rcu.flavor = classic, and rcu.flavor is tree ($SRC/scenarios/kernels/linux-6.12.ini:39)"
+expect_err "--set: rcu.rsinterval: applies only with rcu.flavor = classic, and rcu.flavor is tree ($SRC/scenarios/kernels/linux-6.12.ini:$FL)"
 expect_exit 0 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12.ini" --db b11.db --duration 1ms --quiet --set rcu.blimit=20 --set rcu.qhimark=500
 expect_exit 2 "$RCUSIM" run b9.ini --db b.db --set sched.kind=o1 --set rcu.flavor=tree --set rcu.kthread_prio=1 --set sched.base_slice=auto
 expect_err '--set: rcu.kthread_prio: applies only with sched.kind = eevdf, and sched.kind is o1 (--set)'

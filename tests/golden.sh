@@ -12,7 +12,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0
 fails=0
-for spec in queue:5s callrcu-small:5s make-small:10s openclose-small:3s blimit-small:3s; do
+for spec in queue:5s callrcu-small:5s make-small:10s openclose-small:3s blimit-small:3s tree-small:3s; do
 	name=${spec%%:*}
 	dur=${spec#*:}
 	db="$T/$name.db"

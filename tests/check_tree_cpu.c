@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* check_tree_cpu.c - Tree RCU (rcu.flavor = tree) on the CPU model: the
+ * grace-period kthread as a task, a grace period on an idle machine, a
+ * stalled CPU's escalation on the kernel's schedule (urgent and heavy
+ * quiescent states, resched_cpu(), stall warnings), rcuc's ten passes and
+ * its yield, the GP kthread's wait at nice 0 and at SCHED_FIFO, and the
+ * queueing identities of a stationary flood (conservation, Little's law,
+ * determinism). Step tests build a kernel model and run its engine to a
+ * time; model tests run whole workloads in-process. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel_int.h"
+#include "rcu_tree.h"
+#include "testlib.h"
+
+typedef struct box {
+	sim_params *p;
+	sim_metrics *m;
+	sim_engine *eng;
+	kmodel *k;
+} box;
+
+#define MS INT64_C(1000000)
+
+/* Four CPUs (no SMT), HZ 250, EEVDF, Tree RCU, the callrcu workload at no
+ * rate, with @sets (NULL-terminated) on top. */
+static void box_create(box *b, const char *const *sets)
+{
+	char err[1024];
+	memset(b, 0, sizeof(*b));
+	ck_assert_int_eq(sim_params_create(&b->p, rcusim_params, P_COUNT, err, sizeof(err)), 0);
+	const char *base[] = { "workload.kind=callrcu", "workload.callrcu_rate=0/s", "machine.cores=4",
+			       "machine.threads_per_core=1", "machine.hz=250", "machine.arch=x86_64",
+			       "sched.kind=eevdf", "sched.ksoftirqd_nice=0", "rcu.flavor=tree",
+			       "softirq.time_limit=2ms", "softirq.stop_on_need_resched=yes",
+			       "scenario.duration=1h", NULL };
+	for (const char *const *s = base; *s; s++)
+		ck_assert_msg(sim_params_set(b->p, *s, err, sizeof(err)) == 0, "%s: %s", *s, err);
+	for (; *sets; sets++)
+		ck_assert_msg(sim_params_set(b->p, *sets, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(rcusim_validate(b->p, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(sim_metrics_create(&b->m), 0);
+	ck_assert_int_eq(sim_engine_create(&b->eng), 0);
+	model_env env = { b->eng, b->p, b->m, 1, SIM_RNG_MT19937 };
+	void *state = NULL;
+	ck_assert_msg(kernel_model.create(&state, &env, err, sizeof(err)) == 0, "%s", err);
+	b->k = state;
+}
+
+static void box_destroy(box *b)
+{
+	kernel_model.destroy(b->k);
+	sim_engine_destroy(b->eng);
+	sim_metrics_destroy(b->m);
+	sim_params_destroy(b->p);
+}
+
+static void run_to(box *b, sim_time t)
+{
+	ck_assert_int_eq(sim_engine_run(b->eng, t), 0);
+}
+
+static rcu_tree_state *tree(box *b)
+{
+	return rcu_tree_flavor_state(b->k->rcu.rsp);
+}
+
+/* call_rcu() of @n callbacks on @cpu now, as a job would; a GP kthread
+ * wakeup it asks for (the overflow path past qhimark) is delivered. */
+static void queue_on(box *b, int cpu, int n)
+{
+	kmodel *k = b->k;
+	bool wake = false;
+	for (int i = 0; i < n; i++) {
+		rcu_call_effect e = { false, false, false, false };
+		ck_assert_int_eq(k->rcu.ops->call_rcu(k->rcu.rsp, cpu, sim_now(b->eng), 0, &e), 0);
+		k->rcu.cb.enqueued++;
+		sim_tavg_add_at(&k->rcu.cb.qtotal, sim_now(b->eng), sim_now(b->eng), 1);
+		wake |= e.wake_gp;
+	}
+	if (wake)
+		ck_assert_int_eq(sim_timer_at(b->eng, &k->rcu.gpk->wake, sim_now(b->eng)), 0);
+}
+
+START_TEST(tree_idle_machine_gp_and_invocation)
+{
+	/* No jobs: every CPU idle (in an extended QS), ticks staggered at
+	 * CPU i's (i + 1) ms of each 4 ms jiffy. One callback on CPU 1 at
+	 * 0.5 ms. CPU 1's tick at 2 ms finds NEXT waiting with RCU idle
+	 * (rcu_pending), its softirq's rcu_core() accelerates it to the next
+	 * GP and wakes the GP kthread on CPU 0, idle, which runs
+	 * rcu_gp_init() at once: the GP starts in jiffy 0. Its first FQS scan
+	 * is due 1 jiffy later (jiffies_till_first_fqs = 1 + 0 + 4 / 256 at
+	 * HZ 250), at 4 ms: CPUs 1-3 idle are reported there; CPU 0 runs the
+	 * kthread. It reports at its own tick at 5 ms (idle: a QS), which
+	 * ends the GP and wakes the kthread for cleanup. CPU 1's tick at 6 ms
+	 * sees the GP ended (rcu_pending), advances, and invokes. */
+	box b;
+	const char *sets[] = { "workload.jobs=0", NULL };
+	box_create(&b, sets);
+	kmodel *k = b.k;
+	rcu_tree_state *rs = tree(&b);
+	uint64_t seq0 = rs->gp_seq;
+	run_to(&b, MS / 2);
+	queue_on(&b, 1, 1);
+	ck_assert(k->rcu.gpk->sleeping);
+	run_to(&b, 2 * MS + 100000);
+	/* The GP started at CPU 1's tick, its kthread ran on CPU 0. */
+	ck_assert_uint_eq(rs->gp_seq, seq0 + 1);
+	ck_assert_int_eq(rs->gp_start, 0);
+	ck_assert(k->rcu.gpk->sleeping); /* waiting for its first FQS */
+	ck_assert_int_eq(rs->fqs_wait_end, 1);
+	ck_assert_uint_eq(rs->node[0].qsmask, 0xf);
+	run_to(&b, 4 * MS + 100000);
+	/* The first scan reported the idle CPUs 1-3 (not 0, running it). */
+	ck_assert_uint_eq(rs->n_force_qs, 1);
+	ck_assert_uint_eq(rs->node[0].qsmask, 0x1);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 0);
+	run_to(&b, 5 * MS + 100000);
+	/* CPU 0's idle tick ended it. */
+	ck_assert_uint_eq(rs->gp_seq, seq0 + 4);
+	ck_assert_uint_eq(rs->gp_completed, 1);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 0);
+	run_to(&b, 6 * MS + 100000);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 1);
+	/* Nothing more to do: no further GP, the kthread sleeps. */
+	run_to(&b, 100 * MS);
+	ck_assert_uint_eq(rs->gp_completed, 1);
+	ck_assert(k->rcu.gpk->sleeping);
+	ck_assert_uint_eq(rs->n_force_qs, 1);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(tree_idle_machine_nohz_gp_ends_at_fqs)
+{
+	/* The same with irq.nohz_idle: the idle CPUs without callbacks (0, 2,
+	 * 3) take no tick; CPU 1 keeps its own (rcu_needs_cpu()). The first
+	 * FQS scan at 4 ms reports CPUs 1-3 as idle; CPU 0, running the
+	 * kthread at that scan, went idle and came back since (the RCU
+	 * watching counter moved), so the second scan at 8 ms reports it and
+	 * the GP ends there. CPU 1's tick at 10 ms invokes the callback. */
+	box b;
+	const char *sets[] = { "workload.jobs=0", "irq.nohz_idle=yes", NULL };
+	box_create(&b, sets);
+	kmodel *k = b.k;
+	rcu_tree_state *rs = tree(&b);
+	run_to(&b, MS / 2);
+	queue_on(&b, 1, 1);
+	run_to(&b, 4 * MS + 100000);
+	ck_assert_uint_eq(rs->n_force_qs, 1);
+	ck_assert_uint_eq(rs->node[0].qsmask, 0x1);
+	run_to(&b, 8 * MS);
+	ck_assert(rcu_tree_gp_in_progress(rs));
+	run_to(&b, 8 * MS + 100000);
+	ck_assert_uint_eq(rs->n_force_qs, 2);
+	ck_assert_uint_eq(rs->gp_completed, 1);
+	run_to(&b, 10 * MS - 1);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 0);
+	run_to(&b, 10 * MS + 100000);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 1);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(tree_stalled_cpu_escalation)
+{
+	/* One hog per CPU; CPU 2 reports no QS from 0 on (fault no_qs: no
+	 * context-switch or tick QS, and it never idles). A callback on CPU 1
+	 * starts a GP that cannot end. With rcu.stall_timeout = 3 s (750
+	 * jiffies) the FQS scans, one a jiffy after the first, escalate on the
+	 * kernel's schedule (rcu_watching_snap_recheck(), tree.c 6.12:815-949;
+	 * jiffies_till_sched_qs = max(1 + 2 x 1, 250 / 10 + 0) = 25):
+	 * urgent once the GP is older than 25 jiffies, heavy once older than
+	 * 50, resched_cpu() from jiffies_resched = start + 375 and then at
+	 * most once per 25 jiffies (every 26th scan); the stall warning at
+	 * start + 750, the next 3 x 750 + 3 jiffies later. The GP kthread is
+	 * SCHED_FIFO, so each scan runs just after its jiffy begins. CPU 2's
+	 * tick (at 3 ms into each jiffy) clears rcu_urgent_qs, turning it into
+	 * need_resched, and the next scan sets it again. */
+	box b;
+	const char *sets[] = { "workload.jobs=4", "fault.kind=no_qs", "fault.cpus=2",
+			       "fault.start=0ns", "fault.duration=1h", "rcu.stall_timeout=3s",
+			       "rcu.kthread_prio=1", NULL };
+	box_create(&b, sets);
+	kmodel *k = b.k;
+	rcu_tree_state *rs = tree(&b);
+	run_to(&b, MS / 2);
+	queue_on(&b, 1, 1);
+	run_to(&b, 20 * MS);
+	ck_assert(rcu_tree_gp_in_progress(rs));
+	int64_t j0 = rs->gp_start;
+	ck_assert_uint_eq(rs->node[0].qsmask, 1u << 2);
+	ck_assert_int_eq(rs->jiffies_to_sched_qs, 25);
+	/* Before 25 jiffies: nothing asked. */
+	/* A scan each jiffy from the first (scan k at jiffy j0 + k); up to
+	 * age 25, nothing asked. */
+	run_to(&b, (j0 + 25) * 4 * MS + 10000);
+	ck_assert_uint_eq(rs->n_force_qs, 25);
+	ck_assert_uint_eq(rs->n_urgent_qs, 0);
+	ck_assert(!rs->rda[2].rcu_urgent_qs);
+	/* Past 25: urgent at every scan (its tick turns it into need_resched,
+	 * which the fault keeps from reporting); past 50: heavy, once. */
+	run_to(&b, (j0 + 27) * 4 * MS + 10000);
+	ck_assert_uint_eq(rs->n_urgent_qs, 2);
+	ck_assert(rs->rda[2].rcu_urgent_qs);
+	run_to(&b, (j0 + 52) * 4 * MS);
+	ck_assert_uint_eq(rs->n_heavy_qs, 1);
+	ck_assert(rs->rda[2].rcu_need_heavy_qs);
+	/* No resched_cpu() before jiffies_resched. */
+	run_to(&b, (j0 + 375) * 4 * MS);
+	ck_assert_uint_eq(k->rcu.resched_ipis, 0);
+	run_to(&b, (j0 + 377) * 4 * MS);
+	ck_assert_uint_eq(k->rcu.resched_ipis, 1);
+	ck_assert_int_eq(rs->rda[2].last_fqs_resched, j0 + 376);
+	/* Then one every 26 jiffies: at j0 + 376 + 26 m. */
+	run_to(&b, (j0 + 376 + 26 * 10 + 1) * 4 * MS);
+	ck_assert_uint_eq(k->rcu.resched_ipis, 11);
+	/* The stall warning at start + 750 jiffies, once. */
+	double w;
+	run_to(&b, (j0 + 749) * 4 * MS);
+	ck_assert_uint_eq(rs->n_force_qs > 700, 1);
+	ck_assert_int_eq(rs->jiffies_stall, j0 + 750);
+	run_to(&b, (j0 + 752) * 4 * MS);
+	ck_assert_int_eq(rs->jiffies_stall - j0 - 3 * 750 - 3 >= 750, 1);
+	ck_assert_int_eq(rs->jiffies_stall - j0 - 3 * 750 - 3 <= 751, 1);
+	ck_assert(rcu_tree_gp_in_progress(rs));
+	ck_assert_int_eq(kernel_model.finish(k, sim_now(b.eng), (char[256]){ 0 }, 256), 0);
+	ck_assert(sim_metrics_get(b.m, "rcu.stall_warnings", &w) && w == 1);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(tree_rcuc_ten_passes_then_yields)
+{
+	/* rcu.use_softirq = no: one hog on CPU 0, 100,000 callbacks queued
+	 * there. Once they are ready, rcu_core() runs in CPU 0's rcuc kthread:
+	 * no count limit, but with bl = max(10, DONE >> 7) > 100 the 3 ms
+	 * time limit, checked every 32 callbacks, ends each pass; after 10
+	 * passes with work left it sleeps 2 jiffies (schedule_timeout_idle(2),
+	 * tree.c 6.12:2894-2921) and runs again. No softirq run happens. */
+	box b;
+	const char *sets[] = { "workload.jobs=4", "rcu.use_softirq=no", "rcu.kthread_prio=1", NULL };
+	box_create(&b, sets);
+	kmodel *k = b.k;
+	ck_assert_ptr_nonnull(k->cpu[0].rcuc);
+	run_to(&b, MS / 2);
+	queue_on(&b, 0, 100000);
+	run_to(&b, 200 * MS);
+	ck_assert_uint_eq(k->cnt.runs[RUN_IRQ_EXIT] + k->cnt.runs[RUN_KSOFTIRQD], 0);
+	ck_assert_uint_gt(k->rcu.cb.invoked, 0);
+	/* One run: 10 passes of ~3 ms, no more. */
+	ck_assert_uint_gt(k->rcu.rcuc_run->count, 0);
+	ck_assert_int_le((sim_time)k->rcu.rcuc_run->max, 10 * 3 * MS + 10 * 100000);
+	ck_assert_int_ge((sim_time)k->rcu.rcuc_run->max, 10 * 3 * MS);
+	run_to(&b, 2000 * MS);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 100000);
+	box_destroy(&b);
+}
+END_TEST
+
+/* The GP kthread's longest wait for CPU 0 over 10 s of 4 hogs a CPU with
+ * a callback every ms on CPU 1, its priority @prio. */
+static sim_time gp_kthread_wait(const char *prio)
+{
+	box b;
+	const char *sets[] = { "workload.jobs=16", "workload.callrcu_rate=100/s", prio, NULL };
+	box_create(&b, sets);
+	run_to(&b, 10000 * MS);
+	sim_time w = b.k->rcu.gpk->wait_max;
+	ck_assert_uint_gt(b.k->rcu.gpk->wakeups, 100);
+	box_destroy(&b);
+	return w;
+}
+
+START_TEST(tree_gp_kthread_wait_nice0_vs_fifo)
+{
+	/* At nice 0 under EEVDF the woken GP kthread waits for the running
+	 * hog's slice (3 ms base slice, expiring at a 4 ms tick) at worst;
+	 * at SCHED_FIFO (rcu.kthread_prio = 1) it preempts at once. */
+	sim_time fair = gp_kthread_wait("rcu.kthread_prio=0");
+	sim_time fifo = gp_kthread_wait("rcu.kthread_prio=1");
+	ck_assert_int_gt(fair, 1 * MS);
+	ck_assert_int_le(fair, 12 * MS);
+	ck_assert_int_le(fifo, 10000); /* a context switch */
+}
+END_TEST
+
+/* x86-256-callrcu-6.12's hogs on 32 CPUs for @dur with @extra set. */
+static sim_metrics *flood(const char *dur, const char *extra)
+{
+	char err[1024], d[64];
+	sim_metrics *m;
+	snprintf(d, sizeof(d), "scenario.duration=%s", dur);
+	const char *sets[] = { d, "machine.cores=16", "machine.threads_per_core=2", "machine.hz=250",
+			       "machine.arch=x86_64", "machine.clock=3.0GHz", "sched.kind=eevdf",
+			       "sched.ksoftirqd_nice=0", "softirq.time_limit=2ms",
+			       "softirq.stop_on_need_resched=yes", "rcu.flavor=tree",
+			       "workload.jobs=128", "workload.callrcu_rate=10000/s",
+			       "workload.syscall_cost=500ns", "scenario.sample_interval=100ms", extra,
+			       NULL };
+	int rc = testlib_simulate("callrcu", sets, &m, err, sizeof(err));
+	ck_assert_msg(rc == 0, "%s", err);
+	return m;
+}
+
+START_TEST(tree_flood_littles_law_and_determinism)
+{
+	/* A stationary flood: L = lambda W, the time-average number queued
+	 * against the invocation rate times the mean call_rcu-to-invocation
+	 * time, within 1% over 10 s (the end's queue is the only edge
+	 * effect); conservation (enqueued = invoked + pending) is checked by
+	 * the model at every sample and at the end. The same seed gives the
+	 * same scalars bit for bit. */
+	sim_metrics *m = flood("10s", "scenario.seed=7");
+	double L = testlib_get(m, "cb.qlen_total_mean");
+	double n = testlib_get(m, "cb.invoked");
+	double W = testlib_get(m, "cb.latency_mean_ns") / 1e9;
+	double lambda = n / 10.0;
+	ck_assert_msg(fabs(L - lambda * W) / L < 0.01, "L %g, lambda W %g", L, lambda * W);
+	ck_assert_double_eq(testlib_get(m, "cb.enqueued"),
+			    n + testlib_get(m, "cb.pending_end"));
+	/* A callback waits the rest of a GP and one whole one, about a tick
+	 * each side: more than one GP's median, less than three. */
+	double gp = testlib_get(m, "gp.duration_p50_ns") / 1e9;
+	ck_assert_msg(W > gp && W < 3 * gp + 0.008, "W %g, GP %g", W, gp);
+	sim_metrics *m2 = flood("10s", "scenario.seed=7");
+	for (size_t i = 0; i < sim_metrics_nscalars(m); i++) {
+		double v2;
+		ck_assert(sim_metrics_get(m2, sim_metrics_scalar_name(m, i), &v2));
+		ck_assert_msg(v2 == sim_metrics_scalar_value(m, i), "%s differs",
+			      sim_metrics_scalar_name(m, i));
+	}
+	sim_metrics_destroy(m);
+	sim_metrics_destroy(m2);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("tree_cpu");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, tree_idle_machine_gp_and_invocation);
+	tcase_add_test(tc, tree_idle_machine_nohz_gp_ends_at_fqs);
+	tcase_add_test(tc, tree_stalled_cpu_escalation);
+	tcase_add_test(tc, tree_rcuc_ten_passes_then_yields);
+	tcase_add_test(tc, tree_gp_kthread_wait_nice0_vs_fifo);
+	tcase_add_test(tc, tree_flood_littles_law_and_determinism);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return testlib_run_suite(suite());
+}
