@@ -48,7 +48,7 @@ void rcu_nocb_cfg_default(rcu_nocb_cfg *cfg)
 		.gp_stride = -1,              /* rcu_nocb_gp_stride (tree_nocb.h:1435) */
 		.nobypass_lim_per_jiffy = -1, /* 16 * 1000 / HZ (tree_nocb.h:85) */
 		.jiffies_lazy_flush = -1,     /* LAZY_FLUSH_JIFFIES = 10 * HZ (tree_nocb.h:245-246) */
-		.lazy = false,                /* CONFIG_RCU_LAZY is default n (kernel/rcu/Kconfig) */
+		.lazy = false,                /* CONFIG_RCU_LAZY is default n (kernel/rcu/Kconfig:313-316) */
 		.lazy_defer_reads_gp = false, /* 6.12's wake_nocb_gp_defer() (tree_nocb.h:278-279) */
 	};
 }

@@ -58,8 +58,8 @@ typedef struct rcu_nocb_cfg {
 	int gp_stride;           /* rcu_nocb_gp_stride: CPUs per rcuog group; -1 = ncpus / int_sqrt(ncpus) */
 	int64_t nobypass_lim_per_jiffy; /* nocb_nobypass_lim_per_jiffy; -1 = 16 * 1000 / HZ */
 	int64_t jiffies_lazy_flush; /* jiffies_lazy_flush (rcu.lazy_flush); -1 = LAZY_FLUSH_JIFFIES, 10 * HZ */
-	bool lazy;               /* enable_rcu_lazy: CONFIG_RCU_LAZY=y and not _DEFAULT_OFF (6.12 default: off,
-				    Kconfig's RCU_LAZY is default n) */
+	bool lazy;               /* enable_rcu_lazy (tree.c:3112): CONFIG_RCU_LAZY=y and not _DEFAULT_OFF;
+				    off by default (RCU_LAZY is default n, kernel/rcu/Kconfig:313-316) */
 	bool lazy_defer_reads_gp; /* wake_nocb_gp_defer() tests the group leader's nocb_defer_wakeup
 				     (6.19) instead of the caller's (6.12, false) */
 } rcu_nocb_cfg;

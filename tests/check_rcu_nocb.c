@@ -802,6 +802,43 @@ START_TEST(nocb_rcuo_batch_without_limits)
 }
 END_TEST
 
+START_TEST(nocb_rcuo_advances_after_batch)
+{
+	/* 4 CPUs, CPU 1 in group 0. cb1 is ready (GP g0 + 4 over, rcuo
+	 * woken); cb2 waits for g0 + 8, cb3 (queued behind it, nothing new
+	 * pending) has no GP yet. g0 + 8 ends before rcuog runs again: rcuo's
+	 * own advance after its batch (tree_nocb.h:916-921) moves cb2 into
+	 * DONE, gives cb3 g0 + 12 and requests it, and rcuo stays awake. */
+	world w = mk(4, 1000, 0, false);
+	const uint64_t g0 = w.rsp->gp_seq;
+	rcu_nocb_effect e;
+	int woken[2];
+	call1(w, 1, 1, false, false, NULL, NULL);
+	pass_at(w, 0, 1, NULL);
+	run_gp(w.rsp, 2);
+	ck_assert_int_eq(rcu_nocb_gp_cleanup(w.st, woken), 1);
+	pass_at(w, 0, 2, &e);
+	ck_assert(e.nwake_rcuo == 1 && w.st->grp[0].wait == RCU_NOCB_GP_WAIT_CBS);
+	call1(w, 1, 3, false, false, &e, NULL); /* cb2: nothing pending, rcuog woken */
+	ck_assert_int_eq(e.wake_rcuog, 0);
+	pass_at(w, 0, 3, &e);
+	ck_assert(e.wake_gp_kthread && w.st->grp[0].wait_seq == g0 + 8);
+	call1(w, 1, 4, false, false, &e, NULL); /* cb3: cb2 pending, no wakeup */
+	ck_assert_int_eq(e.wake_rcuog, -1);
+	run_gp(w.rsp, 5);
+	ck_assert_uint_eq(w.rsp->gp_seq, g0 + 8);
+	rcu_nocb_batch b = { 6000000, 100 };
+	rcu_nocb_cb_out out;
+	ck_assert_int_eq(rcu_nocb_cb_wait(w.st, 1, &b, NULL, &out), 1);
+	ck_assert(!out.sleep && out.wake_gp_kthread && rcu_nocb_cb_wait_cond(w.st, 1));
+	ck_assert_int_eq(rcu_segcblist_seglen(&w.rsp->rda[1].cblist, RCU_DONE_TAIL), 1);
+	ck_assert_uint_eq(w.rsp->rda[1].cblist.gp_seq[RCU_WAIT_TAIL], g0 + 12);
+	ck_assert_int_eq(rcu_nocb_cb_wait(w.st, 1, &b, NULL, &out), 1);
+	ck_assert(out.sleep && !out.wake_gp_kthread);
+	rm(w);
+}
+END_TEST
+
 /* ---- 6. rcuscale's lazy check -------------------------------------------------------------------- */
 
 /* Drive one group's kthreads, its timer and the GP kthread jiffy by jiffy
@@ -1096,6 +1133,7 @@ int main(void)
 	tcase_add_test(tc, nocb_callback_through_rcuog_gp_rcuo);
 	tcase_add_test(tc, nocb_gp_wait_other_parity_sleeps_on);
 	tcase_add_test(tc, nocb_rcuo_batch_without_limits);
+	tcase_add_test(tc, nocb_rcuo_advances_after_batch);
 	tcase_add_loop_test(tc, nocb_rcuscale_lazy_two_seconds, 0, 2);
 	tcase_add_loop_test(tc, nocb_random_conservation, 0, 3);
 	suite_add_tcase(s, tc);
