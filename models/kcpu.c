@@ -263,10 +263,10 @@ static void run_ended(kcpu *c, sim_time now)
 	/* ksoftirqd: rcu_softirq_qs() at the end of its handle_softirqs(), then
 	 * cond_resched() between do_softirq() calls; sleep when nothing is
 	 * pending. */
-	if (k->rcu.ops->softirq_qs)
+	if (k->rcu.ops->softirq_qs && !(c->fault & FAULT_NO_QS)) {
 		k->rcu.ops->softirq_qs(k->rcu.rsp, c->id);
-	if (k->rcu.ops->cond_resched)
 		k->rcu.ops->cond_resched(k->rcu.rsp, c->id);
+	}
 	if (c->need_resched) {
 		kcpu_schedule(c, now);
 	} else if (c->softirq_pending) {
@@ -526,6 +526,11 @@ static bool kthread_step_end(kcpu *c, kthread *kt, sim_time t)
 		kt->gpw.nresched = 0;
 		next = kt->gpw.next;
 		timeout = kt->gpw.timeout_ns;
+		/* A wakeup during the step (the last quiescent state, a request)
+		 * found it running; its swait re-checks the condition before it
+		 * sleeps. */
+		if (next != RCU_GP_NEXT_RUN && k->rcu.ops->gp_wakeable(k->rcu.rsp))
+			next = RCU_GP_NEXT_RUN;
 	} else if (kt->has_work && kt->spincnt < 10) {
 		next = RCU_GP_NEXT_RUN;
 	} else {
