@@ -25,6 +25,11 @@ base=$2
 set -- $(measure "$T/o" "$R" run "$S/callrcu-backlog.ini" --db "$T/c.db" --duration $D3 --quiet)
 pend=$(scalar "$T/c.db" cb.pending_end)
 echo "backlog of $pend callbacks: $(( ($2 - base) * 1024 / ${pend%.*} )) bytes each above the run's baseline (target <= 16)"
+set -- $(measure "$T/o" "$R" run "$S/tree-backlog.ini" --db "$T/c2.db" --duration 1ms --quiet)
+base=$2
+set -- $(measure "$T/o" "$R" run "$S/tree-backlog.ini" --db "$T/c2.db" --duration $D3 --quiet)
+pend=$(scalar "$T/c2.db" cb.pending_end)
+echo "Tree RCU backlog of $pend callbacks: $(( ($2 - base) * 1024 / ${pend%.*} )) bytes each above the run's baseline (target <= 10)"
 
 set -- $(measure "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/d.db" --duration $D4 --quiet)
 w32=$1
