@@ -262,36 +262,6 @@ nomem:
 
 /* ---- the ring shared by the main list and the bypass ------------------------------- */
 
-/* Double @l's ring keeping [head, end) (the main list and the bypass) at
- * their indices. 0 or SIM_ENOMEM (unchanged). */
-static int ring_grow(rcu_segcblist *l, uint64_t end)
-{
-	uint64_t ncap = l->cap * 2, om = l->cap - 1, nm = ncap - 1;
-	uint32_t *lo = malloc(ncap * sizeof(*lo));
-	uint16_t *hi = malloc(ncap * sizeof(*hi));
-	uint32_t *ob = l->obj ? malloc(ncap * sizeof(*ob)) : NULL;
-	if (!lo || !hi || (l->obj && !ob)) {
-		free(lo);
-		free(hi);
-		free(ob);
-		return SIM_ENOMEM;
-	}
-	for (uint64_t i = l->head; i != end; i++) {
-		lo[i & nm] = l->t_lo[i & om];
-		hi[i & nm] = l->t_hi[i & om];
-		if (ob)
-			ob[i & nm] = l->obj[i & om];
-	}
-	free(l->t_lo);
-	free(l->t_hi);
-	free(l->obj);
-	l->t_lo = lo;
-	l->t_hi = hi;
-	l->obj = ob;
-	l->cap = ncap;
-	return 0;
-}
-
 /* rcu_cblist_enqueue(&rdp->nocb_bypass) (rcu_segcblist.c:26) with the
  * ->cblist.len increment that precedes it (tree_nocb.h:485-486). The ring
  * has room (rcu_nocb_call_rcu made it). */
@@ -607,7 +577,7 @@ int rcu_nocb_call_rcu(rcu_nocb_state *st, int cpu, sim_time at, int64_t jiffies,
 	bool was_alldone;
 	assert(nd->offloaded && at >= 0);
 	/* Room for one more in the ring first, so that nothing below fails. */
-	if (nd->bypass_tail - l->head == l->cap && ring_grow(l, nd->bypass_tail))
+	if (nd->bypass_tail - l->head == l->cap && rcu_segcblist_grow(l, nd->bypass_tail))
 		return SIM_ENOMEM;
 	/* __call_rcu_common() (tree.c:3089, 3102-3105). */
 	bool lazy = lazy_in && st->cfg.lazy;

@@ -73,8 +73,7 @@ void rcu_segcblist_fini(rcu_segcblist *l)
 	l->obj = NULL;
 }
 
-/* Double the ring, keeping every index valid. 0 or SIM_ENOMEM (unchanged). */
-static int segcblist_grow(rcu_segcblist *l)
+int rcu_segcblist_grow(rcu_segcblist *l, uint64_t end)
 {
 	uint64_t ncap = l->cap * 2, om = l->cap - 1, nm = ncap - 1;
 	uint32_t *lo = malloc(ncap * sizeof(*lo));
@@ -86,7 +85,7 @@ static int segcblist_grow(rcu_segcblist *l)
 		free(ob);
 		return SIM_ENOMEM;
 	}
-	for (uint64_t i = l->head; i != l->tails[RCU_NEXT_TAIL]; i++) {
+	for (uint64_t i = l->head; i != end; i++) {
 		lo[i & nm] = l->t_lo[i & om];
 		hi[i & nm] = l->t_hi[i & om];
 		if (ob)
@@ -105,7 +104,7 @@ static int segcblist_grow(rcu_segcblist *l)
 int rcu_segcblist_enqueue(rcu_segcblist *l, sim_time t, uint32_t obj)
 {
 	assert(t >= 0);
-	if (__builtin_expect(rcu_segcblist_n_cbs(l) == (int64_t)l->cap, 0) && segcblist_grow(l))
+	if (__builtin_expect(rcu_segcblist_n_cbs(l) == (int64_t)l->cap, 0) && rcu_segcblist_grow(l, l->tails[RCU_NEXT_TAIL]))
 		return SIM_ENOMEM;
 	uint64_t k = l->tails[RCU_NEXT_TAIL] & (l->cap - 1);
 	l->t_lo[k] = (uint32_t)t;
