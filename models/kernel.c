@@ -153,7 +153,8 @@ static int kthread_init(kmodel *k, kthread *kt, kthread_kind kind, kcpu *c, int 
  * group with an offloaded CPU, with its nocb_timer there, and an rcuo on
  * each offloaded CPU, at @prio as the flavor's other kthreads (rcuo's
  * SCHED_FIFO is CONFIG_RCU_NOCB_CPU_CB_BOOST's, default y with PREEMPT_RT:
- * tree_nocb.h 6.12:1393-1420). 0 or SIM_ENOMEM. */
+ * tree_nocb.h 6.12:1369-1415,
+ * kernel/rcu/Kconfig 6.12:279-282). 0 or SIM_ENOMEM. */
 static int rcu_nocb_kthreads_create(kmodel *k, int prio)
 {
 	krcu *r = &k->rcu;
