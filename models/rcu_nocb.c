@@ -5,7 +5,7 @@
  * and rcu_do_batch; lib/bitmap-str.c for the CPU list; lib/math/int_sqrt.c;
  * kernel/time/timer.c's wheel for when nocb_timer fires). Every rule names
  * the function and 6.12 line it follows; the code is ours. rcu_nocb.h lists
- * the API. No rcu_flavor yet: the CPU model's integration builds on it.
+ * the API; the tree flavor (rcu_tree_flavor.c) drives it in a run.
  *
  * What it deliberately leaves out, and why:
  * - CPU hotplug and runtime (de-)offloading (rcu_nocb_cpu_offload, the

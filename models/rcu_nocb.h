@@ -27,8 +27,9 @@
  * accelerate in __note_gp_changes (tree.c:1278-1286), the accelerate of
  * rcu_report_qs_rdp (tree.c:2426) and of rcu_core (tree.c:2811), the
  * rcu_pending terms for callbacks (tree.c:4438-4446), and the kthread CPU's
- * accelerate in rcu_gp_cleanup (tree.c:2182-2183). rcu_tree.c does not know
- * which CPUs are offloaded yet; the integration must add those tests.
+ * accelerate in rcu_gp_cleanup (tree.c:2182-2183): rcu_tree_data.offloaded
+ * makes rcu_tree.c skip them (set by the tree flavor, rcu_tree_flavor.c,
+ * which drives this state machine in a run).
  *
  * Left out (rcu_nocb.c's file header says why): CPU hotplug and runtime
  * (de-)offloading, rcu_nocb_poll, early boot (no bypass before the
