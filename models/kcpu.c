@@ -100,7 +100,8 @@ static void rcuc_raise(kcpu *c, sim_time now);
 static inline bool kthread_runnable_on(const kcpu *c)
 {
 	const kthread *g = c->k->rcu.gpk;
-	return (g && g->cpu == c && !g->sleeping) || (c->rcuc && !c->rcuc->sleeping);
+	return (g && g->cpu == c && !g->sleeping) || (c->rcuc && !c->rcuc->sleeping) ||
+	       (c->rcuog && !c->rcuog->sleeping) || (c->rcuo && !c->rcuo->sleeping);
 }
 
 /* @n callbacks invoked, the first at @at and each @cost later (all at or
@@ -163,6 +164,8 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 	c->run_more = more;
 	if (e.wake_gp)
 		gp_kthread_kick(k, t);
+	if (__builtin_expect(k->rcu.nocb, 0))
+		kcpu_nocb_kicks(k, t); /* a deferred rcuog wakeup from rcu_core() */
 	if (c->run_ctx != RUN_KSOFTIRQD && !more && is_job(c, c->rq.curr) && !k->wl.ops->next_block &&
 	    !kthread_runnable_on(c) &&
 	    (!c->need_resched || (!c->ksd_runnable && c->rq.nr_running > 0))) {
@@ -497,6 +500,76 @@ static double rcuc_pass(kcpu *c, kthread *kt, sim_time t)
 		kt->has_work = true;
 	if (e.wake_gp)
 		gp_kthread_kick(k, t);
+	if (k->rcu.nocb)
+		kcpu_nocb_kicks(k, t);
+	return (double)(k->rcu.handler_cost + n * k->rcu.cb_cost);
+}
+
+/* Wake @kt (rcuog or rcuo) from anywhere at @now: an event on its CPU at
+ * now, which wakes it if it still sleeps and its wait would end (a kick
+ * while it runs is seen when its step ends: kthread_step_end()). */
+static void nocb_kthread_kick(kmodel *k, kthread *kt, sim_time now)
+{
+	if (!kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= now))
+		return;
+	if (sim_timer_at(k->eng, &kt->wake, now))
+		kfail(k, SIM_ENOMEM);
+}
+
+void kcpu_nocb_kicks(kmodel *k, sim_time now)
+{
+	const rcu_flavor *rf = k->rcu.ops;
+	const rcu_nocb_kick *kk;
+	size_t n = rf->nocb_kicks(k->rcu.rsp, &kk);
+	for (size_t i = 0; i < n; i++) {
+		int id = kk[i].id;
+		switch (kk[i].kind) {
+		case RCU_KICK_RCUOG:
+			nocb_kthread_kick(k, &k->rcu.rcuog[id], now);
+			break;
+		case RCU_KICK_RCUO:
+			nocb_kthread_kick(k, k->cpu[id].rcuo, now);
+			break;
+		case RCU_KICK_TIMER: {
+			sim_timer *tm = &k->rcu.rcuog[id].nocb_timer;
+			sim_time when;
+			if (!rf->nocb_timer_when(k->rcu.rsp, id, &when)) {
+				if (sim_timer_armed(tm))
+					sim_timer_cancel(k->eng, tm);
+			} else if (sim_timer_at(k->eng, tm, when > now ? when : now)) {
+				kfail(k, SIM_ENOMEM);
+			}
+			break;
+		}
+		}
+	}
+}
+
+/* One batch of rcuo @kt (nocb_cb_wait(), tree_nocb.h 6.12:883-933) on @c at
+ * @t: the ready callbacks after the pass cost, no count or time limit but a
+ * cond_resched() after each, so the batch ends at the first callback
+ * boundary at or after the CPU's next tick (where need_resched comes from
+ * the scheduler); another batch follows at once if callbacks are left.
+ * Returns its work, ns at full speed. */
+static double rcuo_pass(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	sim_time pass = stretch(c, k->rcu.handler_cost), cost = stretch(c, k->rcu.cb_cost);
+	rcu_core_ctx b = { .now = t, .first_ns = t + pass, .cost_ns = cost,
+			   .need_resched = c->need_resched, .idle_task = false, .kthread = true };
+	sim_time tick = c->tick_when;
+	while (tick < b.first_ns)
+		tick += k->mach.tick_ns;
+	int64_t max = cost > 0 ? (tick - b.first_ns + cost - 1) / cost : 0;
+	if (cost > 0 && max < 1)
+		max = 1;
+	k->rcu.ops->rcuo_step(k->rcu.rsp, c->id, &b, max, &kt->nw);
+	int64_t n = kt->nw.invoked;
+	kt->invoked += (uint64_t)n;
+	if (n)
+		count_invoked(k, n, b.first_ns, cost);
+	if (kt->nw.wake_gp)
+		gp_kthread_kick(k, t);
 	return (double)(k->rcu.handler_cost + n * k->rcu.cb_cost);
 }
 
@@ -531,6 +604,12 @@ static bool kthread_step_end(kcpu *c, kthread *kt, sim_time t)
 		 * sleeps. */
 		if (next != RCU_GP_NEXT_RUN && k->rcu.ops->gp_wakeable(k->rcu.rsp))
 			next = RCU_GP_NEXT_RUN;
+	} else if (kt->kind == KT_RCUOG || kt->kind == KT_RCUO) {
+		/* swait_event(): on while the wait's condition holds (it may
+		 * have become true during the step). */
+		bool on = kt->kind == KT_RCUOG ? k->rcu.ops->rcuog_wakeable(k->rcu.rsp, kt->id)
+					       : k->rcu.ops->rcuo_wakeable(k->rcu.rsp, kt->id);
+		next = on ? RCU_GP_NEXT_RUN : RCU_GP_NEXT_SLEEP;
 	} else if (kt->has_work && kt->spincnt < 10) {
 		next = RCU_GP_NEXT_RUN;
 	} else {
@@ -575,6 +654,17 @@ static void kthread_step(kcpu *c, kthread *kt, sim_time t)
 			k->rcu.ops->gp_step(k->rcu.rsp, c->id, t, &kt->gpw);
 			work = (double)(kt->gpw.nodes * k->rcu.node_cost +
 					kt->gpw.cpus * k->rcu.fqs_cpu_cost);
+			if (k->rcu.nocb)
+				kcpu_nocb_kicks(k, t); /* rcu_nocb_gp_cleanup() */
+		} else if (kt->kind == KT_RCUOG) {
+			/* One nocb_gp_wait() pass at rcu.tasklet_cost. */
+			k->rcu.ops->rcuog_step(k->rcu.rsp, kt->id, t, &kt->nw);
+			work = (double)k->rcu.handler_cost;
+			if (kt->nw.wake_gp)
+				gp_kthread_kick(k, t);
+			kcpu_nocb_kicks(k, t);
+		} else if (kt->kind == KT_RCUO) {
+			work = rcuo_pass(c, kt, t);
 		} else {
 			work = rcuc_pass(c, kt, t);
 		}
@@ -615,6 +705,12 @@ void kcpu_kthread_wake_fire(sim_engine *eng, sim_timer *tm)
 	kcpu_settle_now(c);
 	if (!kt->sleeping)
 		return;
+	if (kt->kind == KT_RCUOG || kt->kind == KT_RCUO) {
+		if (kt->kind == KT_RCUOG ? k->rcu.ops->rcuog_wakeable(k->rcu.rsp, kt->id)
+					 : k->rcu.ops->rcuo_wakeable(k->rcu.rsp, kt->id))
+			kthread_wake(kt, now, true);
+		return;
+	}
 	if (kt->kind == KT_RCUC) {
 		/* The yield is over: on with the work, if any is left. */
 		kt->yielding = false;
@@ -633,6 +729,16 @@ void kcpu_kthread_wake_fire(sim_engine *eng, sim_timer *tm)
 	if (kt->gpw.next == RCU_GP_NEXT_SLEEP && !k->rcu.ops->gp_wakeable(k->rcu.rsp))
 		return;
 	kthread_wake(kt, now, true);
+}
+
+void kcpu_nocb_timer_fire(sim_engine *eng, sim_timer *tm)
+{
+	kthread *kt = tm->ctx;
+	kmodel *k = kt->cpu->k;
+	sim_time now = sim_now(eng);
+	kcpu_settle_now(kt->cpu);
+	k->rcu.ops->nocb_timer(k->rcu.rsp, kt->id, now);
+	kcpu_nocb_kicks(k, now);
 }
 
 /* ---- scheduling ---------------------------------------------------------- */
@@ -805,6 +911,8 @@ static inline __attribute__((always_inline)) void kcpu_account(kcpu *c, sim_time
 		gp_kthread_kick(k, now);
 	if (__builtin_expect(eff.raise, 0))
 		rcu_raise(c, now);
+	if (__builtin_expect(k->rcu.nocb, 0))
+		kcpu_nocb_kicks(k, now); /* call_rcu on offloaded CPUs */
 }
 
 /* The timer interrupts. Every CPU ticks once per period at its own offset

@@ -32,6 +32,8 @@ static void kernel_destroy(void *state)
 		k->rcu.ops->destroy(k->rcu.rsp);
 	free(k->rcu.gpk);
 	free(k->rcu.rcuc);
+	free(k->rcu.rcuog);
+	free(k->rcu.rcuo);
 	if (k->wl.jobs)
 		for (int64_t j = 0; j < k->wl.njobs; j++) {
 			free(k->wl.jobs[j].files);
@@ -117,7 +119,11 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 		return SIM_ENOMEM;
 	r->ops = rcu_flavor_find(p);
 	assert(r->ops); /* rcusim_validate() checked */
+	/* rcu.call_site (call_rcu|call_rcu_hurry): auto is the workload's. */
+	bool hurry = sim_params_is_auto(p, P_RCU_CALL_SITE) ? k->wl.ops->hurry
+							    : sim_params_int(p, P_RCU_CALL_SITE) == 1;
 	rcu_flavor_env env = {
+		.hurry = hurry,
 		.p = p,
 		.m = m,
 		.lat = r->cb.lat,
@@ -143,6 +149,45 @@ static int kthread_init(kmodel *k, kthread *kt, kthread_kind kind, kcpu *c, int 
 	return sched_attach(&k->sched.cfg, &c->rq);
 }
 
+/* Offloading's kthreads (rcu.nocbs): an rcuog on the first CPU of each
+ * group with an offloaded CPU, with its nocb_timer there, and an rcuo on
+ * each offloaded CPU, at @prio as the flavor's other kthreads (rcuo's
+ * SCHED_FIFO is CONFIG_RCU_NOCB_CPU_CB_BOOST's, default y with PREEMPT_RT:
+ * tree_nocb.h 6.12:1369-1415,
+ * kernel/rcu/Kconfig 6.12:279-282). 0 or SIM_ENOMEM. */
+static int rcu_nocb_kthreads_create(kmodel *k, int prio)
+{
+	krcu *r = &k->rcu;
+	int ng = r->ops->nocb_groups ? r->ops->nocb_groups(r->rsp) : 0;
+	if (!ng)
+		return 0;
+	r->nocb = true;
+	r->nrcuog = ng;
+	if (!(r->rcuog = calloc((size_t)ng, sizeof(*r->rcuog))) ||
+	    !(r->rcuo = calloc((size_t)k->mach.ncpus, sizeof(*r->rcuo))))
+		return SIM_ENOMEM;
+	for (int g = 0; g < ng; g++) {
+		int leader = r->ops->nocb_leader(r->rsp, g);
+		kthread *kt = &r->rcuog[g];
+		if (leader < 0)
+			continue;
+		if (kthread_init(k, kt, KT_RCUOG, &k->cpu[leader], prio) ||
+		    sim_timer_init(k->eng, &kt->nocb_timer, kcpu_nocb_timer_fire, kt))
+			return SIM_ENOMEM;
+		kt->id = g;
+		k->cpu[leader].rcuog = kt;
+	}
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		if (!r->ops->nocb_offloaded(r->rsp, i))
+			continue;
+		if (kthread_init(k, &r->rcuo[i], KT_RCUO, &k->cpu[i], prio))
+			return SIM_ENOMEM;
+		r->rcuo[i].id = i;
+		k->cpu[i].rcuo = &r->rcuo[i];
+	}
+	return 0;
+}
+
 /* The flavor's kthreads, after the CPUs: the GP kthread on
  * rcu.gp_kthread_cpu, rcuc on every CPU when RCU core work runs there.
  * 0 or SIM_ENOMEM. */
@@ -157,7 +202,7 @@ static int rcu_kthreads_create(kmodel *k, const sim_params *p)
 	int64_t gp_cpu = sim_params_int(p, P_RCU_GP_KTHREAD_CPU);
 	assert(gp_cpu < k->mach.ncpus); /* rcusim_validate() checked */
 	if (!(r->gpk = calloc(1, sizeof(*r->gpk))) ||
-	    kthread_init(k, r->gpk, KT_GP, &k->cpu[gp_cpu], prio))
+	    kthread_init(k, r->gpk, KT_GP, &k->cpu[gp_cpu], prio) || rcu_nocb_kthreads_create(k, prio))
 		return SIM_ENOMEM;
 	if (!r->ops->core_kthread || !r->ops->core_kthread(r->rsp))
 		return 0;
@@ -358,6 +403,46 @@ static int kernel_sample(void *state, sim_time now, char *err, size_t errlen)
 	return k->files.on ? kfiles_sample(k, now, qsum, err, errlen) : 0;
 }
 
+/* Of the @n kthreads @kts, those set up (a task): the sum of their
+ * wakeups in *wakeups and CPU time in *cpu_ns, and the longest wait of a
+ * woken one for its CPU (one still waiting at @now counts) in *wait. */
+static void kthreads_sum(const kthread *kts, int n, sim_time now, uint64_t *wakeups,
+			 sim_time *cpu_ns, sim_time *wait)
+{
+	*wakeups = 0;
+	*cpu_ns = *wait = 0;
+	for (int i = 0; i < n; i++) {
+		const kthread *t = &kts[i];
+		if (!t->cpu)
+			continue; /* not set up: no offloaded CPU there */
+		*wakeups += t->wakeups;
+		*cpu_ns += t->cpu_ns;
+		if (t->wait_max > *wait)
+			*wait = t->wait_max;
+		if (t->waiting && now - t->woken > *wait)
+			*wait = now - t->woken;
+	}
+}
+
+/* The rcuog and rcuo kthreads' scalars. 0 or nonzero (out of memory). */
+static int nocb_kthreads_finish(const kmodel *k, sim_metrics *m, sim_time now)
+{
+	uint64_t w;
+	sim_time cpu, wait;
+	kthreads_sum(k->rcu.rcuog, k->rcu.nrcuog, now, &w, &cpu, &wait);
+	int rc = sim_metrics_scalar(m, "rcuog.wakeups", (double)w);
+	rc |= sim_metrics_scalar(m, "rcuog.cpu_ns", (double)cpu);
+	rc |= sim_metrics_scalar(m, "rcuog.wait_max_ns", (double)wait);
+	uint64_t invoked = 0;
+	for (int i = 0; i < k->mach.ncpus; i++)
+		invoked += k->rcu.rcuo[i].invoked;
+	rc |= sim_metrics_scalar(m, "rcuo.invoked", (double)invoked);
+	kthreads_sum(k->rcu.rcuo, k->mach.ncpus, now, &w, &cpu, &wait);
+	rc |= sim_metrics_scalar(m, "rcuo.wakeups", (double)w);
+	rc |= sim_metrics_scalar(m, "rcuo.cpu_ns", (double)cpu);
+	return rc | sim_metrics_scalar(m, "rcuo.wait_max_ns", (double)wait);
+}
+
 static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 {
 	kmodel *k = state;
@@ -424,6 +509,8 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 		rc |= sim_metrics_scalar(m, "rcuc.cpu_ns", (double)cpu_ns);
 		rc |= sim_metrics_hist_scalars(m, "rcuc.run", k->rcu.rcuc_run, SIM_Q_P99 | SIM_Q_MAX);
 	}
+	if (k->rcu.nocb)
+		rc |= nocb_kthreads_finish(k, m, now);
 	if (k->files.on)
 		rc |= kfiles_finish(k, m);
 	if (k->wl.ops->finish)

@@ -47,11 +47,12 @@ enum {
 #define WORKLOAD_RNG_STREAM "workload.callrcu"
 
 /* Which of the RCU flavor's kernel threads a kthread is. */
-typedef enum kthread_kind { KT_GP, KT_RCUC } kthread_kind;
+typedef enum kthread_kind { KT_GP, KT_RCUC, KT_RCUOG, KT_RCUO } kthread_kind;
 
 /* A kernel thread of the RCU flavor's, bound to one CPU: the grace-period
- * kthread (rcu_flavor.gp_step) or a CPU's rcuc kthread (RCU core work with
- * rcu.use_softirq = no). Its work comes in steps, each a number of ns of
+ * kthread (rcu_flavor.gp_step), a CPU's rcuc kthread (RCU core work with
+ * rcu.use_softirq = no), an offloading group's rcuog kthread (on the
+ * group's first CPU) or an offloaded CPU's rcuo kthread (rcu.nocbs). Its work comes in steps, each a number of ns of
  * CPU time at full speed, whose state changes when it starts; the step's
  * end is an event while the thread runs (done), moved by whatever
  * interrupts it. It is not a job: its task's owner is NULL. */
@@ -77,6 +78,11 @@ typedef struct kthread {
 	bool yielding;          /* RCU_KTHREAD_YIELDING: sleeping 2 jiffies after 10 passes */
 	int spincnt;            /* passes in this wakeup */
 	sim_time step_start;    /* ns: the current step began (rcuc run lengths) */
+	/* KT_RCUOG, KT_RCUO. */
+	rcu_nocb_work nw;       /* what its last step did */
+	uint64_t invoked;       /* KT_RCUO: callbacks it invoked */
+	int id;                 /* its group (rcuog) or CPU (rcuo) */
+	sim_timer nocb_timer;   /* KT_RCUOG: its group's deferred-wakeup timer (nocb_timer) */
 } kthread;
 
 struct kcpu {
@@ -122,6 +128,8 @@ struct kcpu {
 				 * while a softirq is pending (rtrap runs it there) */
 	bool ipi_resched;       /* the reschedule IPI on its way sets need_resched (resched_cpu()) */
 	kthread *rcuc;          /* its rcuc kthread (rcu.use_softirq = no), else NULL */
+	kthread *rcuog;         /* the rcuog kthread it runs (a group's first CPU), else NULL */
+	kthread *rcuo;          /* its rcuo kthread (offloaded), else NULL */
 
 	/* 5. An injected fault (fault.*). */
 	unsigned fault;         /* FAULT_* bits in force */
@@ -181,6 +189,11 @@ typedef struct krcu {
 	sim_time fqs_cpu_cost;  /* ns: its work per CPU an FQS scan checks */
 	sim_hist *rcuc_run;     /* rcuc step lengths, ns */
 	uint64_t resched_ipis;  /* resched_cpu() calls of FQS scans */
+	/* Offloading (rcu.nocbs): rcuog per group, rcuo per offloaded CPU. */
+	bool nocb;              /* some CPU is offloaded: the kthreads below exist */
+	kthread *rcuog;         /* per group (only those with an offloaded CPU are set up), or NULL */
+	int nrcuog;             /* groups */
+	kthread *rcuo;          /* per CPU (only offloaded ones set up), or NULL */
 } krcu;
 
 /* 5. The file table and the filp slab (workloads whose callbacks free files). */
@@ -351,6 +364,12 @@ void kcpu_sysret_fire(sim_engine *eng, sim_timer *tm);
  * its sleep times out). */
 void kcpu_kthread_done_fire(sim_engine *eng, sim_timer *tm);
 void kcpu_kthread_wake_fire(sim_engine *eng, sim_timer *tm);
+/* Timer handler: an offloading group's nocb_timer fires on its rcuog's CPU. */
+void kcpu_nocb_timer_fire(sim_engine *eng, sim_timer *tm);
+/* Carry out at @now the kicks the flavor left (rcu_flavor.nocb_kicks):
+ * wakeups of rcuog and rcuo kthreads as events on their CPUs at @now, and
+ * each group timer armed or cancelled. Only with k->rcu.nocb. */
+void kcpu_nocb_kicks(kmodel *k, sim_time now);
 /* The fault @kind begins or ends on @c at @now. */
 void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind);
 void kcpu_fault_end(kcpu *c, sim_time now);

@@ -73,6 +73,27 @@ typedef struct rcu_gp_work {
 typedef void rcu_invoke_fn(void *ctx, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
 			   sim_time cost_ns);
 
+/* Offloading (rcu_nocbs): what the flavor leaves its caller to do for the
+ * rcuog and rcuo kthreads and the groups' deferred-wakeup timers, gathered
+ * between calls and taken with nocb_kicks(). */
+typedef enum rcu_nocb_kick_kind {
+	RCU_KICK_RCUOG,      /* wake group id's rcuog kthread (if its wait would end) */
+	RCU_KICK_RCUO,       /* wake CPU id's rcuo kthread (if its wait would end) */
+	RCU_KICK_TIMER,      /* group id's nocb_timer was armed, moved or deleted (nocb_timer_when) */
+} rcu_nocb_kick_kind;
+
+typedef struct rcu_nocb_kick {
+	rcu_nocb_kick_kind kind; /* what */
+	int id;              /* its group or CPU */
+} rcu_nocb_kick;
+
+/* What one step of an rcuog or rcuo kthread did. */
+typedef struct rcu_nocb_work {
+	int64_t invoked;     /* rcuo: callbacks invoked, the first at b->first_ns, each b->cost_ns on */
+	bool sleep;          /* it waits (for a wakeup) after this step; else another step at once */
+	bool wake_gp;        /* wake the grace-period kthread */
+} rcu_nocb_work;
+
 /* What a flavor is built from. */
 typedef struct rcu_flavor_env {
 	const sim_params *p; /* its rcu.* parameters */
@@ -82,6 +103,7 @@ typedef struct rcu_flavor_env {
 	rcu_invoke_fn *invoke; /* each callback's function, or NULL: callbacks carry no object */
 	void *invoke_ctx;    /* its first argument */
 	sim_time tick_ns;    /* ns between ticks: one jiffy */
+	bool hurry;          /* the workload's call site is call_rcu_hurry() (never lazy) */
 } rcu_flavor_env;
 
 typedef struct rcu_flavor {
@@ -162,6 +184,35 @@ typedef struct rcu_flavor {
 	/* Optional: ksoftirqd's quiescent state at the end of its softirq run
 	 * (rcu_softirq_qs()). Own state only. */
 	void (*softirq_qs)(void *rsp, int cpu);
+
+	/* Optional: callback offloading (rcu_nocbs). nocb_groups: the rcuog
+	 * groups, 0 when no CPU is offloaded (then none of the others is
+	 * called; NULL: none ever). call_rcu, rcu_process_callbacks, gp_step
+	 * and the four below may leave kicks, which the caller takes with
+	 * nocb_kicks() after each and carries out. */
+	int (*nocb_groups)(const void *rsp);
+	/* The CPU group @g's rcuog runs on (its leader), or -1 when no CPU of
+	 * the group is offloaded (no rcuog). */
+	int (*nocb_leader)(const void *rsp, int g);
+	/* Is @cpu offloaded (an rcuo kthread invokes its callbacks)? */
+	bool (*nocb_offloaded)(const void *rsp, int cpu);
+	/* One pass of group @g's rcuog at @now (nocb_gp_wait), its state
+	 * changed at once. */
+	void (*rcuog_step)(void *rsp, int g, sim_time now, rcu_nocb_work *w);
+	/* Would a wakeup now end sleeping rcuog @g's wait? */
+	bool (*rcuog_wakeable)(const void *rsp, int g);
+	/* One batch of @cpu's rcuo (nocb_cb_wait) as @b says, at most @max
+	 * callbacks (0: all ready), each callback's function called. */
+	void (*rcuo_step)(void *rsp, int cpu, const rcu_core_ctx *b, int64_t max, rcu_nocb_work *w);
+	/* Would a wakeup now end sleeping rcuo @cpu's wait? */
+	bool (*rcuo_wakeable)(const void *rsp, int cpu);
+	/* Group @g's nocb_timer fires at @now. */
+	void (*nocb_timer)(void *rsp, int g, sim_time now);
+	/* When group @g's nocb_timer fires (ns), if it is armed. */
+	bool (*nocb_timer_when)(const void *rsp, int g, sim_time *when);
+	/* Take the kicks left since the last call: their number, *kicks valid
+	 * until the next call into the flavor. */
+	size_t (*nocb_kicks)(void *rsp, const rcu_nocb_kick **kicks);
 } rcu_flavor;
 
 /* The flavor rcu.flavor names. */

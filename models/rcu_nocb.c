@@ -5,7 +5,7 @@
  * and rcu_do_batch; lib/bitmap-str.c for the CPU list; lib/math/int_sqrt.c;
  * kernel/time/timer.c's wheel for when nocb_timer fires). Every rule names
  * the function and 6.12 line it follows; the code is ours. rcu_nocb.h lists
- * the API. No rcu_flavor yet: the CPU model's integration builds on it.
+ * the API; the tree flavor (rcu_tree_flavor.c) drives it in a run.
  *
  * What it deliberately leaves out, and why:
  * - CPU hotplug and runtime (de-)offloading (rcu_nocb_cpu_offload, the
@@ -36,6 +36,7 @@
 #include <strings.h>
 
 #include "checks.h"
+#include "model.h"
 
 /* time_after(a, b) (include/linux/jiffies.h) on 64-bit jiffies. */
 static inline bool time_after(int64_t a, int64_t b) { return b - a < 0; }
@@ -181,6 +182,37 @@ bad:
 	snprintf(err, errlen, "rcu_nocbs=%s: %s at offset %d", s, why, (int)(p ? p - s : 0));
 	memset(mask, 0, (size_t)ncpus * sizeof(*mask));
 	return SIM_EINPUT;
+}
+
+int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, const sim_params *p,
+			     char *err, size_t errlen)
+{
+	char a[512], why[256];
+	int ncpus = model_ncpus(p);
+	int64_t hz = sim_params_int(p, P_MACHINE_HZ);
+	const char *list = sim_params_text(p, P_RCU_NOCBS);
+	rcu_nocb_cfg_default(cfg);
+	*noffloaded = 0;
+	memset(mask, 0, (size_t)ncpus * sizeof(*mask));
+	if (strcmp(list, "none") && rcu_nocb_parse_cpulist(list, ncpus, mask, why, sizeof(why))) {
+		model_param_where(p, P_RCU_NOCBS, a, sizeof(a));
+		snprintf(err, errlen, "%s: %s", a, why);
+		return SIM_EINPUT;
+	}
+	for (int i = 0; i < ncpus; i++)
+		*noffloaded += mask[i];
+	if (!sim_params_is_auto(p, P_RCU_NOCB_GP_STRIDE))
+		cfg->gp_stride = (int)sim_params_int(p, P_RCU_NOCB_GP_STRIDE);
+	cfg->lazy = sim_params_int(p, P_RCU_LAZY) != 0;
+	/* rcu_set_jiffies_lazy_flush() takes jiffies: whole ones here. */
+	cfg->jiffies_lazy_flush = sim_params_int(p, P_RCU_LAZY_FLUSH) * hz / 1000000000;
+	if (cfg->jiffies_lazy_flush < 1) {
+		model_param_where(p, P_RCU_LAZY_FLUSH, a, sizeof(a));
+		snprintf(err, errlen, "%s: %s is less than one jiffy at machine.hz = %lld", a,
+			 sim_params_text(p, P_RCU_LAZY_FLUSH), (long long)hz);
+		return SIM_EINPUT;
+	}
+	return 0;
 }
 
 void rcu_nocb_destroy(rcu_nocb_state *st)
@@ -754,6 +786,8 @@ int64_t rcu_nocb_cb_wait(rcu_nocb_state *st, int cpu, const rcu_nocb_batch *b, s
 	 * cond_resched_tasks_rcu_qs() after each callback (:2583-2590). */
 	if (rcu_segcblist_ready_cbs(l)) {
 		n = rcu_segcblist_seglen(l, RCU_DONE_TAIL);
+		if (b->max > 0 && b->max < n)
+			n = b->max; /* the rest after the caller's cut, in DONE */
 		/* Offloaded: the trigger is the length before the batch, bypass
 		 * included (:2544-2546). */
 		rdp->qlen_last_fqs_check = rcu_nocb_len(st, cpu);

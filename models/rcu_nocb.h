@@ -27,8 +27,9 @@
  * accelerate in __note_gp_changes (tree.c:1278-1286), the accelerate of
  * rcu_report_qs_rdp (tree.c:2426) and of rcu_core (tree.c:2811), the
  * rcu_pending terms for callbacks (tree.c:4438-4446), and the kthread CPU's
- * accelerate in rcu_gp_cleanup (tree.c:2182-2183). rcu_tree.c does not know
- * which CPUs are offloaded yet; the integration must add those tests.
+ * accelerate in rcu_gp_cleanup (tree.c:2182-2183): rcu_tree_data.offloaded
+ * makes rcu_tree.c skip them (set by the tree flavor, rcu_tree_flavor.c,
+ * which drives this state machine in a run).
  *
  * Left out (rcu_nocb.c's file header says why): CPU hotplug and runtime
  * (de-)offloading, rcu_nocb_poll, early boot (no bypass before the
@@ -79,6 +80,15 @@ int rcu_nocb_default_stride(int ncpus);
  * SIM_EINPUT with "rcu_nocbs=S: why" in @err (the kernel warns and offloads
  * every CPU instead, tree_nocb.h:63-66); @mask is then all false. */
 int rcu_nocb_parse_cpulist(const char *s, int ncpus, bool *mask, char *err, size_t errlen);
+
+/* The configuration and the mask of offloaded CPUs (@mask[0..CPUs)) the
+ * parameters @p give (rcu.nocbs, "none" or a CPU list; rcu.nocb_gp_stride;
+ * rcu.lazy; rcu.lazy_flush in whole jiffies of machine.hz), and how many
+ * CPUs are offloaded in *noffloaded. 0, or SIM_EINPUT with "file:line:
+ * key: why" in @err for a list cpulist_parse() refuses or a flush time
+ * below one jiffy. */
+int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, const sim_params *p,
+			     char *err, size_t errlen);
 
 /* ---- 2. state ------------------------------------------------------------------- */
 
@@ -288,6 +298,8 @@ int rcu_nocb_gp_cleanup(rcu_nocb_state *st, int *woken);
 typedef struct rcu_nocb_batch {
 	sim_time first_ns;       /* ns: the first callback's start */
 	sim_time cost_ns;        /* ns: each callback's CPU time */
+	int64_t max;             /* invoke at most this many, the rest left in DONE (the caller's
+				    cut at a cond_resched() that reschedules); 0 = all */
 } rcu_nocb_batch;
 
 /* What nocb_cb_wait() did. */
@@ -301,8 +313,8 @@ typedef struct rcu_nocb_cb_out {
 
 /* nocb_cb_wait() (tree_nocb.h:883-933) for offloaded @cpu after its wait:
  * (the caller does rcu_momentary_eqs() on the CPU rcuo runs on first,
- * :903) rcu_do_batch() (tree.c:2490) as in rcuo: every DONE callback, no
- * count or time limit, the k-th (from 0) at first_ns + k x cost_ns, its
+ * :903) rcu_do_batch() (tree.c:2490) as in rcuo: every DONE callback (or
+ * the first b->max), no count or time limit, the k-th (from 0) at first_ns + k x cost_ns, its
  * call_rcu-to-invocation time into @lat (or NULL); ->qlen_last_fqs_check
  * and blimit as the kernel keeps them with the bypass counted; then
  * advance when the next GP is done; rcuo sleeps if DONE is empty. Returns
@@ -311,6 +323,12 @@ int64_t rcu_nocb_cb_wait(rcu_nocb_state *st, int cpu, const rcu_nocb_batch *b, s
 			 rcu_nocb_cb_out *out);
 /* nocb_cb_wait_cond() (tree_nocb.h:874): rcuo of @cpu would run. */
 static inline bool rcu_nocb_cb_wait_cond(const rcu_nocb_state *st, int cpu) { return !st->nd[cpu].cb_sleep; }
+
+/* The offloading state inside the tree flavor's state @rsp
+ * (models/rcu_tree_flavor.c), NULL when no CPU is offloaded; and, for
+ * tests, switch its call site between call_rcu_hurry (@hurry) and call_rcu. */
+rcu_nocb_state *rcu_tree_flavor_nocb(void *rsp);
+void rcu_tree_flavor_set_hurry(void *rsp, bool hurry);
 
 /* Is every offloaded CPU's bypass after its NEXT, lazy_len within it,
  * every non-offloaded CPU's bypass empty, and every group consistent?

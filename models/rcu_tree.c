@@ -11,9 +11,10 @@
  * - CPU hotplug: every CPU is online from boot, so qsmaskinit never changes
  *   and rcu_gp_init()'s RCU_GP_ONOFF pass finds nothing to do (its walk over
  *   the leaves is still counted); no offline-CPU reports.
- * - Offloaded (rcu_nocbs) and lazy callbacks, nohz_full CPUs: not modelled
- *   yet (the later 6.x issues); rcu_pending() is the non-offloaded,
- *   non-nohz_full one, rcu_do_batch() has no rcuo variant.
+ * - nohz_full CPUs: not modelled. Offloaded (rcu_nocbs) CPUs are
+ *   rcu_nocb.c's; here only rdp->offloaded skips what 6.12 skips for them
+ *   (__note_gp_changes, rcu_report_qs_rdp, rcu_core, rcu_pending's
+ *   callback terms, rcu_gp_cleanup's accelerate, rcu_needs_cpu).
  * - PREEMPT_RCU (blocked readers, boosting), expedited and polled grace
  *   periods, synchronize_rcu()'s wakeups, Tasks RCU: not in the loads.
  * - Stall warnings: jiffies_stall and jiffies_resched are kept (the latter
@@ -104,7 +105,8 @@ int rcu_segcblist_grow(rcu_segcblist *l, uint64_t end)
 int rcu_segcblist_enqueue(rcu_segcblist *l, sim_time t, uint32_t obj)
 {
 	assert(t >= 0);
-	if (__builtin_expect(rcu_segcblist_n_cbs(l) == (int64_t)l->cap, 0) && rcu_segcblist_grow(l, l->tails[RCU_NEXT_TAIL]))
+	if (__builtin_expect(rcu_segcblist_n_cbs(l) == (int64_t)l->cap, 0) &&
+	    rcu_segcblist_grow(l, l->tails[RCU_NEXT_TAIL]))
 		return SIM_ENOMEM;
 	uint64_t k = l->tails[RCU_NEXT_TAIL] & (l->cap - 1);
 	l->t_lo[k] = (uint32_t)t;
@@ -480,14 +482,17 @@ static bool note_gp_changes_locked(rcu_tree_state *rsp, int cpu)
 {
 	rcu_tree_data *rdp = &rsp->rda[cpu];
 	rcu_tree_node *rnp = &rsp->node[rdp->leaf];
-	bool ret;
 	if (rdp->gp_seq == rnp->gp_seq)
 		return false;
+	bool ret = false;
+	/* Not an offloaded CPU's callbacks: rcuog's (:1280, 1285). */
 	if (rcu_seq_completed_gp(rdp->gp_seq, rnp->gp_seq) || rdp->gpwrap) {
-		ret = rcu_tree_advance_cbs(rsp, cpu); /* a GP ended: advance (:1277-1282) */
+		if (!rdp->offloaded)
+			ret = rcu_tree_advance_cbs(rsp, cpu); /* a GP ended: advance (:1277-1282) */
 		rdp->core_needs_qs = false;
 	} else {
-		ret = rcu_tree_accelerate_cbs(rsp, rdp->leaf, cpu); /* :1283-1287 */
+		if (!rdp->offloaded)
+			ret = rcu_tree_accelerate_cbs(rsp, rdp->leaf, cpu); /* :1283-1287 */
 		if (rdp->core_needs_qs)
 			rdp->core_needs_qs = (rnp->qsmask & rdp->grpmask) != 0;
 	}
@@ -596,6 +601,11 @@ static void momentary_eqs(rcu_tree_data *rdp)
 	rdp->watching += 2;
 }
 
+void rcu_tree_momentary_eqs(rcu_tree_state *rsp, int cpu)
+{
+	momentary_eqs(&rsp->rda[cpu]);
+}
+
 void rcu_tree_note_context_switch(rcu_tree_state *rsp, int cpu)
 {
 	rcu_tree_data *rdp = &rsp->rda[cpu];
@@ -637,10 +647,11 @@ bool rcu_tree_pending(const rcu_tree_state *rsp, int cpu)
 	/* tree.c:4433-4451, past the stall, nocb and nohz_full checks. */
 	if (rdp->core_needs_qs && !rdp->cpu_no_qs && gp_in_progress)
 		return true; /* a QS to report */
-	if (rcu_segcblist_ready_cbs(&rdp->cblist))
-		return true; /* callbacks to invoke */
-	if (!gp_in_progress && !rcu_segcblist_restempty(&rdp->cblist, RCU_NEXT_READY_TAIL))
-		return true; /* RCU idle, NEXT needs a grace period */
+	if (rcu_segcblist_ready_cbs(&rdp->cblist) && !rdp->offloaded)
+		return true; /* callbacks to invoke (rcuo's if offloaded, :4438-4440) */
+	if (!gp_in_progress && !rdp->offloaded &&
+	    !rcu_segcblist_restempty(&rdp->cblist, RCU_NEXT_READY_TAIL))
+		return true; /* RCU idle, NEXT needs a grace period (:4442-4446) */
 	return rsp->node[rdp->leaf].gp_seq != rdp->gp_seq || rdp->gpwrap; /* a GP started or ended */
 }
 
@@ -700,8 +711,10 @@ bool rcu_tree_report_qs_rdp(rcu_tree_state *rsp, int cpu)
 	if (!(rnp->qsmask & rdp->grpmask))
 		return false;
 	/* The GP cannot end before this report: classify callbacks for the
-	 * next one (a wakeup cannot be needed, the kernel warns if it is). */
-	(void)rcu_tree_accelerate_cbs(rsp, rdp->leaf, cpu);
+	 * next one (a wakeup cannot be needed, the kernel warns if it is);
+	 * not an offloaded CPU's (:2426). */
+	if (!rdp->offloaded)
+		(void)rcu_tree_accelerate_cbs(rsp, rdp->leaf, cpu);
 	rcu_tree_disable_urgency_upon_qs(rdp);
 	return rcu_tree_report_qs_rnp(rsp, rdp->grpmask, rdp->leaf, rnp->gp_seq);
 }
@@ -718,9 +731,9 @@ bool rcu_tree_check_quiescent_state(rcu_tree_state *rsp, int cpu)
 
 bool rcu_tree_core(rcu_tree_state *rsp, int cpu)
 {
-	/* rcu_core() (tree.c:2806-2816) */
+	/* rcu_core() (tree.c:2806-2816), not an offloaded CPU's callbacks (:2811) */
 	bool wake = rcu_tree_check_quiescent_state(rsp, cpu);
-	if (!rcu_tree_gp_in_progress(rsp) &&
+	if (!rcu_tree_gp_in_progress(rsp) && !rsp->rda[cpu].offloaded &&
 	    !rcu_segcblist_restempty(&rsp->rda[cpu].cblist, RCU_NEXT_READY_TAIL))
 		wake |= rcu_tree_accelerate_cbs_unlocked(rsp, cpu);
 	RCUSIM_CHECK(rcu_segcblist_sane(&rsp->rda[cpu].cblist), "rcu_tree.cblist_layout");
@@ -973,8 +986,9 @@ int rcu_tree_gp_cleanup(rcu_tree_state *rsp, int gp_cpu, int64_t jiffies, bool *
 	if (!needgp && rcu_ulong_cmp_lt(root->gp_seq, root->gp_seq_needed))
 		needgp = true; /* requested since the walk (:2176-2180) */
 	/* The kthread's own CPU accelerates under the root; that may request
-	 * the next GP itself (:2182-2207). */
-	bool accel = gp_cpu >= 0 && rcu_tree_accelerate_cbs(rsp, 0, gp_cpu);
+	 * the next GP itself (:2182-2207); not if it is offloaded (:2183). */
+	bool accel = gp_cpu >= 0 && !rsp->rda[gp_cpu].offloaded &&
+		     rcu_tree_accelerate_cbs(rsp, 0, gp_cpu);
 	if (!accel && needgp)
 		rsp->gp_flags = RCU_GP_FLAG_INIT;
 	else

@@ -18,8 +18,11 @@
  * already owns rcu_pending, rcu_do_batch, call_rcu and rcu_data). Each
  * comment names the kernel function and its 6.12 file:line.
  *
- * Left out (the file header of rcu_tree.c says why): CPU hotplug, offloaded
- * (rcu_nocbs) and lazy callbacks, nohz_full, PREEMPT_RCU's blocked readers,
+ * Offloaded CPUs (rcu_nocbs, models/rcu_nocb.h) are marked in their
+ * rcu_data (offloaded): the callback handling 6.12 skips for them is
+ * skipped here; their callbacks are queued and invoked by rcu_nocb.
+ *
+ * Left out (the file header of rcu_tree.c says why): CPU hotplug, nohz_full, PREEMPT_RCU's blocked readers,
  * expedited grace periods, stall warnings themselves, polled grace periods,
  * and lock contention (every trylock succeeds).
  */
@@ -243,6 +246,8 @@ typedef struct rcu_tree_data {
 	int leaf;               /* mynode: index of its leaf rcu_node */
 	uint64_t grpmask;       /* its bit in the leaf's masks */
 	int cpu;                /* this CPU */
+	bool offloaded;         /* rcu_rdp_is_offloaded(): its callbacks are rcu_nocb's (rcuog and
+				   rcuo kthreads); the callback handling below is skipped for it */
 	/* 2. callbacks */
 	rcu_segcblist cblist;   /* the four segments */
 	int64_t qlen_last_fqs_check; /* n_cbs when call_rcu last kicked the GP */
@@ -369,10 +374,11 @@ void rcu_tree_check_cb_ovld(rcu_tree_state *rsp, int cpu);
 /* rcu_force_quiescent_state() (tree.c:2743): ask for an FQS scan now.
  * True: wake the GP kthread. */
 bool rcu_tree_force_quiescent_state(rcu_tree_state *rsp);
-/* rcu_needs_cpu() (tree.c:695): callbacks queued, so keep the tick. */
+/* rcu_needs_cpu() (tree.c:695): non-offloaded callbacks queued, so keep
+ * the tick. */
 static inline bool rcu_tree_needs_cpu(const rcu_tree_state *rsp, int cpu)
 {
-	return !rcu_segcblist_empty(&rsp->rda[cpu].cblist);
+	return !rcu_segcblist_empty(&rsp->rda[cpu].cblist) && !rsp->rda[cpu].offloaded;
 }
 
 /* ---- 6. quiescent states ------------------------------------------------ */
@@ -384,6 +390,9 @@ static inline void rcu_tree_qs(rcu_tree_state *rsp, int cpu) { rsp->rda[cpu].cpu
  * rcu_qs(), and if urgency was asked, clear it (a momentary extended QS
  * when heavy). */
 void rcu_tree_note_context_switch(rcu_tree_state *rsp, int cpu);
+/* rcu_momentary_eqs() (tree.c:370): a zero-length extended QS on @cpu,
+ * which must be watching (rcuo's, nocb_cb_wait(), tree_nocb.h:903). */
+void rcu_tree_momentary_eqs(rcu_tree_state *rsp, int cpu);
 /* rcu_all_qs() (tree_plugin.h:878): cond_resched() on @cpu, a QS only when
  * rcu_urgent_qs is set. */
 void rcu_tree_all_qs(rcu_tree_state *rsp, int cpu);

@@ -19,6 +19,21 @@
  * quiescent states (to the loop's end, the kthread's own scheduling delay
  * included), and cleanup.
  *
+ * Offloaded CPUs (rcu.nocbs, models/rcu_nocb.c): call_rcu goes to
+ * rcu_nocb_call_rcu() (bypass, lazy), rcu_core() invokes nothing there,
+ * rcuog passes (nocb_gp_wait) and rcuo batches (nocb_cb_wait) are the CPU
+ * model's kthreads, and what they are to do (wake an rcuog or an rcuo,
+ * (re)arm a group's nocb_timer) is gathered as kicks, deduplicated, for
+ * the caller to take (rcu.h). rcu_gp_cleanup() wakes the rcuog kthreads
+ * waiting for the GP (rcu_nocb_gp_cleanup()). A group's timer fires at
+ * the jiffy the timer wheel gives its expiry at the time it was armed
+ * (rcu_nocb_timer_fire_jiffies()). Bypass flushes are counted by cause:
+ * allowance (a non-lazy call_rcu under 16 x 1000 / HZ a jiffy flushes
+ * it), age (a jiffy, or rcu.lazy_flush for a lazy-only bypass) and length
+ * (qhimark from call_rcu, 2 x qhimark from rcuog); lazy callbacks leave
+ * the bypass by age, count (length), or hurry (a non-lazy arrival made
+ * the bypass non-lazy). Without offloaded CPUs none of this runs.
+ *
  * Stall warnings are counted where the kernel prints them (check_cpu_stall()
  * from rcu_pending() on the tick, tree_stall.h 6.12:762-830): the first tick
  * at or after jiffies_stall while the GP runs; the next one is due
@@ -26,8 +41,10 @@
  * tree_stall.h 6.12:628).
  */
 #include "rcu.h"
+#include "rcu_nocb.h"
 #include "rcu_tree.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +71,21 @@ typedef struct tree_flavor {
 	sim_hist *cleanup_hist; /* gp.cleanup_ns */
 	uint64_t gp_done;       /* grace periods timed to their end */
 	uint64_t stall_warnings; /* RCU CPU stall warnings the kernel would print */
+	/* Offloading (NULL nocb: no CPU offloaded, nothing below used). */
+	rcu_nocb_state *nocb;   /* rcu_nocb's state */
+	bool hurry;             /* call sites are call_rcu_hurry: never lazy */
+	int hz;                 /* HZ, for the timer wheel */
+	sim_time *timer_fire;   /* per group: ns its armed nocb_timer fires */
+	int *woken;             /* scratch: groups rcu_nocb_gp_cleanup() woke (ngroups slots) */
+	int64_t *snap;          /* scratch: per group CPU, n_flushes, bypass and lazy lengths (3 x stride) */
+	rcu_nocb_kick *kicks;   /* kicks not yet taken */
+	size_t nkicks;          /* how many */
+	bool *kick_og, *kick_timer; /* per group: a kick of that kind is in kicks */
+	bool *kick_o;           /* per CPU: an rcuo kick is in kicks */
+	int64_t bypass_max;     /* longest bypass of one CPU seen */
+	uint64_t flush_allowance, flush_age, flush_length; /* bypass flushes by cause */
+	uint64_t lazy_queued;   /* lazy callbacks queued */
+	uint64_t lazy_age, lazy_count, lazy_hurry; /* lazy callbacks flushed, by cause */
 } tree_flavor;
 
 rcu_tree_state *rcu_tree_flavor_state(void *rsp)
@@ -61,11 +93,140 @@ rcu_tree_state *rcu_tree_flavor_state(void *rsp)
 	return ((tree_flavor *)rsp)->rs;
 }
 
+/* Offload the CPUs rcu.nocbs names (none: tf->nocb stays NULL). 0,
+ * SIM_EINPUT (message) or SIM_ENOMEM. */
+static int nocb_create(tree_flavor *tf, const rcu_flavor_env *env, char *err, size_t errlen)
+{
+	rcu_nocb_cfg cfg;
+	int noff, n = env->ncpus;
+	bool *mask = malloc((size_t)n * sizeof(*mask));
+	if (!mask)
+		return SIM_ENOMEM;
+	int rc = rcu_nocb_cfg_from_params(&cfg, mask, &noff, env->p, err, errlen);
+	if (!rc && noff)
+		rc = rcu_nocb_create(&tf->nocb, tf->rs, &cfg, mask, err, errlen);
+	free(mask);
+	if (rc || !noff)
+		return rc;
+	rcu_nocb_state *st = tf->nocb;
+	tf->hurry = env->hurry;
+	tf->hz = tf->rs->cfg.hz;
+	for (int i = 0; i < n; i++)
+		tf->rs->rda[i].offloaded = st->nd[i].offloaded;
+	size_t ng = (size_t)st->ngroups;
+	tf->timer_fire = calloc(ng, sizeof(*tf->timer_fire));
+	tf->woken = calloc(ng, sizeof(*tf->woken));
+	tf->snap = calloc(3 * (size_t)st->stride, sizeof(*tf->snap));
+	tf->kicks = calloc(2 * ng + (size_t)n, sizeof(*tf->kicks));
+	tf->kick_og = calloc(ng, sizeof(*tf->kick_og));
+	tf->kick_timer = calloc(ng, sizeof(*tf->kick_timer));
+	tf->kick_o = calloc((size_t)n, sizeof(*tf->kick_o));
+	if (!tf->timer_fire || !tf->woken || !tf->snap || !tf->kicks || !tf->kick_og ||
+	    !tf->kick_timer || !tf->kick_o)
+		return SIM_ENOMEM;
+	return 0;
+}
+
+/* A kick of @kind for group or CPU @id, once until taken. */
+static void nocb_kick(tree_flavor *tf, rcu_nocb_kick_kind kind, int id)
+{
+	bool *seen = kind == RCU_KICK_RCUO ? &tf->kick_o[id]
+		     : kind == RCU_KICK_RCUOG ? &tf->kick_og[id] : &tf->kick_timer[id];
+	if (*seen)
+		return;
+	*seen = true;
+	tf->kicks[tf->nkicks++] = (rcu_nocb_kick){ kind, id };
+}
+
+/* What rcu_nocb asked for in @e at @j jiffies, as kicks: rcuog and rcuo
+ * wakeups, and a group timer's new state (the jiffy it fires, from the
+ * wheel at @j). The GP kthread's wakeup is the caller's. */
+static void nocb_effect(tree_flavor *tf, const rcu_nocb_effect *e, int64_t j)
+{
+	if (e->wake_rcuog >= 0)
+		nocb_kick(tf, RCU_KICK_RCUOG, e->wake_rcuog);
+	if (e->timer_grp >= 0) {
+		const rcu_nocb_group *grp = &tf->nocb->grp[e->timer_grp];
+		if (grp->timer_pending)
+			tf->timer_fire[e->timer_grp] =
+				rcu_nocb_timer_fire_jiffies(grp->timer_expires, j, tf->hz) * tf->tick_ns;
+		nocb_kick(tf, RCU_KICK_TIMER, e->timer_grp);
+	}
+	for (int i = 0; i < e->nwake_rcuo; i++)
+		nocb_kick(tf, RCU_KICK_RCUO, e->wake_rcuo[i]);
+}
+
+/* A bypass of @nb callbacks, @nl of them lazy, was flushed for @cause
+ * (0 allowance, 1 age, 2 length), with @extra lazy ones that went through
+ * it at once: count the flush and the lazy callbacks by cause. */
+static void nocb_count_flush(tree_flavor *tf, int cause, int64_t nb, int64_t nl, int64_t extra)
+{
+	uint64_t lazy = (uint64_t)(nl + extra);
+	if (cause == 0) {
+		tf->flush_allowance++;
+		tf->lazy_hurry += lazy; /* a non-lazy call_rcu flushed them */
+	} else if (cause == 2) {
+		tf->flush_length++;
+		tf->lazy_count += lazy;
+	} else {
+		tf->flush_age++;
+		if (nl == nb) /* lazy only: rcu.lazy_flush old */
+			tf->lazy_age += lazy;
+		else          /* a non-lazy one made the bypass a jiffy's */
+			tf->lazy_hurry += lazy;
+	}
+}
+
+/* call_rcu() on offloaded @cpu: rcu_nocb_call_rcu(), lazy unless the call
+ * site hurries (and lazy at all only with rcu.lazy). */
+static int nocb_call_rcu(tree_flavor *tf, int cpu, sim_time at, uint32_t obj, rcu_call_effect *eff)
+{
+	rcu_nocb_state *st = tf->nocb;
+	rcu_nocb_data *nd = &st->nd[cpu];
+	int64_t j = at / tf->tick_ns;
+	int64_t nb = rcu_nocb_bypass_len(st, cpu), nl = nd->lazy_len, flushed;
+	bool lazy = !tf->hurry && st->cfg.lazy;
+	rcu_nocb_effect e;
+	rcu_nocb_where where;
+	rcu_nocb_effect_init(&e);
+	if (rcu_nocb_call_rcu(st, cpu, at, j, obj, lazy, false, &e, &where, &flushed))
+		return SIM_ENOMEM;
+	tf->lazy_queued += lazy;
+	if (where == RCU_NOCB_DIRECT && flushed)
+		nocb_count_flush(tf, 0, nb, nl, 0);
+	else if (where == RCU_NOCB_FLUSHED) /* tree_nocb.h:453-480: too full, else too old */
+		nocb_count_flush(tf, nb >= st->rsp->cfg.qhimark ? 2 : 1, nb, nl, lazy);
+	int64_t b = rcu_nocb_bypass_len(st, cpu);
+	if (b > tf->bypass_max)
+		tf->bypass_max = b;
+	nocb_effect(tf, &e, j);
+	eff->wake_gp |= e.wake_gp_kthread;
+	return 0;
+}
+
+rcu_nocb_state *rcu_tree_flavor_nocb(void *rsp)
+{
+	return ((tree_flavor *)rsp)->nocb;
+}
+
+void rcu_tree_flavor_set_hurry(void *rsp, bool hurry)
+{
+	((tree_flavor *)rsp)->hurry = hurry;
+}
+
 static void tree_destroy(void *state)
 {
 	tree_flavor *tf = state;
 	if (!tf)
 		return;
+	rcu_nocb_destroy(tf->nocb);
+	free(tf->timer_fire);
+	free(tf->woken);
+	free(tf->snap);
+	free(tf->kicks);
+	free(tf->kick_og);
+	free(tf->kick_timer);
+	free(tf->kick_o);
 	rcu_tree_destroy(tf->rs);
 	free(tf);
 }
@@ -91,6 +252,8 @@ static int tree_create(void **out, const rcu_flavor_env *env, char *err, size_t 
 	tf->invoke = env->invoke;
 	tf->invoke_ctx = env->invoke_ctx;
 	tf->phase = GPK_IDLE;
+	if ((rc = nocb_create(tf, env, err, errlen)))
+		return rc;
 	if (!(tf->gp_hist = sim_metrics_hist(env->m, "gp.duration_ns")) ||
 	    !(tf->init_hist = sim_metrics_hist(env->m, "gp.init_ns")) ||
 	    !(tf->wait_hist = sim_metrics_hist(env->m, "gp.qs_wait_ns")) ||
@@ -107,6 +270,8 @@ static int tree_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_ca
 {
 	tree_flavor *tf = state;
 	rcu_tree_effect e = { false, false, false };
+	if (__builtin_expect(tf->nocb != NULL, 0) && tf->rs->rda[cpu].offloaded)
+		return nocb_call_rcu(tf, cpu, at, obj, eff);
 	if (rcu_tree_call_rcu(tf->rs, cpu, at, obj, false, &e))
 		return SIM_ENOMEM;
 	eff->wake_gp |= e.wake_gp_kthread;
@@ -115,9 +280,13 @@ static int tree_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_ca
 	return 0;
 }
 
+/* rcu_pending() (tree.c 6.12:4409): a deferred rcuog wakeup of this CPU's
+ * (a group leader's) first. */
 static bool tree_pending(const void *state, int cpu)
 {
 	const tree_flavor *tf = state;
+	if (tf->nocb && rcu_nocb_need_deferred_wakeup(tf->nocb, cpu, RCU_NOCB_WAKE))
+		return true;
 	return rcu_tree_pending(tf->rs, cpu);
 }
 
@@ -138,6 +307,18 @@ static int64_t tree_core(void *state, int cpu, const rcu_core_ctx *b, bool *more
 	if (rcu_tree_core(rs, cpu))
 		eff->wake_gp = true;
 	*more = false;
+	if (__builtin_expect(tf->nocb != NULL, 0)) {
+		/* do_nocb_deferred_wakeup() (:2830) on a group leader; an
+		 * offloaded CPU's callbacks are rcuo's (:2819). */
+		if (rcu_nocb_need_deferred_wakeup(tf->nocb, cpu, RCU_NOCB_WAKE)) {
+			rcu_nocb_effect ne;
+			rcu_nocb_effect_init(&ne);
+			(void)rcu_nocb_do_deferred_wakeup(tf->nocb, cpu, &ne);
+			nocb_effect(tf, &ne, b->now / tf->tick_ns);
+		}
+		if (rs->rda[cpu].offloaded)
+			return 0;
+	}
 	if (!rcu_segcblist_ready_cbs(&rs->rda[cpu].cblist))
 		return 0;
 	rcu_tree_batch bt = {
@@ -170,16 +351,45 @@ static bool tree_owes_qs(const void *state, int cpu)
 	return (tf->rs->node[rdp->leaf].qsmask & rdp->grpmask) != 0;
 }
 
+/* Callbacks queued on @cpu: its segments and, offloaded, its bypass (the
+ * kernel's ->cblist.len). */
 static int64_t tree_qlen(const void *state, int cpu)
 {
 	const tree_flavor *tf = state;
-	return rcu_segcblist_n_cbs(&tf->rs->rda[cpu].cblist);
+	int64_t n = rcu_segcblist_n_cbs(&tf->rs->rda[cpu].cblist);
+	return tf->nocb ? n + rcu_nocb_bypass_len(tf->nocb, cpu) : n;
 }
 
 static int64_t tree_qlen_max(const void *state, int cpu)
 {
 	const tree_flavor *tf = state;
 	return tf->rs->rda[cpu].qlen_max;
+}
+
+/* Offloading's series (the bypasses, all CPUs) and, with the checks on,
+ * its accounting: every lazy callback queued is in a bypass or was flushed
+ * with a cause, every flush rcu_nocb counted has a cause, the state sane. */
+static int nocb_sample(tree_flavor *tf, sim_metrics *m, sim_time now)
+{
+	const rcu_nocb_state *st = tf->nocb;
+	int64_t bypass = 0, lazy = 0;
+	uint64_t flushes = 0;
+	for (int i = 0; i < st->ncpus; i++) {
+		bypass += rcu_nocb_bypass_len(st, i);
+		lazy += st->nd[i].lazy_len;
+		flushes += st->nd[i].n_flushes;
+	}
+	RCUSIM_CHECK(tf->lazy_queued == tf->lazy_age + tf->lazy_count + tf->lazy_hurry + (uint64_t)lazy,
+		     "rcu_nocb.lazy_accounted");
+	RCUSIM_CHECK(flushes == tf->flush_allowance + tf->flush_age + tf->flush_length,
+		     "rcu_nocb.flushes_accounted");
+	RCUSIM_CHECK(rcu_nocb_sane(st), "rcu_nocb.sane");
+	(void)lazy;
+	(void)flushes;
+	sim_series *s = sim_metrics_series(m, "cb.bypass", -1);
+	if (!s || sim_series_append(s, now, (double)bypass))
+		return SIM_ENOMEM;
+	return 0;
 }
 
 /* Series: grace periods so far, and the callbacks in each segment, all
@@ -207,7 +417,7 @@ static int tree_sample(void *state, sim_metrics *m, sim_time now)
 		if (!(s = sim_metrics_series(m, seg_names[i], -1)) ||
 		    sim_series_append(s, now, (double)seg[i]))
 			return SIM_ENOMEM;
-	return 0;
+	return tf->nocb ? nocb_sample(tf, m, now) : 0;
 }
 
 static int tree_finish(void *state, sim_metrics *m, sim_time now)
@@ -228,6 +438,25 @@ static int tree_finish(void *state, sim_metrics *m, sim_time now)
 	/* A grace period still running at the end has lasted at least this. */
 	if (rcu_tree_gp_in_progress(rs) && tf->phase != GPK_IDLE)
 		rc |= sim_metrics_scalar(m, "gp.open_ns", (double)(now - tf->gp_start_ns));
+	if (tf->nocb) {
+		uint64_t bypassed = 0;
+		for (int i = 0; i < rs->ncpus; i++)
+			bypassed += tf->nocb->nd[i].n_bypassed;
+		if (now > 0)
+			rc |= sim_metrics_scalar(m, "gp.per_hour",
+						 (double)rs->gp_completed * 3600e9 / (double)now);
+		rc |= sim_metrics_scalar(m, "cb.bypassed", (double)bypassed);
+		rc |= sim_metrics_scalar(m, "cb.bypass_max", (double)tf->bypass_max);
+		rc |= sim_metrics_scalar(m, "nocb.flush_allowance", (double)tf->flush_allowance);
+		rc |= sim_metrics_scalar(m, "nocb.flush_age", (double)tf->flush_age);
+		rc |= sim_metrics_scalar(m, "nocb.flush_length", (double)tf->flush_length);
+		if (tf->nocb->cfg.lazy) {
+			rc |= sim_metrics_scalar(m, "lazy.queued", (double)tf->lazy_queued);
+			rc |= sim_metrics_scalar(m, "lazy.flushed_age", (double)tf->lazy_age);
+			rc |= sim_metrics_scalar(m, "lazy.flushed_count", (double)tf->lazy_count);
+			rc |= sim_metrics_scalar(m, "lazy.flushed_hurry", (double)tf->lazy_hurry);
+		}
+	}
 	return rc ? SIM_ENOMEM : 0;
 }
 
@@ -241,6 +470,9 @@ static void tree_sched_clock_irq(void *state, int cpu, sim_time now, bool user, 
 	rcu_tree_sched_clock_irq(rs, cpu, user, &e);
 	eff->need_resched |= e.need_resched;
 	eff->raise |= e.invoke_rcu_core;
+	if (__builtin_expect(tf->nocb != NULL, 0) &&
+	    rcu_nocb_need_deferred_wakeup(tf->nocb, cpu, RCU_NOCB_WAKE))
+		eff->raise = true; /* rcu_pending()'s first test (tree.c:4421) */
 	if (rcu_tree_gp_in_progress(rs)) {
 		int64_t j = now / tf->tick_ns;
 		if (j - rs->jiffies_stall >= 0) {
@@ -343,6 +575,12 @@ static void tree_gp_step(void *state, int cpu, sim_time now, rcu_gp_work *w)
 		bool needgp;
 		tf->cleanup_ns = now;
 		w->nodes = rcu_tree_gp_cleanup(rs, cpu, j, &needgp);
+		if (tf->nocb) {
+			/* rcu_nocb_gp_cleanup() of each node (tree.c:2159-2161). */
+			int n = rcu_nocb_gp_cleanup(tf->nocb, tf->woken);
+			for (int i = 0; i < n; i++)
+				nocb_kick(tf, RCU_KICK_RCUOG, tf->woken[i]);
+		}
 		tf->phase = GPK_CLEANED;
 		w->next = RCU_GP_NEXT_RUN;
 		return;
@@ -389,6 +627,141 @@ static void tree_softirq_qs(void *state, int cpu)
 	rcu_tree_qs(tf->rs, cpu);
 }
 
+static int tree_nocb_groups(const void *state)
+{
+	const tree_flavor *tf = state;
+	return tf->nocb ? tf->nocb->ngroups : 0;
+}
+
+static int tree_nocb_leader(const void *state, int g)
+{
+	const tree_flavor *tf = state;
+	const rcu_nocb_group *grp = &tf->nocb->grp[g];
+	return grp->noffloaded ? grp->leader : -1;
+}
+
+static bool tree_nocb_offloaded(const void *state, int cpu)
+{
+	const tree_flavor *tf = state;
+	return tf->nocb->nd[cpu].offloaded;
+}
+
+/* One pass of group @g's rcuog at @now: the end of its wait if it was
+ * waiting (rcu_nocb_gp_wait_end()), then nocb_gp_wait(), its flushes
+ * counted by cause (from each CPU's bypass before the pass). */
+static void tree_rcuog_step(void *state, int g, sim_time now, rcu_nocb_work *w)
+{
+	tree_flavor *tf = state;
+	rcu_nocb_state *st = tf->nocb;
+	rcu_nocb_group *grp = &st->grp[g];
+	int64_t j = now / tf->tick_ns, *snap = tf->snap;
+	rcu_nocb_effect e;
+	rcu_nocb_gp_pass pass;
+	rcu_nocb_effect_init(&e);
+	memset(w, 0, sizeof(*w));
+	if (grp->wait != RCU_NOCB_GP_RUNNING) {
+		assert(rcu_nocb_gp_wait_cond(st, g)); /* it stays true once true */
+		rcu_nocb_gp_wait_end(st, g, &e);
+	}
+	for (int cpu = grp->lo; cpu <= grp->hi; cpu++) {
+		int64_t *sn = &snap[3 * (cpu - grp->lo)];
+		sn[0] = (int64_t)st->nd[cpu].n_flushes;
+		sn[1] = rcu_nocb_bypass_len(st, cpu);
+		sn[2] = st->nd[cpu].lazy_len;
+	}
+	rcu_nocb_gp_wait(st, g, j, &pass, &e);
+	for (int cpu = grp->lo; pass.flushed_cpus && cpu <= grp->hi; cpu++) {
+		const int64_t *sn = &snap[3 * (cpu - grp->lo)];
+		if ((int64_t)st->nd[cpu].n_flushes != sn[0]) /* tree_nocb.h:702-709 */
+			nocb_count_flush(tf, sn[1] > 2 * st->rsp->cfg.qhimark ? 2 : 1, sn[1], sn[2], 0);
+	}
+	w->sleep = pass.sleep;
+	w->wake_gp = e.wake_gp_kthread;
+	nocb_effect(tf, &e, j);
+}
+
+static bool tree_rcuog_wakeable(const void *state, int g)
+{
+	const tree_flavor *tf = state;
+	return rcu_nocb_gp_wait_cond(tf->nocb, g);
+}
+
+/* One rcuo batch on @cpu: the momentary extended QS nocb_cb_wait() begins
+ * with (tree_nocb.h:903), rcu_do_batch() of at most @max ready callbacks
+ * with each one's function, the cond_resched() after each (rcu_all_qs() on
+ * this CPU: one suffices, tree.c:2586-2590), then the advance. */
+static void tree_rcuo_step(void *state, int cpu, const rcu_core_ctx *b, int64_t max,
+			   rcu_nocb_work *w)
+{
+	tree_flavor *tf = state;
+	rcu_tree_state *rs = tf->rs;
+	rcu_nocb_batch nb = { b->first_ns, b->cost_ns, max };
+	rcu_nocb_cb_out out;
+	rcu_tree_momentary_eqs(rs, cpu);
+	int64_t n = rcu_nocb_cb_wait(tf->nocb, cpu, &nb, tf->lat, &out);
+	if (n) {
+		rcu_tree_all_qs(rs, cpu);
+		if (tf->invoke) {
+			const uint32_t *runs[2];
+			size_t lens[2];
+			int nr = rcu_tree_invoked_objs(rs, cpu, n, runs, lens);
+			sim_time at = b->first_ns;
+			for (int i = 0; i < nr; i++) {
+				tf->invoke(tf->invoke_ctx, cpu, runs[i], lens[i], at, b->cost_ns);
+				at += (sim_time)lens[i] * b->cost_ns;
+			}
+		}
+	}
+	w->invoked = n;
+	w->sleep = out.sleep;
+	w->wake_gp = out.wake_gp_kthread;
+}
+
+static bool tree_rcuo_wakeable(const void *state, int cpu)
+{
+	const tree_flavor *tf = state;
+	return rcu_nocb_cb_wait_cond(tf->nocb, cpu);
+}
+
+/* Group @g's nocb_timer at @now: do_nocb_deferred_wakeup_timer(). */
+static void tree_nocb_timer(void *state, int g, sim_time now)
+{
+	tree_flavor *tf = state;
+	rcu_nocb_effect e;
+	if (!tf->nocb->grp[g].timer_pending)
+		return; /* deleted meanwhile: the caller cancels its event, this cannot happen */
+	rcu_nocb_effect_init(&e);
+	rcu_nocb_timer(tf->nocb, g, &e);
+	nocb_effect(tf, &e, now / tf->tick_ns);
+}
+
+static bool tree_nocb_timer_when(const void *state, int g, sim_time *when)
+{
+	const tree_flavor *tf = state;
+	if (!tf->nocb->grp[g].timer_pending)
+		return false;
+	*when = tf->timer_fire[g];
+	return true;
+}
+
+static size_t tree_nocb_kicks(void *state, const rcu_nocb_kick **kicks)
+{
+	tree_flavor *tf = state;
+	size_t n = tf->nkicks;
+	for (size_t i = 0; i < n; i++) {
+		const rcu_nocb_kick *kk = &tf->kicks[i];
+		if (kk->kind == RCU_KICK_RCUO)
+			tf->kick_o[kk->id] = false;
+		else if (kk->kind == RCU_KICK_RCUOG)
+			tf->kick_og[kk->id] = false;
+		else
+			tf->kick_timer[kk->id] = false;
+	}
+	tf->nkicks = 0;
+	*kicks = tf->kicks;
+	return n;
+}
+
 const rcu_flavor rcu_tree = {
 	.name = "tree",
 	.create = tree_create,
@@ -413,4 +786,14 @@ const rcu_flavor rcu_tree = {
 	.cond_resched = tree_cond_resched,
 	.softirq_qs = tree_softirq_qs,
 	.needs_cpu = tree_needs_cpu,
+	.nocb_groups = tree_nocb_groups,
+	.nocb_leader = tree_nocb_leader,
+	.nocb_offloaded = tree_nocb_offloaded,
+	.rcuog_step = tree_rcuog_step,
+	.rcuog_wakeable = tree_rcuog_wakeable,
+	.rcuo_step = tree_rcuo_step,
+	.rcuo_wakeable = tree_rcuo_wakeable,
+	.nocb_timer = tree_nocb_timer,
+	.nocb_timer_when = tree_nocb_timer_when,
+	.nocb_kicks = tree_nocb_kicks,
 };

@@ -8,10 +8,12 @@
 
 #include "rcu.h"
 #include "rcu_classic.h"
+#include "rcu_nocb.h"
 #include "rcu_tree.h"
 #include "workload.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int model_ncpus(const sim_params *p)
@@ -128,7 +130,25 @@ static const applies applicability[] = {
 	{ P_RCU_GP_NODE_COST, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
 	{ P_RCU_FQS_CPU_COST, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
 	{ P_IRQ_NOHZ_IDLE, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	/* Offloading and lazy callbacks (models/rcu_nocb.c); the first four
+	 * also need an offloaded CPU (rcusim_validate()). */
+	{ P_RCU_NOCBS, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_NOCB_GP_STRIDE, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_LAZY, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_LAZY_FLUSH, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_LAZY_FLUSH, P_RCU_LAZY, 1u << 1, "rcu.lazy = yes", false },
+	{ P_RCU_CALL_SITE, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_CALL_SITE, P_RCU_LAZY, 1u << 1, "rcu.lazy = yes", false },
 };
+
+/* Was knob @id set away from its default by the scenario itself or --set
+ * (not by an included preset, nor written out at its default)? */
+static bool set_by_scenario(const sim_params *p, int id)
+{
+	return strcmp(sim_params_origin(p, (size_t)id), "default") &&
+	       strcmp(sim_params_text(p, (size_t)id), sim_params_def(p, (size_t)id)->def) &&
+	       !sim_params_preset(p, (size_t)id);
+}
 
 /* A knob set away from its default by the scenario itself or --set, that
  * the model it chose does not read, is a mistake to report, not to ignore.
@@ -141,9 +161,7 @@ static int check_applicable(const sim_params *p, char *err, size_t errlen)
 	char a[512];
 	for (size_t i = 0; i < sizeof(applicability) / sizeof(applicability[0]); i++) {
 		const applies *r = &applicability[i];
-		if (!strcmp(sim_params_origin(p, (size_t)r->id), "default") ||
-		    !strcmp(sim_params_text(p, (size_t)r->id), sim_params_def(p, (size_t)r->id)->def) ||
-		    sim_params_preset(p, (size_t)r->id) ||
+		if (!set_by_scenario(p, r->id) ||
 		    (r->classic && sim_params_int(p, P_RCU_FLAVOR) != FLAVOR_CLASSIC) ||
 		    (r->when >> sim_params_int(p, (size_t)r->chooser) & 1))
 			continue;
@@ -151,6 +169,36 @@ static int check_applicable(const sim_params *p, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: applies only with %s, and %s is %s (%s)", a, r->what,
 			 sim_params_def(p, (size_t)r->chooser)->name,
 			 sim_params_text(p, (size_t)r->chooser), sim_params_origin(p, (size_t)r->chooser));
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
+/* Tree RCU's offloading knobs: rcu.nocbs parses, rcu.lazy_flush is a jiffy
+ * or more, and the knobs that act only on offloaded CPUs are not set
+ * without one. 0, SIM_EINPUT (message) or SIM_ENOMEM. */
+static int validate_nocb(const sim_params *p, char *err, size_t errlen)
+{
+	static const int need_offload[] = { P_RCU_NOCB_GP_STRIDE, P_RCU_LAZY, P_RCU_LAZY_FLUSH,
+					    P_RCU_CALL_SITE };
+	char a[512];
+	rcu_nocb_cfg cfg;
+	int noff;
+	bool *mask = malloc((size_t)model_ncpus(p) * sizeof(*mask));
+	if (!mask) {
+		snprintf(err, errlen, "out of memory");
+		return SIM_ENOMEM;
+	}
+	int rc = rcu_nocb_cfg_from_params(&cfg, mask, &noff, p, err, errlen);
+	free(mask);
+	if (rc || noff)
+		return rc;
+	for (size_t i = 0; i < sizeof(need_offload) / sizeof(need_offload[0]); i++) {
+		if (!set_by_scenario(p, need_offload[i]))
+			continue;
+		model_param_where(p, need_offload[i], a, sizeof(a));
+		snprintf(err, errlen, "%s: applies only to offloaded CPUs, and rcu.nocbs names none "
+			 "(%s, %s)", a, sim_params_text(p, P_RCU_NOCBS), sim_params_origin(p, P_RCU_NOCBS));
 		return SIM_EINPUT;
 	}
 	return 0;
@@ -193,6 +241,8 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 				 sim_params_text(p, P_RCU_GP_KTHREAD_CPU), model_ncpus(p) - 1);
 			return SIM_EINPUT;
 		}
+		if ((rc = validate_nocb(p, err, errlen)))
+			return rc;
 	}
 	sim_time def = sim_params_int(p, P_SCHED_DEF_TIMESLICE);
 	if (!sim_params_is_auto(p, P_SCHED_MIN_TIMESLICE) &&

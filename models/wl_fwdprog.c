@@ -189,4 +189,5 @@ const workload_ops fwdprog_workload = {
 	.finish = fwdprog_finish,
 	.next_syscall = workload_no_syscall, /* hogs, and a kthread */
 	.invoke = fwdprog_invoke,
+	.hurry = true, /* rcu_ops.call = call_rcu_hurry (kernel/rcu/rcutorture.c 6.12:571) */
 };

@@ -126,4 +126,5 @@ const workload_ops syncrcu_workload = {
 	.next_syscall = syncrcu_next_block,
 	.next_block = syncrcu_next_block,
 	.invoke = syncrcu_invoke,
+	.hurry = true, /* wait_rcu_gp(call_rcu_hurry) (kernel/rcu/tree.c 6.12:4018-4019) */
 };

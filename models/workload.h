@@ -116,6 +116,9 @@ typedef struct workload_ops {
 	/* The function of its callbacks' objects (rcu.h), or NULL: for
 	 * workloads that free files it is file_free_rcu. */
 	rcu_invoke_fn *invoke;
+	/* Its call site is call_rcu_hurry() in 6.12 (never lazy, rcu.lazy),
+	 * not call_rcu() (rcu.call_site = auto). */
+	bool hurry;
 } workload_ops;
 
 /* The kind workload.kind names, or NULL. */

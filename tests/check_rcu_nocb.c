@@ -715,7 +715,7 @@ START_TEST(nocb_callback_through_rcuog_gp_rcuo)
 	/* rcuo of CPU 20: one callback, called at 1 ms, invoked at 10 ms. */
 	sim_hist *lat = malloc(sizeof(*lat));
 	sim_hist_init(lat);
-	rcu_nocb_batch b = { 10000000, 1000 };
+	rcu_nocb_batch b = { 10000000, 1000, 0 };
 	rcu_nocb_cb_out out;
 	ck_assert(rcu_nocb_cb_wait_cond(w.st, 20));
 	ck_assert_int_eq(rcu_nocb_cb_wait(w.st, 20, &b, lat, &out), 1);
@@ -790,7 +790,7 @@ START_TEST(nocb_rcuo_batch_without_limits)
 	ck_assert_int_eq(e.nwake_rcuo, 1);
 	fill_bypass(w, 1, 6002, 3);
 	ck_assert_int_eq(rcu_nocb_bypass_len(w.st, 1), 3);
-	rcu_nocb_batch b = { 0, 100 };
+	rcu_nocb_batch b = { 0, 100, 0 };
 	rcu_nocb_cb_out out;
 	ck_assert_int_eq(rcu_nocb_cb_wait(w.st, 1, &b, NULL, &out), 5000);
 	ck_assert_int_eq(out.cond_resched, 5000);
@@ -827,7 +827,7 @@ START_TEST(nocb_rcuo_advances_after_batch)
 	ck_assert_int_eq(e.wake_rcuog, -1);
 	run_gp(w.rsp, 5);
 	ck_assert_uint_eq(w.rsp->gp_seq, g0 + 8);
-	rcu_nocb_batch b = { 6000000, 100 };
+	rcu_nocb_batch b = { 6000000, 100, 0 };
 	rcu_nocb_cb_out out;
 	ck_assert_int_eq(rcu_nocb_cb_wait(w.st, 1, &b, NULL, &out), 1);
 	ck_assert(!out.sleep && out.wake_gp_kthread && rcu_nocb_cb_wait_cond(w.st, 1));
@@ -1032,7 +1032,7 @@ START_TEST(nocb_random_conservation)
 			if (!st->nd[cpu].offloaded || st->nd[cpu].cb_sleep)
 				break;
 			rcu_segcblist *l = &rsp->rda[cpu].cblist;
-			rcu_nocb_batch b = { now, 100 };
+			rcu_nocb_batch b = { now, 100, 0 };
 			rcu_nocb_cb_out out;
 			int64_t n = rcu_nocb_cb_wait(st, cpu, &b, NULL, &out);
 			for (int64_t k = 0; k < n; k++) {
