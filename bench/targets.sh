@@ -54,6 +54,10 @@ tree=$1 treemem=$2
 set -- $(measure "$T/o" "$R" run "$S/x86-4096-callrcu-6.12.ini" --set rcu.flavor=classic --db "$T/h.db" --duration $D6 --quiet)
 echo "4096-CPU x86, callrcu, 6.12, $D6: tree $tree s ($((treemem / 1024)) MiB peak), classic $1 s: $(echo "$tree / $1" | bc -l | cut -c1-4)x (target tree <= 60 s, <= 4096 MiB, <= 1.5x)"
 
+# Offloading: the same machine and load with every CPU offloaded.
+set -- $(measure "$T/o" "$R" run "$S/x86-4096-callrcu-6.12-nocbs.ini" --db "$T/i.db" --duration $D6 --quiet)
+echo "4096-CPU x86, callrcu, 6.12, rcu_nocbs=all, $D6: $1 s, $(($2 / 1024)) MiB peak (target <= 60 s, <= 4096 MiB)"
+
 # The sweep: the median of 3 pairs (1 in smoke mode), --jobs 1 then --jobs 2.
 sweep() { # sweep JOBS -> wall seconds
 	rm -f "$T/e.db"
