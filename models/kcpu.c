@@ -4,8 +4,12 @@
  * ticks (update_process_times: rcu_check_callbacks, then scheduler_tick),
  * irq_exit running softirqs (__do_softirq, at most MAX_SOFTIRQ_RESTART
  * passes, then wakeup_softirqd), ksoftirqd at nice 19 looping
- * do_softirq/cond_resched, schedule() over the O(1) runqueue
- * (models/sched.c), reschedule IPIs and device interrupts, and cache_reap.
+ * do_softirq/cond_resched, schedule() over the O(1) or EEVDF runqueue
+ * (models/sched.c, sched_eevdf.c), reschedule IPIs and device interrupts,
+ * and cache_reap; for Tree RCU also its kernel threads (the GP kthread,
+ * rcuc, rcuog and rcuo: struct kthread, steps of CPU time), resched_cpu()
+ * IPIs that set need_resched, the idle loop's extended quiescent state,
+ * and nohz idle (an idle CPU without callbacks takes no tick).
  * Where pending softirqs run depends on machine.arch: on x86_64 at irq_exit
  * only; on sparc64 also at every trap return (rtrap runs do_softirq before
  * it tests for a return to user or kernel mode): right after irq_exit's
@@ -24,7 +28,8 @@
  * core changes speed),
  * one per IPI or device interrupt, one per system-call return that runs
  * pending softirqs (sparc64; armed only while one is pending, at the time
- * the job's next system call comes at its current speed). A softirq run is committed when it
+ * the job's next system call comes at its current speed), one per kthread
+ * step with work, wakeup or timeout. A softirq run is committed when it
  * starts: each callback's invocation time is the run's start plus the pass
  * and callback costs before it; ticks that land in a run lengthen it by
  * their cost but do not move the invocation times already recorded (an
@@ -33,8 +38,9 @@
  * job's share of CPU time in system calls. CPU costs are given at full core
  * speed and 1.2 GHz and stretched by the core's clock and by how many
  * hardware threads of the core are busy when the activity starts.
- * Left out: the _bh flavour of RCU, nohz, CPU hotplug, softirqs other than
- * the RCU tasklet and device interrupts' own softirq work. Ticks arriving
+ * Left out: the _bh flavour of RCU, nohz_full's tick stop, CPU hotplug,
+ * softirqs other than the RCU tasklet and device interrupts' own softirq
+ * work. Ticks arriving
  * while a CPU is in softirq do only their hardirq part (in_interrupt()
  * stops irq_exit), which re-raises the tasklet: the run then restarts at
  * its end if it has passes left.
