@@ -18,8 +18,8 @@
  * - nohz_full= (which implies offloading) and CONFIG_RCU_NOCB_CPU_DEFAULT_ALL:
  *   the caller builds the mask (rcu_nocb_parse_cpulist("all") for the latter).
  * - The "rcu-lazy" shrinker (tree_nocb.h:1198-1282) and rcu_barrier(): only
- *   the flush they use is here (rcu_nocb_flush_bypass); memory pressure is
- *   not modelled yet.
+ *   the flush they use is here (rcu_nocb_flush_bypass); the shrinker's pass
+ *   is the tree flavor's (rcu_tree_flavor.c, rcu.lazy_shrink_at).
  * - Locks: every trylock succeeds (rcu_nocb_try_flush_bypass always
  *   flushes, rcu_advance_cbs_nowake and nocb_cb_wait's advance always get
  *   the leaf), and each function is atomic.

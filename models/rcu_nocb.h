@@ -34,7 +34,8 @@
  * Left out (rcu_nocb.c's file header says why): CPU hotplug and runtime
  * (de-)offloading, rcu_nocb_poll, early boot (no bypass before the
  * scheduler runs, rcu_async_should_hurry), nohz_full's implied offloading,
- * the lazy shrinker, rcu_barrier itself (its flush is here), and lock
+ * the lazy shrinker (the tree flavor runs its pass with this flush),
+ * rcu_barrier itself (its flush is here), and lock
  * contention (every trylock succeeds).
  */
 #ifndef RCUSIM_MODELS_RCU_NOCB_H

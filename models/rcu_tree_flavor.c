@@ -84,8 +84,13 @@ typedef struct tree_flavor {
 	bool *kick_o;           /* per CPU: an rcuo kick is in kicks */
 	int64_t bypass_max;     /* longest bypass of one CPU seen */
 	uint64_t flush_allowance, flush_age, flush_length; /* bypass flushes by cause */
+	uint64_t flush_memory;  /* bypass flushes by the lazy shrinker */
 	uint64_t lazy_queued;   /* lazy callbacks queued */
 	uint64_t lazy_age, lazy_count, lazy_hurry; /* lazy callbacks flushed, by cause */
+	uint64_t lazy_memory;   /* lazy callbacks flushed by the shrinker */
+	int64_t shrink_at;      /* rcu.lazy_shrink_at: lazy callbacks that make memory pressure, 0 = none */
+	int64_t shrink_check;   /* lazy call_rcu()s before the total can reach shrink_at again */
+	uint64_t shrinks;       /* shrinker passes that flushed */
 } tree_flavor;
 
 rcu_tree_state *rcu_tree_flavor_state(void *rsp)
@@ -111,6 +116,8 @@ static int nocb_create(tree_flavor *tf, const rcu_flavor_env *env, char *err, si
 	rcu_nocb_state *st = tf->nocb;
 	tf->hurry = env->hurry;
 	tf->hz = tf->rs->cfg.hz;
+	tf->shrink_at = cfg.lazy ? sim_params_int(env->p, P_RCU_LAZY_SHRINK_AT) : 0;
+	tf->shrink_check = tf->shrink_at;
 	for (int i = 0; i < n; i++)
 		tf->rs->rda[i].offloaded = st->nd[i].offloaded;
 	size_t ng = (size_t)st->ngroups;
@@ -177,6 +184,43 @@ static void nocb_count_flush(tree_flavor *tf, int cause, int64_t nb, int64_t nl,
 	}
 }
 
+/* Memory pressure as rcusim models it (rcu.lazy_shrink_at): the
+ * allocation behind a lazy call_rcu() that finds that many lazy callbacks
+ * queued on the offloaded CPUs enters direct reclaim, and the "rcu-lazy"
+ * shrinker's pass covers them all: lazy_rcu_shrink_count(), then
+ * lazy_rcu_shrink_scan() (tree_nocb.h 6.12:1199-1281) flushing each CPU's
+ * bypass that holds lazy callbacks (rcu_nocb_try_flush_bypass()) and
+ * waking its rcuog (wake_nocb_gp(rdp, false)). The total grows only by
+ * lazy call_rcu()s, so it is summed only when it could have reached the
+ * threshold. */
+static void nocb_lazy_shrink(tree_flavor *tf, int64_t j)
+{
+	rcu_nocb_state *st = tf->nocb;
+	if (--tf->shrink_check > 0)
+		return;
+	int64_t total = 0;
+	for (int i = 0; i < st->ncpus; i++)
+		total += st->nd[i].lazy_len;
+	if (total < tf->shrink_at) {
+		tf->shrink_check = tf->shrink_at - total;
+		return;
+	}
+	tf->shrinks++;
+	for (int i = 0; i < st->ncpus; i++) {
+		int64_t nl = st->nd[i].lazy_len;
+		if (!nl)
+			continue;
+		rcu_nocb_effect e;
+		rcu_nocb_effect_init(&e);
+		(void)rcu_nocb_flush_bypass(st, i, j);
+		tf->flush_memory++;
+		tf->lazy_memory += (uint64_t)nl;
+		(void)rcu_nocb_wake_nocb_gp(st, i, false, &e);
+		nocb_effect(tf, &e, j);
+	}
+	tf->shrink_check = tf->shrink_at;
+}
+
 /* call_rcu() on offloaded @cpu: rcu_nocb_call_rcu(), lazy unless the call
  * site hurries (and lazy at all only with rcu.lazy). */
 static int nocb_call_rcu(tree_flavor *tf, int cpu, sim_time at, uint32_t obj, rcu_call_effect *eff)
@@ -200,6 +244,8 @@ static int nocb_call_rcu(tree_flavor *tf, int cpu, sim_time at, uint32_t obj, rc
 	if (b > tf->bypass_max)
 		tf->bypass_max = b;
 	nocb_effect(tf, &e, j);
+	if (lazy && tf->shrink_at)
+		nocb_lazy_shrink(tf, j);
 	eff->wake_gp |= e.wake_gp_kthread;
 	return 0;
 }
@@ -379,9 +425,11 @@ static int nocb_sample(tree_flavor *tf, sim_metrics *m, sim_time now)
 		lazy += st->nd[i].lazy_len;
 		flushes += st->nd[i].n_flushes;
 	}
-	RCUSIM_CHECK(tf->lazy_queued == tf->lazy_age + tf->lazy_count + tf->lazy_hurry + (uint64_t)lazy,
+	RCUSIM_CHECK(tf->lazy_queued == tf->lazy_age + tf->lazy_count + tf->lazy_hurry +
+						tf->lazy_memory + (uint64_t)lazy,
 		     "rcu_nocb.lazy_accounted");
-	RCUSIM_CHECK(flushes == tf->flush_allowance + tf->flush_age + tf->flush_length,
+	RCUSIM_CHECK(flushes == tf->flush_allowance + tf->flush_age + tf->flush_length +
+					tf->flush_memory,
 		     "rcu_nocb.flushes_accounted");
 	RCUSIM_CHECK(rcu_nocb_sane(st), "rcu_nocb.sane");
 	(void)lazy;
@@ -455,6 +503,11 @@ static int tree_finish(void *state, sim_metrics *m, sim_time now)
 			rc |= sim_metrics_scalar(m, "lazy.flushed_age", (double)tf->lazy_age);
 			rc |= sim_metrics_scalar(m, "lazy.flushed_count", (double)tf->lazy_count);
 			rc |= sim_metrics_scalar(m, "lazy.flushed_hurry", (double)tf->lazy_hurry);
+			if (tf->shrink_at) {
+				rc |= sim_metrics_scalar(m, "lazy.flushed_memory",
+							 (double)tf->lazy_memory);
+				rc |= sim_metrics_scalar(m, "lazy.shrinks", (double)tf->shrinks);
+			}
 		}
 	}
 	return rc ? SIM_ENOMEM : 0;

@@ -137,6 +137,8 @@ static const applies applicability[] = {
 	{ P_RCU_LAZY, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
 	{ P_RCU_LAZY_FLUSH, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
 	{ P_RCU_LAZY_FLUSH, P_RCU_LAZY, 1u << 1, "rcu.lazy = yes", false },
+	{ P_RCU_LAZY_SHRINK_AT, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
+	{ P_RCU_LAZY_SHRINK_AT, P_RCU_LAZY, 1u << 1, "rcu.lazy = yes", false },
 	{ P_RCU_CALL_SITE, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
 	{ P_RCU_CALL_SITE, P_RCU_LAZY, 1u << 1, "rcu.lazy = yes", false },
 };
@@ -180,7 +182,7 @@ static int check_applicable(const sim_params *p, char *err, size_t errlen)
 static int validate_nocb(const sim_params *p, char *err, size_t errlen)
 {
 	static const int need_offload[] = { P_RCU_NOCB_GP_STRIDE, P_RCU_LAZY, P_RCU_LAZY_FLUSH,
-					    P_RCU_CALL_SITE };
+					    P_RCU_LAZY_SHRINK_AT, P_RCU_CALL_SITE };
 	char a[512];
 	rcu_nocb_cfg cfg;
 	int noff;

@@ -307,6 +307,48 @@ START_TEST(nocb_lazy_flushed_by_hurry_arrival)
 END_TEST
 
 /* Callbacks queued on all CPUs: main lists plus bypasses. */
+START_TEST(nocb_lazy_flushed_by_memory_pressure)
+{
+	/* rcu.lazy with rcu.lazy_shrink_at = 100: 60 lazy callbacks on CPU 1
+	 * and 39 on CPU 3 at 0.5 ms wait in their bypasses (lazy callbacks go
+	 * there whatever the allowance): 99 in all, under the threshold. The
+	 * 100th, on CPU 3 at 1 ms,
+	 * finds 100 lazy callbacks: the shrinker flushes both bypasses (2
+	 * flushes, 100 lazy callbacks) and wakes both groups' rcuog, so all
+	 * are invoked after a grace period or two, long before rcu.lazy_flush
+	 * (10 s). Without the threshold they wait the 10 s. */
+	box b;
+	const char *sets[] = { "rcu.lazy=yes", "rcu.lazy_shrink_at=100", NULL };
+	box_create(&b, sets);
+	kmodel *k = b.k;
+	run_to(&b, MS / 2);
+	queue_on(&b, 1, 60);
+	queue_on(&b, 3, 39);
+	ck_assert_int_eq(nocb(&b)->nd[1].lazy_len + nocb(&b)->nd[3].lazy_len, 99);
+	run_to(&b, MS);
+	queue_on(&b, 3, 1);
+	ck_assert_int_eq(nocb(&b)->nd[1].lazy_len + nocb(&b)->nd[3].lazy_len, 0);
+	ck_assert_int_eq(rcu_nocb_bypass_len(nocb(&b), 1) + rcu_nocb_bypass_len(nocb(&b), 3), 0);
+	run_to(&b, 100 * MS);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 100);
+	ck_assert_uint_eq(rcuo_invoked(&b), 100);
+	ck_assert_double_eq(finish_get(&b, "lazy.flushed_memory"), 100);
+	ck_assert_double_eq(finish_get(&b, "lazy.shrinks"), 1);
+	ck_assert_double_eq(finish_get(&b, "lazy.flushed_age"), 0);
+	box_destroy(&b);
+
+	const char *no[] = { "rcu.lazy=yes", NULL };
+	box_create(&b, no);
+	k = b.k;
+	run_to(&b, MS / 2);
+	queue_on(&b, 1, 60);
+	queue_on(&b, 3, 40);
+	run_to(&b, 5 * S);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 0);
+	box_destroy(&b);
+}
+END_TEST
+
 static int64_t queued(box *b, int64_t *bypass)
 {
 	int64_t n = 0;
@@ -432,6 +474,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, nocb_tick_not_kept_for_offloaded_callbacks);
 	tcase_add_test(tc, nocb_lazy_flush_by_age_rcuscale);
 	tcase_add_test(tc, nocb_lazy_flushed_by_hurry_arrival);
+	tcase_add_test(tc, nocb_lazy_flushed_by_memory_pressure);
 	tcase_add_test(tc, nocb_flood_conservation_every_sample);
 	tcase_add_test(tc, nocb_mixed_machine_softirq_only_where_not_offloaded);
 	tcase_add_test(tc, nocb_knobs_validated);
