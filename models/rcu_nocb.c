@@ -791,16 +791,7 @@ int64_t rcu_nocb_cb_wait(rcu_nocb_state *st, int cpu, const rcu_nocb_batch *b, s
 		/* Offloaded: the trigger is the length before the batch, bypass
 		 * included (:2544-2546). */
 		rdp->qlen_last_fqs_check = rcu_nocb_len(st, cpu);
-		if (lat) {
-			sim_time at = b->first_ns;
-			for (int64_t k = 0; k < n; k++, at += b->cost_ns) {
-				sim_time t = rcu_segcblist_call_time(l, l->head + (uint64_t)k, at);
-				RCUSIM_CHECK(at - t < (INT64_C(1) << 47), "rcu_nocb.call_time_window");
-				sim_hist_add(lat, (uint64_t)(at - t));
-			}
-		}
-		l->head += (uint64_t)n;
-		rdp->n_cbs_invoked += (uint64_t)n;
+		rcu_tree_invoke_done(rsp, cpu, n, b->first_ns, b->cost_ns, lat);
 		/* :2606-2620, with ->cblist.len counting the bypass. */
 		int64_t count = rcu_nocb_len(st, cpu);
 		if (rdp->blimit >= c->flood_blimit && count <= c->qlowmark)

@@ -1013,6 +1013,26 @@ int64_t rcu_tree_batch_limit(const rcu_tree_state *rsp, int cpu)
 	return rdp->blimit > pending ? rdp->blimit : pending;
 }
 
+void rcu_tree_invoke_done(rcu_tree_state *rsp, int cpu, int64_t n, sim_time first_ns,
+			  sim_time cost_ns, sim_hist *lat)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	rcu_segcblist *l = &rdp->cblist;
+	/* Each callback's latency from its call_rcu time. */
+	if (lat) {
+		sim_time at = first_ns;
+		for (int64_t k = 0; k < n; k++, at += cost_ns) {
+			sim_time t = rcu_segcblist_call_time(l, l->head + (uint64_t)k, at);
+			RCUSIM_CHECK(at - t < (INT64_C(1) << 47), "rcu_tree.call_time_window");
+			sim_hist_add(lat, (uint64_t)(at - t));
+		}
+	}
+	/* The rest go back to the front of DONE: only head moves here
+	 * (rcu_segcblist_extract_done_cbs / insert_done_cbs, add_len(-count)). */
+	l->head += (uint64_t)n;
+	rdp->n_cbs_invoked += (uint64_t)n;
+}
+
 int64_t rcu_tree_do_batch(rcu_tree_state *rsp, int cpu, const rcu_tree_batch *b, sim_hist *lat,
 			  rcu_tree_batch_out *out)
 {
@@ -1046,19 +1066,7 @@ int64_t rcu_tree_do_batch(rcu_tree_state *rsp, int cpu, const rcu_tree_batch *b,
 				n = k;
 		}
 	}
-	/* Invoke: each callback's latency from its call_rcu time. */
-	if (lat) {
-		sim_time at = b->first_ns;
-		for (int64_t k = 0; k < n; k++, at += b->cost_ns) {
-			sim_time t = rcu_segcblist_call_time(l, l->head + (uint64_t)k, at);
-			RCUSIM_CHECK(at - t < (INT64_C(1) << 47), "rcu_tree.call_time_window");
-			sim_hist_add(lat, (uint64_t)(at - t));
-		}
-	}
-	/* The rest go back to the front of DONE: only head moves here
-	 * (rcu_segcblist_extract_done_cbs / insert_done_cbs, add_len(-count)). */
-	l->head += (uint64_t)n;
-	rdp->n_cbs_invoked += (uint64_t)n;
+	rcu_tree_invoke_done(rsp, cpu, n, b->first_ns, b->cost_ns, lat);
 	/* tree.c:2611-2620: restore blimit once the flood has drained; reset
 	 * the overflow trigger. */
 	int64_t count = rcu_segcblist_n_cbs(l);

@@ -311,6 +311,22 @@ nomem:
 	return SIM_ENOMEM;
 }
 
+/* The function of each of the @n callbacks just invoked on @cpu (the
+ * last @n taken off its list), the first at @first_ns and each @cost_ns
+ * after: one call per run of the ring. */
+static void invoke_objs(tree_flavor *tf, int cpu, int64_t n, sim_time first_ns, sim_time cost_ns)
+{
+	if (!n || !tf->invoke)
+		return;
+	const uint32_t *runs[2];
+	size_t lens[2];
+	int nr = rcu_tree_invoked_objs(tf->rs, cpu, n, runs, lens);
+	for (int i = 0; i < nr; i++) {
+		tf->invoke(tf->invoke_ctx, cpu, runs[i], lens[i], first_ns, cost_ns);
+		first_ns += (sim_time)lens[i] * cost_ns;
+	}
+}
+
 /* call_rcu() from task context (interrupts on): __call_rcu_common(). */
 static int tree_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_call_effect *eff)
 {
@@ -377,16 +393,7 @@ static int64_t tree_core(void *state, int cpu, const rcu_core_ctx *b, bool *more
 	rcu_tree_batch_out out;
 	int64_t n = rcu_tree_do_batch(rs, cpu, &bt, tf->lat, &out);
 	*more = out.more;
-	if (n && tf->invoke) {
-		const uint32_t *runs[2];
-		size_t lens[2];
-		int nr = rcu_tree_invoked_objs(rs, cpu, n, runs, lens);
-		sim_time at = b->first_ns;
-		for (int i = 0; i < nr; i++) {
-			tf->invoke(tf->invoke_ctx, cpu, runs[i], lens[i], at, b->cost_ns);
-			at += (sim_time)lens[i] * b->cost_ns;
-		}
-	}
+	invoke_objs(tf, cpu, n, b->first_ns, b->cost_ns);
 	return n;
 }
 
@@ -754,16 +761,7 @@ static void tree_rcuo_step(void *state, int cpu, const rcu_core_ctx *b, int64_t 
 	int64_t n = rcu_nocb_cb_wait(tf->nocb, cpu, &nb, tf->lat, &out);
 	if (n) {
 		rcu_tree_all_qs(rs, cpu);
-		if (tf->invoke) {
-			const uint32_t *runs[2];
-			size_t lens[2];
-			int nr = rcu_tree_invoked_objs(rs, cpu, n, runs, lens);
-			sim_time at = b->first_ns;
-			for (int i = 0; i < nr; i++) {
-				tf->invoke(tf->invoke_ctx, cpu, runs[i], lens[i], at, b->cost_ns);
-				at += (sim_time)lens[i] * b->cost_ns;
-			}
-		}
+		invoke_objs(tf, cpu, n, b->first_ns, b->cost_ns);
 	}
 	w->invoked = n;
 	w->sleep = out.sleep;
