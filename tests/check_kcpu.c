@@ -9,53 +9,20 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel_int.h"
+#include "kbox.h"
 #include "testlib.h"
 
 static const char *const arch[] = { "sparc64", "x86_64" };
-
-typedef struct box {
-	sim_params *p;
-	sim_metrics *m;
-	sim_engine *eng;
-	kmodel *k;
-} box;
 
 /* One CPU, HZ 10 (a tick every 100 ms, nothing else between), the callrcu
  * workload with its settings @sets (NULL-terminated) on top. */
 static void box_create(box *b, const char *a, const char *const *sets)
 {
-	char err[1024], as[64];
-	memset(b, 0, sizeof(*b));
-	ck_assert_int_eq(sim_params_create(&b->p, rcusim_params, P_COUNT, err, sizeof(err)), 0);
-	const char *base[] = { "workload.kind=callrcu", "machine.cores=1", "machine.threads_per_core=1",
-			       "machine.hz=10", "scenario.duration=1h", NULL };
-	for (const char *const *s = base; *s; s++)
-		ck_assert_msg(sim_params_set(b->p, *s, err, sizeof(err)) == 0, "%s", err);
+	char as[64];
 	snprintf(as, sizeof(as), "machine.arch=%s", a);
-	ck_assert_int_eq(sim_params_set(b->p, as, err, sizeof(err)), 0);
-	for (; *sets; sets++)
-		ck_assert_msg(sim_params_set(b->p, *sets, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_int_eq(rcusim_validate(b->p, err, sizeof(err)), 0);
-	ck_assert_int_eq(sim_metrics_create(&b->m), 0);
-	ck_assert_int_eq(sim_engine_create(&b->eng), 0);
-	model_env env = { b->eng, b->p, b->m, 1, SIM_RNG_MT19937 };
-	void *state = NULL;
-	ck_assert_msg(kernel_model.create(&state, &env, err, sizeof(err)) == 0, "%s", err);
-	b->k = state;
-}
-
-static void box_destroy(box *b)
-{
-	kernel_model.destroy(b->k);
-	sim_engine_destroy(b->eng);
-	sim_metrics_destroy(b->m);
-	sim_params_destroy(b->p);
-}
-
-static void run_to(box *b, sim_time t)
-{
-	ck_assert_int_eq(sim_engine_run(b->eng, t), 0);
+	const char *base[] = { "workload.kind=callrcu", "machine.cores=1", "machine.threads_per_core=1",
+			       "machine.hz=10", "scenario.duration=1h", as, NULL };
+	box_create_from(b, base, sets);
 }
 
 /* Queue @n callbacks on CPU 0 at the current time, as call_rcu() would. */

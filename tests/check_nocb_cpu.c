@@ -14,20 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel_int.h"
+#include "kbox.h"
 #include "rcu_nocb.h"
 #include "rcu_tree.h"
 #include "testlib.h"
-
-typedef struct box {
-	sim_params *p;
-	sim_metrics *m;
-	sim_engine *eng;
-	kmodel *k;
-} box;
-
-#define MS INT64_C(1000000)
-#define S INT64_C(1000000000)
 
 /* Four CPUs (no SMT), HZ 250, EEVDF, Tree RCU with every CPU offloaded, the
  * callrcu workload at no rate and no jobs (every CPU idle), with @sets
@@ -35,68 +25,19 @@ typedef struct box {
  * rcuog on CPU 0 and {2, 3} with rcuog on CPU 2. */
 static void box_create(box *b, const char *const *sets)
 {
-	char err[1024];
-	memset(b, 0, sizeof(*b));
-	ck_assert_int_eq(sim_params_create(&b->p, rcusim_params, P_COUNT, err, sizeof(err)), 0);
-	const char *base[] = { "workload.kind=callrcu", "workload.callrcu_rate=0/s", "workload.jobs=0",
-			       "machine.cores=4", "machine.threads_per_core=1", "machine.hz=250",
-			       "machine.arch=x86_64", "sched.kind=eevdf", "sched.ksoftirqd_nice=0",
-			       "rcu.flavor=tree", "softirq.time_limit=2ms",
-			       "softirq.stop_on_need_resched=yes", "scenario.duration=1h",
-			       "rcu.nocbs=all", NULL };
-	for (const char *const *s = base; *s; s++)
-		ck_assert_msg(sim_params_set(b->p, *s, err, sizeof(err)) == 0, "%s: %s", *s, err);
-	for (; *sets; sets++)
-		ck_assert_msg(sim_params_set(b->p, *sets, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_msg(rcusim_validate(b->p, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_int_eq(sim_metrics_create(&b->m), 0);
-	ck_assert_int_eq(sim_engine_create(&b->eng), 0);
-	model_env env = { b->eng, b->p, b->m, 1, SIM_RNG_MT19937 };
-	void *state = NULL;
-	ck_assert_msg(kernel_model.create(&state, &env, err, sizeof(err)) == 0, "%s", err);
-	b->k = state;
-}
-
-static void box_destroy(box *b)
-{
-	kernel_model.destroy(b->k);
-	sim_engine_destroy(b->eng);
-	sim_metrics_destroy(b->m);
-	sim_params_destroy(b->p);
-}
-
-static void run_to(box *b, sim_time t)
-{
-	ck_assert_int_eq(sim_engine_run(b->eng, t), 0);
-}
-
-static rcu_tree_state *tree(box *b)
-{
-	return rcu_tree_flavor_state(b->k->rcu.rsp);
+	static const char *const base[] = {
+		"workload.kind=callrcu", "workload.callrcu_rate=0/s", "workload.jobs=0",
+		"machine.cores=4", "machine.threads_per_core=1", "machine.hz=250",
+		"machine.arch=x86_64", "sched.kind=eevdf", "sched.ksoftirqd_nice=0",
+		"rcu.flavor=tree", "softirq.time_limit=2ms", "softirq.stop_on_need_resched=yes",
+		"scenario.duration=1h", "rcu.nocbs=all", NULL
+	};
+	box_create_from(b, base, sets);
 }
 
 static rcu_nocb_state *nocb(box *b)
 {
 	return rcu_tree_flavor_nocb(b->k->rcu.rsp);
-}
-
-/* call_rcu() of @n callbacks on @cpu now, as a job's system call would
- * (its effects carried out as kcpu_account() does: the GP kthread's
- * wakeup, then the offloading kicks). */
-static void queue_on(box *b, int cpu, int n)
-{
-	kmodel *k = b->k;
-	bool wake = false;
-	for (int i = 0; i < n; i++) {
-		rcu_call_effect e = { false, false, false, false };
-		ck_assert_int_eq(k->rcu.ops->call_rcu(k->rcu.rsp, cpu, sim_now(b->eng), 0, &e), 0);
-		k->rcu.cb.enqueued++;
-		sim_tavg_add_at(&k->rcu.cb.qtotal, sim_now(b->eng), sim_now(b->eng), 1);
-		wake |= e.wake_gp;
-	}
-	if (wake)
-		ck_assert_int_eq(sim_timer_at(b->eng, &k->rcu.gpk->wake, sim_now(b->eng)), 0);
-	kcpu_nocb_kicks(k, sim_now(b->eng));
 }
 
 /* Callbacks the rcuo kthreads invoked so far (counted by the CPU model),
