@@ -776,7 +776,6 @@ int64_t rcu_nocb_cb_wait(rcu_nocb_state *st, int cpu, const rcu_nocb_batch *b, s
 	rcu_tree_state *rsp = st->rsp;
 	rcu_tree_data *rdp = &rsp->rda[cpu];
 	rcu_segcblist *l = &rdp->cblist;
-	const rcu_tree_cfg *c = &rsp->cfg;
 	rcu_nocb_data *nd = &st->nd[cpu];
 	int64_t n = 0;
 	assert(nd->offloaded);
@@ -791,17 +790,9 @@ int64_t rcu_nocb_cb_wait(rcu_nocb_state *st, int cpu, const rcu_nocb_batch *b, s
 		/* Offloaded: the trigger is the length before the batch, bypass
 		 * included (:2544-2546). */
 		rdp->qlen_last_fqs_check = rcu_nocb_len(st, cpu);
-		rcu_tree_invoke_done(rsp, cpu, n, b->first_ns, b->cost_ns, lat);
 		/* :2606-2620, with ->cblist.len counting the bypass. */
-		int64_t count = rcu_nocb_len(st, cpu);
-		if (rdp->blimit >= c->flood_blimit && count <= c->qlowmark)
-			rdp->blimit = c->blimit;
-		if (count == 0 && rdp->qlen_last_fqs_check != 0) {
-			rdp->qlen_last_fqs_check = 0;
-			rdp->n_force_qs_snap = rsp->n_force_qs;
-		} else if (count < rdp->qlen_last_fqs_check - c->qhimark) {
-			rdp->qlen_last_fqs_check = count;
-		}
+		rcu_tree_invoke_done(rsp, cpu, n, b->first_ns, b->cost_ns, lat,
+				     rcu_nocb_bypass_len(st, cpu));
 	}
 	out->invoked = n;
 	out->cond_resched = n;

@@ -1014,10 +1014,11 @@ int64_t rcu_tree_batch_limit(const rcu_tree_state *rsp, int cpu)
 }
 
 void rcu_tree_invoke_done(rcu_tree_state *rsp, int cpu, int64_t n, sim_time first_ns,
-			  sim_time cost_ns, sim_hist *lat)
+			  sim_time cost_ns, sim_hist *lat, int64_t elsewhere)
 {
 	rcu_tree_data *rdp = &rsp->rda[cpu];
 	rcu_segcblist *l = &rdp->cblist;
+	const rcu_tree_cfg *c = &rsp->cfg;
 	/* Each callback's latency from its call_rcu time. */
 	if (lat) {
 		sim_time at = first_ns;
@@ -1031,6 +1032,17 @@ void rcu_tree_invoke_done(rcu_tree_state *rsp, int cpu, int64_t n, sim_time firs
 	 * (rcu_segcblist_extract_done_cbs / insert_done_cbs, add_len(-count)). */
 	l->head += (uint64_t)n;
 	rdp->n_cbs_invoked += (uint64_t)n;
+	/* tree.c:2611-2620: restore blimit once the flood has drained; reset
+	 * the overflow trigger. */
+	int64_t count = rcu_segcblist_n_cbs(l) + elsewhere;
+	if (rdp->blimit >= c->flood_blimit && count <= c->qlowmark)
+		rdp->blimit = c->blimit;
+	if (count == 0 && rdp->qlen_last_fqs_check != 0) {
+		rdp->qlen_last_fqs_check = 0;
+		rdp->n_force_qs_snap = rsp->n_force_qs;
+	} else if (count < rdp->qlen_last_fqs_check - c->qhimark) {
+		rdp->qlen_last_fqs_check = count;
+	}
 }
 
 int64_t rcu_tree_do_batch(rcu_tree_state *rsp, int cpu, const rcu_tree_batch *b, sim_hist *lat,
@@ -1066,18 +1078,7 @@ int64_t rcu_tree_do_batch(rcu_tree_state *rsp, int cpu, const rcu_tree_batch *b,
 				n = k;
 		}
 	}
-	rcu_tree_invoke_done(rsp, cpu, n, b->first_ns, b->cost_ns, lat);
-	/* tree.c:2611-2620: restore blimit once the flood has drained; reset
-	 * the overflow trigger. */
-	int64_t count = rcu_segcblist_n_cbs(l);
-	if (rdp->blimit >= c->flood_blimit && count <= c->qlowmark)
-		rdp->blimit = c->blimit;
-	if (count == 0 && rdp->qlen_last_fqs_check != 0) {
-		rdp->qlen_last_fqs_check = 0;
-		rdp->n_force_qs_snap = rsp->n_force_qs;
-	} else if (count < rdp->qlen_last_fqs_check - c->qhimark) {
-		rdp->qlen_last_fqs_check = count;
-	}
+	rcu_tree_invoke_done(rsp, cpu, n, b->first_ns, b->cost_ns, lat, 0);
 	out->more = rcu_segcblist_ready_cbs(l);
 	RCUSIM_CHECK(rcu_segcblist_sane(l), "rcu_tree.cblist_layout");
 	return n;

@@ -512,11 +512,14 @@ int64_t rcu_tree_do_batch(rcu_tree_state *rsp, int cpu, const rcu_tree_batch *b,
 			  rcu_tree_batch_out *out);
 /* Invoke the first @n callbacks of @cpu's DONE segment, the k-th (from 0)
  * at first_ns + k x cost_ns: record each one's call_rcu-to-invocation time
- * in @lat (or not, NULL) and remove them (rcu_do_batch()'s loop, tree.c
- * 6.12:2555-2605, for rcu_tree_do_batch() and the offloaded batches of
- * rcu_nocb.c). DONE must hold @n. */
+ * in @lat (or not, NULL), remove them, then restore blimit and reset the
+ * overflow trigger by the callbacks left, those of the list and
+ * @elsewhere more (an offloaded CPU's bypass: ->cblist.len counts it).
+ * rcu_do_batch()'s loop and end (tree.c 6.12:2555-2620), for
+ * rcu_tree_do_batch() and the offloaded batches of rcu_nocb.c. DONE must
+ * hold @n. */
 void rcu_tree_invoke_done(rcu_tree_state *rsp, int cpu, int64_t n, sim_time first_ns,
-			  sim_time cost_ns, sim_hist *lat);
+			  sim_time cost_ns, sim_hist *lat, int64_t elsewhere);
 /* The objects of the last @n callbacks rcu_tree_do_batch() invoked on
  * @cpu (with payload): at most two runs of the ring, in order; returns
  * how many (0 with n = 0). */
