@@ -197,7 +197,9 @@ START_TEST(tree_rcuc_ten_passes_then_yields)
 	run_to(&b, 200 * MS);
 	ck_assert_uint_eq(k->cnt.runs[RUN_IRQ_EXIT] + k->cnt.runs[RUN_KSOFTIRQD], 0);
 	ck_assert_uint_gt(k->rcu.cb.invoked, 0);
-	/* One run: 10 passes of ~3 ms, no more. */
+	/* One run: 10 passes, each at least the 3 ms limit and at most 3 ms
+	 * plus 31 callbacks past it (12.4 us at 400 ns), its 1 us pass cost
+	 * and the ticks landing in it (2 us each): 100 us a pass is ample. */
 	ck_assert_uint_gt(k->rcu.rcuc_run->count, 0);
 	ck_assert_int_le((sim_time)k->rcu.rcuc_run->max, 10 * 3 * MS + 10 * 100000);
 	ck_assert_int_ge((sim_time)k->rcu.rcuc_run->max, 10 * 3 * MS);
@@ -223,13 +225,20 @@ static sim_time gp_kthread_wait(const char *prio)
 
 START_TEST(tree_gp_kthread_wait_nice0_vs_fifo)
 {
-	/* At nice 0 under EEVDF the woken GP kthread waits for the running
-	 * hog's slice (3 ms base slice, expiring at a 4 ms tick) at worst;
-	 * at SCHED_FIFO (rcu.kthread_prio = 1) it preempts at once. */
+	/* At nice 0 under EEVDF the woken GP kthread, placed at V with
+	 * deadline V + 3 ms, waits for the running hog to reach its tick (at
+	 * most 4 ms) and then for any of the other 3 queued hogs whose
+	 * deadline is earlier, each running to a tick: at most 4 ticks, 16
+	 * ms (measured: 9.0 ms). Over more than 100 wakeups at random phases
+	 * of the 4 ms tick the longest wait passes 1 ms. At SCHED_FIFO
+	 * (rcu.kthread_prio = 1) it preempts at once: a context switch (5
+	 * us), behind at most a tick's hardirq (2 us) and the short softirq
+	 * run after it (a pass, 1.5 us, and a callback or two): under 10 us
+	 * (measured: 6.9 us). */
 	sim_time fair = gp_kthread_wait("rcu.kthread_prio=0");
 	sim_time fifo = gp_kthread_wait("rcu.kthread_prio=1");
 	ck_assert_int_gt(fair, 1 * MS);
-	ck_assert_int_le(fair, 12 * MS);
+	ck_assert_int_le(fair, 16 * MS);
 	ck_assert_int_le(fifo, 10000); /* a context switch */
 }
 END_TEST
