@@ -52,7 +52,7 @@ echo "4096 CPUs, make, $D5: o1 $o1 s, eevdf $1 s wall ($(($2 / 1024)) MiB peak):
 set -- $(measure "$T/o" "$R" run "$S/x86-4096-callrcu-6.12.ini" --db "$T/h.db" --duration $D6 --quiet)
 tree=$1 treemem=$2
 set -- $(measure "$T/o" "$R" run "$S/x86-4096-callrcu-6.12.ini" --set rcu.flavor=classic --db "$T/h.db" --duration $D6 --quiet)
-echo "4096-CPU x86, callrcu, 6.12, $D6: tree $tree s ($((treemem / 1024)) MiB peak), classic $1 s: $(echo "$tree / $1" | bc -l | cut -c1-4)x (target tree <= 60 s, <= 4096 MiB, <= 1.5x)"
+echo "4096-CPU x86, callrcu (bulk calls), 6.12, $D6: tree $tree s ($((treemem / 1024)) MiB peak), classic $1 s: $(echo "$tree / $1" | bc -l | cut -c1-4)x (target tree <= 60 s, <= 4096 MiB, <= 1.5x)"
 
 # Offloading: the same machine and load with every CPU offloaded.
 set -- $(measure "$T/o" "$R" run "$S/x86-4096-callrcu-6.12-nocbs.ini" --db "$T/i.db" --duration $D6 --quiet)

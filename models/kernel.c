@@ -131,6 +131,7 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 		.invoke = k->files.on ? file_free_rcu : k->wl.ops->invoke,
 		.invoke_ctx = k,
 		.tick_ns = k->mach.tick_ns,
+		.bulk_calls = k->wl.bulk_calls,
 	};
 	return r->ops->create(&r->rsp, &env, err, errlen);
 }

@@ -316,6 +316,40 @@ static inline int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj,
 	return 0;
 }
 
+/* @n call_rcu()s of object 0 from @c's running job, called at @t0, @t0 +
+ * @step, ... (the last <= @now), applied at @now: the same state,
+ * counts, integral and effects as job_call_rcu() for each. 0, or -1 if
+ * out of memory (kfail() called). */
+static inline int job_call_rcu_n(kcpu *c, sim_time now, sim_time t0, sim_time step, int64_t n,
+				 job_effect *eff)
+{
+	kmodel *k = c->k;
+	rcu_call_effect e = { false, false, false, false };
+	int rc = 0;
+	if (n <= 0)
+		return 0;
+	if (k->rcu.ops->call_rcu_n)
+		rc = k->rcu.ops->call_rcu_n(k->rcu.rsp, c->id, t0, step, n, &e);
+	else
+		for (int64_t i = 0; i < n && !rc; i++)
+			rc = k->rcu.ops->call_rcu(k->rcu.rsp, c->id, t0 + i * step, 0, &e);
+	if (rc) {
+		kfail(k, SIM_ENOMEM);
+		return -1;
+	}
+	k->rcu.cb.enqueued += (uint64_t)n;
+	/* Each one's sim_tavg_add_at(now, t0 + i step, 1): the sum of
+	 * now - t0 - i step over i < n. */
+	sim_tavg *q = &k->rcu.cb.qtotal;
+	sim_tavg_set(q, now, q->value + n);
+	q->area += (__int128)n * (now - t0) - (__int128)step * n * (n - 1) / 2;
+	eff->need_resched |= e.need_resched;
+	eff->send_ipis |= e.send_ipis;
+	eff->wake_gp |= e.wake_gp;
+	eff->raise |= e.raise;
+	return 0;
+}
+
 /* ---- files.c: the file table's part ---- */
 
 /* Build the file table and filp slab (k->files.on) and arm each CPU's

@@ -104,6 +104,7 @@ typedef struct rcu_flavor_env {
 	void *invoke_ctx;    /* its first argument */
 	sim_time tick_ns;    /* ns between ticks: one jiffy */
 	bool hurry;          /* the workload's call site is call_rcu_hurry() (never lazy) */
+	bool bulk_calls;     /* the workload queues its callbacks in bulk (call_rcu_n) */
 } rcu_flavor_env;
 
 typedef struct rcu_flavor {
@@ -115,6 +116,11 @@ typedef struct rcu_flavor {
 	/* call_rcu() on @cpu at @at (<= now) for object @obj; effects for
 	 * the caller in *eff. 0 or SIM_ENOMEM. */
 	int (*call_rcu)(void *rsp, int cpu, sim_time at, uint32_t obj, rcu_call_effect *eff);
+	/* @n call_rcu()s on @cpu of object 0, called at @t0, @t0 + @step,
+	 * ... (all <= now), with the state and effects of the calls one by
+	 * one; NULL: the caller makes them one by one. 0 or SIM_ENOMEM. */
+	int (*call_rcu_n)(void *rsp, int cpu, sim_time t0, sim_time step, int64_t n,
+			  rcu_call_effect *eff);
 	/* rcu_pending(): has @cpu RCU work, so that the tick calls
 	 * rcu_check_callbacks()? */
 	bool (*rcu_pending)(const void *rsp, int cpu);

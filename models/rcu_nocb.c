@@ -302,6 +302,14 @@ static void bypass_enqueue(rcu_nocb_state *st, int cpu, sim_time t, uint32_t obj
 	rcu_segcblist *l = &st->rsp->rda[cpu].cblist;
 	rcu_nocb_data *nd = &st->nd[cpu];
 	assert(t >= 0 && nd->bypass_tail - l->head < l->cap);
+	if (l->runs) {
+		int rc = rcu_segcblist_run_append(l, nd->bypass_tail, t, 0, 1);
+		assert(rc == 0); /* a run's room was made */
+		(void)rc;
+		nd->bypass_tail++;
+		nd->n_bypassed++;
+		return;
+	}
 	uint64_t k = nd->bypass_tail & (l->cap - 1);
 	l->t_lo[k] = (uint32_t)t;
 	l->t_hi[k] = (uint16_t)((uint64_t)t >> 32);
@@ -609,7 +617,8 @@ int rcu_nocb_call_rcu(rcu_nocb_state *st, int cpu, sim_time at, int64_t jiffies,
 	bool was_alldone;
 	assert(nd->offloaded && at >= 0);
 	/* Room for one more in the ring first, so that nothing below fails. */
-	if (nd->bypass_tail - l->head == l->cap && rcu_segcblist_grow(l, nd->bypass_tail))
+	if ((nd->bypass_tail - l->head == l->cap && rcu_segcblist_grow(l, nd->bypass_tail)) ||
+	    rcu_segcblist_run_reserve(l))
 		return SIM_ENOMEM;
 	/* __call_rcu_common() (tree.c:3089, 3102-3105). */
 	bool lazy = lazy_in && st->cfg.lazy;

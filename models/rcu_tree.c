@@ -49,9 +49,16 @@ static inline bool time_before(int64_t a, int64_t b) { return a - b < 0; }
 
 /* ---- the segmented callback list ------------------------------------------ */
 
-int rcu_segcblist_init(rcu_segcblist *l, bool payload)
+int rcu_segcblist_init(rcu_segcblist *l, bool payload, bool runs)
 {
 	memset(l, 0, sizeof(*l));
+	assert(!(payload && runs));
+	if (runs) {
+		l->cap = UINT64_C(1) << 62; /* no ring of callbacks to fill */
+		l->rcap = 16;
+		l->runs = malloc(l->rcap * sizeof(*l->runs));
+		return l->runs ? 0 : SIM_ENOMEM;
+	}
 	l->cap = 64;
 	l->t_lo = malloc(l->cap * sizeof(*l->t_lo));
 	l->t_hi = malloc(l->cap * sizeof(*l->t_hi));
@@ -69,13 +76,71 @@ void rcu_segcblist_fini(rcu_segcblist *l)
 	free(l->t_lo);
 	free(l->t_hi);
 	free(l->obj);
+	free(l->runs);
 	l->t_lo = NULL;
 	l->t_hi = NULL;
 	l->obj = NULL;
+	l->runs = NULL;
+}
+
+int rcu_segcblist_run_reserve(rcu_segcblist *l)
+{
+	if (!l->runs || l->rtail - l->rhead < l->rcap)
+		return 0;
+	uint64_t m = l->rcap - 1, nm = 2 * l->rcap - 1;
+	rcu_cbrun *nr = malloc(2 * l->rcap * sizeof(*nr));
+	if (!nr)
+		return SIM_ENOMEM;
+	for (uint64_t i = l->rhead; i != l->rtail; i++)
+		nr[i & nm] = l->runs[i & m];
+	free(l->runs);
+	l->runs = nr;
+	l->rcap *= 2;
+	return 0;
+}
+
+int rcu_segcblist_run_append(rcu_segcblist *l, uint64_t end, sim_time t0, sim_time step, uint64_t n)
+{
+	uint64_t m = l->rcap - 1;
+	if (!n)
+		return 0;
+	if (l->rtail != l->rhead) {
+		rcu_cbrun *r = &l->runs[(l->rtail - 1) & m];
+		assert(r->start + r->n == end);
+		sim_time gap = t0 - (r->t0 + (sim_time)(r->n - 1) * r->step);
+		/* The calls together still evenly spaced: join the run. */
+		if ((r->n == 1 || gap == r->step) && (n == 1 || step == gap)) {
+			r->step = gap;
+			r->n += n;
+			return 0;
+		}
+	}
+	if (rcu_segcblist_run_reserve(l))
+		return SIM_ENOMEM;
+	m = l->rcap - 1;
+	l->runs[l->rtail & m] = (rcu_cbrun){ end, n, t0, n > 1 ? step : 0 };
+	l->rtail++;
+	return 0;
+}
+
+sim_time rcu_segcblist_run_time(const rcu_segcblist *l, uint64_t i)
+{
+	uint64_t m = l->rcap - 1, lo = l->rhead, hi = l->rtail;
+	assert(lo != hi && i - l->head < l->runs[(hi - 1) & m].start + l->runs[(hi - 1) & m].n - l->head);
+	while (hi - lo > 1) { /* the last run starting at or before i */
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (l->runs[mid & m].start - l->head <= i - l->head)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	const rcu_cbrun *r = &l->runs[lo & m];
+	return r->t0 + (sim_time)(i - r->start) * r->step;
 }
 
 int rcu_segcblist_grow(rcu_segcblist *l, uint64_t end)
 {
+	assert(!l->runs); /* run mode never fills its cap */
 	uint64_t ncap = l->cap * 2, om = l->cap - 1, nm = ncap - 1;
 	uint32_t *lo = malloc(ncap * sizeof(*lo));
 	uint16_t *hi = malloc(ncap * sizeof(*hi));
@@ -108,12 +173,53 @@ int rcu_segcblist_enqueue(rcu_segcblist *l, sim_time t, uint32_t obj)
 	if (__builtin_expect(rcu_segcblist_n_cbs(l) == (int64_t)l->cap, 0) &&
 	    rcu_segcblist_grow(l, l->tails[RCU_NEXT_TAIL]))
 		return SIM_ENOMEM;
+	if (l->runs) {
+		if (rcu_segcblist_run_append(l, l->tails[RCU_NEXT_TAIL], t, 0, 1))
+			return SIM_ENOMEM;
+		l->tails[RCU_NEXT_TAIL]++;
+		return 0;
+	}
 	uint64_t k = l->tails[RCU_NEXT_TAIL] & (l->cap - 1);
 	l->t_lo[k] = (uint32_t)t;
 	l->t_hi[k] = (uint16_t)((uint64_t)t >> 32);
 	if (l->obj)
 		l->obj[k] = obj;
 	l->tails[RCU_NEXT_TAIL]++;
+	return 0;
+}
+
+int rcu_segcblist_enqueue_n(rcu_segcblist *l, sim_time t0, sim_time step, int64_t n)
+{
+	assert(t0 >= 0 && step >= 0 && n >= 0);
+	if (l->runs) {
+		if (rcu_segcblist_run_append(l, l->tails[RCU_NEXT_TAIL], t0, step, (uint64_t)n))
+			return SIM_ENOMEM;
+		l->tails[RCU_NEXT_TAIL] += (uint64_t)n;
+		return 0;
+	}
+	uint64_t need = (uint64_t)rcu_segcblist_n_cbs(l) + (uint64_t)n;
+	while (need > l->cap)
+		if (rcu_segcblist_grow(l, l->tails[RCU_NEXT_TAIL]))
+			return SIM_ENOMEM;
+	/* In at most two pieces of the ring: up to its end, then from 0. */
+	uint64_t k0 = l->tails[RCU_NEXT_TAIL] & (l->cap - 1), left = (uint64_t)n;
+	sim_time t = t0;
+	while (left) {
+		uint64_t len = left < l->cap - k0 ? left : l->cap - k0;
+		uint32_t *lo = l->t_lo + k0;
+		uint16_t *hi = l->t_hi + k0;
+		for (uint64_t i = 0; i < len; i++) {
+			uint64_t ti = (uint64_t)t + i * (uint64_t)step;
+			lo[i] = (uint32_t)ti;
+			hi[i] = (uint16_t)(ti >> 32);
+		}
+		if (l->obj)
+			memset(l->obj + k0, 0, len * sizeof(*l->obj));
+		t += (sim_time)len * step;
+		left -= len;
+		k0 = 0;
+	}
+	l->tails[RCU_NEXT_TAIL] += (uint64_t)n;
 	return 0;
 }
 
@@ -174,6 +280,16 @@ bool rcu_segcblist_sane(const rcu_segcblist *l)
 	}
 	if (prev - l->head > l->cap)
 		return false;
+	/* Run mode: the runs start at the head's and reach the end of NEXT. */
+	if (l->runs) {
+		uint64_t m = l->rcap - 1;
+		if (l->rtail == l->rhead)
+			return prev == l->head;
+		const rcu_cbrun *f = &l->runs[l->rhead & m], *z = &l->runs[(l->rtail - 1) & m];
+		if (l->head - f->start >= f->n || z->start + z->n - l->head < prev - l->head ||
+		    l->rtail - l->rhead > l->rcap)
+			return false;
+	}
 	/* include/linux/rcu_segcblist.h:50: WAIT empty implies NEXT_READY empty. */
 	return !rcu_segcblist_segempty(l, RCU_WAIT_TAIL) ||
 	       rcu_segcblist_segempty(l, RCU_NEXT_READY_TAIL);
@@ -388,7 +504,7 @@ int rcu_tree_create(rcu_tree_state **out, const rcu_tree_cfg *cfg, bool payload,
 		rdp->cpu_no_qs = true;
 		rdp->core_needs_qs = false;
 		rdp->watching = 1; /* CT_RCU_WATCHING: running, not idle (context_tracking.c:34) */
-		if (rcu_segcblist_init(&rdp->cblist, payload))
+		if (rcu_segcblist_init(&rdp->cblist, payload, cfg->cb_runs && !payload))
 			goto nomem;
 	}
 	*out = rsp;
@@ -587,6 +703,57 @@ int rcu_tree_call_rcu(rcu_tree_state *rsp, int cpu, sim_time at, uint32_t obj, b
 	if (__builtin_expect(n > rdp->qlen_last_fqs_check + rsp->cfg.qhimark, 0))
 		call_rcu_overflow(rsp, cpu, idx, eff);
 	RCUSIM_CHECK(rcu_segcblist_sane(&rdp->cblist), "rcu_tree.cblist_layout");
+	return 0;
+}
+
+int rcu_tree_call_rcu_n(rcu_tree_state *rsp, int cpu, sim_time t0, sim_time step, int64_t n,
+			rcu_tree_effect *eff)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	rcu_tree_node *rnp = &rsp->node[rdp->leaf];
+	rcu_segcblist *l = &rdp->cblist;
+	const int64_t qovld = rsp->cfg.qovld;
+	/* Room for all of them first, so that nothing below fails (in run
+	 * mode one run: the stretches below continue one another's spacing). */
+	while ((uint64_t)(rcu_segcblist_n_cbs(l) + n) > l->cap)
+		if (rcu_segcblist_grow(l, l->tails[RCU_NEXT_TAIL]))
+			return SIM_ENOMEM;
+	if (rcu_segcblist_run_reserve(l))
+		return SIM_ENOMEM;
+	bool eqs = rcu_tree_in_eqs(rsp, cpu);
+	while (n > 0) {
+		int64_t q = rcu_segcblist_n_cbs(l), k = n;
+		/* check_cb_ovld() before each call acts only where the bit is
+		 * wrong: now, or at the call that finds qovld queued. */
+		if (qovld > 0) {
+			if ((q >= qovld) != ((rnp->cbovldmask & rdp->grpmask) != 0))
+				rcu_tree_check_cb_ovld(rsp, cpu);
+			if (q < qovld && qovld - q < k)
+				k = qovld - q;
+		}
+		/* The overflow path at the first call whose queue exceeds
+		 * qlen_last_fqs_check + qhimark. */
+		int64_t first_over = rdp->qlen_last_fqs_check + rsp->cfg.qhimark - q + 1;
+		bool over = false;
+		if (first_over < 1)
+			first_over = 1;
+		if (first_over <= k) {
+			k = first_over;
+			over = true;
+		}
+		int rc = rcu_segcblist_enqueue_n(l, t0, step, k);
+		assert(rc == 0); /* the ring has room */
+		(void)rc;
+		if (q + k > rdp->qlen_max)
+			rdp->qlen_max = q + k;
+		if (eqs)
+			eff->invoke_rcu_core = true;
+		if (over)
+			call_rcu_overflow(rsp, cpu, l->tails[RCU_NEXT_TAIL] - 1, eff);
+		t0 += k * step;
+		n -= k;
+	}
+	RCUSIM_CHECK(rcu_segcblist_sane(l), "rcu_tree.cblist_layout");
 	return 0;
 }
 
@@ -1020,17 +1187,40 @@ void rcu_tree_invoke_done(rcu_tree_state *rsp, int cpu, int64_t n, sim_time firs
 	rcu_segcblist *l = &rdp->cblist;
 	const rcu_tree_cfg *c = &rsp->cfg;
 	/* Each callback's latency from its call_rcu time. */
-	if (lat) {
+	if (lat && l->runs) {
+		/* Run by run: callback k of a run (called at t0 + k step) is
+		 * invoked cost_ns after the one before it, so the latencies
+		 * within a run step by cost_ns - step. */
+		uint64_t idx = l->head, left = (uint64_t)n, m = l->rcap - 1;
+		sim_time at = first_ns;
+		for (uint64_t r = l->rhead; left; r++) {
+			const rcu_cbrun *run = &l->runs[r & m];
+			uint64_t off = idx - run->start, take = run->n - off < left ? run->n - off : left;
+			sim_time v0 = at - (run->t0 + (sim_time)off * run->step);
+			assert(v0 >= 0 && v0 + (sim_time)(take - 1) * (cost_ns - run->step) >= 0);
+			sim_hist_add_linear(lat, (uint64_t)v0, cost_ns - run->step, take);
+			idx += take;
+			left -= take;
+			at += (sim_time)take * cost_ns;
+		}
+	} else if (lat) {
+		sim_hist_acc acc;
+		sim_hist_acc_start(&acc, lat);
 		sim_time at = first_ns;
 		for (int64_t k = 0; k < n; k++, at += cost_ns) {
 			sim_time t = rcu_segcblist_call_time(l, l->head + (uint64_t)k, at);
 			RCUSIM_CHECK(at - t < (INT64_C(1) << 47), "rcu_tree.call_time_window");
-			sim_hist_add(lat, (uint64_t)(at - t));
+			sim_hist_acc_add(&acc, (uint64_t)(at - t));
 		}
+		sim_hist_acc_end(&acc);
 	}
 	/* The rest go back to the front of DONE: only head moves here
 	 * (rcu_segcblist_extract_done_cbs / insert_done_cbs, add_len(-count)). */
 	l->head += (uint64_t)n;
+	if (l->runs)
+		while (l->rhead != l->rtail &&
+		       l->runs[l->rhead & (l->rcap - 1)].start + l->runs[l->rhead & (l->rcap - 1)].n <= l->head)
+			l->rhead++;
 	rdp->n_cbs_invoked += (uint64_t)n;
 	/* tree.c:2611-2620: restore blimit once the flood has drained; reset
 	 * the overflow trigger. */

@@ -109,6 +109,15 @@ enum {
  * rebuilt from the time it is read at, so a callback costs 6 bytes, 10
  * with its object; it must be read within 2^48 ns (78 hours) of its
  * call_rcu. */
+/* A run of callbacks called at evenly spaced times (bulk calls): the
+ * callbacks [start, start + n), called at t0, t0 + step, ... */
+typedef struct rcu_cbrun {
+	uint64_t start;      /* index of its first callback */
+	uint64_t n;          /* callbacks in it */
+	sim_time t0;         /* ns: call time of the first */
+	sim_time step;       /* ns: from one call to the next (0 for a run of one) */
+} rcu_cbrun;
+
 typedef struct rcu_segcblist {
 	uint32_t *t_lo;      /* ns: bits 0-31 of each callback's call_rcu time (ring) */
 	uint16_t *t_hi;      /* ns: bits 32-47 of it (ring) */
@@ -117,11 +126,21 @@ typedef struct rcu_segcblist {
 	uint64_t head;       /* index of the oldest callback */
 	uint64_t tails[RCU_CBLIST_NSEGS]; /* index one past each segment's last callback */
 	uint64_t gp_seq[RCU_CBLIST_NSEGS]; /* WAIT, NEXT_READY: gp_seq at which they are ready */
+	/* Run mode (rcu_segcblist_init() with @runs): the call times as runs
+	 * instead of one per callback (t_lo, t_hi and obj unused, cap never
+	 * reached): a ring of runs covering [head, end of the list), a call
+	 * that continues the last run's spacing joining it. */
+	rcu_cbrun *runs;     /* ring of runs, or NULL */
+	uint64_t rcap;       /* its size, a power of two */
+	uint64_t rhead, rtail; /* run indices: the head callback's run, one past the last */
 } rcu_segcblist;
 
 /* An empty list with a ring of 64 (rcu_segcblist_init, rcu_segcblist.c:237);
- * @payload keeps an object number with each callback. 0 or SIM_ENOMEM. */
-int rcu_segcblist_init(rcu_segcblist *l, bool payload);
+ * @payload keeps an object number with each callback; @runs (not with
+ * @payload) keeps the call times as runs (rcu_cbrun), for callbacks queued
+ * in bulk: a run costs 32 bytes, a callback within one nothing. 0 or
+ * SIM_ENOMEM. */
+int rcu_segcblist_init(rcu_segcblist *l, bool payload, bool runs);
 void rcu_segcblist_fini(rcu_segcblist *l);
 /* rcu_segcblist_n_cbs() (rcu_segcblist.h:49): callbacks queued. */
 static inline int64_t rcu_segcblist_n_cbs(const rcu_segcblist *l)
@@ -155,6 +174,10 @@ int rcu_segcblist_grow(rcu_segcblist *l, uint64_t end);
  * at @t (>= 0) for object @obj to NEXT, growing the ring when full. 0 or
  * SIM_ENOMEM (the list unchanged). */
 int rcu_segcblist_enqueue(rcu_segcblist *l, sim_time t, uint32_t obj);
+/* @n rcu_segcblist_enqueue()s of object 0, called at @t0, @t0 + @step, ...
+ * (@t0 >= 0, @step >= 0, @n >= 0), growing the ring to fit. 0 or
+ * SIM_ENOMEM (none queued; the ring may have grown). */
+int rcu_segcblist_enqueue_n(rcu_segcblist *l, sim_time t0, sim_time step, int64_t n);
 /* rcu_segcblist_advance() (rcu_segcblist.c:469): move WAIT and NEXT_READY
  * into DONE while their gp_seq is at or below @seq, then close the gap. */
 void rcu_segcblist_advance(rcu_segcblist *l, uint64_t seq);
@@ -163,10 +186,21 @@ void rcu_segcblist_advance(rcu_segcblist *l, uint64_t seq);
  * them into the first such segment. True if some callback now waits for
  * @seq (the caller must make sure that grace period is requested). */
 bool rcu_segcblist_accelerate(rcu_segcblist *l, uint64_t seq);
+/* Run mode: room for one more run (none needed otherwise). 0 or
+ * SIM_ENOMEM. */
+int rcu_segcblist_run_reserve(rcu_segcblist *l);
+/* Run mode: append @n callbacks called at @t0, @t0 + @step, ... at the
+ * list's end (index @end), joining the last run where they continue its
+ * spacing. 0 or SIM_ENOMEM (none added). */
+int rcu_segcblist_run_append(rcu_segcblist *l, uint64_t end, sim_time t0, sim_time step, uint64_t n);
+/* Run mode: the call time of the callback at index @i. */
+sim_time rcu_segcblist_run_time(const rcu_segcblist *l, uint64_t i);
 /* The call_rcu time of the callback at index @i, read at @now (which must
  * be at or after it, by less than 2^48 ns). */
 static inline sim_time rcu_segcblist_call_time(const rcu_segcblist *l, uint64_t i, sim_time now)
 {
+	if (l->runs)
+		return rcu_segcblist_run_time(l, i);
 	uint64_t k = i & (l->cap - 1);
 	uint64_t low = (uint64_t)l->t_hi[k] << 32 | l->t_lo[k];
 	return now - (sim_time)(((uint64_t)now - low) & ((UINT64_C(1) << 48) - 1));
@@ -197,6 +231,7 @@ typedef struct rcu_tree_cfg {
 	int64_t jiffies_till_sched_qs;  /* GP age that asks for urgent QSes; < 0 = default */
 	sim_time stall_timeout_ns; /* ns: rcu_cpu_stall_timeout (21 s), whole jiffies */
 	bool use_softirq;    /* RCU core in RCU_SOFTIRQ (true) or rcuc/N kthreads */
+	bool cb_runs;        /* keep call times as runs (rcu_segcblist_init()): bulk calls */
 	uint64_t gp_seq_init; /* rcu_state.gp_seq at boot (RCU_TREE_GP_SEQ_INIT) */
 } rcu_tree_cfg;
 
@@ -368,6 +403,12 @@ bool rcu_tree_note_gp_changes(rcu_tree_state *rsp, int cpu);
  * Effects in *eff (or'ed in). 0 or SIM_ENOMEM (nothing queued). */
 int rcu_tree_call_rcu(rcu_tree_state *rsp, int cpu, sim_time at, uint32_t obj, bool irqs_disabled,
 		      rcu_tree_effect *eff);
+/* @n rcu_tree_call_rcu()s on @cpu with interrupts on, of object 0, called
+ * at @t0, @t0 + @step, ...: the same state and effects as the calls one by
+ * one, worked out in stretches between the counts where check_cb_ovld()
+ * or the overflow path acts. 0 or SIM_ENOMEM (nothing queued). */
+int rcu_tree_call_rcu_n(rcu_tree_state *rsp, int cpu, sim_time t0, sim_time step, int64_t n,
+			rcu_tree_effect *eff);
 /* check_cb_ovld() / check_cb_ovld_locked() (tree.c:3047, 3024): set or
  * clear @cpu's bit in its leaf's cbovldmask by n_cbs >= qovld. */
 void rcu_tree_check_cb_ovld(rcu_tree_state *rsp, int cpu);

@@ -285,6 +285,7 @@ static int tree_create(void **out, const rcu_flavor_env *env, char *err, size_t 
 	if (!tf)
 		goto nomem;
 	int rc = rcu_tree_cfg_from_params(&cfg, env->p, err, errlen);
+	cfg.cb_runs = env->bulk_calls; /* call times as runs, for bulk calls */
 	if (!rc)
 		rc = rcu_tree_create(&tf->rs, &cfg, env->invoke != NULL, err, errlen);
 	if (rc)
@@ -335,6 +336,27 @@ static int tree_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_ca
 	if (__builtin_expect(tf->nocb != NULL, 0) && tf->rs->rda[cpu].offloaded)
 		return nocb_call_rcu(tf, cpu, at, obj, eff);
 	if (rcu_tree_call_rcu(tf->rs, cpu, at, obj, false, &e))
+		return SIM_ENOMEM;
+	eff->wake_gp |= e.wake_gp_kthread;
+	eff->raise |= e.invoke_rcu_core;
+	eff->need_resched |= e.need_resched;
+	return 0;
+}
+
+/* @n call_rcu()s from task context: rcu_tree_call_rcu_n(), or one by one
+ * on an offloaded CPU (the bypass decides per call). */
+static int tree_call_rcu_n(void *state, int cpu, sim_time t0, sim_time step, int64_t n,
+			   rcu_call_effect *eff)
+{
+	tree_flavor *tf = state;
+	rcu_tree_effect e = { false, false, false };
+	if (__builtin_expect(tf->nocb != NULL, 0) && tf->rs->rda[cpu].offloaded) {
+		for (int64_t i = 0; i < n; i++)
+			if (nocb_call_rcu(tf, cpu, t0 + i * step, 0, eff))
+				return SIM_ENOMEM;
+		return 0;
+	}
+	if (rcu_tree_call_rcu_n(tf->rs, cpu, t0, step, n, &e))
 		return SIM_ENOMEM;
 	eff->wake_gp |= e.wake_gp_kthread;
 	eff->raise |= e.invoke_rcu_core;
@@ -818,6 +840,7 @@ const rcu_flavor rcu_tree = {
 	.create = tree_create,
 	.destroy = tree_destroy,
 	.call_rcu = tree_call_rcu,
+	.call_rcu_n = tree_call_rcu_n,
 	.rcu_pending = tree_pending,
 	.rcu_note_context_switch = tree_note_context_switch,
 	.rcu_process_callbacks = tree_core,

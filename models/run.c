@@ -255,6 +255,17 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 			 sim_params_text(p, P_SCHED_MIN_TIMESLICE));
 		return SIM_EINPUT;
 	}
+	/* Bulk calls draw no time for each system call's return, where sparc64
+	 * runs pending softirqs (kcpu.c, arm_sysret()). */
+	if (!strcmp(kind, "callrcu") && sim_params_int(p, P_WORKLOAD_CALLRCU_ARRIVALS) == 1 &&
+	    !strcmp(sim_params_text(p, P_MACHINE_ARCH), "sparc64")) {
+		model_param_where(p, P_WORKLOAD_CALLRCU_ARRIVALS, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: bulk needs machine.arch = x86_64, and machine.arch is sparc64 (%s): sparc64 "
+			 "runs pending softirqs at each system call's return, whose times bulk does not "
+			 "draw", a, sim_params_origin(p, P_MACHINE_ARCH));
+		return SIM_EINPUT;
+	}
 	return 0;
 }
 

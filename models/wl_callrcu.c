@@ -2,7 +2,9 @@
 /*
  * wl_callrcu.c - workload callrcu: CPU hogs that call call_rcu() from short
  * system calls, a Poisson process at workload.callrcu_rate per second of
- * their CPU time. Callbacks free nothing the model tracks.
+ * their CPU time: drawn call by call, or (workload.callrcu_arrivals = bulk)
+ * as a Poisson count per stretch of CPU time, spread evenly over it.
+ * Callbacks free nothing the model tracks.
  */
 #include <stdio.h>
 
@@ -23,6 +25,7 @@ static int callrcu_create(kworkload *w, const sim_params *p, char *err, size_t e
 			 sim_params_text(p, P_WORKLOAD_SYSCALL_COST), w->p_kernel);
 		return SIM_EINPUT;
 	}
+	w->bulk_calls = sim_params_int(p, P_WORKLOAD_CALLRCU_ARRIVALS) == 1; /* x86_64 only (rcusim_validate()) */
 	return 0;
 }
 
@@ -37,7 +40,18 @@ static void callrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 			job_effect *eff)
 {
 	kmodel *k = c->k;
-	workload_calls(c, j, now, t0, work, s, eff, k->wl.call_rate, c->rng_work, &k->err, callrcu_call);
+	if (!k->wl.bulk_calls) {
+		workload_calls(c, j, now, t0, work, s, eff, k->wl.call_rate, c->rng_work, &k->err,
+			       callrcu_call);
+		return;
+	}
+	/* The stretch [t0, t0 + work / s) cut into n equal parts, a call at
+	 * the middle of each (in whole ns). */
+	unsigned n = sim_rng_poisson(c->rng_work, k->wl.call_rate * work);
+	if (!n)
+		return;
+	sim_time step = (sim_time)(work / s / n);
+	(void)job_call_rcu_n(c, now, t0 + step / 2, step, n, eff);
 }
 
 const workload_ops callrcu_workload = {

@@ -75,6 +75,7 @@ typedef struct kworkload {
 	int64_t njobs;          /* workload.jobs */
 	double call_rate;       /* call_rcu or open attempts per ns of job CPU work */
 	double p_kernel;        /* share of job CPU time in system calls */
+	bool bulk_calls;        /* callrcu: calls drawn per stretch (workload.callrcu_arrivals = bulk) */
 	/* Refused opens (workloads that open files, files.c). */
 	int on_enfile;          /* 0 fail, 1 retry, 2 retry then fail */
 	sim_time retry_delay;   /* ns asleep before retrying */

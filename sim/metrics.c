@@ -34,6 +34,40 @@ void sim_hist_edges(size_t bin, uint64_t *lo, uint64_t *hi)
 	*hi = *lo + width; /* wraps to 0 only for the very last bin */
 }
 
+void sim_hist_add_linear(sim_hist *h, uint64_t v0, int64_t d, uint64_t m)
+{
+	if (!m)
+		return;
+	uint64_t vl = v0 + (m - 1) * (uint64_t)d; /* modular: exact when the last is >= 0 */
+	assert(d >= 0 || (m - 1) * (uint64_t)-d <= v0);
+	h->count += m;
+	h->sum += (unsigned __int128)((__int128)m * (__int128)v0 +
+				      (__int128)d * (__int128)(m * (m - 1) / 2));
+	uint64_t lo_v = d >= 0 ? v0 : vl, hi_v = d >= 0 ? vl : v0;
+	if (lo_v < h->min)
+		h->min = lo_v;
+	if (hi_v > h->max)
+		h->max = hi_v;
+	size_t b_last = sim_hist_bin(vl);
+	if (d == 0 || sim_hist_bin(v0) == b_last) { /* monotone: all in one bin */
+		h->bins[b_last] += m;
+		return;
+	}
+	for (uint64_t i = 0; i < m;) {
+		uint64_t v = v0 + i * (uint64_t)d, lo, hi, k;
+		size_t b = sim_hist_bin(v);
+		sim_hist_edges(b, &lo, &hi);
+		if (d > 0) /* v + k d reaches hi (or never, in the last bin) */
+			k = hi ? (hi - v + (uint64_t)d - 1) / (uint64_t)d : m - i;
+		else       /* v - k |d| stays at or above lo for k + 1 samples */
+			k = (v - lo) / (uint64_t)-d + 1;
+		if (k > m - i)
+			k = m - i;
+		h->bins[b] += k;
+		i += k;
+	}
+}
+
 double sim_hist_mean(const sim_hist *h)
 {
 	if (!h->count)

@@ -949,7 +949,10 @@ START_TEST(nocb_random_conservation)
 	 * then a drain with no new callbacks. Every invoked callback must be
 	 * its CPU's next by FIFO with its time and object, after a full GP
 	 * since its call_rcu; main lists plus bypasses always hold exactly
-	 * the enqueued minus the invoked; nothing may be stranded. */
+	 * the enqueued minus the invoked; nothing may be stranded. The fourth
+	 * pass keeps the call times as runs (bulk calls' mode) and no objects:
+	 * every time read from the runs before a batch must be the
+	 * reference's. */
 	rcu_nocb_cfg cfg;
 	rcu_nocb_cfg_default(&cfg);
 	cfg.lazy = true;
@@ -960,9 +963,12 @@ START_TEST(nocb_random_conservation)
 	tc.rcu_fanout_leaf = 4;
 	tc.qhimark = 60;
 	tc.qovld = 100;
+	tc.cb_runs = _i == 3;
 	char err[256];
 	rcu_tree_state *rsp;
-	ck_assert_int_eq(rcu_tree_create(&rsp, &tc, true, err, sizeof(err)), 0);
+	ck_assert_int_eq(rcu_tree_create(&rsp, &tc, !tc.cb_runs, err, sizeof(err)), 0);
+	ck_assert(!rsp->rda[0].cblist.runs == !tc.cb_runs);
+	sim_time *snap = malloc(REF_CAP * sizeof(*snap));
 	bool mask[24];
 	ck_assert_int_eq(rcu_nocb_parse_cpulist("0-9,12-23", 24, mask, err, sizeof(err)), 0);
 	rcu_nocb_state *st;
@@ -1034,12 +1040,20 @@ START_TEST(nocb_random_conservation)
 			rcu_segcblist *l = &rsp->rda[cpu].cblist;
 			rcu_nocb_batch b = { now, 100, 0 };
 			rcu_nocb_cb_out out;
+			/* Run mode: the runs of what it invokes are gone after. */
+			int64_t nq = rcu_segcblist_n_cbs(l);
+			for (int64_t k = 0; l->runs && k < nq; k++)
+				snap[k] = rcu_segcblist_call_time(l, l->head + (uint64_t)k, now);
 			int64_t n = rcu_nocb_cb_wait(st, cpu, &b, NULL, &out);
 			for (int64_t k = 0; k < n; k++) {
 				uint64_t i = l->head - (uint64_t)n + (uint64_t)k;
 				const ref_cb *rc = &rq[cpu][rh[cpu]++ % REF_CAP];
-				REQUIRE_EQ(rcu_segcblist_call_time(l, i, now + k * 100), rc->t);
-				REQUIRE_EQ(l->obj[i & (l->cap - 1)], rc->obj);
+				if (l->runs) {
+					REQUIRE_EQ(snap[k], rc->t);
+				} else {
+					REQUIRE_EQ(rcu_segcblist_call_time(l, i, now + k * 100), rc->t);
+					REQUIRE_EQ(l->obj[i & (l->cap - 1)], rc->obj);
+				}
 				REQUIRE(rcu_seq_done(rsp->gp_seq, rc->snap));
 			}
 			invoked += n;
@@ -1100,6 +1114,7 @@ START_TEST(nocb_random_conservation)
 		bypassed += (int64_t)st->nd[c].n_bypassed;
 		free(rq[c]);
 	}
+	free(snap);
 	REQUIRE(wrapped);
 	REQUIRE(enqueued > 100000);
 	REQUIRE_EQ(invoked, enqueued);
@@ -1135,7 +1150,7 @@ int main(void)
 	tcase_add_test(tc, nocb_rcuo_batch_without_limits);
 	tcase_add_test(tc, nocb_rcuo_advances_after_batch);
 	tcase_add_loop_test(tc, nocb_rcuscale_lazy_two_seconds, 0, 2);
-	tcase_add_loop_test(tc, nocb_random_conservation, 0, 3);
+	tcase_add_loop_test(tc, nocb_random_conservation, 0, 4);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }

@@ -15,6 +15,17 @@
 
 #include "rcu_tree.h"
 
+/* Check's ck_assert records its line through a pipe at every pass; these
+ * only act on failure, for the hot loops below. */
+#define REQUIRE(c) \
+	do { \
+		if (!(c)) \
+			ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #c); \
+	} while (0)
+#define REQUIRE_EQ(a, b) REQUIRE((a) == (b))
+#define REQUIRE_LT(a, b) REQUIRE((a) < (b))
+#define REQUIRE_GT(a, b) REQUIRE((a) > (b))
+
 static rcu_tree_state *mk_cfg(const rcu_tree_cfg *cfg, bool payload)
 {
 	char err[256];
@@ -259,7 +270,7 @@ static void seglens(const rcu_segcblist *l, int64_t d, int64_t w, int64_t r, int
 START_TEST(tree_segcblist_accelerate_advance)
 {
 	rcu_segcblist l;
-	ck_assert_int_eq(rcu_segcblist_init(&l, true), 0);
+	ck_assert_int_eq(rcu_segcblist_init(&l, true, false), 0);
 	ck_assert(!rcu_segcblist_accelerate(&l, 8)); /* empty */
 	for (int i = 0; i < 3; i++)
 		ck_assert_int_eq(rcu_segcblist_enqueue(&l, 1 + i, 10 + i), 0);
@@ -317,7 +328,7 @@ START_TEST(tree_segcblist_ring_and_times)
 	/* 48-bit call times rebuilt from the reading time, across 2^32 and
 	 * 2^48; the ring grows past 64 keeping segments and order. */
 	rcu_segcblist l;
-	ck_assert_int_eq(rcu_segcblist_init(&l, false), 0);
+	ck_assert_int_eq(rcu_segcblist_init(&l, false, false), 0);
 	const sim_time big = INT64_C(1) << 48;
 	rcu_segcblist_enqueue(&l, big - 1, 0);
 	rcu_segcblist_enqueue(&l, big + 5, 0);
@@ -1008,18 +1019,202 @@ START_TEST(tree_overflow_without_gp_requests_one)
 }
 END_TEST
 
+/* The state call_rcu acts on, equal in @a and @b (CPU @cpu and its leaf,
+ * the GP flags), with every queued callback's time. */
+static void same_call_state(const rcu_tree_state *a, const rcu_tree_state *b, int cpu, sim_time now)
+{
+	const rcu_tree_data *x = &a->rda[cpu], *y = &b->rda[cpu];
+	const rcu_segcblist *l = &x->cblist, *m = &y->cblist;
+	ck_assert_uint_eq(l->head, m->head);
+	ck_assert_uint_eq(l->cap, m->cap);
+	for (int s = 0; s < RCU_CBLIST_NSEGS; s++) {
+		ck_assert_uint_eq(l->tails[s], m->tails[s]);
+		if (s == RCU_WAIT_TAIL || s == RCU_NEXT_READY_TAIL)
+			ck_assert_uint_eq(l->gp_seq[s], m->gp_seq[s]);
+	}
+	for (uint64_t i = l->head; i != l->tails[RCU_NEXT_TAIL]; i++)
+		ck_assert_int_eq(rcu_segcblist_call_time(l, i, now), rcu_segcblist_call_time(m, i, now));
+	ck_assert_int_eq(x->qlen_last_fqs_check, y->qlen_last_fqs_check);
+	ck_assert_uint_eq(x->n_force_qs_snap, y->n_force_qs_snap);
+	ck_assert_int_eq(x->blimit, y->blimit);
+	ck_assert_int_eq(x->qlen_max, y->qlen_max);
+	ck_assert_uint_eq(x->gp_seq_needed, y->gp_seq_needed);
+	ck_assert_uint_eq(a->node[x->leaf].cbovldmask, b->node[y->leaf].cbovldmask);
+	ck_assert_uint_eq(a->node[0].gp_seq_needed, b->node[0].gp_seq_needed);
+	ck_assert_int_eq(a->gp_flags, b->gp_flags);
+	ck_assert_uint_eq(a->n_force_qs, b->n_force_qs);
+}
+
+/* @n calls at @t0, @t0 + @step, ...: one by one into @a, as one
+ * rcu_tree_call_rcu_n() into @b; the effects must match too. */
+static void call_both(rcu_tree_state *a, rcu_tree_state *b, int cpu, sim_time t0, sim_time step,
+		      int64_t n)
+{
+	rcu_tree_effect ea = { 0 }, eb = { 0 };
+	for (int64_t i = 0; i < n; i++)
+		ck_assert_int_eq(rcu_tree_call_rcu(a, cpu, t0 + i * step, 0, false, &ea), 0);
+	ck_assert_int_eq(rcu_tree_call_rcu_n(b, cpu, t0, step, n, &eb), 0);
+	ck_assert_int_eq(ea.wake_gp_kthread, eb.wake_gp_kthread);
+	ck_assert_int_eq(ea.invoke_rcu_core, eb.invoke_rcu_core);
+	ck_assert_int_eq(ea.need_resched, eb.need_resched);
+	same_call_state(a, b, cpu, t0 + n * step);
+}
+
+START_TEST(tree_call_rcu_n_matches_one_by_one)
+{
+	/* qhimark 50, qovld 70: the bulk call crosses both thresholds in the
+	 * middle of its callbacks; without a GP every call past the trigger
+	 * takes the overflow path. Each step's state is compared with the
+	 * same calls made one by one. */
+	rcu_tree_cfg cfg;
+	rcu_tree_cfg_default(&cfg, 4, 1000);
+	cfg.qhimark = 50;
+	cfg.qlowmark = 10;
+	cfg.qovld = 70;
+	rcu_tree_state *a = mk_cfg(&cfg, false), *b = mk_cfg(&cfg, false);
+	/* No GP: 60 calls, the 51st to the 60th overflow (each accelerates
+	 * and the first requests a GP). */
+	call_both(a, b, 0, 1000, 7, 60);
+	ck_assert_int_eq(b->gp_flags, RCU_GP_FLAG_INIT);
+	ck_assert_int_eq(rcu_segcblist_n_cbs(&b->rda[0].cblist), 60);
+	ck_assert_uint_eq(b->node[b->rda[0].leaf].cbovldmask, 0);
+	/* A GP running: 200 more, overloaded at the 71st queued, a flood
+	 * blimit and a forced QS at 61 + 50 = 111 ... */
+	for (rcu_tree_state *r = a; r; r = r == a ? b : NULL) {
+		rcu_tree_core(r, 0);
+		rcu_tree_gp_init(r, 1, 1);
+	}
+	call_both(a, b, 0, 2000, 3, 200);
+	ck_assert_uint_eq(b->node[b->rda[0].leaf].cbovldmask, 1);
+	ck_assert_int_eq(b->rda[0].blimit, 10000);
+	ck_assert(b->gp_flags & RCU_GP_FLAG_FQS);
+	ck_assert_int_eq(b->rda[0].qlen_max, 260);
+	/* ... and after an FQS scan another overflow at the next 50. */
+	rcu_tree_fqs_result res;
+	rcu_tree_gp_fqs(a, true, 2, &res);
+	rcu_tree_gp_fqs(b, true, 2, &res);
+	call_both(a, b, 0, 3000, 0, 120);
+	/* Drained below qovld with the bit still set: the first call clears
+	 * it, the one that finds 70 sets it again. */
+	all_done(a, 0);
+	all_done(b, 0);
+	rcu_tree_batch bt = { RCU_TREE_SOFTIRQ, false, true, 100000, 100 }; /* idle: no count limit */
+	rcu_tree_batch_out out;
+	ck_assert_int_eq(rcu_tree_do_batch(a, 0, &bt, NULL, &out), 380);
+	ck_assert_int_eq(rcu_tree_do_batch(b, 0, &bt, NULL, &out), 380);
+	call_both(a, b, 0, 4000, 11, 5);
+	ck_assert_uint_eq(b->node[b->rda[0].leaf].cbovldmask, 0);
+	call_both(a, b, 0, 5000, 11, 100);
+	ck_assert_uint_eq(b->node[b->rda[0].leaf].cbovldmask, 1);
+	/* From idle (an extended QS): invoke RCU core; a ring that wraps and
+	 * grows on another CPU; none at all. */
+	rcu_tree_eqs_enter(a, 2);
+	rcu_tree_eqs_enter(b, 2);
+	call_both(a, b, 2, 6000, 1, 1);
+	call_both(a, b, 3, 7000, 5, 50);
+	all_done(a, 3);
+	all_done(b, 3);
+	ck_assert_int_eq(rcu_tree_do_batch(a, 3, &bt, NULL, &out), 50);
+	ck_assert_int_eq(rcu_tree_do_batch(b, 3, &bt, NULL, &out), 50);
+	call_both(a, b, 3, 8000, 5, 1000);
+	call_both(a, b, 3, 9000, 5, 0);
+	/* The last of 71 finds qovld (70) queued: CPU 1 is marked. */
+	call_both(a, b, 1, 10000, 2, 71);
+	ck_assert_uint_eq(b->node[b->rda[1].leaf].cbovldmask & b->rda[1].grpmask, b->rda[1].grpmask);
+	rcu_tree_destroy(a);
+	rcu_tree_destroy(b);
+}
+END_TEST
+
+START_TEST(tree_run_mode_matches_ring)
+{
+	/* Call times kept as runs (cfg.cb_runs, for bulk calls) against the
+	 * ring of one time per callback: random single and bulk calls, RCU
+	 * core passes, GPs made over and batches invoked at random costs give
+	 * the same lists, the same call time at every index and the same
+	 * latency histogram, bin for bin. Calls that continue a run's spacing
+	 * join it. */
+	rcu_tree_cfg cfg;
+	rcu_tree_cfg_default(&cfg, 2, 1000);
+	cfg.qhimark = 300;
+	rcu_tree_state *a = mk_cfg(&cfg, false);
+	cfg.cb_runs = true;
+	rcu_tree_state *b = mk_cfg(&cfg, false);
+	ck_assert(b->rda[0].cblist.runs && !a->rda[0].cblist.runs);
+	sim_hist *ha = malloc(sizeof(*ha)), *hb = malloc(sizeof(*hb));
+	sim_hist_init(ha);
+	sim_hist_init(hb);
+	uint64_t s = 0x9e3779b97f4a7c15ULL;
+	sim_time now = 1000;
+	for (int step = 0; step < 20000; step++) {
+		s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+		int cpu = (int)(s & 1), op = (int)((s >> 1) % 6);
+		now += (sim_time)((s >> 8) % 5000);
+		rcu_tree_effect e = { 0 };
+		if (op == 0) {
+			sim_time t = now - (sim_time)((s >> 24) % 100);
+			REQUIRE_EQ(rcu_tree_call_rcu(a, cpu, t, 0, false, &e), 0);
+			REQUIRE_EQ(rcu_tree_call_rcu(b, cpu, t, 0, false, &e), 0);
+		} else if (op == 1) {
+			sim_time st = (sim_time)((s >> 24) % 60);
+			int64_t n = (int64_t)((s >> 32) % 120);
+			REQUIRE_EQ(rcu_tree_call_rcu_n(a, cpu, now, st, n, &e), 0);
+			REQUIRE_EQ(rcu_tree_call_rcu_n(b, cpu, now, st, n, &e), 0);
+			now += n * st;
+		} else if (op == 2) {
+			rcu_tree_core(a, cpu);
+			rcu_tree_core(b, cpu);
+		} else if (op == 3) {
+			all_done(a, cpu);
+			all_done(b, cpu);
+		} else {
+			rcu_tree_batch bt = { RCU_TREE_SOFTIRQ, false, (s >> 40) & 1, now,
+					      (sim_time)((s >> 44) % 3000) };
+			rcu_tree_batch_out oa, ob;
+			int64_t na = rcu_tree_do_batch(a, cpu, &bt, ha, &oa);
+			REQUIRE_EQ(rcu_tree_do_batch(b, cpu, &bt, hb, &ob), na);
+			now += na * bt.cost_ns;
+		}
+		for (int c = 0; c < 2; c++) {
+			const rcu_segcblist *l = &a->rda[c].cblist, *m = &b->rda[c].cblist;
+			REQUIRE_EQ(l->head, m->head);
+			for (int g = 0; g < RCU_CBLIST_NSEGS; g++)
+				REQUIRE_EQ(l->tails[g], m->tails[g]);
+			for (uint64_t i = l->head; i != l->tails[RCU_NEXT_TAIL]; i++)
+				REQUIRE_EQ(rcu_segcblist_call_time(l, i, now), rcu_segcblist_call_time(m, i, now));
+			REQUIRE(rcu_segcblist_sane(m));
+		}
+	}
+	ck_assert_uint_gt(ha->count, 100000);
+	ck_assert_uint_eq(ha->count, hb->count);
+	ck_assert(ha->sum == hb->sum);
+	ck_assert_uint_eq(ha->min, hb->min);
+	ck_assert_uint_eq(ha->max, hb->max);
+	ck_assert_int_eq(memcmp(ha->bins, hb->bins, sizeof(ha->bins)), 0);
+	/* Evenly spaced single calls make one run; a bulk call at the next
+	 * place in the spacing joins it, one off it starts another. */
+	rcu_tree_destroy(b);
+	b = mk_cfg(&cfg, false);
+	rcu_segcblist *l = &b->rda[1].cblist;
+	rcu_tree_effect e = { 0 };
+	for (int i = 0; i < 50; i++)
+		ck_assert_int_eq(rcu_tree_call_rcu(b, 1, 100 + 7 * i, 0, false, &e), 0);
+	ck_assert_int_eq(rcu_tree_call_rcu_n(b, 1, 100 + 7 * 50, 7, 30, &e), 0);
+	ck_assert_uint_eq(l->rtail - l->rhead, 1);
+	ck_assert_int_eq(rcu_tree_call_rcu_n(b, 1, 100 + 7 * 80 + 1, 7, 30, &e), 0);
+	ck_assert_uint_eq(l->rtail - l->rhead, 2);
+	ck_assert_int_eq(rcu_segcblist_call_time(l, 79, 0), 100 + 7 * 79);
+	ck_assert_int_eq(rcu_segcblist_call_time(l, 80, 0), 100 + 7 * 80 + 1);
+	ck_assert_int_eq(rcu_segcblist_call_time(l, 109, 0), 100 + 7 * 109 + 1);
+	rcu_tree_destroy(a);
+	rcu_tree_destroy(b);
+	free(ha);
+	free(hb);
+}
+END_TEST
+
 /* ---- 9. random operations against a reference ------------------------------------------------ */
 
-/* Check's ck_assert records its line through a pipe at every pass; these
- * only act on failure, for the hot loops below. */
-#define REQUIRE(c) \
-	do { \
-		if (!(c)) \
-			ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #c); \
-	} while (0)
-#define REQUIRE_EQ(a, b) REQUIRE((a) == (b))
-#define REQUIRE_LT(a, b) REQUIRE((a) < (b))
-#define REQUIRE_GT(a, b) REQUIRE((a) > (b))
 
 typedef struct ref_cb {
 	sim_time t;    /* call_rcu time */
@@ -1283,6 +1478,8 @@ int main(void)
 	tcase_add_test(tc, tree_do_batch_pre_5_4_limits);
 	tcase_add_test(tc, tree_overflow_kicks_and_restore);
 	tcase_add_test(tc, tree_overflow_without_gp_requests_one);
+	tcase_add_test(tc, tree_call_rcu_n_matches_one_by_one);
+	tcase_add_test(tc, tree_run_mode_matches_ring);
 	tcase_add_loop_test(tc, tree_random_conservation, 0, 3);
 	tcase_add_test(tc, tree_cfg_from_params);
 	suite_add_tcase(s, tc);

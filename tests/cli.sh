@@ -118,6 +118,11 @@ expect_exit 2 "$RCUSIM" run b10.ini --db b.db --set rcu.qhimark=500
 expect_err '--set: rcu.qhimark: applies only with rcu.policy = watermark, and rcu.policy is fixed (b10.ini:3)'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12-rt.ini" --db b.db --set softirq.defer_to_ksoftirqd=yes
 expect_err "--set: softirq.defer_to_ksoftirqd: applies only with softirq.in_irq_exit = yes, and softirq.in_irq_exit is no ($SRC/scenarios/kernels/linux-6.12-rt.ini:15)"
+# Bulk call_rcu arrivals draw no system-call returns, which sparc64 needs.
+printf '[workload]\nkind = callrcu\ncallrcu_arrivals = bulk\n' >b12.ini
+expect_exit 2 "$RCUSIM" run b12.ini --db b.db
+expect_err 'b12.ini:3: workload.callrcu_arrivals: bulk needs machine.arch = x86_64, and machine.arch is sparc64 (default): sparc64 runs pending softirqs at each system call'"'"'s return, whose times bulk does not draw'
+expect_exit 0 "$RCUSIM" run b12.ini --db b12.db --duration 10ms --quiet --set machine.arch=x86_64
 # Tree RCU: classic's policy knobs are errors, its own and blimit are not;
 # its kthreads' FIFO priority needs EEVDF; the GP kthread's CPU must exist.
 FL=$(grep -n '^flavor = tree' "$SRC/scenarios/kernels/linux-6.12.ini" | cut -d: -f1)
