@@ -1204,15 +1204,12 @@ void rcu_tree_invoke_done(rcu_tree_state *rsp, int cpu, int64_t n, sim_time firs
 			at += (sim_time)take * cost_ns;
 		}
 	} else if (lat) {
-		sim_hist_acc acc;
-		sim_hist_acc_start(&acc, lat);
 		sim_time at = first_ns;
 		for (int64_t k = 0; k < n; k++, at += cost_ns) {
 			sim_time t = rcu_segcblist_call_time(l, l->head + (uint64_t)k, at);
 			RCUSIM_CHECK(at - t < (INT64_C(1) << 47), "rcu_tree.call_time_window");
-			sim_hist_acc_add(&acc, (uint64_t)(at - t));
+			sim_hist_add(lat, (uint64_t)(at - t));
 		}
-		sim_hist_acc_end(&acc);
 	}
 	/* The rest go back to the front of DONE: only head moves here
 	 * (rcu_segcblist_extract_done_cbs / insert_done_cbs, add_len(-count)). */

@@ -328,6 +328,14 @@ static void invoke_objs(tree_flavor *tf, int cpu, int64_t n, sim_time first_ns, 
 	}
 }
 
+/* What Tree RCU's call_rcu asks of its caller, in the flavor interface's terms. */
+static void call_effect(const rcu_tree_effect *e, rcu_call_effect *eff)
+{
+	eff->wake_gp |= e->wake_gp_kthread;
+	eff->raise |= e->invoke_rcu_core;
+	eff->need_resched |= e->need_resched;
+}
+
 /* call_rcu() from task context (interrupts on): __call_rcu_common(). */
 static int tree_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_call_effect *eff)
 {
@@ -337,9 +345,7 @@ static int tree_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_ca
 		return nocb_call_rcu(tf, cpu, at, obj, eff);
 	if (rcu_tree_call_rcu(tf->rs, cpu, at, obj, false, &e))
 		return SIM_ENOMEM;
-	eff->wake_gp |= e.wake_gp_kthread;
-	eff->raise |= e.invoke_rcu_core;
-	eff->need_resched |= e.need_resched;
+	call_effect(&e, eff);
 	return 0;
 }
 
@@ -358,9 +364,7 @@ static int tree_call_rcu_n(void *state, int cpu, sim_time t0, sim_time step, int
 	}
 	if (rcu_tree_call_rcu_n(tf->rs, cpu, t0, step, n, &e))
 		return SIM_ENOMEM;
-	eff->wake_gp |= e.wake_gp_kthread;
-	eff->raise |= e.invoke_rcu_core;
-	eff->need_resched |= e.need_resched;
+	call_effect(&e, eff);
 	return 0;
 }
 

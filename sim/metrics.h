@@ -61,47 +61,6 @@ static inline void sim_hist_add(sim_hist *h, uint64_t v)
  * the same histogram as sim_hist_add() for each, in one step per bin they
  * cross. */
 void sim_hist_add_linear(sim_hist *h, uint64_t v0, int64_t d, uint64_t m);
-/* Many samples into @h in a row, for hot loops: count, sum and extremes
- * kept in locals, and a bin's count added once for each run of samples
- * that fall in it. sim_hist_acc_start(), sim_hist_acc_add() per sample,
- * then sim_hist_acc_end(): the same histogram as sim_hist_add() for each
- * (a histogram does not depend on the order of its samples). */
-typedef struct sim_hist_acc {
-	sim_hist *h;
-	uint64_t count, min, max;
-	unsigned __int128 sum;
-	size_t bin;     /* bin of the run in progress */
-	uint64_t in_bin; /* samples in it so far */
-} sim_hist_acc;
-static inline void sim_hist_acc_start(sim_hist_acc *a, sim_hist *h)
-{
-	*a = (sim_hist_acc){ .h = h, .min = UINT64_MAX };
-}
-static inline void sim_hist_acc_add(sim_hist_acc *a, uint64_t v)
-{
-	size_t b = sim_hist_bin(v);
-	a->count++;
-	a->sum += v;
-	a->min = v < a->min ? v : a->min;
-	a->max = v > a->max ? v : a->max;
-	if (b != a->bin) {
-		a->h->bins[a->bin] += a->in_bin; /* bin 0 gets 0 at the first sample */
-		a->bin = b;
-		a->in_bin = 0;
-	}
-	a->in_bin++;
-}
-static inline void sim_hist_acc_end(sim_hist_acc *a)
-{
-	sim_hist *h = a->h;
-	h->bins[a->bin] += a->in_bin;
-	h->count += a->count;
-	h->sum += a->sum;
-	if (a->min < h->min)
-		h->min = a->min;
-	if (a->count && a->max > h->max)
-		h->max = a->max;
-}
 /* Mean of the samples (exact up to the final division); 0 when empty. */
 double sim_hist_mean(const sim_hist *h);
 /* The @q quantile (0 <= q <= 1): the midpoint of the bin holding the

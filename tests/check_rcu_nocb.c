@@ -16,13 +16,6 @@
 
 #include "rcu_nocb.h"
 
-#define REQUIRE(c) \
-	do { \
-		if (!(c)) \
-			ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #c); \
-	} while (0)
-#define REQUIRE_EQ(a, b) REQUIRE((a) == (b))
-
 /* A tree of @ncpus at @hz (qhimark @qhimark, 0: default) with the CPUs of
  * @list offloaded under @cfg (NULL: defaults). */
 typedef struct world {

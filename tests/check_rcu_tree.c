@@ -15,17 +15,6 @@
 
 #include "rcu_tree.h"
 
-/* Check's ck_assert records its line through a pipe at every pass; these
- * only act on failure, for the hot loops below. */
-#define REQUIRE(c) \
-	do { \
-		if (!(c)) \
-			ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #c); \
-	} while (0)
-#define REQUIRE_EQ(a, b) REQUIRE((a) == (b))
-#define REQUIRE_LT(a, b) REQUIRE((a) < (b))
-#define REQUIRE_GT(a, b) REQUIRE((a) > (b))
-
 static rcu_tree_state *mk_cfg(const rcu_tree_cfg *cfg, bool payload)
 {
 	char err[256];
