@@ -644,6 +644,63 @@ int rcu_nocb_call_rcu(rcu_nocb_state *st, int cpu, sim_time at, int64_t jiffies,
 	return 0;
 }
 
+int64_t rcu_nocb_bypass_n(rcu_nocb_state *st, int cpu, sim_time t0, sim_time step, int64_t n,
+			  int64_t jiffies, bool lazy_in)
+{
+	rcu_tree_data *rdp = &st->rsp->rda[cpu];
+	rcu_segcblist *l = &rdp->cblist;
+	rcu_nocb_data *nd = &st->nd[cpu];
+	int64_t ncbs = rcu_nocb_bypass_len(st, cpu), qhimark = st->rsp->cfg.qhimark;
+	bool lazy = lazy_in && st->cfg.lazy, bypass_is_lazy = ncbs == nd->lazy_len;
+	assert(nd->offloaded && t0 >= 0 && step >= 0);
+	/* What would make the first call do more than join the bypass, in
+	 * try_bypass()'s order: the allowance (a new jiffy's count, or still
+	 * under it and not lazy), a flush (too long or too full), the
+	 * bypass's first callback or the first non-lazy one after lazy ones
+	 * (a wakeup). With the jiffy and the bypass's age fixed, the next
+	 * calls meet the same tests until the bypass reaches qhimark. */
+	if (n <= 0 || !ncbs || jiffies != nd->nobypass_last ||
+	    (!lazy && nd->nobypass_count + 1 < st->lim) || (bypass_is_lazy && !lazy) ||
+	    (!bypass_is_lazy && jiffies != nd->bypass_first) ||
+	    (bypass_is_lazy && time_after(jiffies, nd->bypass_first + st->lazy_flush)) ||
+	    ncbs >= qhimark)
+		return 0;
+	int64_t k = n < qhimark - ncbs ? n : qhimark - ncbs, len0 = rcu_nocb_len(st, cpu);
+	if (l->runs) {
+		if (rcu_segcblist_run_append(l, nd->bypass_tail, t0, step, (uint64_t)k))
+			return SIM_ENOMEM;
+	} else {
+		while (nd->bypass_tail - l->head + (uint64_t)k > l->cap)
+			if (rcu_segcblist_grow(l, nd->bypass_tail))
+				return SIM_ENOMEM;
+		for (int64_t i = 0; i < k; i++) {
+			uint64_t s = (nd->bypass_tail + (uint64_t)i) & (l->cap - 1);
+			uint64_t t = (uint64_t)t0 + (uint64_t)i * (uint64_t)step;
+			l->t_lo[s] = (uint32_t)t;
+			l->t_hi[s] = (uint16_t)(t >> 32);
+			if (l->obj)
+				l->obj[s] = 0;
+		}
+	}
+	nd->bypass_tail += (uint64_t)k;
+	nd->n_bypassed += (uint64_t)k;
+	nd->nobypass_count += k;
+	if (lazy)
+		nd->lazy_len += k;
+	/* check_cb_ovld() before each: the last one's length decides. */
+	rcu_tree_node *rnp = &st->rsp->node[rdp->leaf];
+	if (st->rsp->cfg.qovld > 0) {
+		if (len0 + k - 1 >= st->rsp->cfg.qovld)
+			rnp->cbovldmask |= rdp->grpmask;
+		else
+			rnp->cbovldmask &= ~rdp->grpmask;
+	}
+	if (len0 + k > rdp->qlen_max)
+		rdp->qlen_max = len0 + k;
+	RCUSIM_CHECK(rcu_segcblist_sane(l), "rcu_nocb.cblist_layout");
+	return k;
+}
+
 /* ---- the rcuog kthread ---------------------------------------------------------------- */
 
 void rcu_nocb_gp_wait(rcu_nocb_state *st, int g, int64_t j, rcu_nocb_gp_pass *pass,

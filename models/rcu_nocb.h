@@ -218,6 +218,16 @@ typedef enum rcu_nocb_where {
 int rcu_nocb_call_rcu(rcu_nocb_state *st, int cpu, sim_time at, int64_t jiffies, uint32_t obj,
 		      bool lazy, bool irqs_disabled, rcu_nocb_effect *eff, rcu_nocb_where *where,
 		      int64_t *flushed);
+/* Up to @n call_rcu()s (@lazy as for rcu_nocb_call_rcu(), irqs on) on
+ * offloaded @cpu at @t0, @t0 + @step, ..., all within jiffy @jiffies (the
+ * caller bounds @n), for object 0: as many from the first as would each
+ * only join the bypass (rcu_nocb_try_bypass(), tree_nocb.h:482-495, with
+ * no allowance count reset, flush or wakeup), queued at once with the state
+ * rcu_nocb_call_rcu() leaves after the same calls one by one, and no
+ * effects. Returns how many (0: the first would do more, so make it with
+ * rcu_nocb_call_rcu()), or SIM_ENOMEM (none queued). */
+int64_t rcu_nocb_bypass_n(rcu_nocb_state *st, int cpu, sim_time t0, sim_time step, int64_t n,
+			  int64_t jiffies, bool lazy);
 /* rcu_nocb_flush_bypass(rdp, NULL, j, false) (tree_nocb.h:352) and
  * rcu_nocb_do_flush_bypass() (:308): move @cpu's whole bypass to the end of
  * NEXT, lazy_len = 0, nocb_bypass_first = @jiffies (as rcu_barrier_entrain,

@@ -349,19 +349,57 @@ static int tree_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_ca
 	return 0;
 }
 
-/* @n call_rcu()s from task context: rcu_tree_call_rcu_n(), or one by one
- * on an offloaded CPU (the bypass decides per call). */
+/* @n call_rcu()s at @t0 + i * @step on offloaded @cpu, with the state and
+ * effects of nocb_call_rcu() one by one: the stretches of them within one
+ * jiffy that only join the bypass in one rcu_nocb_bypass_n() each (short
+ * of the call that makes nocb_lazy_shrink() count), every other call
+ * alone. */
+static int nocb_call_rcu_n(tree_flavor *tf, int cpu, sim_time t0, sim_time step, int64_t n,
+			   rcu_call_effect *eff)
+{
+	rcu_nocb_state *st = tf->nocb;
+	bool lazy = !tf->hurry && st->cfg.lazy;
+	for (int64_t i = 0; i < n;) {
+		sim_time t = t0 + i * step;
+		int64_t j = t / tf->tick_ns, m = n - i;
+		if (step > 0) { /* the calls left in jiffy j: t0 + c * step < (j + 1) * tick */
+			int64_t end = ((j + 1) * tf->tick_ns - t0 + step - 1) / step;
+			if (end - i < m)
+				m = end - i;
+		}
+		if (lazy && tf->shrink_at && m > tf->shrink_check - 1)
+			m = tf->shrink_check - 1;
+		int64_t k = m > 0 ? rcu_nocb_bypass_n(st, cpu, t, step, m, j, lazy) : 0;
+		if (k < 0)
+			return SIM_ENOMEM;
+		if (k == 0) {
+			if (nocb_call_rcu(tf, cpu, t, 0, eff))
+				return SIM_ENOMEM;
+			i++;
+			continue;
+		}
+		if (lazy) {
+			tf->lazy_queued += (uint64_t)k;
+			if (tf->shrink_at)
+				tf->shrink_check -= k;
+		}
+		int64_t b = rcu_nocb_bypass_len(st, cpu);
+		if (b > tf->bypass_max)
+			tf->bypass_max = b;
+		i += k;
+	}
+	return 0;
+}
+
+/* @n call_rcu()s from task context: rcu_tree_call_rcu_n(), or
+ * nocb_call_rcu_n() on an offloaded CPU. */
 static int tree_call_rcu_n(void *state, int cpu, sim_time t0, sim_time step, int64_t n,
 			   rcu_call_effect *eff)
 {
 	tree_flavor *tf = state;
 	rcu_tree_effect e = { false, false, false };
-	if (__builtin_expect(tf->nocb != NULL, 0) && tf->rs->rda[cpu].offloaded) {
-		for (int64_t i = 0; i < n; i++)
-			if (nocb_call_rcu(tf, cpu, t0 + i * step, 0, eff))
-				return SIM_ENOMEM;
-		return 0;
-	}
+	if (__builtin_expect(tf->nocb != NULL, 0) && tf->rs->rda[cpu].offloaded)
+		return nocb_call_rcu_n(tf, cpu, t0, step, n, eff);
 	if (rcu_tree_call_rcu_n(tf->rs, cpu, t0, step, n, &e))
 		return SIM_ENOMEM;
 	call_effect(&e, eff);

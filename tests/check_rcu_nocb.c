@@ -1117,6 +1117,174 @@ START_TEST(nocb_random_conservation)
 }
 END_TEST
 
+/* ---- 7. bulk calls against the same calls one by one ------------------------------------ */
+
+/* A pair of 4-CPU trees (leaf fanout 2), all offloaded, HZ 1000, qhimark
+ * 50, qovld 70, lazy flush 3 jiffies; call times as runs if @runs, else
+ * in the ring with objects. */
+static world mk_pair(bool runs, bool lazy)
+{
+	char err[256];
+	rcu_tree_cfg tc;
+	rcu_tree_cfg_default(&tc, 4, 1000);
+	tc.rcu_fanout_leaf = 2;
+	tc.qhimark = 50;
+	tc.qlowmark = 10;
+	tc.qovld = 70;
+	tc.cb_runs = runs;
+	world w;
+	ck_assert_msg(rcu_tree_create(&w.rsp, &tc, !runs, err, sizeof(err)) == 0, "%s", err);
+	rcu_nocb_cfg cfg;
+	rcu_nocb_cfg_default(&cfg);
+	cfg.lazy = lazy;
+	cfg.jiffies_lazy_flush = 3;
+	bool mask[4] = { true, true, true, true };
+	ck_assert_msg(rcu_nocb_create(&w.st, w.rsp, &cfg, mask, err, sizeof(err)) == 0, "%s", err);
+	return w;
+}
+
+/* The effects a call had, in order, when it had any: rcuog woken, timer
+ * touched, rcuo woken, GP kthread woken. */
+typedef struct efflog {
+	int64_t v[4096];
+	int n;
+} efflog;
+
+static void log_effect(efflog *lg, const rcu_nocb_effect *e)
+{
+	if (e->wake_rcuog < 0 && e->timer_grp < 0 && !e->nwake_rcuo && !e->wake_gp_kthread)
+		return;
+	REQUIRE(lg->n < 4096);
+	lg->v[lg->n++] = (int64_t)(e->wake_rcuog + 1) | (int64_t)(e->timer_grp + 1) << 8 |
+			 (int64_t)e->nwake_rcuo << 16 | (int64_t)e->wake_gp_kthread << 24;
+}
+
+/* call_rcu() on @cpu at @at, alone. */
+static void call_one(world w, int cpu, sim_time at, bool lazy, efflog *lg)
+{
+	rcu_nocb_effect e;
+	rcu_nocb_effect_init(&e);
+	REQUIRE_EQ(rcu_nocb_call_rcu(w.st, cpu, at, at / 1000000, 0, lazy, false, &e, NULL, NULL), 0);
+	log_effect(lg, &e);
+}
+
+/* @n calls at @t0 + i * @step as the Tree RCU flavor makes them in bulk:
+ * the stretch of each jiffy that only joins the bypass at once, the
+ * others alone. Returns how many went at once. */
+static int64_t call_bulk(world w, int cpu, sim_time t0, sim_time step, int64_t n, bool lazy,
+			 efflog *lg)
+{
+	int64_t at_once = 0;
+	for (int64_t i = 0; i < n;) {
+		sim_time t = t0 + i * step;
+		int64_t j = t / 1000000, m = n - i;
+		if (step > 0 && ((j + 1) * 1000000 - t0 + step - 1) / step - i < m)
+			m = ((j + 1) * 1000000 - t0 + step - 1) / step - i;
+		int64_t k = rcu_nocb_bypass_n(w.st, cpu, t, step, m, j, lazy);
+		REQUIRE(k >= 0 && k <= m);
+		if (k == 0) {
+			call_one(w, cpu, t, lazy, lg);
+			k = 1;
+		}
+		at_once += k > 1 ? k : 0;
+		i += k;
+	}
+	return at_once;
+}
+
+/* Everything call_rcu() touches is the same in @a and @b at @now. */
+static void same_state(world a, world b, sim_time now)
+{
+	for (int c = 0; c < 4; c++) {
+		const rcu_nocb_data *x = &a.st->nd[c], *y = &b.st->nd[c];
+		REQUIRE_EQ(x->bypass_tail, y->bypass_tail);
+		REQUIRE_EQ(x->lazy_len, y->lazy_len);
+		REQUIRE_EQ(x->bypass_first, y->bypass_first);
+		REQUIRE_EQ(x->nobypass_last, y->nobypass_last);
+		REQUIRE_EQ(x->nobypass_count, y->nobypass_count);
+		REQUIRE_EQ(x->gp_adv_time, y->gp_adv_time);
+		REQUIRE_EQ(x->n_bypassed, y->n_bypassed);
+		REQUIRE_EQ(x->n_flushes, y->n_flushes);
+		const rcu_tree_data *p = &a.rsp->rda[c], *q = &b.rsp->rda[c];
+		REQUIRE_EQ(p->qlen_max, q->qlen_max);
+		REQUIRE_EQ(p->qlen_last_fqs_check, q->qlen_last_fqs_check);
+		const rcu_segcblist *l = &p->cblist, *m = &q->cblist;
+		REQUIRE_EQ(l->head, m->head);
+		for (int s = 0; s < RCU_CBLIST_NSEGS; s++) {
+			REQUIRE_EQ(l->tails[s], m->tails[s]);
+			REQUIRE_EQ(l->gp_seq[s], m->gp_seq[s]);
+		}
+		for (uint64_t i = l->head; i != x->bypass_tail; i++) {
+			REQUIRE_EQ(rcu_segcblist_call_time(l, i, now), rcu_segcblist_call_time(m, i, now));
+			if (l->obj)
+				REQUIRE_EQ(l->obj[i & (l->cap - 1)], m->obj[i & (m->cap - 1)]);
+		}
+	}
+	for (int g = 0; g < a.st->ngroups; g++) {
+		REQUIRE_EQ(a.st->grp[g].defer_wakeup, b.st->grp[g].defer_wakeup);
+		REQUIRE_EQ(a.st->grp[g].timer_pending, b.st->grp[g].timer_pending);
+		REQUIRE_EQ(a.st->grp[g].timer_expires, b.st->grp[g].timer_expires);
+		REQUIRE_EQ(a.st->grp[g].gp_sleep, b.st->grp[g].gp_sleep);
+	}
+	for (int n = 0; n < a.rsp->nnodes; n++)
+		REQUIRE_EQ(a.rsp->node[n].cbovldmask, b.rsp->node[n].cbovldmask);
+	REQUIRE_EQ(a.rsp->gp_flags, b.rsp->gp_flags);
+}
+
+START_TEST(nocb_bypass_n_matches_one_by_one)
+{
+	/* Bursts of 1 to 200 calls, 0 to 20 us or 0 to 300 us apart (up to
+	 * 60 ms a burst, so they cross jiffies), lazy or not, on random CPUs, with time
+	 * passing, rcu_barrier's flushes and, every 40 bursts, fresh lists
+	 * (so qovld's 70 is crossed again and again). Bulk and one by one
+	 * must leave the same state and the same effects in the same order:
+	 * the allowance count, the bypass and its age, the lazy count, each
+	 * flush (age, qhimark 50, a non-lazy arrival), qovld's mask, the
+	 * longest queue, every call time. Passes: ring or runs, lazy off or
+	 * on (3-jiffy lazy flush). */
+	bool runs = _i & 1, lazy_on = _i & 2;
+	uint64_t seed = 0x9e3779b97f4a7c15u + (uint64_t)_i;
+	world a = mk_pair(runs, lazy_on), b = mk_pair(runs, lazy_on);
+	static efflog la, lb;
+	sim_time now = 5000000;
+	int64_t at_once = 0, calls = 0;
+	for (int op = 0; op < 3000; op++) {
+		uint64_t r = xs(&seed);
+		int cpu = (int)(r & 3);
+		la.n = lb.n = 0;
+		if (op % 40 == 39) {
+			rm(a);
+			rm(b);
+			a = mk_pair(runs, lazy_on);
+			b = mk_pair(runs, lazy_on);
+		} else if ((r >> 2 & 15) == 0) {
+			int64_t j = now / 1000000;
+			REQUIRE_EQ(rcu_nocb_flush_bypass(a.st, cpu, j), rcu_nocb_flush_bypass(b.st, cpu, j));
+		} else {
+			int64_t n = (int64_t)((r >> 8) % 200) + 1;
+			sim_time step = (r >> 20 & 7) == 0 ? 0 : (sim_time)((r >> 24) % ((r >> 23 & 1) ? 300000 : 20000));
+			bool lazy = r >> 50 & 1;
+			at_once += call_bulk(a, cpu, now, step, n, lazy, &la);
+			for (int64_t i = 0; i < n; i++)
+				call_one(b, cpu, now + i * step, lazy, &lb);
+			calls += n;
+			now += (n - 1) * step;
+		}
+		REQUIRE_EQ(la.n, lb.n);
+		for (int i = 0; i < la.n; i++)
+			REQUIRE_EQ(la.v[i], lb.v[i]);
+		same_state(a, b, now);
+		REQUIRE(rcu_nocb_sane(a.st));
+		now += (sim_time)(xs(&seed) & 0xfff) * 1000;
+	}
+	/* Most calls went at once (about 57% to 72% by pass), so the
+	 * comparison covers the bulk path. */
+	REQUIRE(at_once > calls / 2);
+	rm(a);
+	rm(b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rcu_nocb");
@@ -1144,6 +1312,7 @@ int main(void)
 	tcase_add_test(tc, nocb_rcuo_advances_after_batch);
 	tcase_add_loop_test(tc, nocb_rcuscale_lazy_two_seconds, 0, 2);
 	tcase_add_loop_test(tc, nocb_random_conservation, 0, 4);
+	tcase_add_loop_test(tc, nocb_bypass_n_matches_one_by_one, 0, 4);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }
