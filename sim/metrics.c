@@ -53,6 +53,34 @@ void sim_hist_add_linear(sim_hist *h, uint64_t v0, int64_t d, uint64_t m)
 		h->bins[b_last] += m;
 		return;
 	}
+	/* Bin by bin, when the bins spanned are no more than the samples: each
+	 * bin's count is the difference of two counts of samples beyond an
+	 * edge, each a division of its own, so the divisions do not wait
+	 * for one another as they do sample run by sample run below. */
+	size_t b0 = sim_hist_bin(v0);
+	uint64_t ad = d > 0 ? (uint64_t)d : (uint64_t)-d;
+	if (d < 0 && b0 - b_last < m) {
+		uint64_t prev = 0; /* samples >= the upper edge of bin b */
+		for (size_t b = b0; b + 1 > b_last; b--) {
+			uint64_t lo, hi;
+			sim_hist_edges(b, &lo, &hi);
+			uint64_t c = b == b_last ? m : (v0 - lo) / ad + 1; /* samples >= lo */
+			h->bins[b] += c - prev;
+			prev = c;
+		}
+		return;
+	}
+	if (d > 0 && b_last - b0 < m) {
+		uint64_t prev = 0; /* samples below the lower edge of bin b */
+		for (size_t b = b0; b <= b_last; b++) {
+			uint64_t lo, hi;
+			sim_hist_edges(b, &lo, &hi);
+			uint64_t c = b == b_last ? m : (hi - v0 + ad - 1) / ad; /* samples < hi */
+			h->bins[b] += c - prev;
+			prev = c;
+		}
+		return;
+	}
 	for (uint64_t i = 0; i < m;) {
 		uint64_t v = v0 + i * (uint64_t)d, lo, hi, k;
 		size_t b = sim_hist_bin(v);
