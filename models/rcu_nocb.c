@@ -666,22 +666,8 @@ int64_t rcu_nocb_bypass_n(rcu_nocb_state *st, int cpu, sim_time t0, sim_time ste
 	    ncbs >= qhimark)
 		return 0;
 	int64_t k = n < qhimark - ncbs ? n : qhimark - ncbs, len0 = rcu_nocb_len(st, cpu);
-	if (l->runs) {
-		if (rcu_segcblist_run_append(l, nd->bypass_tail, t0, step, (uint64_t)k))
-			return SIM_ENOMEM;
-	} else {
-		while (nd->bypass_tail - l->head + (uint64_t)k > l->cap)
-			if (rcu_segcblist_grow(l, nd->bypass_tail))
-				return SIM_ENOMEM;
-		for (int64_t i = 0; i < k; i++) {
-			uint64_t s = (nd->bypass_tail + (uint64_t)i) & (l->cap - 1);
-			uint64_t t = (uint64_t)t0 + (uint64_t)i * (uint64_t)step;
-			l->t_lo[s] = (uint32_t)t;
-			l->t_hi[s] = (uint16_t)(t >> 32);
-			if (l->obj)
-				l->obj[s] = 0;
-		}
-	}
+	if (rcu_segcblist_put_n(l, nd->bypass_tail, t0, step, k))
+		return SIM_ENOMEM;
 	nd->bypass_tail += (uint64_t)k;
 	nd->n_bypassed += (uint64_t)k;
 	nd->nobypass_count += k;

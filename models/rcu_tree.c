@@ -188,21 +188,16 @@ int rcu_segcblist_enqueue(rcu_segcblist *l, sim_time t, uint32_t obj)
 	return 0;
 }
 
-int rcu_segcblist_enqueue_n(rcu_segcblist *l, sim_time t0, sim_time step, int64_t n)
+int rcu_segcblist_put_n(rcu_segcblist *l, uint64_t end, sim_time t0, sim_time step, int64_t n)
 {
 	assert(t0 >= 0 && step >= 0 && n >= 0);
-	if (l->runs) {
-		if (rcu_segcblist_run_append(l, l->tails[RCU_NEXT_TAIL], t0, step, (uint64_t)n))
-			return SIM_ENOMEM;
-		l->tails[RCU_NEXT_TAIL] += (uint64_t)n;
-		return 0;
-	}
-	uint64_t need = (uint64_t)rcu_segcblist_n_cbs(l) + (uint64_t)n;
-	while (need > l->cap)
-		if (rcu_segcblist_grow(l, l->tails[RCU_NEXT_TAIL]))
+	if (l->runs)
+		return rcu_segcblist_run_append(l, end, t0, step, (uint64_t)n);
+	while (end - l->head + (uint64_t)n > l->cap)
+		if (rcu_segcblist_grow(l, end))
 			return SIM_ENOMEM;
 	/* In at most two pieces of the ring: up to its end, then from 0. */
-	uint64_t k0 = l->tails[RCU_NEXT_TAIL] & (l->cap - 1), left = (uint64_t)n;
+	uint64_t k0 = end & (l->cap - 1), left = (uint64_t)n;
 	sim_time t = t0;
 	while (left) {
 		uint64_t len = left < l->cap - k0 ? left : l->cap - k0;
@@ -219,6 +214,13 @@ int rcu_segcblist_enqueue_n(rcu_segcblist *l, sim_time t0, sim_time step, int64_
 		left -= len;
 		k0 = 0;
 	}
+	return 0;
+}
+
+int rcu_segcblist_enqueue_n(rcu_segcblist *l, sim_time t0, sim_time step, int64_t n)
+{
+	if (rcu_segcblist_put_n(l, l->tails[RCU_NEXT_TAIL], t0, step, n))
+		return SIM_ENOMEM;
 	l->tails[RCU_NEXT_TAIL] += (uint64_t)n;
 	return 0;
 }

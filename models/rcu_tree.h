@@ -174,9 +174,15 @@ int rcu_segcblist_grow(rcu_segcblist *l, uint64_t end);
  * at @t (>= 0) for object @obj to NEXT, growing the ring when full. 0 or
  * SIM_ENOMEM (the list unchanged). */
 int rcu_segcblist_enqueue(rcu_segcblist *l, sim_time t, uint32_t obj);
+/* Store the call times @t0, @t0 + @step, ... (@t0 >= 0, @step >= 0) of @n
+ * callbacks of object 0 at indices @end, @end + 1, ... (the list's end:
+ * tails[RCU_NEXT_TAIL], or a bypass's end), growing the ring to fit, or
+ * as a run. Moves no tail. 0 or SIM_ENOMEM (nothing stored; the ring may
+ * have grown). */
+int rcu_segcblist_put_n(rcu_segcblist *l, uint64_t end, sim_time t0, sim_time step, int64_t n);
 /* @n rcu_segcblist_enqueue()s of object 0, called at @t0, @t0 + @step, ...
- * (@t0 >= 0, @step >= 0, @n >= 0), growing the ring to fit. 0 or
- * SIM_ENOMEM (none queued; the ring may have grown). */
+ * (@n >= 0): rcu_segcblist_put_n() at NEXT's end. 0 or SIM_ENOMEM (none
+ * queued; the ring may have grown). */
 int rcu_segcblist_enqueue_n(rcu_segcblist *l, sim_time t0, sim_time step, int64_t n);
 /* rcu_segcblist_advance() (rcu_segcblist.c:469): move WAIT and NEXT_READY
  * into DONE while their gp_seq is at or below @seq, then close the gap. */

@@ -117,11 +117,7 @@ START_TEST(hist_linear_matches_one_by_one)
 			sim_hist_add(b, v0 + i * (uint64_t)d);
 	}
 	sim_hist_add_linear(a, 5, 3, 0); /* nothing */
-	ck_assert_uint_eq(a->count, b->count);
-	ck_assert(a->sum == b->sum);
-	ck_assert_uint_eq(a->min, b->min);
-	ck_assert_uint_eq(a->max, b->max);
-	ck_assert_int_eq(memcmp(a->bins, b->bins, sizeof(b->bins)), 0);
+	testlib_same_hist(a, b);
 	free(a);
 	free(b);
 }

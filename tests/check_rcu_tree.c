@@ -1175,11 +1175,7 @@ START_TEST(tree_run_mode_matches_ring)
 		}
 	}
 	ck_assert_uint_gt(ha->count, 100000);
-	ck_assert_uint_eq(ha->count, hb->count);
-	ck_assert(ha->sum == hb->sum);
-	ck_assert_uint_eq(ha->min, hb->min);
-	ck_assert_uint_eq(ha->max, hb->max);
-	ck_assert_int_eq(memcmp(ha->bins, hb->bins, sizeof(ha->bins)), 0);
+	testlib_same_hist(ha, hb);
 	/* Evenly spaced single calls make one run; a bulk call at the next
 	 * place in the spacing joins it, one off it starts another. */
 	rcu_tree_destroy(b);

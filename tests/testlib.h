@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* testlib.h - what the Check suites share: running a suite, and running a
- * workload model in-process with KEY=VALUE overrides. */
+/* testlib.h - what the Check suites share: running a suite, comparing two
+ * histograms, and running a workload model in-process with KEY=VALUE
+ * overrides. */
 #ifndef RCUSIM_TESTS_TESTLIB_H
 #define RCUSIM_TESTS_TESTLIB_H
 
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
 
 /* Check's ck_assert records its line through a pipe at every pass; these
  * only act on failure, for hot loops. */
@@ -26,6 +30,16 @@ static inline int testlib_run_suite(Suite *s)
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* @a and @b hold the same samples: count, exact sum, extremes, every bin. */
+static inline void testlib_same_hist(const sim_hist *a, const sim_hist *b)
+{
+	ck_assert_uint_eq(a->count, b->count);
+	ck_assert(a->sum == b->sum);
+	ck_assert_uint_eq(a->min, b->min);
+	ck_assert_uint_eq(a->max, b->max);
+	ck_assert_int_eq(memcmp(a->bins, b->bins, sizeof(a->bins)), 0);
 }
 
 #ifdef RCUSIM_MODELS_MODEL_H
