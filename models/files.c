@@ -194,6 +194,7 @@ bool job_enfile(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 	}
 	w->retries++;
 	j->retries++;
+	j->refused = true;
 	j->sleeping = true;
 	eff->slept = true;
 	if (sim_timer_at(k->eng, &j->wake, now + w->retry_delay))

@@ -21,6 +21,16 @@ int job_close_all(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff);
 
 /* The helpers below run once per file: inline. */
 
+/* An open succeeded, or the job's unit ended: its refusals in a row end.
+ * Reads only the flag in the job's first lines, not the count after them. */
+static inline void job_refusals_end(job *j)
+{
+	if (__builtin_expect(j->refused, 0)) {
+		j->refused = false;
+		j->retries = 0;
+	}
+}
+
 /* get_empty_filp() for job @j at @at into *@obj. Returns true if no file
  * was had; *@stopped then says whether the job stopped running (out of
  * memory, or asleep to retry a refusal) or goes on (the refused unit
@@ -43,7 +53,7 @@ static inline bool job_open_filp(kcpu *c, job *j, sim_time now, sim_time at, job
  * called). */
 static inline int job_put_filp(kcpu *c, sim_time now, sim_time at, slab_obj obj, job_effect *eff)
 {
-	vfs_file_free(&c->k->files.v, c->id, obj);
+	vfs_file_free(&c->k->files.v, c->id);
 	return job_call_rcu(c, now, at, obj, eff);
 }
 

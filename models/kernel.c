@@ -229,9 +229,11 @@ static int workload_create(kmodel *k, const sim_params *p, char *err, size_t err
 	w->on_enfile = !strcmp(on, "fail") ? 0 : !strcmp(on, "retry") ? 1 : 2;
 	w->retry_delay = sim_params_int(p, P_WORKLOAD_RETRY_DELAY);
 	w->retry_max = sim_params_int(p, P_WORKLOAD_RETRY_MAX);
-	w->jobs = calloc(w->njobs ? (size_t)w->njobs : 1, sizeof(*w->jobs));
-	if (!w->jobs)
+	/* Cache-line aligned, as struct job asks (a multiple of its size). */
+	size_t n = w->njobs ? (size_t)w->njobs : 1;
+	if (n > SIZE_MAX / sizeof(*w->jobs) || !(w->jobs = aligned_alloc(_Alignof(job), n * sizeof(*w->jobs))))
 		return SIM_ENOMEM;
+	memset(w->jobs, 0, n * sizeof(*w->jobs));
 	k->files.on = w->ops->frees_files;
 	w->m = k->h.m;
 	return w->ops->create(w, p, err, errlen);

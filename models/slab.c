@@ -41,6 +41,7 @@ static void list_del(slab_cache *sc, int32_t id)
 {
 	int l = sc->list[id];
 	int32_t p = sc->prev[id], n = sc->next[id];
+	sc->nlist[l]--;
 	if (p >= 0)
 		sc->next[p] = n;
 	else
@@ -53,6 +54,7 @@ static void list_del(slab_cache *sc, int32_t id)
 
 static void list_add(slab_cache *sc, int l, int32_t id)
 {
+	sc->nlist[l]++;
 	sc->list[id] = (uint8_t)l;
 	sc->prev[id] = -1;
 	sc->next[id] = sc->head[l];
@@ -65,6 +67,7 @@ static void list_add(slab_cache *sc, int l, int32_t id)
 
 static void list_add_tail(slab_cache *sc, int l, int32_t id)
 {
+	sc->nlist[l]++;
 	sc->list[id] = (uint8_t)l;
 	sc->next[id] = -1;
 	sc->prev[id] = sc->tail[l];
@@ -123,8 +126,6 @@ void slab_cache_fini(slab_cache *sc)
 	free(sc->prev);
 	free(sc->next);
 	free(sc->list);
-	free(sc->live);
-	free(sc->pending);
 	free(sc->bufctl);
 	free(sc->state);
 	free(sc->recycled);
@@ -153,11 +154,10 @@ static int32_t new_slab_id(slab_cache *sc)
 		GROW(prev, cap);
 		GROW(next, cap);
 		GROW(list, cap);
-		GROW(live, cap);
-		GROW(pending, cap);
 		GROW(recycled, cap);
 		GROW(bufctl, (int64_t)cap * sc->num);
-		GROW(state, (int64_t)cap * sc->num);
+		if (RCUSIM_CHECKS_ON)
+			GROW(state, (int64_t)cap * sc->num);
 		sc->cap_ids = cap;
 	}
 	return sc->nslab_ids++;
@@ -171,13 +171,12 @@ static int cache_grow(slab_cache *sc)
 	if (id < 0)
 		return SIM_ENOMEM;
 	int64_t base = (int64_t)id * sc->num;
-	for (int i = 0; i < sc->num; i++) {
+	for (int i = 0; i < sc->num; i++)
 		sc->bufctl[base + i] = i + 1 < sc->num ? i + 1 : -1;
-		sc->state[base + i] = SLAB_S_FREE;
-	}
+	if (RCUSIM_CHECKS_ON)
+		memset(sc->state + base, SLAB_S_FREE, (size_t)sc->num);
 	sc->inuse[id] = 0;
 	sc->free_head[id] = 0;
-	sc->live[id] = sc->pending[id] = 0;
 	list_add_tail(sc, L_FREE, id);
 	sc->free_objects += sc->num;
 	sc->nslabs++;
@@ -208,7 +207,10 @@ static slab_obj slab_get_obj(slab_cache *sc, int32_t id)
 	int64_t o = (int64_t)id * sc->num + i;
 	sc->free_head[id] = sc->bufctl[o];
 	sc->inuse[id]++;
-	sc->state[o] = SLAB_S_CACHED;
+	if (RCUSIM_CHECKS_ON) {
+		RCUSIM_CHECK(sc->state[o] == SLAB_S_FREE, "slab.get_free");
+		sc->state[o] = SLAB_S_CACHED;
+	}
 	return (slab_obj)o;
 }
 
@@ -218,7 +220,10 @@ static void slab_put_obj(slab_cache *sc, int32_t id, slab_obj o)
 	sc->bufctl[o] = sc->free_head[id];
 	sc->free_head[id] = i;
 	sc->inuse[id]--;
-	sc->state[o] = SLAB_S_FREE;
+	if (RCUSIM_CHECKS_ON) {
+		RCUSIM_CHECK(sc->state[o] == SLAB_S_CACHED, "slab.put_cached");
+		sc->state[o] = SLAB_S_FREE;
+	}
 }
 
 /* free_block(): return @n objects to their slabs. */
@@ -283,19 +288,6 @@ int cache_alloc_refill(slab_cache *sc, slab_array *ac)
 }
 
 
-void slab_set_state(slab_cache *sc, slab_obj o, enum slab_obj_state s)
-{
-	int32_t id = slab_of(sc, o);
-	enum slab_obj_state old = sc->state[o];
-	assert(old == SLAB_S_LIVE || old == SLAB_S_PENDING);
-	assert(s == SLAB_S_LIVE || s == SLAB_S_PENDING);
-	if (old == s)
-		return;
-	sc->live[id] += s == SLAB_S_LIVE ? 1 : -1;
-	sc->pending[id] += s == SLAB_S_PENDING ? 1 : -1;
-	sc->state[o] = (uint8_t)s;
-}
-
 /* cache_flusharray(): the oldest batchcount objects of @ac go to the shared
  * array if it has room, else back to their slabs. */
 static void flusharray(slab_cache *sc, slab_array *ac)
@@ -318,12 +310,11 @@ static void flusharray(slab_cache *sc, slab_array *ac)
 int kmem_cache_free(slab_cache *sc, int cpu, slab_obj o)
 {
 	slab_array *ac = &sc->cpu[cpu];
-	int32_t id = slab_of(sc, o);
-	if (sc->state[o] == SLAB_S_LIVE)
-		sc->live[id]--;
-	else if (sc->state[o] == SLAB_S_PENDING)
-		sc->pending[id]--;
-	sc->state[o] = SLAB_S_CACHED;
+	sc->out--;
+	if (RCUSIM_CHECKS_ON) {
+		RCUSIM_CHECK(sc->state[o] == SLAB_S_OUT, "slab.free_handed_out");
+		sc->state[o] = SLAB_S_CACHED;
+	}
 	if (ac->avail >= ac->limit)
 		flusharray(sc, ac);
 	ac->entry[ac->avail++] = o;
@@ -371,11 +362,9 @@ void cache_reap(slab_cache *sc, int cpu, bool node_due)
 
 int64_t slab_pinned_free(const slab_cache *sc)
 {
-	int64_t n = 0;
-	for (int32_t id = 0; id < sc->nslab_ids; id++)
-		if (sc->inuse[id] > 0)
-			n += sc->num - sc->live[id] - sc->pending[id];
-	return n;
+	/* The slabs holding anything are those on the full and partial
+	 * lists, and every object handed out is in one of them. */
+	return (sc->nlist[L_FULL] + sc->nlist[L_PARTIAL]) * sc->num - sc->out;
 }
 
 int64_t slab_total_slots(const slab_cache *sc)

@@ -8,9 +8,13 @@
  * above free_limit), and cache_reap. One node. Pure data structure: the
  * caller (models/kernel.c) decides when each function runs.
  *
- * Objects are numbered: slab id x num + index in the slab. Each object's
- * state is tracked for the fragmentation metric: free in its slab, cached in
- * an array, or handed out (live file, or pending in RCU, as the caller says).
+ * Objects are numbered: slab id x num + index in the slab. The
+ * fragmentation metric needs only how many objects are handed out and how
+ * many slabs hold any (every handed-out object is in one): both are counts,
+ * so a free touches nothing of its slab's that the allocator does not. With
+ * RCUSIM_CHECKS, each object's state (free in its slab, cached in an array,
+ * or handed out) is kept too, and a double free or a free of an object never
+ * handed out is caught where it happens.
  */
 #ifndef RCUSIM_MODELS_SLAB_H
 #define RCUSIM_MODELS_SLAB_H
@@ -18,9 +22,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "checks.h"
+
 typedef uint32_t slab_obj; /* object number */
 
-enum slab_obj_state { SLAB_S_FREE, SLAB_S_CACHED, SLAB_S_LIVE, SLAB_S_PENDING };
+enum slab_obj_state { SLAB_S_FREE, SLAB_S_CACHED, SLAB_S_OUT };
 
 typedef struct slab_cfg {
 	int64_t obj_size;    /* bytes per object (after alignment) */
@@ -59,14 +65,14 @@ struct slab_cache {
 	int32_t *free_head;  /* first free object index in the slab, -1 none */
 	int32_t *prev, *next; /* list links; list heads are ids -1 (full), -2, -3 */
 	uint8_t *list;       /* which list: 0 full, 1 partial, 2 free */
-	int32_t *live;       /* live objects per slab */
-	int32_t *pending;    /* RCU-pending objects per slab */
 	int32_t *bufctl;     /* per object: next free index in its slab */
-	uint8_t *state;      /* per object: slab_obj_state */
+	uint8_t *state;      /* per object: slab_obj_state (RCUSIM_CHECKS only, else NULL) */
 	int32_t *recycled;   /* destroyed slab ids to reuse */
 	int32_t nrecycled;
 	int32_t head[3], tail[3]; /* list heads/tails (-1 = empty) */
 	int64_t free_objects; /* free slots in partial and free slabs */
+	int64_t nlist[3];    /* slabs on each list */
+	int64_t out;         /* objects handed out (allocated, not yet freed) */
 	bool free_touched;   /* the free list was used since the last reap */
 	int64_t nslabs;      /* slabs that exist */
 	int64_t nslabs_max;  /* most at once */
@@ -92,9 +98,9 @@ static inline int32_t slab_of(const slab_cache *sc, slab_obj o)
 /* cache_alloc_refill() of the empty array @ac. Returns 0 (ac->avail > 0) or
  * -1. */
 int cache_alloc_refill(slab_cache *sc, slab_array *ac);
-/* kmem_cache_alloc() on @cpu: the object, handed out as LIVE, or -1 on
- * allocation failure of the model itself (never a kernel outcome). Inline
- * (once per open); the refill is not. */
+/* kmem_cache_alloc() on @cpu: the object, handed out, or -1 on allocation
+ * failure of the model itself (never a kernel outcome). Inline (once per
+ * open); the refill is not. */
 static inline int64_t kmem_cache_alloc(slab_cache *sc, int cpu)
 {
 	slab_array *ac = &sc->cpu[cpu];
@@ -102,20 +108,22 @@ static inline int64_t kmem_cache_alloc(slab_cache *sc, int cpu)
 		return -1;
 	ac->touched = true;
 	slab_obj o = ac->entry[--ac->avail];
-	sc->state[o] = SLAB_S_LIVE;
-	sc->live[slab_of(sc, o)]++;
+	sc->out++;
+	if (RCUSIM_CHECKS_ON) {
+		RCUSIM_CHECK(sc->state[o] == SLAB_S_CACHED, "slab.alloc_cached");
+		sc->state[o] = SLAB_S_OUT;
+	}
 	return o;
 }
-/* kmem_cache_free() on @cpu. */
+/* kmem_cache_free() on @cpu of an object handed out. */
 int kmem_cache_free(slab_cache *sc, int cpu, slab_obj obj);
-/* The caller's view of a handed-out object: LIVE or PENDING. */
-void slab_set_state(slab_cache *sc, slab_obj obj, enum slab_obj_state s);
 /* cache_reap() on @cpu; @node_due says REAPTIMEOUT_LIST3 has passed, so the
  * shared array and the free slabs are reaped too. */
 void cache_reap(slab_cache *sc, int cpu, bool node_due);
 
-/* Slots in slabs that hold something but not a live or pending object
- * (free in the slab, or cached in an array): the fragmentation. O(slabs). */
+/* Slots in slabs that hold something but not an object handed out (a live
+ * file, or one waiting for its grace period): free in the slab, or cached
+ * in an array. The fragmentation. */
 int64_t slab_pinned_free(const slab_cache *sc);
 int64_t slab_total_slots(const slab_cache *sc);
 /* Objects cached in all arrays. */

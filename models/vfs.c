@@ -117,11 +117,10 @@ int vfs_get_empty_filp(vfs *v, int cpu, sim_time now, slab_obj *obj)
 	return 0;
 }
 
-void vfs_file_free(vfs *v, int cpu, slab_obj obj)
+void vfs_file_free(vfs *v, int cpu)
 {
 	v->live--;
-	v->pending++;
-	slab_set_state(&v->filp, obj, SLAB_S_PENDING);
+	v->pending++; /* its object stays handed out until file_free_rcu() */
 	if (v->acct == VFS_ACCT_PERCPU)
 		pc_mod(v, cpu, -1);
 }

@@ -49,8 +49,9 @@ int64_t vfs_nr_files_exact(const vfs *v);
 /* get_empty_filp() on @cpu at @now: 0 and the object in *obj, 1 if refused
  * at file-max (ENFILE), -1 if the model ran out of memory. */
 int vfs_get_empty_filp(vfs *v, int cpu, sim_time now, slab_obj *obj);
-/* file_free() on @cpu, just before call_rcu(file_free_rcu). */
-void vfs_file_free(vfs *v, int cpu, slab_obj obj);
+/* file_free() on @cpu, just before call_rcu(file_free_rcu): the file
+ * stops being live and waits for its grace period. */
+void vfs_file_free(vfs *v, int cpu);
 /* file_free_rcu() -> kmem_cache_free() on the CPU running the callback. */
 void vfs_file_free_rcu(vfs *v, int cpu, slab_obj obj);
 

@@ -95,7 +95,7 @@ static void next_compile(kcpu *c, job *j)
 	j->done_work = 0;
 	j->unit_work = compile_work(c, c->k->wl.priv);
 	j->started = false;
-	j->retries = 0;
+	job_refusals_end(j);
 	j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / c->k->wl.call_rate);
 }
 
@@ -119,7 +119,7 @@ static bool open_attempt(kcpu *c, job *j, sim_time now, sim_time at, job_effect 
 	bool stopped;
 	if (job_open_filp(c, j, now, at, eff, &obj, &stopped))
 		return stopped;
-	j->retries = 0;
+	job_refusals_end(j);
 	if (sim_rng_uniform(c->rng_work) < mk->fail_share) {
 		/* The lookup failed after get_empty_filp(): release_open_intent ->
 		 * put_filp -> file_free -> call_rcu. */
@@ -128,15 +128,15 @@ static bool open_attempt(kcpu *c, job *j, sim_time now, sim_time at, job_effect 
 		return false;
 	}
 	job_opened(c);
-	if (j->nfiles == j->capfiles) {
-		int cap = j->capfiles ? j->capfiles * 2 : 16;
-		open_file *nf = realloc(j->files, (size_t)cap * sizeof(*nf));
+	if (!j->files_order || j->nfiles == (int64_t)8 << j->files_order) {
+		size_t cap = (size_t)16 << j->files_order; /* 16, then twice the room */
+		open_file *nf = realloc(j->files, cap * sizeof(*nf));
 		if (!nf) {
 			kfail(k, SIM_ENOMEM);
 			return true;
 		}
 		j->files = nf;
-		j->capfiles = cap;
+		j->files_order++;
 	}
 	double hold = sim_rng_lognormal(c->rng_work, mk->hold_zeta, mk->hold_sigma);
 	job_files_push(j, (open_file){ j->done_work + hold, obj });
@@ -157,7 +157,7 @@ static bool compile_start(kcpu *c, job *j, sim_time now, sim_time at, job_effect
 		j->held[j->nheld++] = obj;
 	}
 	j->started = true;
-	j->retries = 0;
+	job_refusals_end(j);
 	return false;
 }
 

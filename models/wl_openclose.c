@@ -25,7 +25,7 @@ static bool openclose_call(kcpu *c, job *j, sim_time now, sim_time at, job_effec
 	bool stopped;
 	if (job_open_filp(c, j, now, at, eff, &obj, &stopped))
 		return stopped;
-	j->retries = 0;
+	job_refusals_end(j);
 	job_opened(c);
 	job_close(c, now, at, obj, eff);
 	return false;
@@ -45,7 +45,7 @@ static int openclose_unit_failed(kcpu *c, job *j, sim_time now, sim_time at, job
 	(void)now;
 	(void)at;
 	(void)eff;
-	j->retries = 0;
+	job_refusals_end(j);
 	j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / c->k->wl.call_rate);
 	return 0;
 }

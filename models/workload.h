@@ -38,24 +38,32 @@ typedef struct open_file {
 } open_file;
 
 /* A job: a task that stays on one CPU and runs units of work one after
- * another (a compile for make), calling into the kernel as it goes. */
+ * another (a compile for make), calling into the kernel as it goes.
+ * Cache-line aligned, with what a context switch to it and its run read
+ * (its task, its work and its open files' heap) in its first two lines and
+ * the rest after: a job switched in after a long wait costs two lines
+ * from memory, not four or five. */
 typedef struct job {
 	sched_task task;        /* its scheduling state; task.owner = this */
-	kcpu *cpu;              /* the CPU it stays on */
-	sim_timer wake;         /* end of a retry sleep (handler in kcpu.c) */
 	double next_call_work;  /* ns of its CPU work until its next call_rcu or open */
 	double done_work;       /* ns of work done in this unit */
 	double unit_work;       /* ns of work this unit needs */
-	bool started;           /* this unit's held files are allocated */
-	bool sleeping;          /* waiting to retry an open refused at file-max */
-	int retries;            /* consecutive refusals */
 	open_file *files;       /* open files, a min-heap on close_at */
-	int nfiles, capfiles;   /* files open, heap size */
+	int nfiles;             /* files open */
+	uint8_t files_order;    /* room in files: none if 0, else 8 << files_order */
+	bool started;           /* this unit's held files are allocated */
+	bool in_kernel;         /* in a long kernel path (exit): every tick finds it in kernel mode */
+	bool refused;           /* its last open was refused: retries counts on (files.h) */
+	/* Read only now and then: */
+	bool sleeping;          /* waiting to retry an open refused at file-max */
+	int retries;            /* consecutive refusals while refused, else 0 */
+	kcpu *cpu;              /* the CPU it stays on */
+	sim_timer wake;         /* end of a retry sleep (handler in kcpu.c) */
 	slab_obj *held;         /* files its processes keep through mappings */
 	int nheld;              /* held files allocated */
 	sim_time blocked_at;    /* ns: when it last blocked waiting (synchronize_rcu) */
-	bool in_kernel;         /* in a long kernel path (exit): every tick finds it in kernel mode */
-} job;
+} __attribute__((aligned(64))) job;
+_Static_assert(offsetof(job, sleeping) <= 128, "what a switch reads fits a job's first two lines");
 
 /* What a job's work asks of its CPU; the CPU model acts on it. */
 typedef struct job_effect {

@@ -3,7 +3,8 @@
  * slab, growth running the constructor for every object, refill sizes,
  * frees landing in the freeing CPU's array, the shared array, free_block's
  * immediate destruction above free_limit, slots held at the high-water mark, cache_reap's drain and tofree
- * bound, and nr_files under the three accountings. */
+ * bound, the fragmentation count (slots pinned) against one made from
+ * scratch, and nr_files under the three accountings. */
 #include <check.h>
 #include <stdlib.h>
 
@@ -140,6 +141,10 @@ START_TEST(slab_free_block_destroys_above_free_limit)
 	ck_assert_int_eq(dtor_objs, 4);
 	ck_assert_int_eq(sc.nslabs, 2);
 	ck_assert_int_eq(sc.free_objects, 6);
+	/* Nothing is handed out: the third slab's 4 slots (2 free in it, 2
+	 * cached) are all pinned; the empty slab 0 pins nothing. */
+	ck_assert_int_eq(slab_pinned_free(&sc), 4);
+	ck_assert_int_eq(slab_total_slots(&sc), 8);
 	slab_cache_fini(&sc);
 }
 END_TEST
@@ -159,6 +164,7 @@ START_TEST(slab_slots_stay_at_the_high_water_mark)
 		o[i] = (slab_obj)kmem_cache_alloc(&sc, 0);
 	ck_assert_int_eq(sc.nslabs, 3);
 	ck_assert_int_eq(ctor_objs, 12);
+	ck_assert_int_eq(slab_pinned_free(&sc), 0);
 	/* Free all but one object of each slab: 9 frees, 2 kept in the array,
 	 * 7 back in their slabs - more than free_limit, but no slab is empty,
 	 * so every slot stays (and stays counted). */
@@ -171,6 +177,7 @@ START_TEST(slab_slots_stay_at_the_high_water_mark)
 	ck_assert_int_eq(sc.destroyed, 0);
 	ck_assert_int_eq(dtor_objs, 0);
 	ck_assert_int_eq(sc.nslabs, 3);
+	ck_assert_int_eq(slab_pinned_free(&sc), 9); /* 12 slots, 3 handed out */
 	/* 9 allocations find the 9 free objects: no growth. */
 	for (int i = 0; i < 12; i++)
 		if (i % 4)
@@ -179,10 +186,12 @@ START_TEST(slab_slots_stay_at_the_high_water_mark)
 	ck_assert_int_eq(ctor_calls, 3);
 	ck_assert_int_eq(sc.free_objects, 0);
 	ck_assert_int_eq(sc.cpu[0].avail, 0);
+	ck_assert_int_eq(slab_pinned_free(&sc), 0);
 	/* The 13th allocation finds nothing free: now it grows. */
 	kmem_cache_alloc(&sc, 0);
 	ck_assert_int_eq(sc.nslabs, 4);
 	ck_assert_int_eq(ctor_calls, 4);
+	ck_assert_int_eq(slab_pinned_free(&sc), 3); /* the new slab's other 3 */
 	slab_cache_fini(&sc);
 }
 END_TEST
@@ -223,6 +232,64 @@ START_TEST(slab_reap_drains_and_bounds_tofree)
 }
 END_TEST
 
+/* The fragmentation count against one made from scratch: random
+ * allocations and frees on 3 CPUs with reaps, and after each step the
+ * slots of every slab still holding anything (inuse > 0) less the objects
+ * the test holds must be what slab_pinned_free() says, as must the slot
+ * total and the objects handed out. */
+START_TEST(slab_pinned_free_matches_a_count_from_scratch)
+{
+	slab_cfg c = filp(3);
+	c.limit = 8;
+	c.batchcount = 3;
+	c.shared_factor = 2;
+	slab_cache sc;
+	ck_assert_int_eq(slab_cache_init(&sc, &c, NULL, NULL, NULL), 0);
+	enum { MAXOUT = 600 };
+	slab_obj held[MAXOUT];
+	int nheld = 0, destroyed_seen = 0;
+	uint64_t x = 12345;
+	for (int step = 0; step < 20000; step++) {
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		int r = (int)((x >> 33) % 100), cpu = (int)((x >> 20) % 3);
+		/* Phases of growth and of shrinking, so slabs empty and go. */
+		bool grow = (step / 2000) % 2 == 0;
+		if (r < 3) {
+			cache_reap(&sc, cpu, r == 0);
+		} else if (nheld < MAXOUT && (nheld == 0 || r < (grow ? 65 : 35))) {
+			int64_t o = kmem_cache_alloc(&sc, cpu);
+			ck_assert_int_ge(o, 0);
+			held[nheld++] = (slab_obj)o;
+		} else if (nheld) {
+			int i = (int)((x >> 40) % (uint64_t)nheld);
+			kmem_cache_free(&sc, cpu, held[i]);
+			held[i] = held[--nheld];
+		}
+		int64_t pinned = 0, slots = 0;
+		for (int32_t id = 0; id < sc.nslab_ids; id++) {
+			if (sc.inuse[id] >= 0)
+				slots += sc.num;
+			if (sc.inuse[id] > 0)
+				pinned += sc.num;
+		}
+		bool in_used_slabs = true; /* (one check a step: ck_assert is slow) */
+		for (int i = 0; i < nheld; i++) {
+			in_used_slabs &= sc.inuse[slab_of(&sc, held[i])] > 0;
+			pinned--;
+		}
+		ck_assert(in_used_slabs);
+		ck_assert_int_eq(slab_pinned_free(&sc), pinned);
+		ck_assert_int_eq(slab_total_slots(&sc), slots);
+		ck_assert_int_eq(sc.out, nheld);
+		destroyed_seen = (int)sc.destroyed;
+	}
+	/* The phases did what they are for. */
+	ck_assert_int_gt(destroyed_seen, 10);
+	ck_assert_int_gt(sc.nslabs_max, 15);
+	slab_cache_fini(&sc);
+}
+END_TEST
+
 START_TEST(vfs_three_accountings)
 {
 	slab_cfg c = filp(1);
@@ -241,7 +308,7 @@ START_TEST(vfs_three_accountings)
 	ck_assert_int_eq(vfs_nr_files_exact(&v[VFS_ACCT_PERCPU]), 3);
 	/* close: file_free before call_rcu. */
 	for (int a = 0; a < 3; a++)
-		vfs_file_free(&v[a], 0, o[a][0]);
+		vfs_file_free(&v[a], 0);
 	ck_assert_int_eq(vfs_nr_files(&v[VFS_ACCT_SLAB]), 31);
 	ck_assert_int_eq(vfs_nr_files(&v[VFS_ACCT_RCU]), 3);         /* until the callback */
 	ck_assert_int_eq(vfs_nr_files_exact(&v[VFS_ACCT_PERCPU]), 2); /* at once */
@@ -305,6 +372,7 @@ int main(void)
 	tcase_add_test(tc, slab_free_block_destroys_above_free_limit);
 	tcase_add_test(tc, slab_slots_stay_at_the_high_water_mark);
 	tcase_add_test(tc, slab_reap_drains_and_bounds_tofree);
+	tcase_add_test(tc, slab_pinned_free_matches_a_count_from_scratch);
 	tcase_add_test(tc, vfs_three_accountings);
 	tcase_add_test(tc, vfs_file_max);
 	suite_add_tcase(s, tc);

@@ -2,7 +2,7 @@
 /*
  * failalloc.c - a test hook, linked into rcusim only when configured with
  * -DRCUSIM_FAILALLOC=ON (never in Release): with -Wl,--wrap, every malloc,
- * calloc, realloc and strdup made by rcusim's own code (sim/, models/,
+ * calloc, realloc, aligned_alloc and strdup made by rcusim's own code (sim/, models/,
  * cli/; not SQLite's or GSL's inside their libraries) comes here.
  * RCUSIM_FAIL_ALLOC=N makes the Nth of them fail (once, returning NULL);
  * RCUSIM_COUNT_ALLOCS=1 prints how many there were at exit.
@@ -16,9 +16,11 @@
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *p, size_t n);
+void *__real_aligned_alloc(size_t align, size_t n);
 void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t n);
+void *__wrap_aligned_alloc(size_t align, size_t n);
 char *__wrap_strdup(const char *s);
 
 static long calls, fail_at = -2;
@@ -52,6 +54,11 @@ void *__wrap_calloc(size_t n, size_t size)
 void *__wrap_realloc(void *p, size_t n)
 {
 	return fail_now() ? NULL : __real_realloc(p, n);
+}
+
+void *__wrap_aligned_alloc(size_t align, size_t n)
+{
+	return fail_now() ? NULL : __real_aligned_alloc(align, n);
 }
 
 char *__wrap_strdup(const char *s)
