@@ -158,6 +158,13 @@ int kfiles_finish(kmodel *k, sim_metrics *m)
 int kfiles_check(const kmodel *k, uint64_t pending, char *err, size_t errlen)
 {
 	const kfiles *f = &k->files;
+	if (f->v.filp.out != f->v.live + f->v.pending) {
+		snprintf(err, errlen,
+			 "conservation: the filp slab has %lld objects handed out, not the %lld live and "
+			 "%lld waiting files",
+			 (long long)f->v.filp.out, (long long)f->v.live, (long long)f->v.pending);
+		return SIM_ECHECK;
+	}
 	if (f->opens == f->closes + (uint64_t)f->v.live && (uint64_t)f->v.pending == pending)
 		return 0;
 	snprintf(err, errlen,

@@ -363,8 +363,9 @@ int kfiles_start_cpu(kmodel *k, kcpu *c);
 int kfiles_sample(kmodel *k, sim_time now, int64_t qsum, char *err, size_t errlen);
 /* Its scalars. 0 or SIM_ENOMEM. */
 int kfiles_finish(kmodel *k, sim_metrics *m);
-/* vfs.opens == vfs.closes + vfs.open_end, and as many files wait for their
- * grace period as callbacks are queued (@pending); else SIM_ECHECK. */
+/* vfs.opens == vfs.closes + vfs.open_end, as many files wait for their
+ * grace period as callbacks are queued (@pending), and the filp slab has as
+ * many objects handed out as files live and waiting; else SIM_ECHECK. */
 int kfiles_check(const kmodel *k, uint64_t pending, char *err, size_t errlen);
 /* The callbacks' function: file_free_rcu() -> kmem_cache_free() on @cpu,
  * for each of @objs. */
