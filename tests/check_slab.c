@@ -247,7 +247,7 @@ START_TEST(slab_pinned_free_matches_a_count_from_scratch)
 	ck_assert_int_eq(slab_cache_init(&sc, &c, NULL, NULL, NULL), 0);
 	enum { MAXOUT = 600 };
 	slab_obj held[MAXOUT];
-	int nheld = 0, destroyed_seen = 0;
+	int nheld = 0;
 	uint64_t x = 12345;
 	for (int step = 0; step < 20000; step++) {
 		x = x * 6364136223846793005u + 1442695040888963407u;
@@ -281,10 +281,11 @@ START_TEST(slab_pinned_free_matches_a_count_from_scratch)
 		ck_assert_int_eq(slab_pinned_free(&sc), pinned);
 		ck_assert_int_eq(slab_total_slots(&sc), slots);
 		ck_assert_int_eq(sc.out, nheld);
-		destroyed_seen = (int)sc.destroyed;
 	}
-	/* The phases did what they are for. */
-	ck_assert_int_gt(destroyed_seen, 10);
+	/* The phases did what they are for: slabs emptied and were destroyed
+	 * (44 with this generator), and the cache grew past 15 slabs (19 here;
+	 * 600 objects held would fill 20 of 31). */
+	ck_assert_int_gt((int64_t)sc.destroyed, 10);
 	ck_assert_int_gt(sc.nslabs_max, 15);
 	slab_cache_fini(&sc);
 }
