@@ -96,32 +96,21 @@ static void recentre(sched_rq *rq)
 static void queue_insert(sched_rq *rq, sched_task *p)
 {
 	assert(rq->ev_n + 2 <= rq->ev_cap); /* sched_attach() made room */
-	/* The first entry with a later deadline: searched from the end,
-	 * in steps doubling back until one is not later, then by halves in
-	 * the last step (prev, just run, goes in near the end: few entries
-	 * read). */
+	/* The first entry with a later deadline. prev, just run, mostly goes
+	 * in at the end or near it; else the entries are read one by one from
+	 * the nearer end, the middle entry telling which: just those the move
+	 * below shifts, in order, so the prefetcher streams them in. */
 	const sched_ev_ent *q = rq->ev_q;
-	int32_t end = rq->ev_head + rq->ev_n, lo = end, hi = end;
+	int32_t end = rq->ev_head + rq->ev_n, lo = end;
 	if (rq->ev_n && p->deadline < q[end - 1].deadline) {
-		hi = end - 1; /* q[hi] is later */
-		for (int32_t step = 1;; step *= 2) {
-			lo = hi - step;
-			if (lo < rq->ev_head) {
-				lo = rq->ev_head;
-				break;
-			}
-			if (q[lo].deadline <= p->deadline) {
+		if (q[rq->ev_head + rq->ev_n / 2].deadline <= p->deadline) {
+			lo = end - 1; /* after the middle entry */
+			while (q[lo - 1].deadline > p->deadline)
+				lo--;
+		} else {
+			lo = rq->ev_head; /* at the middle entry or before */
+			while (q[lo].deadline <= p->deadline)
 				lo++;
-				break;
-			}
-			hi = lo;
-		}
-		while (lo < hi) { /* the answer is in [lo, hi] */
-			int32_t mid = lo + (hi - lo) / 2;
-			if (q[mid].deadline <= p->deadline)
-				lo = mid + 1;
-			else
-				hi = mid;
 		}
 	}
 	int32_t before_n = lo - rq->ev_head, after_n = rq->ev_n - before_n;
