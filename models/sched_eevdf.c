@@ -56,10 +56,14 @@ static inline int64_t vdelta(int64_t delta, const sched_task *p)
  * deadline for the first eligible task, the same task, found at once when
  * the earliest is eligible (the usual case: a task whose deadline comes
  * first has, with equal slices, run least), at worst after every queued
- * task. A task enqueued behind all the others (a preempted or expired
- * curr) is appended; one placed among them moves the shorter side by one.
- * Every access but the pick's scan is to the two ends or a binary search,
- * in one contiguous array per runqueue. ------------------------------------ */
+ * task. A task enqueued behind all the others is appended; one placed
+ * among them moves the shorter side by one, its place found by reading
+ * that side from its end. With 256 nice-0 jobs a CPU (sgi-4096-make under
+ * EEVDF, its first 3 simulated seconds) three in four of the jobs switched
+ * out go among the others (their runs differ by the interrupts they took,
+ * so each round's order is new), with 22 entries moved on average. Every access but the pick's scan is
+ * to the two ends, a run of entries from one end, or a binary search
+ * (queue_find), in one contiguous array per runqueue. --------------------- */
 
 static inline bool before(const sched_task *a, const sched_task *b)
 {
