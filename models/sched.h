@@ -106,13 +106,14 @@ typedef struct sched_ev_ent {
 } sched_ev_ent;
 
 /* EEVDF, some events before a likely schedule() on @rq: fetch the two
- * ends of the queue (the pick reads the first entry, prev goes in at the
- * end). A prefetch only; nothing for O(1). */
+ * ends of the queue (the pick reads the first entry, prev's insert the
+ * last and the slot after it). A prefetch only; nothing for O(1). */
 static inline void sched_prefetch_queue(const sched_rq *rq)
 {
 	if (!rq->ev_n)
 		return;
 	__builtin_prefetch(&rq->ev_q[rq->ev_head]);
+	__builtin_prefetch(&rq->ev_q[rq->ev_head + rq->ev_n - 1], 1);
 	__builtin_prefetch(&rq->ev_q[rq->ev_head + rq->ev_n], 1);
 }
 

@@ -58,7 +58,7 @@ static inline int64_t vdelta(int64_t delta, const sched_task *p)
  * first has, with equal slices, run least), at worst after every queued
  * task. A task enqueued behind all the others is appended; one placed
  * among them moves the shorter side by one, its place found by reading
- * that side from its end. With 256 nice-0 jobs a CPU (sgi-4096-make under
+ * entries from the end nearer it in deadline. With 256 nice-0 jobs a CPU (sgi-4096-make under
  * EEVDF, its first 3 simulated seconds) three in four of the jobs switched
  * out go among the others (their runs differ by the interrupts they took,
  * so each round's order is new), with 22 entries moved on average. Every access but the pick's scan is
@@ -100,21 +100,29 @@ static void recentre(sched_rq *rq)
 static void queue_insert(sched_rq *rq, sched_task *p)
 {
 	assert(rq->ev_n + 2 <= rq->ev_cap); /* sched_attach() made room */
-	/* The first entry with a later deadline. prev, just run, mostly goes
-	 * in at the end or near it; else the entries are read one by one from
-	 * the nearer end, the middle entry telling which: just those the move
-	 * below shifts, in order, so the prefetcher streams them in. */
+	/* The first entry with a later deadline, read for one by one from
+	 * the end nearer it in deadline (half way between the first and the
+	 * last deadline, both read anyway: a middle entry would be a cold
+	 * line), just the entries the move below shifts, in order, fetched a
+	 * few entries ahead. */
 	const sched_ev_ent *q = rq->ev_q;
-	int32_t end = rq->ev_head + rq->ev_n, lo = end;
+	int32_t head = rq->ev_head, end = head + rq->ev_n, lo = end;
 	if (rq->ev_n && p->deadline < q[end - 1].deadline) {
-		if (q[rq->ev_head + rq->ev_n / 2].deadline <= p->deadline) {
-			lo = end - 1; /* after the middle entry */
-			while (q[lo - 1].deadline > p->deadline)
+		int64_t first = q[head].deadline, last = q[end - 1].deadline;
+		if (p->deadline >= first + (last - first) / 2) {
+			lo = end - 1;
+			while (lo > head && q[lo - 1].deadline > p->deadline) {
+				if (lo - 8 >= head)
+					__builtin_prefetch(&q[lo - 8]);
 				lo--;
+			}
 		} else {
-			lo = rq->ev_head; /* at the middle entry or before */
-			while (q[lo].deadline <= p->deadline)
+			lo = head;
+			while (q[lo].deadline <= p->deadline) {
+				if (lo + 8 < end)
+					__builtin_prefetch(&q[lo + 8]);
 				lo++;
+			}
 		}
 	}
 	int32_t before_n = lo - rq->ev_head, after_n = rq->ev_n - before_n;

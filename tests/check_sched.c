@@ -419,18 +419,19 @@ static sched_task *brute_pick(sched_rq *rq, sched_task *t, int n)
 #undef BEFORE
 }
 
-START_TEST(eevdf_random_picks_match_the_rule)
+/* 40 tasks on one runqueue, nice from @nices (8 of them, in turn), 20000
+ * random steps: ticks of 0.1-4 ms (whole ms if @whole_ms), sleeps of curr,
+ * wakeups of sleepers (with their lag), schedule() when asked or at
+ * random. Before each schedule() the rule is computed from scratch; the
+ * queue keeps its sums and its order. Returns how many ties of deadline
+ * the queue held, summed over the checks. */
+static int eevdf_random_steps(const int nices[8], bool whole_ms)
 {
-	/* 40 tasks of mixed nice on one runqueue, 20000 random steps: ticks of
-	 * 0.1-4 ms, sleeps of curr, wakeups of sleepers (with their lag),
-	 * schedule() when asked or at random. Before each schedule() the rule
-	 * is computed from scratch; the queue keeps its sums and its order. */
 	enum { N = 40 };
 	sched_cfg c = eevdf_cfg(250);
 	sched_rq rq;
 	sched_rq_init(&rq, NULL);
 	sched_task t[N];
-	static const int nices[] = { 0, 0, 0, 5, -5, 19, -20, 10 };
 	srand(7);
 	for (int i = 0; i < N; i++) {
 		sched_task_init(&c, &t[i], nices[i % 8]);
@@ -438,9 +439,9 @@ START_TEST(eevdf_random_picks_match_the_rule)
 	}
 	sim_time now = 0;
 	ck_assert_ptr_nonnull(sched_schedule(&c, &rq, now));
-	int checked = 0;
+	int checked = 0, ties = 0;
 	for (int step = 0; step < 20000; step++) {
-		now += 100000 + rand() % 3900000;
+		now += whole_ms ? 1000000 * (1 + rand() % 4) : 100000 + rand() % 3900000;
 		bool resched = rq.curr && sched_tick(&c, &rq, now / 4000000, now);
 		int r = rand() % 8;
 		if (r == 0 && rq.curr && rq.nr_running > 1) {
@@ -467,9 +468,11 @@ START_TEST(eevdf_random_picks_match_the_rule)
 			ck_assert(e->p->on_rq && e->p != rq.curr);
 			ck_assert_int_eq(e->deadline, e->p->deadline);
 			ck_assert_int_eq(e->vruntime, e->p->vruntime);
-			if (i > rq.ev_head)
+			if (i > rq.ev_head) {
 				ck_assert(e[-1].deadline < e->deadline ||
 					  (e[-1].deadline == e->deadline && e[-1].p->ev_seq < e->p->ev_seq));
+				ties += e[-1].deadline == e->deadline;
+			}
 			sum += (__int128)e->vruntime * e->p->weight;
 			load += e->p->weight;
 		}
@@ -478,6 +481,24 @@ START_TEST(eevdf_random_picks_match_the_rule)
 	}
 	ck_assert_int_gt(checked, 10000);
 	sched_rq_destroy(&rq);
+	return ties;
+}
+
+START_TEST(eevdf_random_picks_match_the_rule)
+{
+	static const int nices[8] = { 0, 0, 0, 5, -5, 19, -20, 10 };
+	eevdf_random_steps(nices, false);
+}
+END_TEST
+
+START_TEST(eevdf_random_ties_keep_enqueue_order)
+{
+	/* All nice 0 and whole-ms ticks: many tasks share a deadline, so
+	 * inserts land among equal deadlines from both ends of the queue
+	 * (queue_insert reads from the nearer one), each behind the ones
+	 * enqueued before it. The tie count was 5,457 when written. */
+	static const int nices[8] = { 0 };
+	ck_assert_int_gt(eevdf_random_steps(nices, true), 2000);
 }
 END_TEST
 
@@ -496,6 +517,7 @@ int main(void)
 	tcase_add_test(tc, eevdf_wakeup_placement_and_preemption);
 	tcase_add_test(tc, eevdf_fifo_runs_first);
 	tcase_add_test(tc, eevdf_random_picks_match_the_rule);
+	tcase_add_test(tc, eevdf_random_ties_keep_enqueue_order);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }
