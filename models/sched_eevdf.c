@@ -58,12 +58,13 @@ static inline int64_t vdelta(int64_t delta, const sched_task *p)
  * first has, with equal slices, run least), at worst after every queued
  * task. A task enqueued behind all the others is appended; one placed
  * among them moves the shorter side by one, its place found by reading
- * entries from the end nearer it in deadline. With 256 nice-0 jobs a CPU (sgi-4096-make under
- * EEVDF, its first 3 simulated seconds) three in four of the jobs switched
- * out go among the others (their runs differ by the interrupts they took,
- * so each round's order is new), with 22 entries moved on average. Every access but the pick's scan is
- * to the two ends, a run of entries from one end, or a binary search
- * (queue_find), in one contiguous array per runqueue. --------------------- */
+ * entries from the end nearer it in deadline. With 256 nice-0 jobs a CPU
+ * (sgi-4096-make under EEVDF, its first 3 simulated seconds) three in four
+ * of the jobs switched out go among the others (their runs differ by the
+ * interrupts they took, so each round's order is new), with 22 entries
+ * moved on average. Every access but the pick's scan is to the two ends, a
+ * run of entries from one end, or a binary search (queue_find), in one
+ * contiguous array per runqueue. ------------------------------------------ */
 
 static inline bool before(const sched_task *a, const sched_task *b)
 {
@@ -101,10 +102,10 @@ static void queue_insert(sched_rq *rq, sched_task *p)
 {
 	assert(rq->ev_n + 2 <= rq->ev_cap); /* sched_attach() made room */
 	/* The first entry with a later deadline, read for one by one from
-	 * the end nearer it in deadline (half way between the first and the
-	 * last deadline, both read anyway: a middle entry would be a cold
-	 * line), just the entries the move below shifts, in order, fetched a
-	 * few entries ahead. */
+	 * the end nearer it in deadline (the side of the deadline half way
+	 * between the first and the last, both read anyway: a middle entry
+	 * would be a cold line), in order and fetched a few entries ahead:
+	 * mostly just the entries the move below shifts. */
 	const sched_ev_ent *q = rq->ev_q;
 	int32_t head = rq->ev_head, end = head + rq->ev_n, lo = end;
 	if (rq->ev_n && p->deadline < q[end - 1].deadline) {
