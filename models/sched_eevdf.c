@@ -111,8 +111,8 @@ static void queue_insert(sched_rq *rq, sched_task *p)
 	if (rq->ev_n && p->deadline < q[end - 1].deadline) {
 		int64_t first = q[head].deadline, last = q[end - 1].deadline;
 		if (p->deadline >= first + (last - first) / 2) {
-			lo = end - 1;
-			while (lo > head && q[lo - 1].deadline > p->deadline) {
+			lo = end - 1; /* stops at head + 1 at the latest: first <= p's */
+			while (q[lo - 1].deadline > p->deadline) {
 				if (lo - 8 >= head)
 					__builtin_prefetch(&q[lo - 8]);
 				lo--;
