@@ -41,10 +41,19 @@ echo "32 -> 4096 CPUs at $D4: $w32 s -> $1 s, $(echo "$1 / $w32 / 128" | bc -l |
 # after the other.
 set -- $(measure "$T/o" "$R" run "$S/x86-256-callrcu-6.12.ini" --db "$T/f.db" --duration $D5 --quiet)
 echo "256-CPU x86 server, callrcu, 6.12 settings, $D5: $1 s wall, $(($2 / 1024)) MiB peak"
+# With the context switches of each (sched.ctxsw) and the wall time each
+# extra switch of EEVDF's cost, which is where the difference lies.
 set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/g.db" --duration $D5 --quiet)
 o1=$1
+sw_o1=$(scalar "$T/g.db" sched.ctxsw)
 set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --set sched.kind=eevdf --db "$T/g.db" --duration $D5 --quiet)
+sw_ev=$(scalar "$T/g.db" sched.ctxsw)
 echo "4096 CPUs, make, $D5: o1 $o1 s, eevdf $1 s wall ($(($2 / 1024)) MiB peak): $(echo "$1 / $o1" | bc -l | cut -c1-4)x (target <= 1, eevdf <= 60 s)"
+if [ "${sw_ev%.*}" -gt "${sw_o1%.*}" ]; then
+	echo "  context switches: o1 ${sw_o1%.*}, eevdf ${sw_ev%.*}: $(echo "($1 - $o1) * 1000000000 / (${sw_ev%.*} - ${sw_o1%.*})" | bc) ns of wall time an extra switch"
+else
+	echo "  context switches: o1 ${sw_o1%.*}, eevdf ${sw_ev%.*}"
+fi
 
 # Tree RCU: the 4096-CPU x86 machine under the callrcu hogs with 6.12's
 # settings, Tree RCU against classic RCU on the same machine and load, one
