@@ -1,24 +1,57 @@
 #!/bin/sh
-# targets.sh [BUILD_DIR] [--smoke] - the performance targets, each figure
-# next to its target. Whole-process wall time and peak RSS from
-# /usr/bin/time; one run each (take medians of several for a report), but
-# the sweep is the median of 3 pairs and PHOLD of 5.
+# targets.sh [BUILD_DIR] [--smoke] [--runs N] - the performance targets,
+# each figure next to its target. Whole-process wall time and peak RSS from
+# /usr/bin/time. Each row is one run (--runs N: the median of N runs, and of
+# N pairs where a row compares two runs, with the fastest and the slowest:
+# this machine's speed drifts, so a report takes several); the backlog rows,
+# which measure memory, one run; the sweep the median of 3 pairs and PHOLD
+# of 5.
 # --smoke: tiny versions of each, to check that the script works (CI).
 set -eu
-B=${1:-build}
-SMOKE=${2:-}
+B=build
+SMOKE=
+RUNS=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smoke) SMOKE=--smoke ;;
+	--runs)
+		[ $# -ge 2 ] || { echo "targets.sh: --runs needs a count" >&2; exit 2; }
+		RUNS=$2
+		shift
+		;;
+	--runs=*) RUNS=${1#--runs=} ;;
+	-*) echo "targets.sh: unknown option '$1' (usage: targets.sh [BUILD_DIR] [--smoke] [--runs N])" >&2; exit 2 ;;
+	*) B=$1 ;;
+	esac
+	shift
+done
+case $RUNS in
+'' | *[!0-9]* | 0*) echo "targets.sh: --runs takes a count of at least 1, got '$RUNS'" >&2; exit 2 ;;
+esac
 R=$B/rcusim
 S=$(cd "$(dirname "$0")/.." && pwd)/scenarios
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib.sh"
+# " (median of N, MIN to MAX s)" after a row's time when N > 1.
+spread() { if [ "$RUNS" -gt 1 ]; then echo " (median of $RUNS, $1 to $2 s)"; fi; }
+# The same after a ratio of two runs: ", median of N pairs".
+pairs() { if [ "$RUNS" -gt 1 ]; then echo ", median of $RUNS pairs"; fi; }
+# wall OUTFILE CMD... -> CMD's wall time; peak the same, CMD's peak RSS (KiB)
+# left in $T/peak: the commands median_pair compares.
+wall() { measure "$@" | cut -d' ' -f1; }
+peak() {
+	set -- $(measure "$@")
+	echo "$2" >"$T/peak"
+	echo "$1"
+}
 if [ "$SMOKE" = --smoke ]; then D1=2s; D2=0.2s; D3=0.5s; D4=1s; D5=0.2s; D6=0.05s; else D1=1h; D2=60s; D3=2s; D4=20s; D5=60s; D6=60s; fi
 
-set -- $(measure "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/a.db" --duration $D1 --quiet)
-echo "seed scenario, 32 CPUs, 8192 jobs, $D1: $1 s wall, $(($2 / 1024)) MiB peak (target <= 15 s, <= 512 MiB)"
+set -- $(median_run "$RUNS" "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/a.db" --duration $D1 --quiet)
+echo "seed scenario, 32 CPUs, 8192 jobs, $D1: $1 s wall$(spread $3 $4), $(($2 / 1024)) MiB peak (target <= 15 s, <= 512 MiB)"
 
-set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/b.db" --duration $D2 --quiet)
-echo "4096 CPUs, 1048576 jobs, $D2: $1 s wall, $(($2 / 1024)) MiB peak (target <= 60 s, <= 4096 MiB)"
+set -- $(median_run "$RUNS" "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/b.db" --duration $D2 --quiet)
+echo "4096 CPUs, 1048576 jobs, $D2: $1 s wall$(spread $3 $4), $(($2 / 1024)) MiB peak (target <= 60 s, <= 4096 MiB)"
 
 set -- $(measure "$T/o" "$R" run "$S/callrcu-backlog.ini" --db "$T/c.db" --duration 1ms --quiet)
 base=$2
@@ -31,26 +64,26 @@ set -- $(measure "$T/o" "$R" run "$S/tree-backlog.ini" --db "$T/c2.db" --duratio
 pend=$(scalar "$T/c2.db" cb.pending_end)
 echo "Tree RCU backlog of $pend callbacks: $(( ($2 - base) * 1024 / ${pend%.*} )) bytes each above the run's baseline (target <= 10)"
 
-set -- $(measure "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/d.db" --duration $D4 --quiet)
-w32=$1
-set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/d.db" --duration $D4 --quiet)
-echo "32 -> 4096 CPUs at $D4: $w32 s -> $1 s, $(echo "$1 / $w32 / 128" | bc -l | cut -c1-5)x proportional (target <= 1.3)"
+cpus4096() { wall "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/d.db" --duration $D4 --quiet; }
+cpus32() { wall "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/d.db" --duration $D4 --quiet; }
+set -- $(median_pair "$RUNS" cpus4096 cpus32)
+echo "32 -> 4096 CPUs at $D4: $3 s -> $2 s, $(echo "$1 / 128" | bc -l | cut -c1-5)x proportional$(pairs) (target <= 1.3)"
 
 # The 6.x machine: the 256-CPU server under the callrcu hogs with 6.12's
 # settings, and the 4096-CPU box's make load under EEVDF against O(1), one
 # after the other.
-set -- $(measure "$T/o" "$R" run "$S/x86-256-callrcu-6.12.ini" --db "$T/f.db" --duration $D5 --quiet)
-echo "256-CPU x86 server, callrcu, 6.12 settings, $D5: $1 s wall, $(($2 / 1024)) MiB peak"
+set -- $(median_run "$RUNS" "$T/o" "$R" run "$S/x86-256-callrcu-6.12.ini" --db "$T/f.db" --duration $D5 --quiet)
+echo "256-CPU x86 server, callrcu, 6.12 settings, $D5: $1 s wall$(spread $3 $4), $(($2 / 1024)) MiB peak"
 # With the context switches of each (sched.ctxsw) and the wall time each
 # extra switch of EEVDF's cost, which is where the difference lies.
-set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/g.db" --duration $D5 --quiet)
-o1=$1
-sw_o1=$(scalar "$T/g.db" sched.ctxsw)
-set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --set sched.kind=eevdf --db "$T/g.db" --duration $D5 --quiet)
+make_eevdf() { peak "$T/o" "$R" run "$S/sgi-4096-make.ini" --set sched.kind=eevdf --db "$T/g.db" --duration $D5 --quiet; }
+make_o1() { wall "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/g1.db" --duration $D5 --quiet; }
+set -- $(median_pair "$RUNS" make_eevdf make_o1)
 sw_ev=$(scalar "$T/g.db" sched.ctxsw)
-echo "4096 CPUs, make, $D5: o1 $o1 s, eevdf $1 s wall ($(($2 / 1024)) MiB peak): $(echo "$1 / $o1" | bc -l | cut -c1-4)x (target <= 1, eevdf <= 60 s)"
+sw_o1=$(scalar "$T/g1.db" sched.ctxsw)
+echo "4096 CPUs, make, $D5: o1 $3 s, eevdf $2 s wall ($(($(cat "$T/peak") / 1024)) MiB peak): $(echo "$1" | cut -c1-4)x$(pairs) (target <= 1, eevdf <= 60 s)"
 if [ "${sw_ev%.*}" -gt "${sw_o1%.*}" ]; then
-	echo "  context switches: o1 ${sw_o1%.*}, eevdf ${sw_ev%.*}: $(echo "($1 - $o1) * 1000000000 / (${sw_ev%.*} - ${sw_o1%.*})" | bc) ns of wall time an extra switch"
+	echo "  context switches: o1 ${sw_o1%.*}, eevdf ${sw_ev%.*}: $(echo "($2 - $3) * 1000000000 / (${sw_ev%.*} - ${sw_o1%.*})" | bc) ns of wall time an extra switch"
 else
 	echo "  context switches: o1 ${sw_o1%.*}, eevdf ${sw_ev%.*}"
 fi
@@ -58,14 +91,14 @@ fi
 # Tree RCU: the 4096-CPU x86 machine under the callrcu hogs with 6.12's
 # settings, Tree RCU against classic RCU on the same machine and load, one
 # after the other.
-set -- $(measure "$T/o" "$R" run "$S/x86-4096-callrcu-6.12.ini" --db "$T/h.db" --duration $D6 --quiet)
-tree=$1 treemem=$2
-set -- $(measure "$T/o" "$R" run "$S/x86-4096-callrcu-6.12.ini" --set rcu.flavor=classic --db "$T/h.db" --duration $D6 --quiet)
-echo "4096-CPU x86, callrcu (bulk calls), 6.12, $D6: tree $tree s ($((treemem / 1024)) MiB peak), classic $1 s: $(echo "$tree / $1" | bc -l | cut -c1-4)x (target tree <= 60 s, <= 4096 MiB, <= 1.5x)"
+tree_rcu() { peak "$T/o" "$R" run "$S/x86-4096-callrcu-6.12.ini" --db "$T/h.db" --duration $D6 --quiet; }
+classic_rcu() { wall "$T/o" "$R" run "$S/x86-4096-callrcu-6.12.ini" --set rcu.flavor=classic --db "$T/h.db" --duration $D6 --quiet; }
+set -- $(median_pair "$RUNS" tree_rcu classic_rcu)
+echo "4096-CPU x86, callrcu (bulk calls), 6.12, $D6: tree $2 s ($(($(cat "$T/peak") / 1024)) MiB peak), classic $3 s: $(echo "$1" | cut -c1-4)x$(pairs) (target tree <= 60 s, <= 4096 MiB, <= 1.5x)"
 
 # Offloading: the same machine and load with every CPU offloaded.
-set -- $(measure "$T/o" "$R" run "$S/x86-4096-callrcu-6.12-nocbs.ini" --db "$T/i.db" --duration $D6 --quiet)
-echo "4096-CPU x86, callrcu, 6.12, rcu_nocbs=all, $D6: $1 s, $(($2 / 1024)) MiB peak (target <= 60 s, <= 4096 MiB)"
+set -- $(median_run "$RUNS" "$T/o" "$R" run "$S/x86-4096-callrcu-6.12-nocbs.ini" --db "$T/i.db" --duration $D6 --quiet)
+echo "4096-CPU x86, callrcu, 6.12, rcu_nocbs=all, $D6: $1 s$(spread $3 $4), $(($2 / 1024)) MiB peak (target <= 60 s, <= 4096 MiB)"
 
 # The sweep: the median of 3 pairs (1 in smoke mode), --jobs 1 then --jobs 2.
 sweep() { # sweep JOBS -> wall seconds
