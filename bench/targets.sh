@@ -74,8 +74,8 @@ echo "32 -> 4096 CPUs at $D4: $3 s -> $2 s, $(echo "$1 / 128" | bc -l | cut -c1-
 # after the other.
 set -- $(median_run "$RUNS" "$T/o" "$R" run "$S/x86-256-callrcu-6.12.ini" --db "$T/f.db" --duration $D5 --quiet)
 echo "256-CPU x86 server, callrcu, 6.12 settings, $D5: $1 s wall$(spread $3 $4), $(($2 / 1024)) MiB peak"
-# With the context switches of each (sched.ctxsw) and the wall time each
-# extra switch of EEVDF's cost, which is where the difference lies.
+# With each run's context switches (sched.ctxsw) and the wall time each of
+# EEVDF's extra switches costs, which is where the difference lies.
 make_eevdf() { peak "$T/o" "$R" run "$S/sgi-4096-make.ini" --set sched.kind=eevdf --db "$T/g.db" --duration $D5 --quiet; }
 make_o1() { wall "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/g1.db" --duration $D5 --quiet; }
 set -- $(median_pair "$RUNS" make_eevdf make_o1)
