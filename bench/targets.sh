@@ -1,11 +1,11 @@
 #!/bin/sh
 # targets.sh [BUILD_DIR] [--smoke] [--runs N] - the performance targets,
 # each figure next to its target. Whole-process wall time and peak RSS from
-# /usr/bin/time. Each row is one run (--runs N: the median of N runs, and of
-# N pairs where a row compares two runs, with the fastest and the slowest:
-# this machine's speed drifts, so a report takes several); the backlog rows,
-# which measure memory, one run; the sweep the median of 3 pairs and PHOLD
-# of 5.
+# /usr/bin/time. Each row is one run; with --runs N, the run of median wall
+# time of N, with the fastest and the slowest, and where a row compares two
+# runs, the pair of median ratio of N pairs, A and B in turn (this machine's
+# speed drifts, so a report takes several). The backlog rows, which measure
+# memory, are one run; the sweep the median of 3 pairs and PHOLD of 5.
 # --smoke: tiny versions of each, to check that the script works (CI).
 set -eu
 B=build
