@@ -943,12 +943,12 @@ static int collect_runs(sweep *s, bool ended)
 		goto out;
 	for (size_t j = 0; j < s->njobs; j++) {
 		sweep_job *jb = &s->jobs[j];
-		int64_t added, skipped, *got = NULL;
+		int64_t added, updated, skipped, *got = NULL;
 		size_t ngot = 0;
 		if (jb->state != SWEEP_COMPLETE)
 			continue;
 		run_db(s->results, jb, path);
-		int rc = rec_merge(db, path, &added, &skipped, &got, &ngot, err, sizeof(err));
+		int rc = rec_merge(db, path, &added, &updated, &skipped, &got, &ngot, err, sizeof(err));
 		if (rc || idx[j] >= ngot) {
 			fprintf(stderr, "rcusim sweep: merging %s into %s: %s\n", path, s->db_path,
 				rc ? err : "its run is gone");

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,13 +58,39 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
 	return 1;
 }
 
+/* The destinations cli_strs() has filled since cli_opts_reset(): an
+ * option that takes one value given twice is an error, not "the last
+ * wins". */
+static const char **strs_seen[64];
+static size_t nstrs_seen;
+
+void cli_opts_reset(void)
+{
+	nstrs_seen = 0;
+}
+
+bool cli_opt_once(const char *name, const char **dst)
+{
+	for (size_t k = 0; k < nstrs_seen; k++)
+		if (strs_seen[k] == dst) {
+			fprintf(stderr, "rcusim: %s given twice: it takes one value\n", name);
+			return false;
+		}
+	if (nstrs_seen < sizeof(strs_seen) / sizeof(strs_seen[0]))
+		strs_seen[nstrs_seen++] = dst;
+	return true;
+}
+
 int cli_strs(int argc, char **argv, int *i, const cli_str *opts)
 {
 	for (; opts->name; opts++) {
 		const char *v;
 		int rc = cli_opt(argc, argv, i, opts->name, &v);
-		if (rc > 0)
+		if (rc > 0) {
+			if (!cli_opt_once(opts->name, opts->dst))
+				return -1;
 			*opts->dst = v;
+		}
 		if (rc)
 			return rc;
 	}
@@ -129,14 +156,14 @@ int cli_exit_status(int err)
 int cli_open_db(const char *path, bool must_exist, rec_db **db)
 {
 	char err[1024];
-	if (must_exist && access(path, F_OK)) {
+	if (must_exist && *path && access(path, F_OK)) {
 		fprintf(stderr, "%s: cannot read: %s\n", path, strerror(errno));
 		return EXIT_IO;
 	}
-	int rc = rec_open(db, path, err, sizeof(err));
+	int rc = must_exist ? rec_open_ro(db, path, err, sizeof(err)) : rec_open(db, path, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s\n", err);
-		return EXIT_IO;
+		return cli_exit_status(rc);
 	}
 	return 0;
 }
@@ -536,6 +563,11 @@ int cli_plot_dirs(const char *outdir, char *out, char *data)
 
 /* ---- one run ------------------------------------------------------------ */
 
+/* The signals that stop a run, which is then recorded as aborted: the
+ * terminal's and the shell's (INT, HUP), kill's (TERM), and a reader of
+ * our output that went away (PIPE). */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+#define NSTOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
 static void on_signal(int sig)
 {
@@ -578,24 +610,13 @@ typedef struct progress {
 	double t0, last;   /* wall clock at start and at the last print */
 	bool shown;        /* something was printed (clear it at the end) */
 	bool tty;          /* print progress (stderr is a terminal, no --quiet) */
-	rec_db *db;        /* the run's database, for its heartbeat */
-	int64_t run_id;    /* the run */
-	double beat;       /* wall clock at its last heartbeat */
 } progress;
 
-/* At every sample: the run's heartbeat every REC_HEARTBEAT_S (so that a run
- * whose process dies is seen as lost), and progress on a terminal. */
+/* At every sample: progress on a terminal. */
 static void show_progress(void *ctx, sim_time now, sim_time end, uint64_t events)
 {
 	progress *pr = ctx;
 	double w = wall_now();
-	if (w - pr->beat >= REC_HEARTBEAT_S) {
-		char err[1024];
-		pr->beat = w;
-		/* A missed beat only makes the run look lost sooner: go on. */
-		if (rec_heartbeat(pr->db, pr->run_id, err, sizeof(err)))
-			fprintf(stderr, "rcusim: %s\n", err);
-	}
 	if (!pr->tty || w - pr->t0 < 1.0 || w - pr->last < 0.5)
 		return;
 	pr->last = w;
@@ -606,6 +627,100 @@ static void show_progress(void *ctx, sim_time now, sim_time end, uint64_t events
 		(double)now / 1e9, (double)end / 1e9, 100 * frac, (double)events / (w - pr->t0) / 1e6,
 		eta);
 	fflush(stderr);
+}
+
+/* The run's heartbeat: a thread of its own, with a connection of its own,
+ * writes it every REC_HEARTBEAT_S of wall time (RCUSIM_HEARTBEAT_MS
+ * shortens it for tests), whatever the simulation is doing, so that a live
+ * run is never taken for lost however far apart its samples are. A beat
+ * that finds the database locked is skipped (it waits for no writer): the
+ * next one comes a period later. */
+typedef struct beat {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool stop;       /* asked to end */
+	bool running;    /* the thread exists */
+	rec_db *db;      /* its connection */
+	int64_t run_id;  /* the run */
+	long period_ms;  /* between beats */
+} beat;
+
+static void *beat_main(void *arg)
+{
+	beat *b = arg;
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	pthread_mutex_lock(&b->lock);
+	while (!b->stop) {
+		until.tv_sec += b->period_ms / 1000;
+		until.tv_nsec += (b->period_ms % 1000) * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		while (!b->stop && pthread_cond_timedwait(&b->cond, &b->lock, &until) != ETIMEDOUT)
+			;
+		if (b->stop)
+			break;
+		pthread_mutex_unlock(&b->lock);
+		char err[1024];
+		rec_heartbeat(b->db, b->run_id, err, sizeof(err));
+		pthread_mutex_lock(&b->lock);
+	}
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+/* Start @b beating for @run_id of @db_path. A heartbeat that cannot start
+ * is said on stderr and the run goes on (it may then be reported lost
+ * while it runs). */
+static void beat_start(beat *b, const char *db_path, int64_t run_id)
+{
+	char err[1024];
+	const char *e = getenv("RCUSIM_HEARTBEAT_MS");
+	*b = (beat){ .run_id = run_id, .period_ms = e && atol(e) > 0 ? atol(e) : REC_HEARTBEAT_S * 1000L };
+	if (rec_open(&b->db, db_path, err, sizeof(err))) {
+		fprintf(stderr, "rcusim: heartbeat: %s; the run may be shown lost while it runs\n", err);
+		return;
+	}
+	rec_busy_timeout(b->db, 0);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_mutex_init(&b->lock, NULL);
+	pthread_cond_init(&b->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	/* The signals are the simulation's: the thread blocks them all. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&b->thread, NULL, beat_main, b);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		fprintf(stderr, "rcusim: heartbeat: %s; the run may be shown lost while it runs\n",
+			strerror(rc));
+		rec_close(b->db);
+		b->db = NULL;
+		return;
+	}
+	b->running = true;
+}
+
+static void beat_stop(beat *b)
+{
+	if (b->running) {
+		pthread_mutex_lock(&b->lock);
+		b->stop = true;
+		pthread_cond_signal(&b->cond);
+		pthread_mutex_unlock(&b->lock);
+		pthread_join(b->thread, NULL);
+		pthread_cond_destroy(&b->cond);
+		pthread_mutex_destroy(&b->lock);
+		b->running = false;
+	}
+	rec_close(b->db);
+	b->db = NULL;
 }
 
 /* The parameters of @req: its scenario, then its overrides in order,
@@ -627,42 +742,101 @@ static int load_run(const cli_run_req *req, sim_params **p, char *name, size_t n
 		if (rc)
 			return rc;
 	}
-	if (sim_params_is_auto(*p, P_SCENARIO_NAME))
+	if (sim_params_is_auto(*p, P_SCENARIO_NAME)) {
 		stem(req->scenario, name, nlen);
-	else
+	} else if (strlen(sim_params_text(*p, P_SCENARIO_NAME)) > REC_LABEL_MAX) {
+		char where[1024];
+		model_param_where(*p, P_SCENARIO_NAME, where, sizeof(where));
+		snprintf(err, errlen, "%s: %zu bytes, longer than the %d a run's name may have", where,
+			 strlen(sim_params_text(*p, P_SCENARIO_NAME)), REC_LABEL_MAX);
+		return SIM_EINPUT;
+	} else {
 		snprintf(name, nlen, "%s", sim_params_text(*p, P_SCENARIO_NAME));
+	}
 	return rcusim_validate(*p, err, errlen);
 }
 
 int cli_check_run(const cli_run_req *req)
 {
-	char err[2048], name[256];
+	char err[2048], name[REC_LABEL_MAX + 1];
 	sim_params *p;
+	sim_metrics *m = NULL;
+	rcusim_sim *sim = NULL;
+	/* What `run` checks before it records anything: the parameters, then
+	 * the model built from them (some limits are the model's to know). */
 	int rc = load_run(req, &p, name, sizeof(name), err, sizeof(err));
+	if (!rc && !(rc = sim_metrics_create(&m)))
+		rc = rcusim_prepare(p, m, NULL, NULL, NULL, &sim, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "%s\n", err);
+	rcusim_release(sim);
+	sim_metrics_destroy(m);
 	sim_params_destroy(p);
+	return cli_exit_status(rc);
+}
+
+/* Record @res and @m of @run_id into @db or, when that cannot be done,
+ * into a side database next to it, named in the message. The exit status
+ * (0: recorded in @db). */
+static int record_end(rec_db *db, int64_t run_id, const rec_run_result *res, const sim_metrics *m)
+{
+	char err[1024], side_err[1024], side[PATH_MAX + 64];
+	int rc = rec_run_end(db, run_id, res, m, rcusim_metrics, M_COUNT, err, sizeof(err));
+	if (!rc)
+		return 0;
+	if (rc == SIM_EMETRIC) {
+		/* A metric missing from the registry is a bug, like a failed
+		 * model check: the run is 'failed', exit status 4. */
+		fprintf(stderr, "rcusim: run %lld failed: %s\n", (long long)run_id, err);
+		rec_run_mark(db, run_id, "failed", side_err, sizeof(side_err));
+		return cli_exit_status(rc);
+	}
+	snprintf(side, sizeof(side), "%s.run%lld-%ld.db", rec_path(db), (long long)run_id, (long)getpid());
+	int src = rec_run_save_side(db, run_id, side, res, m, rcusim_metrics, M_COUNT, side_err,
+				    sizeof(side_err));
+	if (!src) {
+		fprintf(stderr,
+			"rcusim: run %lld (%s): its results could not be written: %s.\n"
+			"They are in %s: `rcusim merge %s %s` completes the run's row there.\n",
+			(long long)run_id, res->status, err, side, rec_path(db), side);
+	} else {
+		fprintf(stderr,
+			"rcusim: run %lld (%s): its results could not be written: %s; nor to %s: %s. "
+			"They are lost.\n",
+			(long long)run_id, res->status, err, side, side_err);
+		unlink(side);
+		rec_run_mark(db, run_id, "failed", side_err, sizeof(side_err));
+	}
 	return cli_exit_status(rc);
 }
 
 int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 {
-	char err[2048], name[256];
+	char err[2048], name[REC_LABEL_MAX + 1];
 	int rc, status = EXIT_USAGE;
 	sim_params *p = NULL;
 	sim_metrics *m = NULL;
 	rec_db *db = NULL;
+	rcusim_sim *sim = NULL;
+	beat hb = { 0 };
+	struct sigaction old[NSTOP_SIGNALS];
+	bool handlers = false;
+	double t0 = wall_now();
+	progress pr = { t0, t0, false, !req->quiet && isatty(STDERR_FILENO) };
 	if ((rc = load_run(req, &p, name, sizeof(name), err, sizeof(err))))
 		goto input_error;
-
 	if ((rc = sim_metrics_create(&m))) {
 		fprintf(stderr, "rcusim: out of memory\n");
 		status = cli_exit_status(rc);
 		goto out;
 	}
-	if (rec_open(&db, req->db_path, err, sizeof(err))) {
+	/* The model is built before the run is recorded: an input error that
+	 * only the model can see leaves no row. */
+	if ((rc = rcusim_prepare(p, m, &stop_signal, show_progress, &pr, &sim, err, sizeof(err))))
+		goto input_error;
+	if ((rc = rec_open(&db, req->db_path, err, sizeof(err)))) {
 		fprintf(stderr, "%s\n", err);
-		status = EXIT_IO;
+		status = cli_exit_status(rc);
 		goto out;
 	}
 	rec_run_info info = { name, model_policy_label(p), sim_params_int(p, P_SCENARIO_SEED),
@@ -677,13 +851,16 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	struct sigaction sa = { 0 };
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t k = 0; k < NSTOP_SIGNALS; k++)
+		sigaction(stop_signals[k], &sa, &old[k]);
+	handlers = true;
+	beat_start(&hb, req->db_path, run_id);
 
-	double t0 = wall_now();
-	progress pr = { t0, t0, false, !req->quiet && isatty(STDERR_FILENO), db, run_id, t0 };
+	t0 = wall_now();
+	pr.t0 = pr.last = t0;
 	rcusim_outcome o = { 0 };
-	rc = rcusim_simulate(p, m, &stop_signal, show_progress, &pr, &o, err, sizeof(err));
+	rc = rcusim_run(sim, &o, err, sizeof(err));
+	beat_stop(&hb);
 	if (pr.shown)
 		fprintf(stderr, "\r%*s\r", 78, "");
 	rec_run_result res = { "complete", o.sim_end_ns, o.events, wall_now() - t0 };
@@ -691,22 +868,15 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 		res.status = "aborted";
 	else if (rc)
 		res.status = "failed";
-	char dberr[1024];
-	int wrc = rec_run_end(db, run_id, &res, m, rcusim_metrics, M_COUNT, dberr, sizeof(dberr));
-	if (wrc) {
-		/* A metric missing from the registry is a bug, like a failed
-		 * model check: the run is 'failed', exit status 4. */
-		if (wrc == SIM_EMETRIC)
-			fprintf(stderr, "rcusim: run %lld failed: %s\n", (long long)run_id, dberr);
-		else
-			fprintf(stderr, "%s\n", dberr);
-		rec_run_mark(db, run_id, "failed", dberr, sizeof(dberr));
-		status = cli_exit_status(wrc);
-		goto out;
-	}
+	int wstatus = record_end(db, run_id, &res, m);
 	if (rc) {
+		/* The simulation's failure is the run's cause, written or not. */
 		fprintf(stderr, "rcusim: run %lld failed: %s\n", (long long)run_id, err);
 		status = cli_exit_status(rc);
+		goto out;
+	}
+	if (wstatus) {
+		status = wstatus;
 		goto out;
 	}
 	if (req->summary)
@@ -720,6 +890,11 @@ input_error:
 	fprintf(stderr, "%s\n", err);
 	status = cli_exit_status(rc);
 out:
+	beat_stop(&hb);
+	if (handlers)
+		for (size_t k = 0; k < NSTOP_SIGNALS; k++)
+			sigaction(stop_signals[k], &old[k], NULL);
+	rcusim_release(sim);
 	rec_close(db);
 	sim_metrics_destroy(m);
 	sim_params_destroy(p);

@@ -27,16 +27,22 @@ typedef struct cli_str {
 } cli_str;
 /* cli_opt() for each of @opts (ended by a NULL name): 1 with the value
  * stored, 0 if none matches argv[*i], -1 (message printed) if the value is
- * missing. */
+ * missing or the option was given before (cli_opt_once()). */
 int cli_strs(int argc, char **argv, int *i, const cli_str *opts);
+/* Is this the first time option @name fills @dst since cli_opts_reset()
+ * (main() calls it before each command)? false, message printed, if not. */
+bool cli_opt_once(const char *name, const char **dst);
+void cli_opts_reset(void);
 /* Write @s on @out for a POSIX shell, single-quoted ('\'' for '). */
 void cli_shell_quote(const char *s, FILE *out);
 /* Is @arg --help or -h? Then @usage has been printed on stdout. */
 bool cli_help(const char *arg, const char *usage);
 /* Parse a run id; false (message printed) if @s is not one. */
 bool cli_run_id(const char *cmd, const char *s, int64_t *id);
-/* Open the database for reading an existing file: exit status on failure
- * (message printed), 0 on success. */
+/* Open the results database @path: with @must_exist, an existing rcusim
+ * database to read, changing nothing in it (rec_open_ro()); else to write,
+ * created if absent (rec_open()). 0, or the exit status (message printed):
+ * 2 for a path that is no file or a file that is not an rcusim database. */
 int cli_open_db(const char *path, bool must_exist, rec_db **db);
 /* Open the existing database @db_path and select the runs @ids (all of
  * them known) or, with @nids 0, the latest complete run of each policy;

@@ -4,9 +4,11 @@
  * section 1), one row of the table below each, plus --help and --version.
  * Only main() decides the exit status, which is the command's:
  *   0 success, 1 a check found a regression, 2 bad usage or input,
- *   3 I/O or database failure, 4 the simulation failed an internal check,
+ *   3 I/O or database failure (writing standard output too), 4 the
+ *   simulation failed an internal check,
  *   128 + signal when SIGINT/SIGTERM aborted a run (recorded as 'aborted').
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,6 +58,22 @@ static void main_usage(FILE *out)
 	      out);
 }
 
+/* @status, or 3 if what the command printed did not all reach standard
+ * output (a full disk, a closed pipe): its reader has a partial result
+ * and must not take it for whole. The cause goes to stderr. */
+static int output_status(int status)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	if (errno)
+		fprintf(stderr, "rcusim: writing standard output: %s; what it shows is incomplete\n",
+			strerror(errno));
+	else
+		fprintf(stderr, "rcusim: writing standard output failed; what it shows is incomplete\n");
+	return status == 0 || status == EXIT_REGRESSION ? EXIT_IO : status;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -65,15 +83,17 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		main_usage(stdout);
-		return 0;
+		return output_status(0);
 	}
 	if (!strcmp(cmd, "--version")) {
 		printf("rcusim %s\n", RCUSIM_VERSION);
-		return 0;
+		return output_status(0);
 	}
 	for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++)
-		if (!strcmp(cmd, commands[k].name))
-			return commands[k].fn(argc - 1, argv + 1);
+		if (!strcmp(cmd, commands[k].name)) {
+			cli_opts_reset();
+			return output_status(commands[k].fn(argc - 1, argv + 1));
+		}
 	fprintf(stderr, "rcusim: unknown command \"%s\"\n", cmd);
 	main_usage(stderr);
 	return EXIT_USAGE;

@@ -20,11 +20,13 @@ static const char run_usage[] =
 	"  --seed N           same as --set scenario.seed=N\n"
 	"  --duration TIME    same as --set scenario.duration=TIME (e.g. 10s, 1h)\n"
 	"  --label TEXT       a label stored with the run (shown in comparisons)\n"
-	"  --quiet            no progress on stderr\n";
+	"  --quiet            no progress on stderr\n"
+	"\n"
+	"An option that takes one value (all but --set) may be given once.\n";
 
 int cmd_run(int argc, char **argv)
 {
-	const char *v;
+	const char *v, *seed = NULL, *duration = NULL;
 	int rc;
 	cli_run_req req = { .db_path = "rcusim.db", .summary = true };
 	cli_set *sets = calloc((size_t)argc + 1, sizeof(*sets));
@@ -51,9 +53,13 @@ int cmd_run(int argc, char **argv)
 		} else if ((rc = cli_opt(argc, argv, &i, "--seed", &v))) {
 			if (rc < 0)
 				goto out;
+			if (!cli_opt_once("--seed", &seed))
+				goto out;
 			sets[req.nsets++] = (cli_set){ "--seed", "scenario.seed", v };
 		} else if ((rc = cli_opt(argc, argv, &i, "--duration", &v))) {
 			if (rc < 0)
+				goto out;
+			if (!cli_opt_once("--duration", &duration))
 				goto out;
 			sets[req.nsets++] = (cli_set){ "--duration", "scenario.duration", v };
 		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {

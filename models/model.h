@@ -83,5 +83,17 @@ typedef void rcusim_progress(void *ctx, sim_time now, sim_time end, uint64_t eve
 int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atomic_t *stop,
 		    rcusim_progress *progress, void *progress_ctx, rcusim_outcome *out, char *err,
 		    size_t errlen);
+/* rcusim_simulate() in three steps, so that a caller can refuse the input
+ * before it records anything: rcusim_prepare() validates @p, builds the
+ * model and arms its first events (every input error, SIM_EINPUT with its
+ * message, is found here; SIM_ENOMEM too), *@out to run; rcusim_run() runs
+ * it to scenario.duration or a stop (returns as rcusim_simulate() does);
+ * rcusim_release() frees it (NULL is a no-op). */
+typedef struct rcusim_sim rcusim_sim;
+int rcusim_prepare(const sim_params *p, sim_metrics *m, const volatile sig_atomic_t *stop,
+		   rcusim_progress *progress, void *progress_ctx, rcusim_sim **out, char *err,
+		   size_t errlen);
+int rcusim_run(rcusim_sim *s, rcusim_outcome *out, char *err, size_t errlen);
+void rcusim_release(rcusim_sim *s);
 
 #endif

@@ -143,11 +143,16 @@ static const applies applicability[] = {
 	{ P_RCU_CALL_SITE, P_RCU_LAZY, 1u << 1, "rcu.lazy = yes", false },
 };
 
-/* Was knob @id set away from its default by the scenario itself or --set
- * (not by an included preset, nor written out at its default)? */
+/* Was knob @id set by the user: on the command line (--set, whatever the
+ * value), or away from its default by the scenario itself (not by an
+ * included preset, nor a file's default written out, as `rcusim params
+ * --format ini` writes every one)? */
 static bool set_by_scenario(const sim_params *p, int id)
 {
-	return strcmp(sim_params_origin(p, (size_t)id), "default") &&
+	const char *origin = sim_params_origin(p, (size_t)id);
+	if (!strncmp(origin, "--", 2))
+		return true;
+	return strcmp(origin, "default") &&
 	       strcmp(sim_params_text(p, (size_t)id), sim_params_def(p, (size_t)id)->def) &&
 	       !sim_params_preset(p, (size_t)id);
 }
@@ -269,61 +274,94 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 	return 0;
 }
 
-int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atomic_t *stop,
-		    rcusim_progress *progress, void *progress_ctx, rcusim_outcome *out, char *err,
-		    size_t errlen)
+/* A model built and armed, to run. */
+struct rcusim_sim {
+	sim_engine *eng;      /* its engine */
+	const model_ops *ops; /* the model */
+	void *state;          /* its state */
+	sampler smp;          /* the sample timer */
+	sim_time duration;    /* scenario.duration */
+};
+
+void rcusim_release(rcusim_sim *s)
+{
+	if (!s)
+		return;
+	if (s->ops)
+		s->ops->destroy(s->state);
+	sim_engine_destroy(s->eng);
+	free(s);
+}
+
+int rcusim_prepare(const sim_params *p, sim_metrics *m, const volatile sig_atomic_t *stop,
+		   rcusim_progress *progress, void *progress_ctx, rcusim_sim **out, char *err,
+		   size_t errlen)
 {
 	const char *kind = sim_params_text(p, P_WORKLOAD_KIND);
-	const model_ops *ops = find_model(kind);
 	int rc = rcusim_validate(p, err, errlen);
+	*out = NULL;
 	if (rc)
 		return rc;
-	sim_engine *eng = NULL;
-	void *state = NULL;
-	sampler smp = { 0 };
-	rc = sim_engine_create(&eng);
-	if (rc)
+	rcusim_sim *s = calloc(1, sizeof(*s));
+	if (!s || (rc = sim_engine_create(&s->eng)))
 		goto nomem;
-	sim_engine_watch(eng, stop);
-	model_env env = { eng, p, m, (uint64_t)sim_params_int(p, P_SCENARIO_SEED),
+	s->ops = find_model(kind);
+	s->duration = sim_params_int(p, P_SCENARIO_DURATION);
+	sim_engine_watch(s->eng, stop);
+	model_env env = { s->eng, p, m, (uint64_t)sim_params_int(p, P_SCENARIO_SEED),
 			  (sim_rng_kind)sim_params_int(p, P_SCENARIO_RNG) };
-	rc = ops->create(&state, &env, err, errlen);
+	rc = s->ops->create(&s->state, &env, err, errlen);
 	if (rc)
-		goto out;
-	smp = (sampler){ .interval_ns = sim_params_int(p, P_SCENARIO_SAMPLE_INTERVAL),
-			 .ops = ops,
-			 .state = state,
-			 .end = sim_params_int(p, P_SCENARIO_DURATION),
-			 .progress = progress,
-			 .progress_ctx = progress_ctx };
-	if ((rc = sim_timer_init(eng, &smp.timer, sample_fire, &smp)) ||
-	    (rc = sim_timer_at(eng, &smp.timer, 0)))
+		goto fail;
+	s->smp = (sampler){ .interval_ns = sim_params_int(p, P_SCENARIO_SAMPLE_INTERVAL),
+			    .ops = s->ops,
+			    .state = s->state,
+			    .end = s->duration,
+			    .progress = progress,
+			    .progress_ctx = progress_ctx };
+	if ((rc = sim_timer_init(s->eng, &s->smp.timer, sample_fire, &s->smp)) ||
+	    (rc = sim_timer_at(s->eng, &s->smp.timer, 0)))
 		goto nomem;
-	sim_time duration = sim_params_int(p, P_SCENARIO_DURATION);
-	rc = sim_engine_run(eng, duration);
+	*out = s;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	rc = SIM_ENOMEM;
+fail:
+	rcusim_release(s);
+	return rc;
+}
+
+int rcusim_run(rcusim_sim *s, rcusim_outcome *out, char *err, size_t errlen)
+{
+	int rc = sim_engine_run(s->eng, s->duration);
 	out->end = RCUSIM_COMPLETE;
 	if (rc == SIM_ESTOPPED) {
 		out->end = RCUSIM_ABORTED;
 	} else if (rc) {
 		/* The cause travels as it is (out of memory is exit status 3, a
 		 * failed check 4), with its message. */
-		if (smp.err)
-			snprintf(err, errlen, "simulation: %s", smp.msg);
+		if (s->smp.err)
+			snprintf(err, errlen, "simulation: %s", s->smp.msg);
 		else
 			snprintf(err, errlen, "simulation: %s at t = %lld ns", sim_err_name(rc),
-				 (long long)sim_now(eng));
-		goto out;
+				 (long long)sim_now(s->eng));
+		return rc;
 	}
-	out->sim_end_ns = sim_now(eng);
-	out->events = sim_events(eng);
-	rc = ops->finish(state, sim_now(eng), err, errlen);
-	goto out;
-nomem:
-	snprintf(err, errlen, "out of memory");
-	rc = SIM_ENOMEM;
-out:
-	if (ops)
-		ops->destroy(state);
-	sim_engine_destroy(eng);
+	out->sim_end_ns = sim_now(s->eng);
+	out->events = sim_events(s->eng);
+	return s->ops->finish(s->state, sim_now(s->eng), err, errlen);
+}
+
+int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atomic_t *stop,
+		    rcusim_progress *progress, void *progress_ctx, rcusim_outcome *out, char *err,
+		    size_t errlen)
+{
+	rcusim_sim *s;
+	int rc = rcusim_prepare(p, m, stop, progress, progress_ctx, &s, err, errlen);
+	if (rc)
+		return rc;
+	rc = rcusim_run(s, out, err, errlen);
+	rcusim_release(s);
 	return rc;
 }

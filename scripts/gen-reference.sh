@@ -186,17 +186,22 @@ The scenarios in `scenarios/` are described in the README and in their own heade
 | --- | --- |
 | 0 | success |
 | 1 | `rcusim check` found a metric out of tolerance |
-| 2 | bad usage or bad input: an unknown command, option, section, parameter or metric, a malformed scenario or value, a value out of range, parameters that do not fit together, an unreadable scenario file, an unknown run id, a label too long to record; the message names file, line and key where there is one |
-| 3 | an I/O, database or resource failure: a database that cannot be opened or written (read-only, locked past the busy timeout, a full disk), one whose schema is newer than this rcusim, an unwritable output or results folder, a read error, out of memory, an external program missing or failing (`gnuplot`, `sbatch`, `squeue`, GNU `parallel`); `sweep` also exits 3 when one of its runs ended without completing (lost, aborted, not run) or, collected, is still queued or running |
+| 2 | bad usage or bad input: an unknown command, option, section, parameter or metric, a malformed scenario or value, a value out of range, parameters that do not fit together, an unreadable scenario file (a directory, a FIFO with no writer), an unknown run id, a label or scenario name too long to record, an option that takes one value given twice, a knob the chosen model does not read set with `--set` (whatever its value), a database path that is no file (`""`, `:memory:`), a file that is not an rcusim database (left untouched), `merge` of a database into itself; the message names file, line and key where there is one. An input error, including one only the model can see as it is built, leaves no row in the database |
+| 3 | an I/O, database or resource failure: a database that cannot be opened or written (read-only, locked past the busy timeout, a full disk), one whose schema is newer than this rcusim, an unwritable output or results folder, a read error, out of memory, an external program missing or failing (`gnuplot`, `sbatch`, `squeue`, GNU `parallel`), standard output that could not be written whole (a full disk; the cause is printed); a run whose results could not be written to its database (locked past the busy timeout, a full disk) writes them to a side database `DB.runID-PID.db`, named in the message, which `rcusim merge DB SIDE` brings into its row; `sweep` also exits 3 when one of its runs ended without completing (lost, aborted, not run) or, collected, is still queued or running |
 | 4 | the simulation failed an internal check (conservation, an invariant, or a metric the registry does not define): the run is recorded as `failed`; `sweep` also exits 4 when one of its runs failed and none is missing |
-| 128 + signal | SIGINT or SIGTERM ended a run: it is recorded as `aborted`, with what it measured until then |
+| 128 + signal | SIGINT, SIGTERM, SIGHUP or SIGPIPE ended a run: it is recorded as `aborted`, with what it measured until then |
 
 ## 4. The results database
 
 An SQLite file (`--db`, default `rcusim.db`), opened in WAL mode with a busy timeout of 60 s (`RCUSIM_BUSY_TIMEOUT_MS` overrides it), so
 that several `rcusim run` processes can append to one file at once. The tables are created if
 absent; the file carries its schema version in `PRAGMA user_version`, and a file with a newer
-version than this rcusim knows is refused (exit status 3). The schema, as `sim/recorder.c` creates
+version than this rcusim knows is refused (exit status 3). Commands that only read (`runs`,
+`compare`, `plot`, `check` without `--run-scenario`, and `merge` of its inputs) open the file read
+only and change nothing in it; they refuse an empty file or another program's database (exit
+status 2). A running run writes its heartbeat every 10 s of wall time from a thread of its own,
+however far apart its samples are; a `running` row whose heartbeat is more than 5 minutes old, or
+whose process is gone from this host, is shown as `lost`. The schema, as `sim/recorder.c` creates
 it:
 
 EOF

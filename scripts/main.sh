@@ -1,5 +1,6 @@
 #!/bin/sh
-# The main job: install what rcusim needs, build it, run the seed scenario
+# The main job: install what rcusim needs to build, run and plot (no
+# server, no daemon: scripts/setup-debian.sh run), build it, run the seed scenario
 # (David Miller's 32-thread Niagara under make -j8192 for one simulated hour,
 # HZ 250, sparc64) under the three callback policies, print their comparison
 # and draw the standard figures into figures/; then the same hour with one
@@ -8,8 +9,9 @@
 # to rcusim.db in this folder.
 set -eu
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-"$HERE/scripts/setup-debian.sh"
-cmake -S "$HERE" -B "$HERE/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+"$HERE/scripts/setup-debian.sh" run
+# The tests are scripts/test.sh's: this build leaves them (and Check) out.
+cmake -S "$HERE" -B "$HERE/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
 cmake --build "$HERE/build" -j "$(nproc)"
 RCUSIM="$HERE/build/rcusim"
 # group OUTDIR SCENARIO...: run each scenario into rcusim.db, then compare

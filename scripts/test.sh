@@ -1,5 +1,6 @@
 #!/bin/sh
-# The whole test suite: install dependencies, then build and run every test
+# The whole test suite: install what the tests need (scripts/setup-debian.sh
+# test), then build and run every test
 # (Check units, CLI, scenarios, benchmark smoke) in a -Werror Release build
 # and again under AddressSanitizer + UndefinedBehaviorSanitizer, and fuzz
 # the scenario reader and the command lines for a bounded time each.
@@ -7,16 +8,16 @@ set -eu
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 JOBS=$(nproc)
-"$HERE/scripts/setup-debian.sh"
+"$HERE/scripts/setup-debian.sh" test
 
 echo "== Release build, -Werror"
-cmake -S "$HERE" -B "$HERE/build" -DCMAKE_BUILD_TYPE=Release -DRCUSIM_WERROR=ON >/dev/null
+cmake -S "$HERE" -B "$HERE/build" -DCMAKE_BUILD_TYPE=Release -DRCUSIM_WERROR=ON -DBUILD_TESTING=ON >/dev/null
 cmake --build "$HERE/build" -j "$JOBS"
 (cd "$HERE/build" && ctest --output-on-failure -j "$JOBS")
 
 echo "== ASan + UBSan build, with the invariant checks (RCUSIM_CHECKS) and the allocation-failure hook"
 cmake -S "$HERE" -B "$HERE/build-asan" -DCMAKE_BUILD_TYPE=Debug -DRCUSIM_SANITIZE=ON -DRCUSIM_CHECKS=ON \
-	-DRCUSIM_FAILALLOC=ON -DRCUSIM_WERROR=ON >/dev/null
+	-DRCUSIM_FAILALLOC=ON -DRCUSIM_WERROR=ON -DBUILD_TESTING=ON >/dev/null
 cmake --build "$HERE/build-asan" -j "$JOBS"
 (cd "$HERE/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$JOBS")
 

@@ -4,9 +4,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 char *sim_ini_trim(char *s)
 {
@@ -48,7 +52,14 @@ int sim_ini_scan(const char *name, const char *buf, size_t len, const sim_ini_ha
 		memcpy(line, buf + pos, ll);
 		line[ll] = 0;
 		pos += ll + 1;
-		snprintf(where, sizeof(where), "%s:%u", name, lineno);
+		/* A path too long for the messages keeps its end: the file's
+		 * name and the line survive any buffer. */
+		size_t namelen = strlen(name);
+		if (namelen > SIM_INI_WHERE_PATH)
+			snprintf(where, sizeof(where), "...%s:%u", name + namelen - SIM_INI_WHERE_PATH,
+				 lineno);
+		else
+			snprintf(where, sizeof(where), "%s:%u", name, lineno);
 		if (strlen(line) != ll) {
 			snprintf(err, errlen, "%s: line contains a NUL byte", where);
 			rc = SIM_EINPUT;
@@ -108,9 +119,27 @@ int sim_ini_scan(const char *name, const char *buf, size_t len, const sim_ini_ha
 
 int sim_ini_read_file(const char *path, char **out, size_t *outlen, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	/* Opened without waiting (a FIFO with no writer would block the open
+	 * for ever), then looked at before it is read. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return errno == EISDIR ? SIM_EINPUT : SIM_ENOFILE;
+	}
+	if (fstat(fd, &st) || S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s: a scenario is a file", path,
+			 S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+		close(fd);
+		return SIM_EINPUT;
+	}
+	/* A pipe (a FIFO, or the shell's <(...)) is read as it comes; one with
+	 * no writer reads as empty at once. */
+	bool fifo = S_ISFIFO(st.st_mode);
+	FILE *f = fcntl(fd, F_SETFL, 0) ? NULL : fdopen(fd, "rb");
 	if (!f) {
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		close(fd);
 		return SIM_ENOFILE;
 	}
 	size_t cap = 4096, n = 0, got;
@@ -142,6 +171,11 @@ int sim_ini_read_file(const char *path, char **out, size_t *outlen, char *err, s
 		free(buf);
 		snprintf(err, errlen, "%s: %s", path, bad ? "read error" : "out of memory");
 		return bad ? SIM_EIO : SIM_ENOMEM;
+	}
+	if (fifo && n == 0) {
+		free(buf);
+		snprintf(err, errlen, "%s: a FIFO with nothing to read (no writer): not a scenario", path);
+		return SIM_EINPUT;
 	}
 	*out = buf;
 	*outlen = n;

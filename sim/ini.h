@@ -33,6 +33,10 @@ char *sim_ini_trim(char *s);
  * as '?', "..." if cut. Returns @buf. */
 const char *sim_ini_shown(const char *s, char *buf, size_t len);
 
+/* bytes of a file's path kept in a "FILE:LINE" (its end, after "..."):
+ * short enough that a message with its key and value fits the callers'
+ * 1 KiB buffers */
+#define SIM_INI_WHERE_PATH 400
 #define SIM_INI_MAX_FILE (64 << 20) /* bytes: larger files are refused */
 
 /* Read the whole file at @path into a malloc'd buffer (at most

@@ -13,13 +13,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #define BUSY_TIMEOUT_MS 60000
 
 struct rec_db {
-	sqlite3 *db; /* the connection */
+	sqlite3 *db;     /* the connection */
+	char path[4096]; /* the file, for messages */
 };
 
 static const char schema_sql[] =
@@ -47,7 +49,7 @@ static const char schema_sql[] =
 static int dberr(rec_db *db, char *err, size_t errlen, const char *what)
 {
 	if (err && errlen)
-		snprintf(err, errlen, "database: %s: %s", what, sqlite3_errmsg(db->db));
+		snprintf(err, errlen, "database %s: %s: %s", db->path, what, sqlite3_errmsg(db->db));
 	return SIM_EIO;
 }
 
@@ -70,29 +72,138 @@ static int user_version(rec_db *db, int *v)
 	return rc == SQLITE_ROW ? 0 : SIM_EIO;
 }
 
-int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
+/* A results database is a file: "" and ":memory:" would take the runs
+ * nowhere. 0 or SIM_EINPUT. */
+static int check_path(const char *path, char *err, size_t errlen)
+{
+	if (*path && strcmp(path, ":memory:"))
+		return 0;
+	snprintf(err, errlen, "database \"%s\": not a file (a results database must be a file, "
+		 "for example rcusim.db)", path);
+	return SIM_EINPUT;
+}
+
+/* The schema version in *@v and whether the file holds tables (*@tables),
+ * read in one statement, so in one snapshot: a database another run is
+ * creating is seen before or after its one transaction, never between.
+ * 0 or SIM_EIO. */
+static int schema_state(rec_db *db, int *v, bool *tables)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db->db,
+			       "SELECT user_version, (SELECT count(*) FROM sqlite_master)"
+			       " FROM pragma_user_version",
+			       -1, &st, NULL) != SQLITE_OK)
+		return SIM_EIO;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		*tables = sqlite3_column_int(st, 1) > 0;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : SIM_EIO;
+}
+
+/* SQLite's handle for @path in *@db, opened with @flags; @path kept for
+ * messages. 0, SIM_ENOMEM or SIM_EIO (message in @err). */
+static int open_handle(rec_db **out, const char *path, int flags, char *err, size_t errlen)
 {
 	rec_db *db = calloc(1, sizeof(*db));
-	int rc, v = 0;
+	*out = NULL;
 	if (!db) {
 		snprintf(err, errlen, "out of memory");
 		return SIM_ENOMEM;
 	}
-	if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
+	snprintf(db->path, sizeof(db->path), "%s", path);
+	if (sqlite3_open_v2(path, &db->db, flags, NULL) != SQLITE_OK) {
 		if (!db->db) {
-			snprintf(err, errlen, "database: %s: cannot open", path);
+			snprintf(err, errlen, "database %s: cannot open", path);
 			free(db);
 			return SIM_EIO;
 		}
-		snprintf(err, errlen, "database: %s: %s", path, sqlite3_errmsg(db->db));
+		snprintf(err, errlen, "database %s: %s", path, sqlite3_errmsg(db->db));
 		rec_close(db);
 		return SIM_EIO;
 	}
+	*out = db;
+	return 0;
+}
+
+/* rec_open_ro() for files of schema version @min_v or later. */
+static int open_ro(rec_db **out, const char *path, int min_v, char *err, size_t errlen)
+{
+	rec_db *db;
+	int v = 0, rc = check_path(path, err, errlen);
+	bool foreign = false, tables = false;
+	*out = NULL;
+	if (rc || (rc = open_handle(&db, path, SQLITE_OPEN_READONLY, err, errlen)))
+		return rc;
+	const char *bt = getenv("RCUSIM_BUSY_TIMEOUT_MS");
+	sqlite3_busy_timeout(db->db, bt && atoi(bt) > 0 ? atoi(bt) : BUSY_TIMEOUT_MS);
+	if (schema_state(db, &v, &tables)) {
+		rc = dberr(db, err, errlen, "schema version");
+		goto fail;
+	}
+	foreign = v == 0 && tables;
+	if (v > REC_SCHEMA_VERSION) {
+		snprintf(err, errlen, "database %s: schema version %d is newer than this rcusim knows (%d)",
+			 path, v, REC_SCHEMA_VERSION);
+		rc = SIM_ENEWER;
+		goto fail;
+	}
+	if (v == 0) {
+		snprintf(err, errlen, "database %s: not an rcusim results database (%s)", path,
+			 foreign ? "it holds tables of another program" : "it is empty");
+		rc = SIM_EINPUT;
+		goto fail;
+	}
+	if (v < min_v) {
+		snprintf(err, errlen,
+			 "database %s: schema version %d, written by an older rcusim: `rcusim merge "
+			 "NEW.db %s` copies its runs into a current database (reading commands leave it "
+			 "as it is)", path, v, path);
+		rc = SIM_EINPUT;
+		goto fail;
+	}
+	*out = db;
+	return 0;
+fail:
+	rec_close(db);
+	return rc;
+}
+
+int rec_open_ro(rec_db **out, const char *path, char *err, size_t errlen)
+{
+	return open_ro(out, path, REC_SCHEMA_VERSION, err, errlen);
+}
+
+int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
+{
+	rec_db *db;
+	int rc = check_path(path, err, errlen), v = 0;
+	bool foreign = false, tables = false;
+	*out = NULL;
+	if (rc || (rc = open_handle(&db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, errlen)))
+		return rc;
 	/* RCUSIM_BUSY_TIMEOUT_MS shortens the wait for a lock (tests hold one). */
 	const char *bt = getenv("RCUSIM_BUSY_TIMEOUT_MS");
 	int busy_ms = bt && atoi(bt) > 0 ? atoi(bt) : BUSY_TIMEOUT_MS;
 	sqlite3_busy_timeout(db->db, busy_ms);
+	/* Another program's database is left as it is. */
+	if (schema_state(db, &v, &tables)) {
+		rc = dberr(db, err, errlen, "schema version");
+		goto fail;
+	}
+	foreign = v == 0 && tables;
+	if (foreign) {
+		snprintf(err, errlen,
+			 "database %s: not an rcusim results database (it holds tables of another "
+			 "program); left as it is", path);
+		rc = SIM_EINPUT;
+		goto fail;
+	}
+	if (v > REC_SCHEMA_VERSION)
+		goto newer;
 	/* Switching a new file to WAL needs an exclusive lock that SQLite does
 	 * not wait for with the busy handler: when several runs create the same
 	 * database at once, one gets SQLITE_BUSY at once. Retry it for as long
@@ -114,14 +225,15 @@ int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	if (v > REC_SCHEMA_VERSION) {
+newer:
 		snprintf(err, errlen,
-			 "database: %s: schema version %d is newer than this rcusim knows (%d)", path,
+			 "database %s: schema version %d is newer than this rcusim knows (%d)", path,
 			 v, REC_SCHEMA_VERSION);
 		rc = SIM_ENEWER;
 		goto fail;
 	}
 	if (v < REC_SCHEMA_VERSION) {
-		/* Version 0 is an empty (or foreign) file: create the tables.
+		/* Version 0 is a new or empty file: create the tables.
 		 * Version 1 lacks the run's owner and heartbeat. Read the version
 		 * again under the write lock: another run may have migrated it. */
 		if ((rc = exec(db, "BEGIN IMMEDIATE", err, errlen)))
@@ -158,6 +270,16 @@ void rec_close(rec_db *db)
 sqlite3 *rec_handle(rec_db *db)
 {
 	return db->db;
+}
+
+const char *rec_path(const rec_db *db)
+{
+	return db->path;
+}
+
+void rec_busy_timeout(rec_db *db, int ms)
+{
+	sqlite3_busy_timeout(db->db, ms);
 }
 
 /* Prepare @sql into *st or report. */
@@ -376,6 +498,62 @@ int rec_run_mark(rec_db *db, int64_t run_id, const char *status, char *err, size
 	sqlite3_bind_int64(st, 2, run_id);
 	rc = step_done(db, st, err, errlen, "update run status");
 	sqlite3_finalize(st);
+	return rc;
+}
+
+int rec_run_save_side(rec_db *db, int64_t run_id, const char *side_path, const rec_run_result *res,
+		      const sim_metrics *m, const sim_metric_def *defs, size_t ndefs, char *err,
+		      size_t errlen)
+{
+	rec_db *side;
+	sqlite3_stmt *st = NULL;
+	int rc = rec_open(&side, side_path, err, errlen);
+	if (rc)
+		return rc;
+	/* The run's row and parameters as the database holds them (a WAL
+	 * reader waits for no writer), under the same identity, so that
+	 * merging the side file completes the row in place. */
+	if ((rc = prep(side, &st, "ATTACH DATABASE ? AS orig", err, errlen)))
+		goto out;
+	sqlite3_bind_text(st, 1, db->path, -1, SQLITE_STATIC);
+	rc = step_done(side, st, err, errlen, "attach");
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc || (rc = exec(side, "BEGIN IMMEDIATE", err, errlen)))
+		goto out;
+	if ((rc = prep(side, &st,
+		       "INSERT INTO run SELECT * FROM orig.run WHERE run_id = ?1;", err, errlen)))
+		goto rollback;
+	sqlite3_bind_int64(st, 1, run_id);
+	if ((rc = step_done(side, st, err, errlen, "copy run")))
+		goto rollback;
+	sqlite3_finalize(st);
+	if ((rc = prep(side, &st, "INSERT INTO param SELECT * FROM orig.param WHERE run_id = ?1",
+		       err, errlen)))
+		goto rollback;
+	sqlite3_bind_int64(st, 1, run_id);
+	if ((rc = step_done(side, st, err, errlen, "copy params")))
+		goto rollback;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_changes(side->db) == 0) {
+		snprintf(err, errlen, "database %s: run %lld has no parameters to copy", db->path,
+			 (long long)run_id);
+		rc = SIM_EIO;
+		goto rollback;
+	}
+	if ((rc = exec(side, "COMMIT", err, errlen)))
+		goto rollback;
+	exec(side, "DETACH DATABASE orig", NULL, 0);
+	rc = rec_run_end(side, run_id, res, m, defs, ndefs, err, errlen);
+	goto out;
+rollback:
+	sqlite3_finalize(st);
+	st = NULL;
+	sqlite3_exec(side->db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(st);
+	rec_close(side);
 	return rc;
 }
 
@@ -651,23 +829,77 @@ static int push_id(int64_t **ids, size_t *n, int64_t id, char *err, size_t errle
 	return 0;
 }
 
-int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped, int64_t **ids,
-	      size_t *nids, char *err, size_t errlen)
+/* The rows of run @id in every table but run itself, deleted (to be
+ * copied again). 0 or SIM_EIO. */
+static int delete_children(rec_db *db, int64_t id, char *err, size_t errlen)
+{
+	static const char *const del[] = {
+		"DELETE FROM point WHERE series_id IN (SELECT series_id FROM series WHERE run_id = ?1)",
+		"DELETE FROM series WHERE run_id = ?1", "DELETE FROM param WHERE run_id = ?1",
+		"DELETE FROM scalar WHERE run_id = ?1", "DELETE FROM hist WHERE run_id = ?1",
+	};
+	for (size_t q = 0; q < sizeof(del) / sizeof(del[0]); q++) {
+		sqlite3_stmt *st;
+		int rc = prep(db, &st, del[q], err, errlen);
+		if (rc)
+			return rc;
+		sqlite3_bind_int64(st, 1, id);
+		rc = step_done(db, st, err, errlen, del[q]);
+		sqlite3_finalize(st);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Are the files @a and @b one (the same inode, whatever the names)? */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* rec_merge_check(), and @in_path's schema version in *@v. */
+static int merge_check(const char *out_path, const char *in_path, int *v, char *err, size_t errlen)
+{
+	if (same_file(out_path, in_path)) {
+		snprintf(err, errlen, "%s is the database merged into (%s): nothing to merge", in_path,
+			 out_path);
+		return SIM_EINPUT;
+	}
+	rec_db *in = NULL;
+	int rc = open_ro(&in, in_path, 1, err, errlen);
+	if (rc)
+		return rc;
+	if (user_version(in, v)) {
+		snprintf(err, errlen, "database %s: cannot read its schema version", in_path);
+		rc = SIM_EIO;
+	}
+	rec_close(in);
+	return rc;
+}
+
+int rec_merge_check(const char *out_path, const char *in_path, char *err, size_t errlen)
+{
+	int v;
+	return merge_check(out_path, in_path, &v, err, errlen);
+}
+
+int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *updated, int64_t *skipped,
+	      int64_t **ids, size_t *nids, char *err, size_t errlen)
 {
 	sqlite3_stmt *runs = NULL, *dup = NULL, *ins = NULL, *ser = NULL, *ins_ser = NULL,
-		     *copy = NULL;
-	int rc;
+		     *copy = NULL, *upd = NULL;
+	int rc, v = 0;
 	size_t nid = 0;
-	*added = *skipped = 0;
+	*added = *updated = *skipped = 0;
 	if (ids)
 		*ids = NULL;
-	/* The file must be an rcusim database of a version we understand. */
-	rec_db *in = NULL;
-	if ((rc = rec_open(&in, in_path, err, errlen)))
+	if ((rc = merge_check(db->path, in_path, &v, err, errlen)))
 		return rc;
-	rec_close(in);
 	if ((rc = prep(db, &copy, "ATTACH DATABASE ? AS src", err, errlen)))
 		return rc;
+	/* Attached to be read: nothing below writes to src. */
 	sqlite3_bind_text(copy, 1, in_path, -1, SQLITE_STATIC);
 	rc = step_done(db, copy, err, errlen, "attach");
 	sqlite3_finalize(copy);
@@ -681,20 +913,28 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 		"INSERT INTO scalar(run_id, name, value) SELECT ?2, name, value FROM src.scalar WHERE run_id = ?1",
 		"INSERT INTO hist(run_id, name, lo, hi, count) SELECT ?2, name, lo, hi, count FROM src.hist WHERE run_id = ?1",
 	};
+	/* Version 1 rows have no owner and no heartbeat. */
 	if ((rc = prep(db, &runs,
-		       "SELECT run_id, scenario, policy, seed, label, status, sim_duration_ns, sim_end_ns,"
-		       " events, wall_s, started_at, version, host, pid, heartbeat_at FROM src.run"
-		       " ORDER BY run_id",
+		       v >= 2 ? "SELECT run_id, scenario, policy, seed, label, status, sim_duration_ns,"
+				" sim_end_ns, events, wall_s, started_at, version, host, pid, heartbeat_at"
+				" FROM src.run ORDER BY run_id"
+			      : "SELECT run_id, scenario, policy, seed, label, status, sim_duration_ns,"
+				" sim_end_ns, events, wall_s, started_at, version, host, NULL, NULL"
+				" FROM src.run ORDER BY run_id",
 		       err, errlen)) ||
 	    (rc = prep(db, &dup,
-		       "SELECT min(run_id) FROM run WHERE scenario = ?1 AND policy = ?2 AND seed = ?3"
+		       "SELECT run_id, status FROM run WHERE scenario = ?1 AND policy = ?2 AND seed = ?3"
 		       " AND label IS ?4 AND started_at = ?5 AND host IS ?6 AND version = ?7"
-		       " AND wall_s IS ?8 AND events IS ?9",
+		       " AND pid IS ?8 ORDER BY run_id LIMIT 1",
 		       err, errlen)) ||
 	    (rc = prep(db, &ins,
 		       "INSERT INTO run(scenario, policy, seed, label, status, sim_duration_ns, sim_end_ns,"
 		       " events, wall_s, started_at, version, host, pid, heartbeat_at) VALUES(?1, ?2, ?3,"
 		       " ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+		       err, errlen)) ||
+	    (rc = prep(db, &upd,
+		       "UPDATE run SET status = ?5, sim_end_ns = ?7, events = ?8, wall_s = ?9,"
+		       " heartbeat_at = ?14 WHERE run_id = ?15",
 		       err, errlen)) ||
 	    (rc = prep(db, &ser, "SELECT series_id, name, cpu FROM src.series WHERE run_id = ?",
 		       err, errlen)) ||
@@ -704,29 +944,44 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 	int s;
 	while ((s = sqlite3_step(runs)) == SQLITE_ROW) {
 		int64_t old = sqlite3_column_int64(runs, 0);
-		/* Duplicate? (scenario, policy, seed, label, started_at, host,
-		 * version, wall time, events) */
-		static const int dcols[9] = { 1, 2, 3, 4, 10, 12, 11, 9, 8 };
-		for (int i = 0; i < 9; i++)
+		/* The same run? (scenario, policy, seed, label, started_at to the
+		 * microsecond, host, version, pid: its identity, whatever became
+		 * of it since) */
+		static const int dcols[8] = { 1, 2, 3, 4, 10, 12, 11, 13 };
+		for (int i = 0; i < 8; i++)
 			sqlite3_bind_value(dup, i + 1, sqlite3_column_value(runs, dcols[i]));
-		if (sqlite3_step(dup) != SQLITE_ROW) {
+		int ds = sqlite3_step(dup);
+		if (ds != SQLITE_ROW && ds != SQLITE_DONE) {
 			rc = dberr(db, err, errlen, "merge: duplicate check");
 			goto rollback;
 		}
-		bool seen = sqlite3_column_type(dup, 0) != SQLITE_NULL;
-		int64_t seen_id = sqlite3_column_int64(dup, 0);
+		bool seen = ds == SQLITE_ROW;
+		int64_t new_id = seen ? sqlite3_column_int64(dup, 0) : 0;
+		/* A run that was still running when it was merged, merged again
+		 * once it ended: its row takes the ended run's state. */
+		bool ended = seen && !strcmp((const char *)sqlite3_column_text(dup, 1), "running") &&
+			     strcmp((const char *)sqlite3_column_text(runs, 5), "running");
 		sqlite3_reset(dup);
-		if (seen) {
+		if (seen && !ended) {
 			(*skipped)++;
-			if ((rc = push_id(ids, &nid, seen_id, err, errlen)))
+			if ((rc = push_id(ids, &nid, new_id, err, errlen)))
 				goto rollback;
 			continue;
 		}
-		for (int i = 1; i <= 14; i++)
-			sqlite3_bind_value(ins, i, sqlite3_column_value(runs, i));
-		if ((rc = step_done(db, ins, err, errlen, "merge: insert run")))
-			goto rollback;
-		int64_t new_id = sqlite3_last_insert_rowid(db->db);
+		if (ended) {
+			for (int i = 1; i <= 14; i++)
+				sqlite3_bind_value(upd, i, sqlite3_column_value(runs, i));
+			sqlite3_bind_int64(upd, 15, new_id);
+			if ((rc = step_done(db, upd, err, errlen, "merge: update run")) ||
+			    (rc = delete_children(db, new_id, err, errlen)))
+				goto rollback;
+		} else {
+			for (int i = 1; i <= 14; i++)
+				sqlite3_bind_value(ins, i, sqlite3_column_value(runs, i));
+			if ((rc = step_done(db, ins, err, errlen, "merge: insert run")))
+				goto rollback;
+			new_id = sqlite3_last_insert_rowid(db->db);
+		}
 		if ((rc = push_id(ids, &nid, new_id, err, errlen)))
 			goto rollback;
 		for (size_t q = 0; q < sizeof(per_run) / sizeof(per_run[0]); q++) {
@@ -768,7 +1023,10 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 			rc = dberr(db, err, errlen, "merge: select series");
 			goto rollback;
 		}
-		(*added)++;
+		if (ended)
+			(*updated)++;
+		else
+			(*added)++;
 	}
 	if (s != SQLITE_DONE) {
 		rc = dberr(db, err, errlen, "merge: select runs");
@@ -779,7 +1037,8 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped,
 	sqlite3_finalize(ins);
 	sqlite3_finalize(ser);
 	sqlite3_finalize(ins_ser);
-	runs = dup = ins = ser = ins_ser = NULL;
+	sqlite3_finalize(upd);
+	runs = dup = ins = ser = ins_ser = upd = NULL;
 	if ((rc = exec(db, "COMMIT", err, errlen)))
 		goto rollback;
 	exec(db, "DETACH DATABASE src", NULL, 0);
@@ -796,6 +1055,7 @@ rollback:
 	sqlite3_finalize(ins);
 	sqlite3_finalize(ser);
 	sqlite3_finalize(ins_ser);
+	sqlite3_finalize(upd);
 	sqlite3_finalize(copy);
 	sqlite3_exec(db->db, "ROLLBACK", NULL, NULL, NULL);
 detach:

@@ -47,8 +47,19 @@ typedef struct rec_run_result {
 } rec_run_result;
 
 /* Open (creating if needed) the database at @path: WAL mode, busy timeout,
- * schema created or migrated. Returns 0, SIM_EIO or SIM_ENEWER. */
+ * schema created or migrated. Returns 0, SIM_EIO, SIM_ENEWER, or
+ * SIM_EINPUT for a path that is no file ("" or ":memory:") and for another
+ * program's database (left untouched). */
 int rec_open(rec_db **out, const char *path, char *err, size_t errlen);
+/* Open the existing rcusim database at @path to read it, and change
+ * nothing in it (no table, no version, no journal mode). SIM_EINPUT for a
+ * path that is no file, an empty or foreign file, or one of an older schema
+ * (merge reads those); SIM_ENEWER; SIM_EIO. */
+int rec_open_ro(rec_db **out, const char *path, char *err, size_t errlen);
+/* The file @db was opened on. */
+const char *rec_path(const rec_db *db);
+/* Wait at most @ms for a lock from now on (0: not at all). */
+void rec_busy_timeout(rec_db *db, int ms);
 /* NULL is a no-op. */
 void rec_close(rec_db *db);
 
@@ -68,6 +79,14 @@ int rec_run_end(rec_db *db, int64_t run_id, const rec_run_result *res, const sim
 		const sim_metric_def *defs, size_t ndefs, char *err, size_t errlen);
 /* The run is alive: its heartbeat is now. */
 int rec_heartbeat(rec_db *db, int64_t run_id, char *err, size_t errlen);
+/* Where rec_run_end() could not write (a lock held past the busy timeout,
+ * a full disk): the run's row and parameters, read from @db, and its
+ * results, written to a new database at @side_path under the same run
+ * identity, so that `rcusim merge` of it into @db completes the run's row
+ * there. 0 or an error. */
+int rec_run_save_side(rec_db *db, int64_t run_id, const char *side_path, const rec_run_result *res,
+		      const sim_metrics *m, const sim_metric_def *defs, size_t ndefs, char *err,
+		      size_t errlen);
 /* Set a run's status alone (e.g. 'failed' after rec_run_end failed). */
 int rec_run_mark(rec_db *db, int64_t run_id, const char *status, char *err, size_t errlen);
 
@@ -116,13 +135,22 @@ int64_t rec_export_series(rec_db *db, int64_t run_id, const char *name, int cpu,
 int64_t rec_export_cdf(rec_db *db, int64_t run_id, const char *name, FILE *out, char *err,
 		       size_t errlen);
 
-/* Copy every run of the database at @in_path into @db under new run ids,
- * with its parameters, scalars, series and histograms, in one transaction.
- * A run already present (same scenario, policy, seed, label, start time to
- * the microsecond, host, version, wall time and events) is skipped. With
+/* Copy every run of the database at @in_path (read, never written; schema
+ * version 1 or later) into @db under new run ids, with its parameters,
+ * scalars, series and histograms, in one transaction; *@added of them. A
+ * run already present (same scenario, policy, seed, label, start time to
+ * the microsecond, host, version and process) is skipped (*@skipped),
+ * unless @db's row is still 'running' and @in_path's has ended: then that
+ * row takes the ended run's status, results and rows (*@updated). @in_path
+ * naming @db's own file is SIM_EINPUT. With
  * @ids, the id in @db of each run of @in_path (added or already there), in
  * @in_path's run id order, goes to *@ids (malloc'd, *@nids of them). */
-int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *skipped, int64_t **ids,
-	      size_t *nids, char *err, size_t errlen);
+/* Can @in_path be merged into the database at @out_path (which need not
+ * exist yet)? It is another file than @out_path, under any name, and an
+ * rcusim database of schema version 1 or later; nothing is written. 0,
+ * SIM_EINPUT, SIM_ENEWER or SIM_EIO with the reason. */
+int rec_merge_check(const char *out_path, const char *in_path, char *err, size_t errlen);
+int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *updated, int64_t *skipped,
+	      int64_t **ids, size_t *nids, char *err, size_t errlen);
 
 #endif

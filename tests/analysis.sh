@@ -67,7 +67,7 @@ grep -qF -- "--quiet --label 'sweep rcu.blimit=10' --set '--x=\$(touch pwned)' -
 # Defects found in review, each with the test that failed before its fix:
 # five --vary keys make run labels longer than 128 bytes; the sweep must
 # still find its run (it reported "1 runs, 0 complete" and exit 0).
-"$RCUSIM" sweep "$S" --vary scenario.duration=100ms --vary rcu.blimit=10 --vary rcu.qhimark=10000 \
+"$RCUSIM" sweep "$S" --vary scenario.duration=100ms --vary rcu.blimit=10 --vary scenario.sample_interval=10ms \
 	--vary workload.syscall_cost=500ns --vary softirq.pass_cost=500ns --vary sched.ctxsw_cost=5us \
 	--jobs 1 --db long.db >long.out 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^sweep: 1 runs, 1 complete, 0 failed$' long.out && ok || bad "sweep with long labels: exit $rc: $(head -3 long.out)"
@@ -101,7 +101,7 @@ done
 # The same run in both: identical scalars under its new id.
 [ "$(q m.db "SELECT group_concat(name || '=' || value) FROM (SELECT name, value FROM scalar WHERE run_id = 5 ORDER BY name)")" = \
   "$(q s.db "SELECT group_concat(name || '=' || value) FROM (SELECT name, value FROM scalar WHERE run_id = 1 ORDER BY name)")" ] && ok || bad "merged scalars of s.db run 1"
-"$RCUSIM" merge m.db c.db | grep -q '0 runs added, 4 already present' && ok || bad "merge twice"
+"$RCUSIM" merge m.db c.db | grep -q '0 runs added, 0 brought up to date, 4 already present' && ok || bad "merge twice"
 [ "$(q m.db 'SELECT count(*) FROM run')" -eq 8 ] && ok || bad "merge twice added runs"
 
 echo "$pass passed, $fails failed"

@@ -131,7 +131,8 @@ expect_err "--set: rcu.policy: applies only with rcu.flavor = classic, and rcu.f
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12.ini" --db b.db --set rcu.rsinterval=5
 expect_err "--set: rcu.rsinterval: applies only with rcu.flavor = classic, and rcu.flavor is tree ($SRC/scenarios/kernels/linux-6.12.ini:$FL)"
 expect_exit 0 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12.ini" --db b11.db --duration 1ms --quiet --set rcu.blimit=20 --set rcu.qhimark=500
-expect_exit 2 "$RCUSIM" run b9.ini --db b.db --set sched.kind=o1 --set rcu.flavor=tree --set rcu.kthread_prio=1 --set sched.base_slice=auto
+: >empty.ini
+expect_exit 2 "$RCUSIM" run empty.ini --db b.db --set sched.kind=o1 --set rcu.flavor=tree --set rcu.kthread_prio=1
 expect_err '--set: rcu.kthread_prio: applies only with sched.kind = eevdf, and sched.kind is o1 (--set)'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-syncrcu-6.12.ini" --db b.db --set rcu.gp_kthread_cpu=256
 expect_err '--set: rcu.gp_kthread_cpu: CPU 256, but the machine has CPUs 0-255'
