@@ -57,12 +57,6 @@
 #define MAX_LISTED 20   /* incomplete runs named one by one in a report */
 #define POLL_MAX_S 30   /* longest pause between two squeue calls */
 
-/* How a state is named in reports. */
-static const char *const state_name[SWEEP_NSTATES] = {
-	[SWEEP_MISSING] = "not run",  [SWEEP_COMPLETE] = "complete", [SWEEP_RUNNING] = "running",
-	[SWEEP_LOST] = "lost",        [SWEEP_ABORTED] = "aborted",   [SWEEP_FAILED] = "failed",
-};
-
 /* ---- small helpers ------------------------------------------------------ */
 
 /* Write @s on @out as one shell word: as it is when it holds only
@@ -329,7 +323,7 @@ static int scan_states(sweep *s, const char *dir, bool ended, size_t *idx, bool 
 			continue;
 		if (listed++ < MAX_LISTED)
 			fprintf(stderr, "rcusim sweep: run \"%s\": %s%s%s (%s)\n", jb->label,
-				state_name[jb->state], why[0] ? ": " : "", why, path);
+				sweep_state_name[jb->state], why[0] ? ": " : "", why, path);
 	}
 	if (listed > MAX_LISTED)
 		fprintf(stderr, "rcusim sweep: ... and %zu more runs that did not complete\n",
@@ -343,7 +337,7 @@ static void print_counts(const char *prefix, size_t njobs, const size_t count[SW
 	printf("%s%zu runs, %zu complete", prefix, njobs, count[SWEEP_COMPLETE]);
 	for (int k = 0; k < SWEEP_NSTATES; k++)
 		if (k != SWEEP_COMPLETE && count[k])
-			printf(", %zu %s", count[k], state_name[k]);
+			printf(", %zu %s", count[k], sweep_state_name[k]);
 	putchar('\n');
 }
 
@@ -427,12 +421,11 @@ static int prepare_dir(sweep *s)
 	return 0;
 }
 
-/* Call @fn with each argument of the sweep @s as it is stored in its
- * results folder (paths absolute; --wait and --collect left out). */
-static void each_arg(const sweep *s, void (*fn)(const char *arg, void *ctx), void *ctx)
+/* Call @fn with each argument of the sweep @s that decides which runs it
+ * has (the scenario, --vary, --seeds, --set, --duration), in the order
+ * sweep.args holds them, first. */
+static void each_run_arg(const sweep *s, void (*fn)(const char *arg, void *ctx), void *ctx)
 {
-	static const char *const backends[] = { "local", "slurm", "parallel" };
-	char num[32];
 	fn(s->scenario, ctx);
 	for (int q = 0; q < s->nvary; q++) {
 		fn("--vary", ctx);
@@ -450,6 +443,16 @@ static void each_arg(const sweep *s, void (*fn)(const char *arg, void *ctx), voi
 		fn("--duration", ctx);
 		fn(s->duration, ctx);
 	}
+}
+
+/* Call @fn with each argument of the sweep @s as it is stored in its
+ * results folder (paths absolute; --wait and --collect left out): its
+ * runs' (each_run_arg), then "--db" and the others. */
+static void each_arg(const sweep *s, void (*fn)(const char *arg, void *ctx), void *ctx)
+{
+	static const char *const backends[] = { "local", "slurm", "parallel" };
+	char num[32];
+	each_run_arg(s, fn, ctx);
 	fn("--db", ctx);
 	fn(s->db_path, ctx);
 	if (s->plot)
@@ -526,6 +529,91 @@ static int close_written(FILE *f, const char *path)
 		return EXIT_IO;
 	}
 	return 0;
+}
+
+/* The whole of the open file @f (@path, for messages), NUL-terminated,
+ * into *@buf (malloc'd) and its length (without the NUL) into *@len;
+ * closes @f. 0 or EXIT_IO (message printed). */
+static int read_all(FILE *f, const char *path, char **buf, size_t *len)
+{
+	size_t cap = 4096;
+	char *b = malloc(cap);
+	*len = 0;
+	while (b) {
+		*len += fread(b + *len, 1, cap - *len - 1, f);
+		if (*len + 1 < cap)
+			break; /* end of file, or an error */
+		char *g = realloc(b, 2 * cap);
+		if (!g)
+			free(b);
+		b = g;
+		cap *= 2;
+	}
+	bool bad = ferror(f) != 0;
+	fclose(f);
+	if (!b || bad) {
+		fprintf(stderr, "rcusim sweep: %s: %s\n", path, bad ? "read error" : "out of memory");
+		free(b);
+		return EXIT_IO;
+	}
+	b[*len] = 0;
+	*buf = b;
+	return 0;
+}
+
+/* Refuse the results folder of another sweep: one whose sweep.args holds
+ * other runs (scenario, --vary, --seeds, --set or --duration) than @s's.
+ * Its runs/ would mix two sweeps, and its sweep.args, which --collect
+ * reads, would be the later one's. The same runs with other options
+ * (--jobs, --time-limit, --db, --plot, ...) are this sweep submitted
+ * again, which goes on. @given: --results as given. 0 or an exit status
+ * (message printed). */
+static int check_same_sweep(const sweep *s, const char *given)
+{
+	char path[PATH_MAX + 32], *theirs = NULL, *mine = NULL;
+	size_t ntheirs, nmine = 0;
+	int status;
+	snprintf(path, sizeof(path), "%s/sweep.args", s->results);
+	FILE *f = fopen(path, "r");
+	if (!f && errno == ENOENT)
+		return 0; /* a new folder */
+	if (!f) {
+		fprintf(stderr, "rcusim sweep: %s: %s\n", path, strerror(errno));
+		return EXIT_IO;
+	}
+	if ((status = read_all(f, path, &theirs, &ntheirs)))
+		return status;
+	/* Its runs' arguments come first, ended by "--db" (each_arg). */
+	FILE *m = open_memstream(&mine, &nmine);
+	if (!m) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		free(theirs);
+		return EXIT_IO;
+	}
+	put_nul_terminated(MANIFEST_MAGIC, m);
+	each_run_arg(s, put_nul_terminated, m);
+	put_nul_terminated("--db", m);
+	if (fclose(m)) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		free(mine);
+		free(theirs);
+		return EXIT_IO;
+	}
+	if (ntheirs < nmine || memcmp(theirs, mine, nmine)) {
+		fprintf(stderr, "rcusim sweep: --results %s: %s holds another sweep (other runs: a scenario, "
+				"--vary, --seeds, --set or --duration of its own): sweep into a new folder",
+			given, s->results);
+		if (ntheirs && !theirs[ntheirs - 1] && !strcmp(theirs, MANIFEST_MAGIC)) {
+			fputs("; that sweep is\n  rcusim sweep", stderr);
+			for (size_t k = strlen(theirs) + 1; k < ntheirs; k += strlen(theirs + k) + 1)
+				put_shell_word(theirs + k, stderr);
+		}
+		fputc('\n', stderr);
+		status = EXIT_USAGE;
+	}
+	free(mine);
+	free(theirs);
+	return status;
 }
 
 /* Store the arguments of @s in its results folder (sweep.args, replaced
@@ -959,7 +1047,8 @@ static int collect_runs(sweep *s, bool ended)
 		jb->run_id = ids[nids++] = got[idx[j]];
 		free(got);
 	}
-	int rc = rec_select_runs(db, ids, nids, &rows, &nrows, err, sizeof(err));
+	/* (No ids would select the latest run of each policy, of any sweep.) */
+	int rc = nids ? rec_select_runs(db, ids, nids, &rows, &nrows, err, sizeof(err)) : 0;
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", s->db_path, err);
 		status = cli_exit_status(rc);
@@ -1062,35 +1151,19 @@ static int check_submission(sweep *s, const char **av)
 	s->scenario = s->abs[0];
 	s->db_path = s->abs[1];
 	s->outdir = s->abs[2];
-	/* Every run's parameters, here and now: never a task that fails on its
-	 * first line, nor an array half of whose runs cannot start. */
-	cli_set *sets = calloc(sweep_argv_max(s), sizeof(*sets));
-	if (!sets) {
-		fprintf(stderr, "rcusim sweep: out of memory\n");
-		return EXIT_IO;
-	}
-	int status = 0;
-	for (size_t j = 0; j < s->njobs && !status; j++) {
+	for (size_t j = 0; j < s->njobs; j++) {
 		int n = sweep_run_argv(s, &s->jobs[j], "", av);
-		cli_run_req req = { .scenario = s->scenario, .sets = sets };
-		for (int k = 8; k + 1 < n; k += 2) {
+		for (int k = 8; k + 1 < n; k += 2)
 			if (strchr(av[k + 1], '\n')) {
 				fprintf(stderr, "rcusim sweep: %s \"%s\": a value with a newline cannot go into a task list\n",
 					av[k], av[k + 1]);
-				status = EXIT_USAGE;
-				break;
+				return EXIT_USAGE;
 			}
-			const char *name = !strcmp(av[k], "--duration") ? "scenario.duration"
-					   : !strcmp(av[k], "--seed")   ? "scenario.seed"
-									: NULL;
-			sets[req.nsets++] = (cli_set){ av[k], name, av[k + 1] };
-		}
-		if (!status && (status = cli_check_run(&req)))
-			fprintf(stderr, "rcusim sweep: run \"%s\" would fail: nothing was submitted\n",
-				s->jobs[j].label);
 	}
-	free(sets);
-	return status;
+	/* Every run's parameters, here and now, as a local sweep checks them:
+	 * never a task that fails on its first line, nor an array half of
+	 * whose runs cannot start. */
+	return sweep_check_runs(s, av, "nothing was submitted");
 }
 
 int sweep_submit(sweep *s)
@@ -1105,8 +1178,9 @@ int sweep_submit(sweep *s)
 		fprintf(stderr, "rcusim sweep: out of memory\n");
 		return EXIT_IO;
 	}
+	const char *given = s->results;
 	if ((status = check_submission(s, av)) || (status = prepare_dir(s)) ||
-	    (status = lock_dir(s->results, &lock)))
+	    (status = lock_dir(s->results, &lock)) || (status = check_same_sweep(s, given)))
 		goto out;
 	/* One submission of a results folder at a time. */
 	if (s->backend == SWEEP_SLURM) {
@@ -1139,7 +1213,7 @@ int sweep_submit(sweep *s)
 	const char *sep = " (";
 	for (int k = 0; k < SWEEP_NSTATES; k++)
 		if (k != SWEEP_COMPLETE && count[k]) {
-			printf("%s%zu %s", sep, count[k], state_name[k]);
+			printf("%s%zu %s", sep, count[k], sweep_state_name[k]);
 			sep = ", ";
 		}
 	printf("%s\n", todo ? ")" : "");
@@ -1211,26 +1285,11 @@ static int read_manifest(sweep *s, const char *dir, char ***argv, int *argc)
 			dir, path, strerror(errno));
 		return errno == ENOENT ? EXIT_USAGE : EXIT_IO;
 	}
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-	while (buf) {
-		len += fread(buf + len, 1, cap - len - 1, f);
-		if (len + 1 < cap)
-			break; /* end of file, or an error */
-		char *g = realloc(buf, 2 * cap);
-		if (!g)
-			free(buf);
-		buf = g;
-		cap *= 2;
-	}
-	bool bad = ferror(f) != 0;
-	fclose(f);
-	if (!buf || bad) {
-		fprintf(stderr, "rcusim sweep: %s: %s\n", path, bad ? "read error" : "out of memory");
-		free(buf);
-		return EXIT_IO;
-	}
-	buf[len] = 0;
+	size_t len;
+	char *buf;
+	int status = read_all(f, path, &buf, &len);
+	if (status)
+		return status;
 	s->manifest = buf;
 	size_t n = 0;
 	for (size_t k = 0; k < len; k++)

@@ -10,8 +10,10 @@
  * database of its own in a results folder and merge them, are backend.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -29,18 +31,22 @@ static const char sweep_usage[] =
 	"                    [--format png|svg] [--metric NAME]...\n"
 	"\n"
 	"Run SCENARIO.ini for every combination of the varied values and seeds and\n"
-	"print the comparison of the sweep's runs; --plot draws each --metric\n"
-	"(default softirq.run_max_ns and cb.qlen_total_max) against the first varied\n"
-	"parameter, one line per policy.\n"
+	"print the comparison of the sweep's runs (its own: not other runs of the\n"
+	"database, even with the same labels); --plot draws each --metric (default\n"
+	"softirq.run_max_ns and cb.qlen_total_max) against the first varied\n"
+	"parameter, whose values must be numbers, one line per policy. Every run's\n"
+	"scenario and overrides are checked before any starts or is submitted.\n"
 	"\n"
-	"  --vary KEY=V1,V2,...  a parameter and its values (at most 8 --vary)\n"
+	"  --vary KEY=V1,V2,...  a parameter and its values, none empty or repeated\n"
+	"                        (at most 8 --vary, each a different KEY)\n"
 	"  --seeds A..B          every combination with each seed from A to B\n"
 	"  --set KEY=VALUE       an override for every run (repeatable)\n"
 	"  --duration TIME       same as --set scenario.duration=TIME\n"
 	"  --db FILE             the sweep's database (default rcusim.db)\n"
 	"  --jobs N              runs at a time: local, default the CPUs; slurm, at\n"
 	"                        most N tasks of each array at once; parallel, per host\n"
-	"  --emit-jobs           print one `rcusim run` command line per run, run none\n"
+	"  --emit-jobs           print one `rcusim run` command line per run; run\n"
+	"                        (and check) none\n"
 	"\n"
 	"  --backend local       (default) N `rcusim run` processes at a time on this\n"
 	"                        machine, into --db\n"
@@ -54,7 +60,9 @@ static const char sweep_usage[] =
 	"                        task lists and batch scripts. A run is keyed by its\n"
 	"                        scenario, overrides, seed and rcusim version: a\n"
 	"                        submission again into DIR runs only the runs not\n"
-	"                        complete there (not run, failed, lost or aborted)\n"
+	"                        complete there (not run, failed, lost or aborted);\n"
+	"                        DIR holding another sweep (another scenario,\n"
+	"                        --vary, --seeds, --set or --duration) is refused\n"
 	"  --wait                (slurm) wait for the arrays to end, then collect\n"
 	"  --partition NAME      (slurm) sbatch --partition\n"
 	"  --time-limit TIME     (slurm) sbatch --time, per task (Slurm's format, 30:00)\n"
@@ -67,9 +75,15 @@ static const char sweep_usage[] =
 	"                        comparison (and, with --plot, the figures); --wait\n"
 	"                        first waits for its Slurm arrays to end\n"
 	"\n"
-	"A sweep whose runs did not all complete exits 3 if one was lost, aborted\n"
-	"or not run, else 4 (one failed); collecting while tasks are still queued or\n"
-	"running also exits 3.\n";
+	"Bad input, a run that would fail included, exits 2 before any run starts.\n"
+	"A sweep whose runs did not all complete exits 3 if one was lost (its process\n"
+	"killed), aborted (SIGINT or SIGTERM) or not run, else 4 (one failed a model\n"
+	"check); collecting while tasks are still queued or running also exits 3.\n";
+
+const char *const sweep_state_name[SWEEP_NSTATES] = {
+	[SWEEP_MISSING] = "not run",  [SWEEP_COMPLETE] = "complete", [SWEEP_RUNNING] = "running",
+	[SWEEP_LOST] = "lost",        [SWEEP_ABORTED] = "aborted",   [SWEEP_FAILED] = "failed",
+};
 
 static bool known_param(const char *key)
 {
@@ -88,9 +102,12 @@ static bool known_scalar(const char *name)
 }
 
 /* The canonical value (ns, bytes, /s, count) of @text for @key, for the x
- * axis; NAN if it has none (a choice, a text). */
-static double canonical(const char *key, const char *text)
+ * axis; NAN if it has none (a choice, a text, auto) or if @text is not a
+ * value of @key at all (then *@bad is set, if @bad). */
+static double canonical(const char *key, const char *text, bool *bad)
 {
+	if (bad)
+		*bad = false;
 	for (int k = 0; k < P_COUNT; k++)
 		if (!strcmp(rcusim_params[k].name, key)) {
 			int64_t i;
@@ -98,8 +115,12 @@ static double canonical(const char *key, const char *text)
 			bool a;
 			char why[256];
 			const sim_param_def *def = &rcusim_params[k];
-			if (sim_param_parse(def, text, &i, &d, &a, why, sizeof(why)) || a ||
-			    def->type == SIM_P_ENUM || def->type == SIM_P_BOOL || def->type == SIM_P_STRING)
+			if (sim_param_parse(def, text, &i, &d, &a, why, sizeof(why))) {
+				if (bad)
+					*bad = true;
+				return NAN;
+			}
+			if (a || def->type == SIM_P_ENUM || def->type == SIM_P_BOOL || def->type == SIM_P_STRING)
 				return NAN;
 			return d;
 		}
@@ -183,8 +204,13 @@ static int plot_sweep(rec_db *db, const rec_run_row *rows, size_t n, const sweep
 		fclose(rf);
 		snprintf(file, sizeof(file), "%s/sweep_%s.%s", out, metrics[mi], format);
 		const char *args[] = { runs, data, file, format };
-		if (cli_gnuplot("sweep.gp", args, 4))
+		if (cli_gnuplot("sweep.gp", args, 4)) {
+			/* gnuplot opens the figure before it draws: never leave an
+			 * empty or half-written one that looks like a result. */
+			if (unlink(file) && errno != ENOENT)
+				fprintf(stderr, "rcusim sweep: %s: %s\n", file, strerror(errno));
 			return EXIT_IO;
+		}
 		printf("%s\n", file);
 	}
 	return 0;
@@ -199,6 +225,32 @@ int sweep_report(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nro
 	if (s->plot && nrows)
 		status = plot_sweep(db, rows, nrows, s->jobs, s->njobs, s->vary[0].key, s->metrics,
 				    s->nmetrics, s->outdir, s->format);
+	return status;
+}
+
+int sweep_check_runs(const sweep *s, const char **av, const char *none)
+{
+	cli_set *sets = calloc(sweep_argv_max(s), sizeof(*sets));
+	if (!sets) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		return EXIT_IO;
+	}
+	int status = 0;
+	for (size_t j = 0; j < s->njobs && !status; j++) {
+		int n = sweep_run_argv(s, &s->jobs[j], "", av);
+		cli_run_req req = { .scenario = s->scenario, .sets = sets };
+		/* The overrides after "--label" LABEL: "--set" K=V, "--duration"
+		 * TIME, "--seed" N, as `rcusim run` applies them. */
+		for (int k = 8; k + 1 < n; k += 2) {
+			const char *name = !strcmp(av[k], "--duration") ? "scenario.duration"
+					   : !strcmp(av[k], "--seed")   ? "scenario.seed"
+									: NULL;
+			sets[req.nsets++] = (cli_set){ av[k], name, av[k + 1] };
+		}
+		if ((status = cli_check_run(&req)))
+			fprintf(stderr, "rcusim sweep: run \"%s\" would fail: %s\n", s->jobs[j].label, none);
+	}
+	free(sets);
 	return status;
 }
 
@@ -266,7 +318,14 @@ static void sweep_free(sweep *s)
 	free(s->manifest);
 }
 
-/* Parse "--vary KEY=V1,V2" value @v into the next of s->vary. */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Parse "--vary KEY=V1,V2" value @v into the next of s->vary: a known
+ * parameter that no other --vary gives, and values neither empty nor
+ * repeated (each run's label, and on a cluster its key, names one run). */
 static int parse_vary(sweep *s, const char *v)
 {
 	const char *eq = strchr(v, '=');
@@ -283,21 +342,50 @@ static int parse_vary(sweep *s, const char *v)
 		fprintf(stderr, "rcusim sweep: --vary: %s: unknown parameter (see `rcusim params`)\n", x->key);
 		return EXIT_USAGE;
 	}
+	/* The later one would silently override the earlier in every run. */
+	for (int q = 0; q < s->nvary - 1; q++)
+		if (!strcmp(s->vary[q].key, x->key)) {
+			fprintf(stderr, "rcusim sweep: --vary %s: %s is varied already (--vary %s): give all its "
+					"values in one --vary\n", v, x->key, s->vary[q].arg);
+			return EXIT_USAGE;
+		}
 	size_t commas = 1;
 	for (const char *c = eq + 1; *c; c++)
 		commas += *c == ',';
+	if (commas > SWEEP_MAX_RUNS) {
+		fprintf(stderr, "rcusim sweep: more than %d runs: sweep in parts (--seeds, fewer values)\n",
+			SWEEP_MAX_RUNS);
+		return EXIT_USAGE;
+	}
 	x->buf = strdup(eq + 1);
 	x->values = calloc(commas, sizeof(*x->values));
-	if (!x->buf || !x->values) {
+	const char **sorted = calloc(commas, sizeof(*sorted));
+	if (!x->buf || !x->values || !sorted) {
+		free(sorted);
 		fprintf(stderr, "rcusim sweep: out of memory\n");
 		return EXIT_IO;
 	}
-	for (char *tok = strtok(x->buf, ","); tok; tok = strtok(NULL, ","))
+	/* Split at every comma, so that an empty value is seen (strtok would
+	 * skip it, and the sweep would quietly lack a run). */
+	for (char *tok = x->buf, *comma = tok; comma; tok = comma + 1) {
+		if ((comma = strchr(tok, ',')))
+			*comma = 0;
+		if (!*tok) {
+			fprintf(stderr, "rcusim sweep: --vary %s: value %d is empty\n", v, x->n + 1);
+			free(sorted);
+			return EXIT_USAGE;
+		}
+		sorted[x->n] = tok;
 		x->values[x->n++] = tok;
-	if (!x->n) {
-		fprintf(stderr, "rcusim sweep: --vary %s: no values\n", x->key);
-		return EXIT_USAGE;
 	}
+	qsort(sorted, (size_t)x->n, sizeof(*sorted), cmp_str);
+	for (int k = 1; k < x->n; k++)
+		if (!strcmp(sorted[k - 1], sorted[k])) {
+			fprintf(stderr, "rcusim sweep: --vary %s: value %s is given twice\n", v, sorted[k]);
+			free(sorted);
+			return EXIT_USAGE;
+		}
+	free(sorted);
 	return 0;
 }
 
@@ -502,6 +590,18 @@ int sweep_expand(sweep *s)
 			SWEEP_MAX_RUNS);
 		return EXIT_USAGE;
 	}
+	/* --plot's x axis is the first varied parameter: its values must be
+	 * numbers, known before any run starts. (A value that is no value of
+	 * the parameter at all is left to the runs' check, which says why.) */
+	for (int v = 0; s->plot && v < s->vary[0].n; v++) {
+		bool bad;
+		if (isnan(canonical(s->vary[0].key, s->vary[0].values[v], &bad)) && !bad) {
+			fprintf(stderr, "rcusim sweep: --plot: the x axis is the first --vary, and \"%s\" of %s "
+					"is not a number: vary a numeric parameter first, or leave out --plot\n",
+				s->vary[0].values[v], s->vary[0].key);
+			return EXIT_USAGE;
+		}
+	}
 	s->jobs = calloc(total, sizeof(*s->jobs));
 	if (!s->jobs) {
 		fprintf(stderr, "rcusim sweep: out of memory\n");
@@ -521,7 +621,7 @@ int sweep_expand(sweep *s)
 			rest /= (size_t)s->vary[k].n;
 			snprintf(jb->sets[k], sizeof(jb->sets[k]), "%s=%s", s->vary[k].key, val);
 			if (k == 0)
-				jb->x = canonical(s->vary[k].key, val);
+				jb->x = canonical(s->vary[k].key, val, NULL);
 		}
 		for (int k = 0; k < s->nvary && l < sizeof(jb->label); k++)
 			l += (size_t)snprintf(jb->label + l, sizeof(jb->label) - l, " %s", jb->sets[k]);
@@ -562,116 +662,184 @@ static void emit_jobs(const sweep *s, const char **av)
 	}
 }
 
-/* The local backend: every run of @s, s->par at a time, into s->db_path;
- * then the comparison and figures. Returns the exit status. */
+/* Start job @jb of @s: an `rcusim run` process whose stdout goes into a
+ * temporary file, where its summary names the run it made (never another
+ * process's run with the same label in the same database). 0, or EXIT_IO
+ * (message printed) with nothing started. */
+static int start_job(const sweep *s, sweep_job *jb, const char **av)
+{
+	sweep_run_argv(s, jb, s->db_path, av);
+	jb->out = tmpfile();
+	if (!jb->out) {
+		fprintf(stderr, "rcusim sweep: a temporary file: %s\n", strerror(errno));
+		return EXIT_IO;
+	}
+	/* The runs started while this one runs do not hold its file open. */
+	fcntl(fileno(jb->out), F_SETFD, FD_CLOEXEC);
+	fflush(NULL);
+	jb->pid = fork();
+	if (jb->pid < 0) {
+		fprintf(stderr, "rcusim sweep: fork: %s\n", strerror(errno));
+		fclose(jb->out);
+		jb->out = NULL;
+		jb->pid = 0;
+		return EXIT_IO;
+	}
+	if (jb->pid == 0) {
+		if (dup2(fileno(jb->out), STDOUT_FILENO) < 0)
+			_exit(127);
+		execv(s->self, (char *const *)av);
+		fprintf(stderr, "rcusim sweep: cannot run %s: %s\n", s->self, strerror(errno));
+		_exit(127);
+	}
+	return 0;
+}
+
+/* Job @jb's process ended with wait status @st: its state and, complete,
+ * its run (from the first line of its summary, "run ID STATUS: ..."); for
+ * a run that did not complete, why in @why. Closes its output. */
+static void job_ended(sweep_job *jb, int st, char *why, size_t len)
+{
+	char line[256], state[16] = "";
+	long long id = 0;
+	rewind(jb->out);
+	if (!fgets(line, sizeof(line), jb->out) || sscanf(line, "run %lld %15[a-z]:", &id, state) != 2)
+		id = 0;
+	fclose(jb->out);
+	jb->out = NULL;
+	/* `rcusim run` exits 128 + the signal when SIGINT or SIGTERM stopped
+	 * its run (recorded 'aborted'); killed outright, it left its run
+	 * 'running', and nothing will end it: lost. */
+	int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	int sig = WIFSIGNALED(st) ? WTERMSIG(st) : code > 128 ? code - 128 : 0;
+	why[0] = 0;
+	if (code == 0 && id > 0 && !strcmp(state, "complete")) {
+		jb->state = SWEEP_COMPLETE;
+		jb->run_id = id;
+	} else if (code == EXIT_SIMFAIL) {
+		jb->state = SWEEP_FAILED;
+		snprintf(why, len, "failed a model check (exit 4; its message is above)");
+	} else if (sig == SIGINT || sig == SIGTERM) {
+		jb->state = SWEEP_ABORTED;
+		snprintf(why, len, "stopped by %s (%s %d)", sig == SIGINT ? "SIGINT" : "SIGTERM",
+			 WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ? sig : code);
+	} else if (WIFSIGNALED(st)) {
+		jb->state = SWEEP_LOST;
+		snprintf(why, len, "its process (pid %lld) was killed by signal %d (%s) before the run ended",
+			 (long long)jb->pid, sig, strsignal(sig));
+	} else {
+		jb->state = SWEEP_MISSING;
+		if (code)
+			snprintf(why, len, "exit %d (its message is above)", code);
+		else
+			snprintf(why, len, "exit 0 without the summary of a complete run");
+	}
+	jb->pid = 0;
+}
+
+/* The local backend: every run of @s, s->par at a time, into s->db_path,
+ * each checked before any starts; then the comparison of the runs this
+ * sweep made (another command's runs in the same database, even with the
+ * same labels, are not its) and figures. Returns the exit status: 3 if a
+ * run was lost, aborted or did not run, else 4 if one failed. */
 static int sweep_local(sweep *s, const char **av)
 {
 	rec_db *db = NULL;
 	rec_run_row *rows = NULL;
-	char err[1024];
+	int64_t *ids = NULL;
+	size_t count[SWEEP_NSTATES] = { 0 };
+	char err[1024], why[256];
 	int status, rc;
+	/* A bad value is refused now, not found after the others ran. */
+	if ((status = sweep_check_runs(s, av, "no run was started")))
+		return status;
+	ids = calloc(s->njobs, sizeof(*ids));
+	if (!ids) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		return EXIT_IO;
+	}
 	/* Create the database (schema, WAL) before the runs share it. */
-	int64_t before;
 	if ((status = cli_open_db(s->db_path, false, &db)))
 		goto out;
-	if (rec_latest_run(db, &before, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		status = EXIT_IO;
-		goto out;
-	}
-	size_t next = 0, running = 0, done = 0, failed = 0;
+	size_t next = 0, running = 0, done = 0;
 	bool tty = isatty(STDERR_FILENO);
 	while (done < s->njobs) {
 		while (running < (size_t)s->par && next < s->njobs) {
-			sweep_job *jb = &s->jobs[next++];
-			sweep_run_argv(s, jb, s->db_path, av);
-			fflush(NULL);
-			jb->pid = fork();
-			if (jb->pid < 0) {
-				fprintf(stderr, "rcusim sweep: fork: %s\n", strerror(errno));
-				status = EXIT_IO;
+			if ((status = start_job(s, &s->jobs[next++], av)))
 				goto out;
-			}
-			if (jb->pid == 0) {
-				if (!freopen("/dev/null", "w", stdout))
-					_exit(127);
-				execv(s->self, (char *const *)av);
-				_exit(127);
-			}
 			running++;
 		}
 		int st;
 		pid_t pid = wait(&st);
+		if (pid < 0 && errno == EINTR)
+			continue;
 		if (pid < 0) {
 			fprintf(stderr, "rcusim sweep: wait: %s\n", strerror(errno));
 			status = EXIT_IO;
 			goto out;
 		}
-		for (size_t j = 0; j < s->njobs; j++)
-			if (s->jobs[j].pid == pid) {
-				s->jobs[j].pid = 0;
-				if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-					failed++;
-					fprintf(stderr, "%srcusim sweep: run \"%s\" failed (exit %d)\n", tty ? "\r" : "",
-						s->jobs[j].label, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-				}
-			}
-		running--;
-		done++;
+		for (size_t j = 0; j < s->njobs; j++) {
+			sweep_job *jb = &s->jobs[j];
+			if (jb->pid != pid)
+				continue;
+			job_ended(jb, st, why, sizeof(why));
+			count[jb->state]++;
+			if (jb->state != SWEEP_COMPLETE)
+				fprintf(stderr, "%srcusim sweep: run \"%s\": %s: %s\n", tty ? "\r" : "", jb->label,
+					sweep_state_name[jb->state], why);
+			running--;
+			done++;
+			break;
+		}
 		if (tty)
-			fprintf(stderr, "\r%zu of %zu runs done (%zu failed)   ", done, s->njobs, failed);
+			fprintf(stderr, "\r%zu of %zu runs done (%zu did not complete)   ", done, s->njobs,
+				done - count[SWEEP_COMPLETE]);
 	}
 	if (tty)
 		fputc('\n', stderr);
-	/* The sweep's runs: newer than before, labelled by this sweep. */
-	int64_t last;
-	if (rec_latest_run(db, &last, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		status = EXIT_IO;
+	/* The runs the processes reported, in the sweep's order. */
+	size_t nids = 0, nrows = 0;
+	for (size_t j = 0; j < s->njobs; j++)
+		if (s->jobs[j].state == SWEEP_COMPLETE)
+			ids[nids++] = s->jobs[j].run_id;
+	/* (No ids would select the latest run of each policy: none.) */
+	if (nids && (rc = rec_select_runs(db, ids, nids, &rows, &nrows, err, sizeof(err)))) {
+		fprintf(stderr, "%s: %s\n", s->db_path, err);
+		status = cli_exit_status(rc);
 		goto out;
 	}
-	size_t nrows = 0;
-	int64_t *ids = calloc((size_t)(last - before) + 1, sizeof(*ids));
-	if (!ids) {
-		fprintf(stderr, "rcusim sweep: out of memory\n");
-		status = EXIT_IO;
-		goto out;
+	for (size_t j = 0, r = 0; j < s->njobs && r < nrows; j++) {
+		const sweep_job *jb = &s->jobs[j];
+		if (jb->state != SWEEP_COMPLETE)
+			continue;
+		if (strcmp(rows[r].status, "complete") || strcmp(rows[r].label, jb->label)) {
+			fprintf(stderr, "rcusim sweep: run \"%s\" reported run %lld, which %s holds as %s, "
+					"labelled \"%s\"\n", jb->label, (long long)jb->run_id, s->db_path,
+				rows[r].status, rows[r].label);
+			status = EXIT_IO;
+			goto out;
+		}
+		r++;
 	}
-	size_t nids = 0;
-	for (int64_t id = before + 1; id <= last; id++)
-		ids[nids++] = id;
-	rc = rec_select_runs(db, ids, nids, &rows, &nrows, err, sizeof(err));
-	free(ids);
-	if (rc) {
-		fprintf(stderr, "%s\n", err);
-		status = EXIT_IO;
-		goto out;
-	}
-	size_t k = 0;
-	for (size_t r = 0; r < nrows; r++) {
-		bool ours = false;
-		for (size_t j = 0; j < s->njobs; j++)
-			ours |= !strcmp(rows[r].label, s->jobs[j].label);
-		if (ours && !strcmp(rows[r].status, "complete"))
-			rows[k++] = rows[r];
-	}
-	nrows = k;
-	printf("sweep: %zu runs, %zu complete, %zu failed\n", s->njobs, nrows, failed);
-	if (nrows + failed != s->njobs) {
-		/* Every run exited 0 or was counted failed; one that did neither
-		 * is missing from the database: never report a sweep complete. */
-		fprintf(stderr, "rcusim sweep: %zu runs ended without a complete run in %s\n",
-			s->njobs - nrows - failed, s->db_path);
-		status = EXIT_IO;
-		if (nrows)
-			cli_compare_print(db, rows, nrows, "text", stdout);
-		goto out;
-	}
+	printf("sweep: %zu runs, %zu complete, %zu failed", s->njobs, count[SWEEP_COMPLETE],
+	       count[SWEEP_FAILED]);
+	for (int k = 0; k < SWEEP_NSTATES; k++)
+		if (k != SWEEP_COMPLETE && k != SWEEP_FAILED && count[k])
+			printf(", %zu %s", count[k], sweep_state_name[k]);
+	putchar('\n');
 	status = sweep_report(s, db, rows, nrows);
-	if (!status && failed)
+	if (!status && count[SWEEP_COMPLETE] + count[SWEEP_FAILED] < s->njobs)
+		status = EXIT_IO; /* lost, aborted, not run */
+	else if (!status && count[SWEEP_FAILED])
 		status = EXIT_SIMFAIL;
 out:
+	for (size_t j = 0; j < s->njobs; j++)
+		if (s->jobs[j].out) {
+			fclose(s->jobs[j].out);
+			s->jobs[j].out = NULL;
+		}
 	free(rows);
+	free(ids);
 	rec_close(db);
 	return status;
 }

@@ -53,8 +53,9 @@ typedef struct sweep_job {
 	char seed[32];                    /* --seed value, "" for the scenario's own */
 	double x;                         /* first varied parameter, canonical units (NAN: none) */
 	pid_t pid;                        /* local backend, while running */
+	FILE *out;                        /* local backend, while running: its stdout (the summary) */
 	char key[SWEEP_KEY_LEN + 1];      /* run key (cluster backends) */
-	sweep_state state;                /* cluster backends: from its database */
+	sweep_state state;                /* from its database (cluster backends) or its end (local) */
 	int64_t run_id;                   /* its run in the sweep's database once collected, or 0 */
 } sweep_job;
 
@@ -114,6 +115,13 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only);
 /* The cross product of @s's values and seeds into s->jobs. 0 or an exit
  * status (message printed). */
 int sweep_expand(sweep *s);
+/* Check every run of @s as `rcusim run` would (its scenario and overrides,
+ * cli_check_run()) before any starts or is submitted: 0, or the exit
+ * status of the first that would fail, its message printed and then "run
+ * LABEL would fail: @none". @av holds sweep_argv_max(@s) entries. */
+int sweep_check_runs(const sweep *s, const char **av, const char *none);
+/* How each state is named in reports ("not run", "lost", ...). */
+extern const char *const sweep_state_name[SWEEP_NSTATES];
 /* Print the comparison of the sweep's complete runs @rows (from @db) and,
  * with s->plot, draw its figures. 0 or an exit status. */
 int sweep_report(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nrows);
