@@ -104,6 +104,17 @@ static int schema_state(rec_db *db, int *v, bool *tables)
 	return rc == SQLITE_ROW ? 0 : SIM_EIO;
 }
 
+/* After schema_state() failed: a file that is not SQLite's at all is an
+ * input error (SIM_EINPUT), anything else SIM_EIO. */
+static int not_ours(rec_db *db, char *err, size_t errlen)
+{
+	if (sqlite3_errcode(db->db) != SQLITE_NOTADB)
+		return dberr(db, err, errlen, "schema version");
+	snprintf(err, errlen, "database %s: not an rcusim results database (not an SQLite file); "
+		 "left as it is", db->path);
+	return SIM_EINPUT;
+}
+
 /* SQLite's handle for @path in *@db, opened with @flags; @path kept for
  * messages. 0, SIM_ENOMEM or SIM_EIO (message in @err). */
 static int open_handle(rec_db **out, const char *path, int flags, char *err, size_t errlen)
@@ -141,7 +152,7 @@ static int open_ro(rec_db **out, const char *path, int min_v, char *err, size_t 
 	const char *bt = getenv("RCUSIM_BUSY_TIMEOUT_MS");
 	sqlite3_busy_timeout(db->db, bt && atoi(bt) > 0 ? atoi(bt) : BUSY_TIMEOUT_MS);
 	if (schema_state(db, &v, &tables)) {
-		rc = dberr(db, err, errlen, "schema version");
+		rc = not_ours(db, err, errlen);
 		goto fail;
 	}
 	foreign = v == 0 && tables;
@@ -191,7 +202,7 @@ int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
 	sqlite3_busy_timeout(db->db, busy_ms);
 	/* Another program's database is left as it is. */
 	if (schema_state(db, &v, &tables)) {
-		rc = dberr(db, err, errlen, "schema version");
+		rc = not_ours(db, err, errlen);
 		goto fail;
 	}
 	foreign = v == 0 && tables;
@@ -519,7 +530,9 @@ int rec_run_save_side(rec_db *db, int64_t run_id, const char *side_path, const r
 	rc = step_done(side, st, err, errlen, "attach");
 	sqlite3_finalize(st);
 	st = NULL;
-	if (rc || (rc = exec(side, "BEGIN IMMEDIATE", err, errlen)))
+	/* Deferred: BEGIN IMMEDIATE would lock every attached database, and
+	 * the original is the one that is locked. */
+	if (rc || (rc = exec(side, "BEGIN", err, errlen)))
 		goto out;
 	if ((rc = prep(side, &st,
 		       "INSERT INTO run SELECT * FROM orig.run WHERE run_id = ?1;", err, errlen)))
