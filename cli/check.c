@@ -15,6 +15,12 @@
  *   [metric cb.latency_p99_ns]
  *   expect = 14614527.5
  *   rel_tol = 0.001                             ; or abs_tol, or min/max
+ *
+ * Each key once (set excepted), one tolerance, min <= max, scalars of the
+ * registry only, one [metric NAME] at least: anything else is bad input.
+ * Without --run the run checked is the latest complete one of the
+ * baseline's own scenario (name, policy, seed, duration), never simply the
+ * latest run of the database.
  */
 #include <errno.h>
 #include <math.h>
@@ -23,15 +29,27 @@
 
 #include "cli.h"
 #include "ini.h"
+#include "model.h"
+#include "params.h"
+#include "registry.h"
 
 #define MAX_SETS 64
+
+/* The keys of a [metric NAME] section, each given at most once. */
+enum { BL_EXPECT, BL_REL_TOL, BL_ABS_TOL, BL_MIN, BL_MAX, BL_NKEYS };
+static const char *const bl_keys[BL_NKEYS] = { "expect", "rel_tol", "abs_tol", "min", "max" };
 
 typedef struct bl_metric {
 	char name[96];        /* scalar */
 	char where[1100];     /* FILE:LINE of its section */
 	bool has_expect, has_rel, has_abs, has_min, has_max;
 	double expect, rel_tol, abs_tol, min, max;
+	char key_where[BL_NKEYS][1100]; /* FILE:LINE of each key of bl_keys[] ("" if not given) */
 } bl_metric;
+
+/* The [baseline] keys given at most once (set is repeatable). */
+enum { BL_NONCE = 4 };
+static const char *const bl_once[BL_NONCE] = { "scenario", "seed", "duration", "fast" };
 
 typedef struct baseline {
 	const char *path;     /* the file */
@@ -44,6 +62,8 @@ typedef struct baseline {
 	bl_metric *m;
 	size_t nm, cap;
 	bool in_baseline;     /* inside [baseline] */
+	char where[1100];     /* FILE:LINE of the first [baseline] ("" if none) */
+	char key_where[BL_NONCE][1100]; /* FILE:LINE of each key of bl_once[] ("" if not given) */
 } baseline;
 
 static int bl_section(void *ctx, const char *name, const char *where, char *err, size_t errlen)
@@ -52,6 +72,8 @@ static int bl_section(void *ctx, const char *name, const char *where, char *err,
 	b->in_baseline = false;
 	if (!strcmp(name, "baseline")) {
 		b->in_baseline = true;
+		if (!b->where[0])
+			snprintf(b->where, sizeof(b->where), "%s", where);
 		return 0;
 	}
 	if (strncmp(name, "metric", 6) || (name[6] != ' ' && name[6] != '\t')) {
@@ -71,6 +93,16 @@ static int bl_section(void *ctx, const char *name, const char *where, char *err,
 			snprintf(err, errlen, "%s: [metric %s]: listed twice", where, metric);
 			return SIM_EINPUT;
 		}
+	/* Only a scalar of the registry can be in a run: any other name would
+	 * fail every check as "absent" (exit 1) instead of as a typo. */
+	if (!sim_metric_find(rcusim_metrics, M_COUNT, metric, SIM_M_SCALAR)) {
+		bool other = sim_metric_find(rcusim_metrics, M_COUNT, metric, SIM_M_SERIES) ||
+			     sim_metric_find(rcusim_metrics, M_COUNT, metric, SIM_M_HIST);
+		snprintf(err, errlen, "%s: [metric %s]: %s (`rcusim metrics` lists the scalars)", where,
+			 metric, other ? "not a scalar metric: only scalars can be checked"
+				       : "unknown metric");
+		return SIM_EINPUT;
+	}
 	if (b->nm == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 16;
 		bl_metric *nm = realloc(b->m, cap * sizeof(*nm));
@@ -99,6 +131,16 @@ static int bl_key(void *ctx, const char *section, const char *key, const char *v
 {
 	baseline *b = ctx;
 	if (b->in_baseline) {
+		for (size_t k = 0; k < BL_NONCE; k++) {
+			if (strcmp(key, bl_once[k]))
+				continue;
+			if (b->key_where[k][0]) {
+				snprintf(err, errlen, "%s: baseline.%s: given twice (first at %s)", where,
+					 key, b->key_where[k]);
+				return SIM_EINPUT;
+			}
+			snprintf(b->key_where[k], sizeof(b->key_where[k]), "%s", where);
+		}
 		if (!strcmp(key, "scenario")) {
 			const char *slash = strrchr(b->path, '/');
 			if (*val == '/' || !slash)
@@ -140,31 +182,60 @@ static int bl_key(void *ctx, const char *section, const char *key, const char *v
 		snprintf(err, errlen, "%s: %s.%s: expected a number, got \"%s\"", where, m->name, key, val);
 		return SIM_EINPUT;
 	}
-	if (!strcmp(key, "expect")) {
+	size_t k = 0;
+	while (k < BL_NKEYS && strcmp(key, bl_keys[k]))
+		k++;
+	if (k == BL_NKEYS) {
+		snprintf(err, errlen, "%s: %s.%s: unknown key (expect, rel_tol, abs_tol, min, max)", where,
+			 m->name, key);
+		return SIM_EINPUT;
+	}
+	if (m->key_where[k][0]) {
+		snprintf(err, errlen, "%s: %s.%s: given twice (first at %s)", where, m->name, key,
+			 m->key_where[k]);
+		return SIM_EINPUT;
+	}
+	snprintf(m->key_where[k], sizeof(m->key_where[k]), "%s", where);
+	size_t other_tol = k == BL_REL_TOL ? BL_ABS_TOL : BL_REL_TOL;
+	switch (k) {
+	case BL_EXPECT:
 		m->expect = v;
 		m->has_expect = true;
-	} else if (!strcmp(key, "rel_tol") || !strcmp(key, "abs_tol")) {
+		break;
+	case BL_REL_TOL:
+	case BL_ABS_TOL:
 		if (v < 0) {
 			snprintf(err, errlen, "%s: %s.%s: expected a non-negative number, got \"%s\"", where,
 				 m->name, key, val);
 			return SIM_EINPUT;
 		}
-		if (key[0] == 'r') {
+		/* One tolerance: with both, which one held would be a guess. */
+		if (m->key_where[other_tol][0]) {
+			snprintf(err, errlen, "%s: %s.%s: rel_tol and abs_tol exclude each other (%s at %s)",
+				 where, m->name, key, bl_keys[other_tol], m->key_where[other_tol]);
+			return SIM_EINPUT;
+		}
+		if (k == BL_REL_TOL) {
 			m->rel_tol = v;
 			m->has_rel = true;
 		} else {
 			m->abs_tol = v;
 			m->has_abs = true;
 		}
-	} else if (!strcmp(key, "min")) {
+		break;
+	case BL_MIN:
 		m->min = v;
 		m->has_min = true;
-	} else if (!strcmp(key, "max")) {
+		break;
+	default:
 		m->max = v;
 		m->has_max = true;
-	} else {
-		snprintf(err, errlen, "%s: %s.%s: unknown key (expect, rel_tol, abs_tol, min, max)", where,
-			 m->name, key);
+		break;
+	}
+	/* No value passes min > max: a mistake in the file, not a regression. */
+	if ((k == BL_MIN || k == BL_MAX) && m->has_min && m->has_max && m->min > m->max) {
+		snprintf(err, errlen, "%s: %s.%s: min (%.10g, %s) is above max (%.10g, %s)", where, m->name,
+			 key, m->min, m->key_where[BL_MIN], m->max, m->key_where[BL_MAX]);
 		return SIM_EINPUT;
 	}
 	return 0;
@@ -186,6 +257,11 @@ static int load_baseline(baseline *b, const char *path, char *err, size_t errlen
 		return rc;
 	if (!b->scenario[0]) {
 		snprintf(err, errlen, "%s: baseline.scenario: missing", path);
+		return SIM_EINPUT;
+	}
+	if (!b->nm) {
+		snprintf(err, errlen, "%s: [baseline]: no [metric NAME] section follows: nothing to check",
+			 b->where[0] ? b->where : path);
 		return SIM_EINPUT;
 	}
 	for (size_t i = 0; i < b->nm; i++) {
@@ -268,15 +344,80 @@ static int update_baseline(const baseline *b, rec_db *db, int64_t run_id)
 	return 0;
 }
 
+/* "scenarios/make-small.ini" -> "make-small" into @buf: a run's scenario
+ * name when scenario.name is auto, as cli.c's load_run() makes it. */
+static void scenario_stem(const char *path, char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(base);
+	if (n > 4 && !strcmp(base + n - 4, ".ini"))
+		n -= 4;
+	snprintf(buf, len, "%.*s", (int)n, base);
+}
+
+/* The run @b describes, without --run: the latest complete run in @db with
+ * the scenario name, policy, seed and duration that @b's scenario with
+ * @sets (@n of them: its set, seed and duration) gives, as --run-scenario
+ * would run it. Its id in *run_id and a line saying which on stdout, and 0;
+ * or an exit status (message printed): 2 if the scenario cannot be read or
+ * no such run exists. */
+static int latest_run_of(const baseline *b, const char *path, const cli_set *sets, size_t n,
+			 rec_db *db, const char *db_path, int64_t *run_id)
+{
+	char err[2048], name[REC_LABEL_MAX + 1], dur[64];
+	sim_params *p = NULL;
+	int rc = sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err));
+	if (!rc)
+		rc = sim_params_load_file(p, b->scenario, err, sizeof(err));
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = sets[i].name ? sim_params_set_value(p, sets[i].name, sets[i].value, sets[i].origin,
+							 err, sizeof(err))
+				  : sim_params_set(p, sets[i].value, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "%s\n", err);
+		sim_params_destroy(p);
+		return cli_exit_status(rc);
+	}
+	if (sim_params_is_auto(p, P_SCENARIO_NAME))
+		scenario_stem(b->scenario, name, sizeof(name));
+	else
+		snprintf(name, sizeof(name), "%s", sim_params_text(p, P_SCENARIO_NAME));
+	const char *policy = model_policy_label(p);
+	int64_t seed = sim_params_int(p, P_SCENARIO_SEED);
+	sim_time duration = sim_params_int(p, P_SCENARIO_DURATION);
+	snprintf(dur, sizeof(dur), "%s", sim_params_text(p, P_SCENARIO_DURATION));
+	rc = rec_latest_complete_run(db, name, policy, seed, duration, run_id, err, sizeof(err));
+	int status = 0;
+	if (rc) {
+		fprintf(stderr, "%s\n", err);
+		status = cli_exit_status(rc);
+	} else if (!*run_id) {
+		fprintf(stderr,
+			"%s: no complete run of scenario %s (policy %s, seed %lld, duration %s) to check "
+			"against %s: run it with --run-scenario, or name a run with --run\n",
+			db_path, name, policy, (long long)seed, dur, path);
+		status = EXIT_USAGE;
+	} else {
+		printf("check: run %lld, the latest complete run of scenario %s (policy %s, seed %lld, "
+		       "duration %s)\n",
+		       (long long)*run_id, name, policy, (long long)seed, dur);
+	}
+	sim_params_destroy(p);
+	return status;
+}
+
 static const char check_usage[] =
 	"usage: rcusim check [--db FILE] [--run RUN_ID | --run-scenario [--set KEY=VALUE]...]\n"
 	"                    [--update] BASELINE\n"
 	"\n"
-	"Check a run (default: the latest in the database) against BASELINE; with\n"
-	"--run-scenario, first run the baseline's scenario (with its overrides, seed\n"
-	"and duration, then any --set) into the database. Lists every metric outside\n"
-	"its tolerance and exits 1 if there is one. --update rewrites the baseline's\n"
-	"expected values from the run, for a deliberate change.\n";
+	"Check a run against BASELINE: --run RUN_ID, or by default the latest complete\n"
+	"run of the baseline's scenario (its name, policy, seed and duration, with the\n"
+	"baseline's overrides; none is an error, exit 2); with --run-scenario, first\n"
+	"run the baseline's scenario (with its overrides, seed and duration, then any\n"
+	"--set) into the database. Lists every metric outside its tolerance and exits\n"
+	"1 if there is one. --update rewrites the baseline's expected values from the\n"
+	"run, for a deliberate change.\n";
 
 int cmd_check(int argc, char **argv)
 {
@@ -335,21 +476,22 @@ int cmd_check(int argc, char **argv)
 		status = cli_exit_status(rc);
 		goto out;
 	}
+	sets = calloc(b->nsets + nextra + 2, sizeof(*sets));
+	if (!sets) {
+		fprintf(stderr, "rcusim: out of memory\n");
+		status = EXIT_IO;
+		goto out;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < b->nsets; i++)
+		sets[n++] = (cli_set){ b->set_where[i], NULL, b->set_text[i] };
+	if (b->seed[0])
+		sets[n++] = (cli_set){ path, "scenario.seed", b->seed };
+	if (b->duration[0])
+		sets[n++] = (cli_set){ path, "scenario.duration", b->duration };
+	for (size_t i = 0; i < nextra; i++)
+		sets[n++] = (cli_set){ "--set", NULL, extra[i] };
 	if (run_scenario) {
-		sets = calloc(b->nsets + nextra + 2, sizeof(*sets));
-		if (!sets) {
-			status = EXIT_IO;
-			goto out;
-		}
-		size_t n = 0;
-		for (size_t i = 0; i < b->nsets; i++)
-			sets[n++] = (cli_set){ b->set_where[i], NULL, b->set_text[i] };
-		if (b->seed[0])
-			sets[n++] = (cli_set){ path, "scenario.seed", b->seed };
-		if (b->duration[0])
-			sets[n++] = (cli_set){ path, "scenario.duration", b->duration };
-		for (size_t i = 0; i < nextra; i++)
-			sets[n++] = (cli_set){ "--set", NULL, extra[i] };
 		char label[300];
 		const char *base = strrchr(path, '/');
 		snprintf(label, sizeof(label), "check %s", base ? base + 1 : path);
@@ -359,16 +501,13 @@ int cmd_check(int argc, char **argv)
 	}
 	if ((status = cli_open_db(db_path, true, &db)))
 		goto out;
-	if (!run_id && (rc = rec_latest_run(db, &run_id, err, sizeof(err)))) {
-		fprintf(stderr, "%s\n", err);
-		status = EXIT_IO;
+	if (!run_id && (status = latest_run_of(b, path, sets, n, db, db_path, &run_id)))
 		goto out;
-	}
 	rec_run_row *row = NULL;
 	size_t nrow = 0;
-	if (!run_id || (rc = rec_select_runs(db, &run_id, 1, &row, &nrow, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s\n", db_path, run_id ? err : "no run to check");
-		status = run_id ? cli_exit_status(rc) : EXIT_USAGE;
+	if ((rc = rec_select_runs(db, &run_id, 1, &row, &nrow, err, sizeof(err)))) {
+		fprintf(stderr, "%s: %s\n", db_path, err);
+		status = cli_exit_status(rc);
 		goto out;
 	}
 	if (strcmp(row->status, "complete")) {

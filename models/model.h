@@ -58,6 +58,15 @@ int fault_cpus_parse(const char *s, int ncpus, int *out, int *n, char *why, size
  * (message naming where the value was set). */
 int fault_validate(const sim_params *p, char *err, size_t errlen);
 
+/* Most sample points a run's series may hold together (16 bytes each in
+ * memory, and as many rows in the database): models/samples.c. */
+#define MODEL_SAMPLE_POINTS_MAX 100000000
+/* scenario.sample_interval over scenario.duration keeps the series within
+ * MODEL_SAMPLE_POINTS_MAX points: 0 or SIM_EINPUT (message naming where the
+ * interval was set, the samples, points and bytes needed, the limit, and
+ * the shortest interval that fits). */
+int model_samples_validate(const sim_params *p, char *err, size_t errlen);
+
 /* How a run ended. */
 typedef enum rcusim_end { RCUSIM_COMPLETE, RCUSIM_ABORTED } rcusim_end;
 

@@ -236,7 +236,8 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 		return SIM_EINPUT;
 	}
 	int rc = fault_validate(p, err, errlen);
-	if (rc || (rc = check_applicable(p, err, errlen)))
+	if (rc || (rc = model_samples_validate(p, err, errlen)) ||
+	    (rc = check_applicable(p, err, errlen)))
 		return rc;
 	if (sim_params_int(p, P_RCU_FLAVOR) == FLAVOR_TREE) {
 		rcu_tree_cfg cfg;

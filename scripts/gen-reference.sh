@@ -187,7 +187,7 @@ The scenarios in `scenarios/` are described in the README and in their own heade
 | 0 | success |
 | 1 | `rcusim check` found a metric out of tolerance |
 | 2 | bad usage or bad input: an unknown command, option, section, parameter or metric, a malformed scenario or value, a value out of range, parameters that do not fit together, an unreadable scenario file (a directory, a FIFO with no writer), an unknown run id, a label or scenario name too long to record, an option that takes one value given twice, a knob the chosen model does not read set with `--set` (whatever its value), a database path that is no file (`""`, `:memory:`), a file that is not an rcusim database (left untouched), `merge` of a database into itself; the message names file, line and key where there is one. An input error, including one only the model can see as it is built, leaves no row in the database |
-| 3 | an I/O, database or resource failure: a database that cannot be opened or written (read-only, locked past the busy timeout, a full disk), one whose schema is newer than this rcusim, an unwritable output or results folder, a read error, out of memory, an external program missing or failing (`gnuplot`, `sbatch`, `squeue`, GNU `parallel`), standard output that could not be written whole (a full disk; the cause is printed); a run whose results could not be written to its database (locked past the busy timeout, a full disk) writes them to a side database `DB.runID-PID.db`, named in the message, which `rcusim merge DB SIDE` brings into its row; `sweep` also exits 3 when one of its runs ended without completing (lost, aborted, not run) or, collected, is still queued or running |
+| 3 | an I/O, database or resource failure: a database that cannot be opened or written (read-only, locked past the busy timeout, a full disk), one whose schema is newer than this rcusim, an unwritable output or results folder, a read error, out of memory (a run that runs out is recorded as `failed`), an external program missing or failing (`gnuplot`, `sbatch`, `squeue`, GNU `parallel`), standard output that could not be written whole (a full disk; the cause is printed); a run whose results could not be written to its database (locked past the busy timeout, a full disk) writes them to a side database `DB.runID-PID.db`, named in the message, which `rcusim merge DB SIDE` brings into its row; `sweep` also exits 3 when one of its runs ended without completing (lost, aborted, not run) or, collected, is still queued or running |
 | 4 | the simulation failed an internal check (conservation, an invariant, or a metric the registry does not define): the run is recorded as `failed`; `sweep` also exits 4 when one of its runs failed and none is missing |
 | 128 + signal | SIGINT, SIGTERM, SIGHUP or SIGPIPE ended a run: it is recorded as `aborted`, with what it measured until then |
 
@@ -254,12 +254,18 @@ rel_tol = 0.01                              ; or abs_tol; neither: exactly
 max = 0                                     ; bounds, alone or with expect
 ```
 
-`rcusim check BASELINE` checks the latest run of the database, `--run ID` another one, and
-`--run-scenario` first runs the baseline's scenario with its `set`, `seed` and `duration` (then any
-`--set` given to `check`). Every `[metric NAME]` must be present in the run and within
-`expect` +/- `rel_tol` x |`expect`| or +/- `abs_tol` (exactly `expect` if neither is given), and
-within `min` and `max` where given. Every metric out of tolerance is listed; exit status 1 if there
-is one. `--update` rewrites the `expect` values from the run, after a deliberate model change. ctest
+`rcusim check BASELINE` checks the latest complete run of the baseline's own scenario: the run
+whose scenario name, policy, seed and duration are those of the baseline's scenario with its `set`,
+`seed` and `duration`; it says which run it chose, and with none in the database it exits 2 rather
+than check another scenario's run. `--run ID` checks another run, and `--run-scenario` first runs
+the baseline's scenario with its `set`, `seed` and `duration` (then any `--set` given to `check`).
+Every `[metric NAME]` must be present in the run and within `expect` +/- `rel_tol` x |`expect`| or
++/- `abs_tol` (exactly `expect` if neither is given), and within `min` and `max` where given. Every
+metric out of tolerance is listed; exit status 1 if there is one. `--update` rewrites the `expect`
+values from the run, after a deliberate model change. A baseline that cannot mean what it says is
+bad input (exit status 2, the message naming file, line and key), never a pass or a regression: a
+key given twice (`set` excepted), both `rel_tol` and `abs_tol`, `min` above `max`, a metric that is
+not a scalar of `rcusim metrics`, no `[metric NAME]` at all. ctest
 runs every baseline marked `fast = yes`.
 
 ## 6. Parameters
@@ -284,7 +290,12 @@ other name (the run is `failed`, exit status 4). Kinds:
   (`make`, `openclose`), those marked "make only" only for `make`. Under `workload.kind = queue`
   the `cb.*` metrics count the jobs of its queues.
 - **series**: sampled every `scenario.sample_interval` from t = 0, in tables `series` and `point`;
-  per CPU and machine-wide (`cpu` -1) as the meaning says.
+  per CPU and machine-wide (`cpu` -1) as the meaning says. A run holds its series in memory
+  (16 bytes a point) until it writes them at its end, so a run whose series would hold more than
+  100,000,000 points together (1.5 GiB) is refused before it starts (exit status 2), with the
+  samples and bytes it would need and the shortest interval that fits. It counts
+  `scenario.duration / scenario.sample_interval + 1` samples of 2 series per CPU and 3
+  machine-wide (1 and 1 under `workload.kind = queue`), the series every run records.
 - **hist**: a distribution, in table `hist`. Values below 128 have a bin each; above, every power
   of two is split into 64 bins, so a bin spans at most 1/64 of its lower edge. A percentile is the
   midpoint of the bin holding it, clamped to the exact minimum and maximum: within 0.8% of the

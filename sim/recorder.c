@@ -737,6 +737,28 @@ int rec_latest_run(rec_db *db, int64_t *run_id, char *err, size_t errlen)
 	return rc;
 }
 
+int rec_latest_complete_run(rec_db *db, const char *scenario, const char *policy, int64_t seed,
+			    sim_time duration_ns, int64_t *run_id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st,
+		      "SELECT coalesce(max(run_id), 0) FROM run WHERE status = 'complete'"
+		      " AND scenario = ? AND policy = ? AND seed = ? AND sim_duration_ns = ?",
+		      err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, scenario, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, policy, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, seed);
+	sqlite3_bind_int64(st, 4, duration_ns);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		rc = dberr(db, err, errlen, "latest complete run");
+	else
+		*run_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int rec_scalar(rec_db *db, int64_t run_id, const char *name, double *v, bool *present, char *err,
 	       size_t errlen)
 {

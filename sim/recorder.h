@@ -120,6 +120,10 @@ int rec_select_runs(rec_db *db, const int64_t *ids, size_t n, rec_run_row **rows
 int rec_list_runs(rec_db *db, rec_run_row **rows, size_t *nrows, char *err, size_t errlen);
 /* The latest run of any status: its id in *run_id (0 if there is none). */
 int rec_latest_run(rec_db *db, int64_t *run_id, char *err, size_t errlen);
+/* The latest 'complete' run of @scenario (its name) with @policy, @seed and
+ * @duration_ns asked for: its id in *run_id (0 if there is none). */
+int rec_latest_complete_run(rec_db *db, const char *scenario, const char *policy, int64_t seed,
+			    sim_time duration_ns, int64_t *run_id, char *err, size_t errlen);
 /* Scalar @name of @run_id: *present false if absent. */
 int rec_scalar(rec_db *db, int64_t run_id, const char *name, double *v, bool *present, char *err,
 	       size_t errlen);

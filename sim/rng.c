@@ -9,6 +9,11 @@
  * k^2 / 2^33 for k streams (about 2e-3 for 4096); a collision makes two
  * streams equal, never breaks determinism. (A benchmark-only build,
  * SIM_RNG_NULL_DRAWS, replaces the draws; see below.)
+ *
+ * GSL's default error handler aborts the process (on a failed allocation in
+ * gsl_rng_alloc(), for one): sim_rng_create() turns it off, so that GSL
+ * returns its error instead and a run out of memory ends as SIM_ENOMEM
+ * (exit status 3, the run 'failed'), never in abort().
  */
 #include "rng.h"
 #include "error.h"
@@ -21,6 +26,7 @@
 /* GSL's inline gsl_rng_uniform() and friends: a call through the generator's
  * get_double pointer instead of a call to a function that makes it. */
 #define HAVE_INLINE 1
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -82,6 +88,9 @@ int sim_rng_create(sim_rng **out, sim_rng_kind kind, uint64_t seed, const char *
 		type = gsl_rng_mt19937;
 		break;
 	}
+	/* Process-wide, and idempotent: the only GSL calls that can fail are
+	 * this module's allocations, and each result is checked. */
+	gsl_set_error_handler_off();
 	gsl_rng *r = gsl_rng_alloc(type);
 	if (!r)
 		return SIM_ENOMEM;

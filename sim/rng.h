@@ -21,7 +21,8 @@ typedef enum sim_rng_kind {
 } sim_rng_kind;
 
 /* Create the stream (@part, @index) of scenario seed @seed. Returns 0 or
- * -1 on allocation failure. Free with sim_rng_destroy(). */
+ * SIM_ENOMEM on allocation failure (GSL's aborting error handler is turned
+ * off, process-wide, first). Free with sim_rng_destroy(). */
 int sim_rng_create(sim_rng **out, sim_rng_kind kind, uint64_t seed, const char *part,
 		   uint64_t index);
 /* NULL is a no-op. */

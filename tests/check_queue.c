@@ -160,6 +160,30 @@ START_TEST(queue_validate_rejects)
 }
 END_TEST
 
+START_TEST(queue_samples_limit)
+{
+	/* 1 CPU: 2 series (cb.qlen of CPU 0 and of all). Sampled every 1 ms,
+	 * 49,999,999 ms is 50,000,000 samples of each, 1e8 points: the limit,
+	 * accepted. One millisecond more is refused before anything runs,
+	 * naming the interval (the sample arrays grew without bound). */
+	sim_params *p;
+	ck_assert_int_eq(sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)), 0);
+	const char *sets[] = { "workload.kind=queue", "machine.cores=1", "machine.threads_per_core=1",
+			       "scenario.sample_interval=1ms", "scenario.duration=49999999ms" };
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
+		ck_assert_msg(sim_params_set(p, sets[i], err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(rcusim_validate(p, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(sim_params_set(p, "scenario.duration=50000000ms", err, sizeof(err)), 0);
+	ck_assert_int_eq(rcusim_validate(p, err, sizeof(err)), SIM_EINPUT);
+	ck_assert_str_eq(err, "--set: scenario.sample_interval: 1ms over scenario.duration = 50000000ms "
+			      "is 50000001 samples of each of at least 2 series (1 per CPU on 1 CPU, 1 "
+			      "machine-wide): 100000002 points, 1.49 GiB in memory, over the limit of "
+			      "100000000 points (1.49 GiB); use an interval of at least 2ms or a shorter "
+			      "duration");
+	sim_params_destroy(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("queue");
@@ -171,6 +195,7 @@ int main(void)
 	tcase_add_test(tc, queue_deterministic);
 	tcase_add_test(tc, queue_series_sampled);
 	tcase_add_test(tc, queue_validate_rejects);
+	tcase_add_test(tc, queue_samples_limit);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }

@@ -4,6 +4,7 @@
 #include <check.h>
 
 #include "testlib.h"
+#include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -97,6 +98,20 @@ START_TEST(rng_moments)
 }
 END_TEST
 
+START_TEST(rng_gsl_error_returns)
+{
+	/* Once a stream exists, a GSL error (here the one gsl_rng_alloc()
+	 * raises when malloc fails) returns to its caller, which checks it,
+	 * instead of GSL's default handler aborting the process (a run under
+	 * `ulimit -v` died of SIGABRT, its row left 'running'). Under the
+	 * default handler this test aborts the suite. */
+	sim_rng *r;
+	ck_assert_int_eq(sim_rng_create(&r, SIM_RNG_TAUS2, 1, "gsl.error", 0), 0);
+	gsl_error("failed to allocate space for rng state", __FILE__, __LINE__, GSL_ENOMEM);
+	sim_rng_destroy(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rng");
@@ -106,6 +121,7 @@ int main(void)
 	tcase_add_test(tc, rng_streams_differ);
 	tcase_add_test(tc, rng_parts_are_independent);
 	tcase_add_loop_test(tc, rng_moments, SIM_RNG_MT19937, SIM_RNG_RANLXD2 + 1);
+	tcase_add_test(tc, rng_gsl_error_returns);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }
