@@ -423,6 +423,7 @@ int cmd_check(int argc, char **argv)
 {
 	const char *db_path = "rcusim.db", *path = NULL, *v;
 	int64_t run_id = 0;
+	const char *run_arg = NULL; /* identity for cli_opt_once() */
 	bool run_scenario = false, update = false;
 	char err[2048];
 	int rc, status = EXIT_USAGE;
@@ -442,11 +443,11 @@ int cmd_check(int argc, char **argv)
 			goto out;
 		}
 		if ((rc = cli_opt(argc, argv, &i, "--db", &v))) {
-			if (rc < 0)
+			if (rc < 0 || !cli_opt_once("--db", &db_path))
 				goto out;
 			db_path = v;
 		} else if ((rc = cli_opt(argc, argv, &i, "--run", &v))) {
-			if (rc < 0 || !cli_run_id("check", v, &run_id))
+			if (rc < 0 || !cli_opt_once("--run", &run_arg) || !cli_run_id("check", v, &run_id))
 				goto out;
 		} else if ((rc = cli_opt(argc, argv, &i, "--set", &v))) {
 			if (rc < 0)

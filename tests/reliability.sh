@@ -268,6 +268,9 @@ smaller() {
 	expect_exit 2 "$RCUSIM" run "$Q" --label a --label b
 	expect_exit 2 "$RCUSIM" run "$Q" --duration 1s --duration 2s
 	expect_exit 2 "$RCUSIM" compare --db x1.db --db x2.db
+	expect_exit 2 "$RCUSIM" check --db x1.db --db x2.db "$SRC/tests/baselines/make-small-fixed.ini"
+	expect_exit 2 "$RCUSIM" check --run 1 --run 2 "$SRC/tests/baselines/make-small-fixed.ini"
+	expect_err '--run given twice'
 	[ ! -e x1.db ] && [ ! -e x2.db ] && [ ! -e rcusim.db ] && ok || bad "a refused command made a database: $(ls)"
 	# A knob the policy does not read, set at its default value, is still
 	# a mistake (2.6.15's fixed policy has no blimit).
