@@ -157,9 +157,10 @@ else
 	rc=$?
 	[ $rc -eq 3 ] && ok || bad "4M CPUs under ulimit -v: exit $rc, want 3: $(cat "$T/err")"
 	grep -q 'out of memory' "$T/err" && ok || bad "4M CPUs: no 'out of memory': $(cat "$T/err")"
-	expect_exit 0 "$RCUSIM" runs --db "$T/m.db"
-	grep -q '^ *1  failed ' "$T/out" && ok || bad "4M CPUs: the run is not 'failed': $(cat "$T/out")"
-	[ "$(q "$T/m.db" 'SELECT status FROM run WHERE run_id = 1')" = failed ] && ok || bad "run 1 not failed in the file"
+	# The model is built before the run is recorded, so a machine that
+	# does not fit leaves no row (none running, lost or complete).
+	[ ! -e "$T/m.db" ] || [ "$(q "$T/m.db" "SELECT count(*) FROM run WHERE status <> 'failed'")" = 0 ] && ok ||
+		bad "4M CPUs: a row not failed: $(q "$T/m.db" 'SELECT run_id, status FROM run')"
 fi
 
 echo "$pass passed, $fails failed"
