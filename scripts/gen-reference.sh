@@ -178,7 +178,8 @@ the run does not start (exit status 2):
 `x.ini:2: rcu.blimit: expected a positive integer in [1, 2147483647], got "ten"`.
 
 `rcusim params --format ini` prints a scenario holding every default with its meaning and source.
-The scenarios in `scenarios/` are described in the README and in their own header comments.
+The scenarios in `scenarios/` are listed in [usage.md](usage.md#scenarios) and described in their
+own header comments.
 
 ## 3. Exit codes
 
