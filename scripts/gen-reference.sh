@@ -90,6 +90,7 @@ is a terminal.
 | `rcusim sweep SCENARIO.ini --vary K=V1,V2 [--vary ...] [--seeds A..B] [--set K=V]... [--jobs N] [--plot] [--emit-jobs]` | the cross product of values and seeds as parallel runs into one database, their comparison, and a metric-against-parameter figure |
 | `rcusim sweep ... --backend slurm\|parallel --results DIR [--wait]`, `rcusim sweep --collect DIR [--wait]` | the same runs as one Slurm job array (sbatch) or through GNU parallel (here or over ssh), each writing its own database into the results folder DIR; merged into `--db` and reported as above. Submitted again into the same DIR, only the runs that did not complete run again |
 | `rcusim merge OUT.db IN.db...` | gather the runs of several databases, each once |
+| `rcusim runs [--db FILE]` | every run of the database, oldest first, with its status, simulated and wall time, start, host, scenario, policy, seed and label; a `running` run whose process is gone is shown as `lost` |
 
 A run is labelled with `--label`; `sweep` labels its runs `sweep K=V ... seed=N`. Reaching
 file-max is a result, not an error: such a run completes with exit status 0.
@@ -150,8 +151,11 @@ accounting = slab
   `rcu.reset_last_rs_qlen` without `watermark`, `softirq.defer_to_ksoftirqd` with
   `softirq.in_irq_exit = no`, and Tree RCU's knobs (`rcu.rcu_fanout_leaf`, `rcu.jiffies_till_*`,
   `rcu.stall_timeout`, `rcu.rcu_divisor`, `rcu.rcu_resched_ns`, `rcu.flood_blimit`, `rcu.qovld`,
-  `rcu.use_softirq`) with the classic flavor: Tree RCU's state machine (`models/rcu_tree.c`) is
-  built and tested, and `rcu.flavor = tree` comes when it is wired to the CPU model. Included files may set them: a kernel preset gives every
+  `rcu.use_softirq`, `rcu.kthread_prio`, `rcu.gp_kthread_cpu`, `rcu.gp_node_cost`,
+  `rcu.fqs_cpu_cost`, `irq.nohz_idle`) and its offloading knobs (`rcu.nocbs`, `rcu.nocb_gp_stride`,
+  `rcu.lazy`, `rcu.lazy_flush`, `rcu.lazy_shrink_at`, `rcu.call_site`) with `rcu.flavor = classic`;
+  `rcu.lazy_flush`, `rcu.lazy_shrink_at` and `rcu.call_site` also need `rcu.lazy = yes`, and
+  `rcu.kthread_prio` `sched.kind = eevdf`. Included files may set them: a kernel preset gives every
   version-specific value, whichever scheduler or policy the scenario built on it chooses.
 - `rcusim run --set KEY=VALUE` (repeatable, in order) overrides any parameter after the file and
   its includes are read; `--seed N` and `--duration TIME` are `--set scenario.seed=N` and
@@ -178,7 +182,8 @@ the run does not start (exit status 2):
 `x.ini:2: rcu.blimit: expected a positive integer in [1, 2147483647], got "ten"`.
 
 `rcusim params --format ini` prints a scenario holding every default with its meaning and source.
-The scenarios in `scenarios/` are described in the README and in their own header comments.
+The scenarios in `scenarios/` are listed in [usage.md](usage.md#scenarios) and described in their
+own header comments.
 
 ## 3. Exit codes
 
