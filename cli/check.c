@@ -344,18 +344,6 @@ static int update_baseline(const baseline *b, rec_db *db, int64_t run_id)
 	return 0;
 }
 
-/* "scenarios/make-small.ini" -> "make-small" into @buf: a run's scenario
- * name when scenario.name is auto, as cli.c's load_run() makes it. */
-static void scenario_stem(const char *path, char *buf, size_t len)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	size_t n = strlen(base);
-	if (n > 4 && !strcmp(base + n - 4, ".ini"))
-		n -= 4;
-	snprintf(buf, len, "%.*s", (int)n, base);
-}
-
 /* The run @b describes, without --run: the latest complete run in @db with
  * the scenario name, policy, seed and duration that @b's scenario with
  * @sets (@n of them: its set, seed and duration) gives, as --run-scenario
@@ -380,7 +368,7 @@ static int latest_run_of(const baseline *b, const char *path, const cli_set *set
 		return cli_exit_status(rc);
 	}
 	if (sim_params_is_auto(p, P_SCENARIO_NAME))
-		scenario_stem(b->scenario, name, sizeof(name));
+		cli_scenario_stem(b->scenario, name, sizeof(name));
 	else
 		snprintf(name, sizeof(name), "%s", sim_params_text(p, P_SCENARIO_NAME));
 	const char *policy = model_policy_label(p);

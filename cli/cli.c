@@ -581,8 +581,7 @@ static double wall_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* "scenarios/seed.ini" -> "seed" into @buf. */
-static void stem(const char *path, char *buf, size_t len)
+void cli_scenario_stem(const char *path, char *buf, size_t len)
 {
 	const char *b = strrchr(path, '/');
 	b = b ? b + 1 : path;
@@ -743,7 +742,7 @@ static int load_run(const cli_run_req *req, sim_params **p, char *name, size_t n
 			return rc;
 	}
 	if (sim_params_is_auto(*p, P_SCENARIO_NAME)) {
-		stem(req->scenario, name, nlen);
+		cli_scenario_stem(req->scenario, name, nlen);
 	} else if (strlen(sim_params_text(*p, P_SCENARIO_NAME)) > REC_LABEL_MAX) {
 		char where[1024];
 		model_param_where(*p, P_SCENARIO_NAME, where, sizeof(where));

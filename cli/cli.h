@@ -94,6 +94,9 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id);
  * (message printed). */
 int cli_check_run(const cli_run_req *req);
 
+/* "scenarios/seed.ini" -> "seed" into @buf: a run's scenario name when
+ * scenario.name is auto (run, and check looking for a baseline's runs). */
+void cli_scenario_stem(const char *path, char *buf, size_t len);
 /* mkdir -p: 0 or -1 (errno set). */
 int cli_mkdir_p(const char *path);
 /* Make the figures folder @outdir and its data/ (message printed on

@@ -413,6 +413,9 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 				    { NULL, NULL } };
 	bool metric_seen = false;
 	int rc;
+	/* One command line: an option given twice in it is an error; the
+	 * stored arguments a collection parses first are another line. */
+	cli_opts_reset();
 	if (!collect_only) {
 		/* Room for every --set, --sbatch-arg and --sshlogin. */
 		s->argv_buf = calloc(3 * (size_t)argc + 3, sizeof(*s->argv_buf));

@@ -7,35 +7,7 @@
 # machine too large for the memory there is ends in exit 3 "out of memory"
 # with the run 'failed', not in GSL's abort() (that last case runs under
 # `ulimit -v`, which a sanitized build cannot: skipped there, and said so).
-set -u
-RCUSIM=$1
-SRC=$(cd "$2" && pwd) # absolute: the baselines written below name scenarios by it
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-pass=0
-
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# expect_exit CODE CMD... : run CMD, stdout/stderr to $T/out $T/err
-expect_exit() {
-	want=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok; else bad "exit $got, want $want: $*"; cat "$T/out" "$T/err"; fi
-}
-
-expect_err() { # exact stderr line
-	if grep -qxF -- "$1" "$T/err"; then ok; else bad "stderr lacks: $1"; echo "  got: $(cat "$T/err")"; fi
-}
-
-expect_out() { # exact stdout line
-	if grep -qxF -- "$1" "$T/out"; then ok; else bad "stdout lacks: $1"; echo "  got: $(cat "$T/out")"; fi
-}
-
-q() { sqlite3 "$1" "$2"; }
+. "$(dirname "$0")/lib.sh" # SRC absolute: the baselines written below name scenarios by it
 
 # A sanitized rcusim reserves terabytes of address space: it cannot run
 # under `ulimit -v`. CMake says so (RCUSIM_SANITIZED); by hand, nm tells.
@@ -52,8 +24,8 @@ expect_exit 0 "$RCUSIM" check --run-scenario --db "$DB" "$BL"
 expect_exit 0 "$RCUSIM" run --quiet --db "$DB" --duration 1s "$SRC/scenarios/queue.ini"
 # The latest run is of another scenario: the baseline's own is checked.
 expect_exit 0 "$RCUSIM" check --db "$DB" "$BL"
-expect_out 'check: run 1, the latest complete run of scenario make-small (policy fixed, seed 1, duration 10s)'
-expect_out "check: run 1 against $BL: 9 passed, 0 failed"
+expect_out_line 'check: run 1, the latest complete run of scenario make-small (policy fixed, seed 1, duration 10s)'
+expect_out_line "check: run 1 against $BL: 9 passed, 0 failed"
 # A baseline whose only bound any run passes: it still checks run 1.
 cat >"$T/any.ini" <<EOF
 [baseline]
@@ -68,20 +40,20 @@ duration = 10s
 min = 0
 EOF
 expect_exit 0 "$RCUSIM" check --db "$DB" "$T/any.ini"
-expect_out "check: run 1 against $T/any.ini: 1 passed, 0 failed"
+expect_out_line "check: run 1 against $T/any.ini: 1 passed, 0 failed"
 # --run still checks the run it names, whatever its scenario.
 expect_exit 0 "$RCUSIM" check --db "$DB" --run 2 "$T/any.ini"
-expect_out "check: run 2 against $T/any.ini: 1 passed, 0 failed"
+expect_out_line "check: run 2 against $T/any.ini: 1 passed, 0 failed"
 # Same scenario, another policy (or seed, or duration): not this baseline's run.
 expect_exit 2 "$RCUSIM" check --db "$DB" "$SRC/tests/baselines/make-small-tunable.ini"
-expect_err "$DB: no complete run of scenario make-small (policy tunable, seed 1, duration 10s) to check against $SRC/tests/baselines/make-small-tunable.ini: run it with --run-scenario, or name a run with --run"
+expect_err_line "$DB: no complete run of scenario make-small (policy tunable, seed 1, duration 10s) to check against $SRC/tests/baselines/make-small-tunable.ini: run it with --run-scenario, or name a run with --run"
 sed 's/^seed = 1/seed = 2/' "$T/any.ini" >"$T/seed2.ini"
 expect_exit 2 "$RCUSIM" check --db "$DB" "$T/seed2.ini"
-expect_err "$DB: no complete run of scenario make-small (policy fixed, seed 2, duration 10s) to check against $T/seed2.ini: run it with --run-scenario, or name a run with --run"
+expect_err_line "$DB: no complete run of scenario make-small (policy fixed, seed 2, duration 10s) to check against $T/seed2.ini: run it with --run-scenario, or name a run with --run"
 # Only another scenario's runs: exit 2, not a pass nor a regression.
 expect_exit 0 "$RCUSIM" run --quiet --db "$T/q.db" --duration 1s "$SRC/scenarios/queue.ini"
 expect_exit 2 "$RCUSIM" check --db "$T/q.db" "$T/any.ini"
-expect_err "$T/q.db: no complete run of scenario make-small (policy fixed, seed 1, duration 10s) to check against $T/any.ini: run it with --run-scenario, or name a run with --run"
+expect_err_line "$T/q.db: no complete run of scenario make-small (policy fixed, seed 1, duration 10s) to check against $T/any.ini: run it with --run-scenario, or name a run with --run"
 expect_exit 2 "$RCUSIM" check --db "$T/q.db" "$BL"
 # A baseline's scenario that cannot be read is bad input too.
 printf '[baseline]\nscenario = nowhere.ini\n[metric cb.enqueued]\nmin = 0\n' >"$T/nowhere.ini"
@@ -99,28 +71,28 @@ bl() {
 }
 bl twice '[metric cb.enqueued]\nexpect = 121983\nexpect = 5\n'
 expect_exit 2 "$RCUSIM" check --db "$DB" --run 1 "$T/twice.ini"
-expect_err "$T/twice.ini:5: cb.enqueued.expect: given twice (first at $T/twice.ini:4)"
+expect_err_line "$T/twice.ini:5: cb.enqueued.expect: given twice (first at $T/twice.ini:4)"
 bl twice_max '[metric vfs.open_failures]\nmax = 0\nmax = 10\n'
 expect_exit 2 "$RCUSIM" check --db "$DB" --run 1 "$T/twice_max.ini"
-expect_err "$T/twice_max.ini:5: vfs.open_failures.max: given twice (first at $T/twice_max.ini:4)"
+expect_err_line "$T/twice_max.ini:5: vfs.open_failures.max: given twice (first at $T/twice_max.ini:4)"
 bl twice_seed 'seed = 1\nseed = 2\n[metric cb.enqueued]\nmin = 0\n'
 expect_exit 2 "$RCUSIM" check --db "$DB" --run 1 "$T/twice_seed.ini"
-expect_err "$T/twice_seed.ini:4: baseline.seed: given twice (first at $T/twice_seed.ini:3)"
+expect_err_line "$T/twice_seed.ini:4: baseline.seed: given twice (first at $T/twice_seed.ini:3)"
 bl both_tol '[metric cb.enqueued]\nexpect = 121983\nrel_tol = 0.001\nabs_tol = 5\n'
 expect_exit 2 "$RCUSIM" check --db "$DB" --run 1 "$T/both_tol.ini"
-expect_err "$T/both_tol.ini:6: cb.enqueued.abs_tol: rel_tol and abs_tol exclude each other (rel_tol at $T/both_tol.ini:5)"
+expect_err_line "$T/both_tol.ini:6: cb.enqueued.abs_tol: rel_tol and abs_tol exclude each other (rel_tol at $T/both_tol.ini:5)"
 bl min_max '[metric cb.enqueued]\nmin = 200000\nmax = 100000\n'
 expect_exit 2 "$RCUSIM" check --db "$DB" --run 1 "$T/min_max.ini"
-expect_err "$T/min_max.ini:5: cb.enqueued.max: min (200000, $T/min_max.ini:4) is above max (100000, $T/min_max.ini:5)"
+expect_err_line "$T/min_max.ini:5: cb.enqueued.max: min (200000, $T/min_max.ini:4) is above max (100000, $T/min_max.ini:5)"
 bl no_metric 'seed = 1\n'
 expect_exit 2 "$RCUSIM" check --db "$DB" --run 1 "$T/no_metric.ini"
-expect_err "$T/no_metric.ini:1: [baseline]: no [metric NAME] section follows: nothing to check"
+expect_err_line "$T/no_metric.ini:1: [baseline]: no [metric NAME] section follows: nothing to check"
 bl unknown '[metric cb.enqueud]\nmin = 0\n'
 expect_exit 2 "$RCUSIM" check --db "$DB" --run 1 "$T/unknown.ini"
-expect_err "$T/unknown.ini:3: [metric cb.enqueud]: unknown metric (\`rcusim metrics\` lists the scalars)"
+expect_err_line "$T/unknown.ini:3: [metric cb.enqueud]: unknown metric (\`rcusim metrics\` lists the scalars)"
 bl series '[metric cb.qlen]\nmax = 10\n'
 expect_exit 2 "$RCUSIM" check --db "$DB" --run 1 "$T/series.ini"
-expect_err "$T/series.ini:3: [metric cb.qlen]: not a scalar metric: only scalars can be checked (\`rcusim metrics\` lists the scalars)"
+expect_err_line "$T/series.ini:3: [metric cb.qlen]: not a scalar metric: only scalars can be checked (\`rcusim metrics\` lists the scalars)"
 # min = max is a bound, not a contradiction.
 bl min_eq_max '[metric vfs.open_failures]\nmin = 0\nmax = 0\n'
 expect_exit 0 "$RCUSIM" check --db "$DB" --run 1 "$T/min_eq_max.ini"
@@ -137,7 +109,7 @@ limited() {
 limited "$RCUSIM" run --quiet --db "$T/s.db" --set scenario.sample_interval=1us \
 	"$SRC/scenarios/make-small.ini"
 [ $rc -eq 2 ] && ok || bad "sample_interval=1us: exit $rc, want 2: $(cat "$T/err")"
-expect_err '--set: scenario.sample_interval: 1us over scenario.duration = 20s is 20000001 samples of each of at least 11 series (2 per CPU on 4 CPUs, 3 machine-wide): 220000011 points, 3.28 GiB in memory, over the limit of 100000000 points (1.49 GiB); use an interval of at least 3us or a shorter duration'
+expect_err_line '--set: scenario.sample_interval: 1us over scenario.duration = 20s is 20000001 samples of each of at least 11 series (2 per CPU on 4 CPUs, 3 machine-wide): 220000011 points, 3.28 GiB in memory, over the limit of 100000000 points (1.49 GiB); use an interval of at least 3us or a shorter duration'
 [ "$(q "$T/s.db" 'SELECT count(*) FROM run' 2>/dev/null || echo 0)" -eq 0 ] && ok || bad "a refused run left a row"
 # Named where it was set, in a scenario file.
 printf '[scenario]\nduration = 1h\nsample_interval = 10us\n[workload]\nkind = queue\n' >"$T/fine.ini"
@@ -163,5 +135,4 @@ else
 		bad "4M CPUs: a row not failed: $(q "$T/m.db" 'SELECT run_id, status FROM run')"
 fi
 
-echo "$pass passed, $fails failed"
-[ $fails -eq 0 ]
+finish

@@ -22,37 +22,9 @@
 #                       the same sweep again still runs
 #   plot_not_numeric    --plot over non-numeric values is refused up front
 #   plot_failed_removed a figure gnuplot fails to draw leaves no file
-set -u
-RCUSIM=$1
-SRC=$2
-shift 2
+. "$(dirname "$0")/lib.sh"
 S=$SRC/scenarios/blimit-small.ini
-T=$(mktemp -d)
-bg=
-cleanup() {
-	[ -n "$bg" ] && kill "$bg" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-cd "$T" || exit 1
-fails=0
-pass=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $case: $*"; fails=$((fails + 1)); }
-q() { sqlite3 "$1" "$2"; }
-
-# expect_exit CODE CMD... : run CMD, stdout/stderr to $T/out $T/err
-expect_exit() {
-	want=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok; else bad "exit $got, want $want: $*"; cat "$T/out" "$T/err"; fi
-}
-expect_out() { grep -qE -- "$1" "$T/out" && ok || { bad "stdout lacks /$1/"; cat "$T/out"; }; }
-expect_err() { grep -qE -- "$1" "$T/err" && ok || { bad "stderr lacks /$1/"; cat "$T/err"; }; }
-no_err() { grep -qE -- "$1" "$T/err" && { bad "stderr has /$1/"; cat "$T/err"; } || ok; }
+no_err() { grep -qE -- "$1" "$T/err" && bad "stderr has /$1/: $(cat "$T/err")" || ok; }
 # no_runs DB: DB holds no run (or does not exist).
 no_runs() {
 	if [ ! -e "$1" ] || [ "$(q "$1" 'SELECT count(*) FROM run')" = 0 ]; then ok; else
@@ -232,5 +204,4 @@ for c in "$@"; do
 	"$c"
 done
 
-echo "$pass passed, $fails failed"
-[ $fails -eq 0 ]
+finish

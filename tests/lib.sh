@@ -1,0 +1,55 @@
+# lib.sh - what the shell tests share; sourced as `. "$(dirname "$0")/lib.sh"`
+# by a test called as `TEST RCUSIM SRCDIR [ARGS...]`. It sets RCUSIM and
+# SRC from $1 and $2, absolute (the test works in a folder of its own), and
+# shifts them off; makes the scratch folder $T and works in it, removing it
+# at exit with the background run $bg, if any; counts checks with ok and
+# bad (named after $case when a test sets it); and gives:
+#   q DB SQL            sqlite3 on DB
+#   expect_exit CODE CMD...  run CMD (stdout to $T/out, stderr to $T/err) and
+#                       check its exit status
+#   expect_err RE, expect_out RE    $T/err, $T/out match the extended regex
+#   expect_err_line L, expect_out_line L    ... hold the exact line L
+#   finish              the closing "N passed, N failed" line and status
+set -u
+RCUSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+SRC=$(cd "$2" && pwd)
+shift 2
+T=$(mktemp -d)
+bg=
+case=
+fails=0
+pass=0
+lib_cleanup() {
+	[ -n "$bg" ] && kill "$bg" 2>/dev/null
+	rm -rf "$T"
+}
+trap lib_cleanup EXIT
+trap 'exit 1' HUP INT TERM
+cd "$T" || exit 1
+
+ok() { pass=$((pass + 1)); }
+bad() {
+	echo "FAIL: ${case:+$case: }$*"
+	fails=$((fails + 1))
+}
+q() { sqlite3 "$1" "$2"; }
+
+expect_exit() {
+	want=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else
+		bad "exit $got, want $want: $*"
+		head -c 2000 "$T/out" "$T/err"
+	fi
+}
+expect_err() { grep -qE -- "$1" "$T/err" && ok || bad "stderr lacks /$1/: $(head -c 1000 "$T/err")"; }
+expect_out() { grep -qE -- "$1" "$T/out" && ok || bad "stdout lacks /$1/: $(head -c 1000 "$T/out")"; }
+expect_err_line() { grep -qxF -- "$1" "$T/err" && ok || bad "stderr lacks: $1; got: $(head -c 1000 "$T/err")"; }
+expect_out_line() { grep -qxF -- "$1" "$T/out" && ok || bad "stdout lacks: $1; got: $(head -c 1000 "$T/out")"; }
+
+finish() {
+	echo "$pass passed, $fails failed"
+	[ $fails -eq 0 ]
+}
