@@ -104,6 +104,14 @@ static int schema_state(rec_db *db, int *v, bool *tables)
 	return rc == SQLITE_ROW ? 0 : SIM_EIO;
 }
 
+/* A schema newer than this rcusim's: SIM_ENEWER, said in @err. */
+static int newer(const char *path, int v, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "database %s: schema version %d is newer than this rcusim knows (%d)",
+		 path, v, REC_SCHEMA_VERSION);
+	return SIM_ENEWER;
+}
+
 /* After schema_state() failed: a file that is not SQLite's at all is an
  * input error (SIM_EINPUT), anything else SIM_EIO. */
 static int not_ours(rec_db *db, char *err, size_t errlen)
@@ -157,9 +165,7 @@ static int open_ro(rec_db **out, const char *path, int min_v, char *err, size_t 
 	}
 	foreign = v == 0 && tables;
 	if (v > REC_SCHEMA_VERSION) {
-		snprintf(err, errlen, "database %s: schema version %d is newer than this rcusim knows (%d)",
-			 path, v, REC_SCHEMA_VERSION);
-		rc = SIM_ENEWER;
+		rc = newer(path, v, err, errlen);
 		goto fail;
 	}
 	if (v == 0) {
@@ -213,8 +219,10 @@ int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
 		rc = SIM_EINPUT;
 		goto fail;
 	}
-	if (v > REC_SCHEMA_VERSION)
-		goto newer;
+	if (v > REC_SCHEMA_VERSION) {
+		rc = newer(path, v, err, errlen);
+		goto fail;
+	}
 	/* Switching a new file to WAL needs an exclusive lock that SQLite does
 	 * not wait for with the busy handler: when several runs create the same
 	 * database at once, one gets SQLITE_BUSY at once. Retry it for as long
@@ -235,12 +243,8 @@ int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
 		rc = dberr(db, err, errlen, path);
 		goto fail;
 	}
-	if (v > REC_SCHEMA_VERSION) {
-newer:
-		snprintf(err, errlen,
-			 "database %s: schema version %d is newer than this rcusim knows (%d)", path,
-			 v, REC_SCHEMA_VERSION);
-		rc = SIM_ENEWER;
+	if (v > REC_SCHEMA_VERSION) { /* another rcusim may have created it meanwhile */
+		rc = newer(path, v, err, errlen);
 		goto fail;
 	}
 	if (v < REC_SCHEMA_VERSION) {
