@@ -88,6 +88,19 @@ typedef struct applies {
 	bool classic;    /* the rule holds only with rcu.flavor = classic */
 } applies;
 
+/* workload.kind's values as bits of applies.when (params.def's order). */
+enum {
+	WL_MAKE = 1u << 0,
+	WL_OPENCLOSE = 1u << 1,
+	WL_CALLRCU = 1u << 2,
+	WL_SYNCRCU = 1u << 3,
+	WL_EXITFLOOD = 1u << 4,
+	WL_FWDPROG = 1u << 5,
+	WL_QUEUE = 1u << 6,
+	WL_OPENS = WL_MAKE | WL_OPENCLOSE,   /* the kinds whose jobs open files */
+	WL_KERNEL = (1u << 6) - 1,           /* every kind but the engine's queue */
+};
+
 static const applies applicability[] = {
 	{ P_SCHED_DEF_TIMESLICE, P_SCHED_KIND, 1u << 0, "sched.kind = o1", false },
 	{ P_SCHED_MIN_TIMESLICE, P_SCHED_KIND, 1u << 0, "sched.kind = o1", false },
@@ -141,6 +154,41 @@ static const applies applicability[] = {
 	{ P_RCU_LAZY_SHRINK_AT, P_RCU_LAZY, 1u << 1, "rcu.lazy = yes", false },
 	{ P_RCU_CALL_SITE, P_RCU_FLAVOR, 1u << FLAVOR_TREE, "rcu.flavor = tree", false },
 	{ P_RCU_CALL_SITE, P_RCU_LAZY, 1u << 1, "rcu.lazy = yes", false },
+	/* Each workload's own knobs (workload.kind's values, in order: make 0,
+	 * openclose 1, callrcu 2, syncrcu 3, exitflood 4, fwdprog 5, queue 6;
+	 * the readers are wl_*.c, queue.c and kernel.c's workload_create()). */
+	{ P_WORKLOAD_JOBS, P_WORKLOAD_KIND, WL_KERNEL, "a kernel workload (not queue)", false },
+	{ P_WORKLOAD_MAKE_JOB_CPU, P_WORKLOAD_KIND, WL_MAKE, "workload.kind = make", false },
+	{ P_WORKLOAD_MAKE_JOB_CPU_SIGMA, P_WORKLOAD_KIND, WL_MAKE, "workload.kind = make", false },
+	{ P_WORKLOAD_MAKE_SYSTEM_SHARE, P_WORKLOAD_KIND, WL_MAKE, "workload.kind = make", false },
+	{ P_WORKLOAD_MAKE_OPENS_PER_JOB, P_WORKLOAD_KIND, WL_MAKE, "workload.kind = make", false },
+	{ P_WORKLOAD_MAKE_OPEN_FAIL_SHARE, P_WORKLOAD_KIND, WL_MAKE, "workload.kind = make", false },
+	{ P_WORKLOAD_MAKE_HOLD_MEDIAN, P_WORKLOAD_KIND, WL_MAKE, "workload.kind = make", false },
+	{ P_WORKLOAD_MAKE_HOLD_MEAN, P_WORKLOAD_KIND, WL_MAKE, "workload.kind = make", false },
+	{ P_WORKLOAD_MAKE_MAPPED_FILES, P_WORKLOAD_KIND, WL_MAKE, "workload.kind = make", false },
+	{ P_WORKLOAD_MAKE_LIVE_PROCS, P_WORKLOAD_KIND, WL_MAKE, "workload.kind = make", false },
+	{ P_WORKLOAD_ON_ENFILE, P_WORKLOAD_KIND, WL_OPENS, "workload.kind = make or openclose", false },
+	{ P_WORKLOAD_RETRY_DELAY, P_WORKLOAD_KIND, WL_OPENS, "workload.kind = make or openclose", false },
+	{ P_WORKLOAD_RETRY_MAX, P_WORKLOAD_KIND, WL_OPENS, "workload.kind = make or openclose", false },
+	{ P_WORKLOAD_OPENCLOSE_PAIR_COST, P_WORKLOAD_KIND, WL_OPENCLOSE, "workload.kind = openclose",
+	  false },
+	{ P_WORKLOAD_OPENCLOSE_USER_SHARE, P_WORKLOAD_KIND, WL_OPENCLOSE, "workload.kind = openclose",
+	  false },
+	{ P_WORKLOAD_SYSCALL_COST, P_WORKLOAD_KIND, WL_CALLRCU | WL_SYNCRCU,
+	  "workload.kind = callrcu or syncrcu", false },
+	{ P_WORKLOAD_SYNCRCU_GAP, P_WORKLOAD_KIND, WL_SYNCRCU, "workload.kind = syncrcu", false },
+	{ P_WORKLOAD_EXITFLOOD_SOCKETS, P_WORKLOAD_KIND, WL_EXITFLOOD, "workload.kind = exitflood", false },
+	{ P_WORKLOAD_EXITFLOOD_AT, P_WORKLOAD_KIND, WL_EXITFLOOD, "workload.kind = exitflood", false },
+	{ P_WORKLOAD_EXITFLOOD_CLOSE_COST, P_WORKLOAD_KIND, WL_EXITFLOOD, "workload.kind = exitflood",
+	  false },
+	{ P_WORKLOAD_FWDPROG_DURATION, P_WORKLOAD_KIND, WL_FWDPROG, "workload.kind = fwdprog", false },
+	{ P_WORKLOAD_FWDPROG_CALL_COST, P_WORKLOAD_KIND, WL_FWDPROG, "workload.kind = fwdprog", false },
+	{ P_WORKLOAD_CALLRCU_RATE, P_WORKLOAD_KIND, WL_CALLRCU, "workload.kind = callrcu", false },
+	{ P_WORKLOAD_CALLRCU_ARRIVALS, P_WORKLOAD_KIND, WL_CALLRCU, "workload.kind = callrcu", false },
+	{ P_WORKLOAD_QUEUE_RATE, P_WORKLOAD_KIND, WL_QUEUE, "workload.kind = queue", false },
+	{ P_WORKLOAD_QUEUE_SERVICE, P_WORKLOAD_KIND, WL_QUEUE, "workload.kind = queue", false },
+	{ P_WORKLOAD_QUEUE_SERVICE_RATE, P_WORKLOAD_KIND, WL_QUEUE, "workload.kind = queue", false },
+	{ P_WORKLOAD_QUEUE_BATCH, P_WORKLOAD_KIND, WL_QUEUE, "workload.kind = queue", false },
 };
 
 /* Was knob @id set by the user: on the command line (--set, whatever the

@@ -23,8 +23,9 @@
 #                    leaves no row
 #   smaller          long scenario names, database errors naming the file,
 #                    file:line of long paths, SIGHUP and SIGPIPE, options
-#                    given twice, an inapplicable knob at its default value,
-#                    no stray files in plots/
+#                    given twice, an inapplicable knob at its default value
+#                    and workload knobs of another kind, no stray files in
+#                    plots/
 . "$(dirname "$0")/lib.sh"
 Q=$SRC/scenarios/queue.ini
 # wait_status DB ID STATUS: until run ID of DB is STATUS (10 s at most).
@@ -248,6 +249,14 @@ smaller() {
 	expect_exit 2 "$RCUSIM" run "$SRC/scenarios/niagara-make-2.6.15.ini" --set rcu.blimit=10 --duration 1ms --db k.db
 	expect_err 'rcu.blimit: applies only with rcu.policy = tunable or watermark'
 	expect_exit 2 "$RCUSIM" run "$SRC/scenarios/niagara-make-2.6.15.ini" --set rcu.blimit=100 --duration 1ms --db k.db
+	# Workload knobs too: each applies to the kinds that read it.
+	expect_exit 2 "$RCUSIM" run "$SRC/scenarios/callrcu-small.ini" --set workload.syncrcu_gap=1ms --db k.db
+	expect_err 'workload.syncrcu_gap: applies only with workload.kind = syncrcu, and workload.kind is callrcu'
+	printf 'include = %s\n[workload]\nexitflood_sockets = 5\n' "$SRC/scenarios/callrcu-small.ini" >wk.ini
+	expect_exit 2 "$RCUSIM" run wk.ini --db k.db
+	expect_err '^wk.ini:3: workload.exitflood_sockets: applies only with workload.kind = exitflood'
+	expect_exit 2 "$RCUSIM" run "$Q" --set workload.jobs=4 --db k.db
+	[ ! -e k.db ] && ok || bad "refused knobs left k.db"
 	# plots/ holds the scripts, and nothing a test left behind.
 	stray=$(find "$SRC/plots" -type f ! -name '*.gp')
 	[ -z "$stray" ] && ok || bad "stray files in plots/: $stray"
