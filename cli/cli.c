@@ -868,6 +868,12 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	else if (rc)
 		res.status = "failed";
 	int wstatus = record_end(db, run_id, &res, m);
+	/* Recorded: from here a signal is the ordinary kind (a reader of the
+	 * summary that goes away ends the process quietly, as with any
+	 * tool). */
+	for (size_t k = 0; k < NSTOP_SIGNALS; k++)
+		sigaction(stop_signals[k], &old[k], NULL);
+	handlers = false;
 	if (rc) {
 		/* The simulation's failure is the run's cause, written or not. */
 		fprintf(stderr, "rcusim: run %lld failed: %s\n", (long long)run_id, err);
