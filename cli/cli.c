@@ -850,8 +850,12 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	struct sigaction sa = { 0 };
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	for (size_t k = 0; k < NSTOP_SIGNALS; k++)
-		sigaction(stop_signals[k], &sa, &old[k]);
+	for (size_t k = 0; k < NSTOP_SIGNALS; k++) {
+		sigaction(stop_signals[k], NULL, &old[k]);
+		/* A signal the caller ignores (nohup's SIGHUP) stays ignored. */
+		if (old[k].sa_handler != SIG_IGN)
+			sigaction(stop_signals[k], &sa, NULL);
+	}
 	handlers = true;
 	beat_start(&hb, req->db_path, run_id);
 

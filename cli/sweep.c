@@ -412,6 +412,8 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 				    { "--time-limit", &s->time_limit }, { "--duration", &s->duration },
 				    { NULL, NULL } };
 	bool metric_seen = false;
+	/* Identities for cli_opt_once() of the options stored as numbers. */
+	const char *once_seeds = NULL, *once_jobs = NULL, *once_cpus = NULL;
 	int rc;
 	/* One command line: an option given twice in it is an error; the
 	 * stored arguments a collection parses first are another line. */
@@ -477,7 +479,7 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 				return rc;
 		} else if ((rc = cli_opt(argc, argv, &i, "--seeds", &v))) {
 			char *end;
-			if (rc < 0)
+			if (rc < 0 || !cli_opt_once("--seeds", &once_seeds))
 				return EXIT_USAGE;
 			errno = 0;
 			s->seeds = v;
@@ -488,7 +490,7 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 				return EXIT_USAGE;
 			}
 		} else if ((rc = cli_opt(argc, argv, &i, "--jobs", &v))) {
-			if (rc < 0 || !positive("--jobs", v, &s->par))
+			if (rc < 0 || !cli_opt_once("--jobs", &once_jobs) || !positive("--jobs", v, &s->par))
 				return EXIT_USAGE;
 			s->par_given = true;
 		} else if ((rc = cli_opt(argc, argv, &i, "--set", &v))) {
@@ -503,7 +505,7 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 			if (rc < 0)
 				return EXIT_USAGE;
 		} else if ((rc = cli_opt(argc, argv, &i, "--backend", &v))) {
-			if (rc < 0)
+			if (rc < 0 || !cli_opt_once("--backend", &backend))
 				return EXIT_USAGE;
 			backend = v;
 			if (!strcmp(v, "local")) {
@@ -517,7 +519,8 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 				return EXIT_USAGE;
 			}
 		} else if ((rc = cli_opt(argc, argv, &i, "--cpus-per-task", &v))) {
-			if (rc < 0 || !positive("--cpus-per-task", v, &s->cpus_per_task))
+			if (rc < 0 || !cli_opt_once("--cpus-per-task", &once_cpus) ||
+			    !positive("--cpus-per-task", v, &s->cpus_per_task))
 				return EXIT_USAGE;
 		} else if ((rc = cli_opt(argc, argv, &i, "--sbatch-arg", &v))) {
 			if (rc < 0)

@@ -74,9 +74,10 @@ if [ "$profile" = test ] && [ ! -e $policy ]; then
 	$SUDO chmod 755 $policy
 	own_policy=yes
 	trap '$SUDO rm -f $policy' EXIT
+	trap '$SUDO rm -f $policy; exit 130' INT TERM HUP
 fi
 # shellcheck disable=SC2086 # the packages are words
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
 
 # The services of the packages this run installed stay off at boot too.
 for s in $SERVICES; do

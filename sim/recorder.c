@@ -76,8 +76,16 @@ static int user_version(rec_db *db, int *v)
  * nowhere. 0 or SIM_EINPUT. */
 static int check_path(const char *path, char *err, size_t errlen)
 {
-	if (*path && strcmp(path, ":memory:"))
-		return 0;
+	struct stat st;
+	if (*path && strcmp(path, ":memory:")) {
+		/* A new file, or a regular one: not a directory, nor a FIFO
+		 * that would block the open. */
+		if (stat(path, &st) || S_ISREG(st.st_mode))
+			return 0;
+		snprintf(err, errlen, "database %s: %s", path,
+			 S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+		return SIM_EINPUT;
+	}
 	snprintf(err, errlen, "database \"%s\": not a file (a results database must be a file, "
 		 "for example rcusim.db)", path);
 	return SIM_EINPUT;

@@ -109,17 +109,19 @@ busy_side_file() {
 
 heartbeat_wall() {
 	case=heartbeat_wall
-	# Samples 2 h apart: the only one at t = 0. The run lasts ~4 s.
-	RCUSIM_HEARTBEAT_MS=200 "$RCUSIM" run "$Q" --duration 1500s --set scenario.sample_interval=2h \
+	# Samples 2 h apart: the only one at t = 0. The run would last about a
+	# minute; it is stopped once its heartbeat is read.
+	RCUSIM_HEARTBEAT_MS=200 "$RCUSIM" run "$Q" --duration 20000s --set scenario.sample_interval=2h \
 		--db h.db --quiet >/dev/null 2>h.err &
 	bg=$!
 	wait_status h.db 1 running && ok || bad "the run never showed as running"
 	sleep 1.5
 	age=$(q h.db "SELECT (julianday('now') - 2440587.5) * 86400 - heartbeat_at FROM run WHERE run_id = 1 AND status = 'running'")
 	[ -n "$age" ] && [ "$(echo "$age < 1.0" | bc)" = 1 ] && ok || bad "heartbeat ${age:-?} s old at 1.5 s"
+	kill -TERM $bg
 	wait $bg
 	bg=
-	[ "$(q h.db 'SELECT status FROM run')" = complete ] && ok || bad "run: $(cat h.err)"
+	[ "$(q h.db 'SELECT status FROM run')" = aborted ] && ok || bad "run: $(cat h.err)"
 }
 
 merge_ended() {
@@ -196,6 +198,12 @@ scenario_files() {
 	mkdir dir.ini
 	expect_exit 2 "$RCUSIM" run dir.ini --db f.db
 	expect_err 'dir.ini: is a directory'
+	# Nor is a database: a directory or a FIFO, at once.
+	mkfifo fifo.db
+	expect_exit 2 timeout 10 "$RCUSIM" runs --db fifo.db
+	expect_err 'fifo.db: not a regular file'
+	expect_exit 2 "$RCUSIM" run "$Q" --db dir.ini --duration 1s
+	expect_err 'dir.ini: is a directory'
 	expect_exit 2 "$RCUSIM" run "$SRC/scenarios/callrcu-small.ini" --db g.db --set workload.callrcu_rate=1/ns
 	expect_err 'workload.callrcu_rate'
 	[ ! -e g.db ] || [ "$(q g.db 'SELECT count(*) FROM run')" = 0 ] && ok || bad "an input error left a row"
@@ -221,6 +229,15 @@ smaller() {
 	expect_exit 2 "$RCUSIM" run "$d/long.ini" --db n.db
 	expect_err 'long\.ini:3: workload\.bogus: unknown parameter'
 	# SIGHUP and SIGPIPE stop a run as SIGTERM does: recorded as aborted.
+	# A signal its caller ignores stays ignored (nohup).
+	nohup "$RCUSIM" run "$Q" --duration 300s --db nohup.db --quiet >/dev/null 2>&1 &
+	bg=$!
+	wait_status nohup.db 1 running && ok || bad "nohup: never running"
+	kill -HUP $bg
+	wait $bg
+	rc=$?
+	bg=
+	[ $rc -eq 0 ] && [ "$(q nohup.db 'SELECT status FROM run')" = complete ] && ok || bad "nohup run: exit $rc"
 	for sig in HUP PIPE; do
 		"$RCUSIM" run "$Q" --duration 3000s --db sig$sig.db --quiet >/dev/null 2>&1 &
 		bg=$!
@@ -243,6 +260,8 @@ smaller() {
 	expect_exit 2 "$RCUSIM" check --db x1.db --db x2.db "$SRC/tests/baselines/make-small-fixed.ini"
 	expect_exit 2 "$RCUSIM" check --run 1 --run 2 "$SRC/tests/baselines/make-small-fixed.ini"
 	expect_err '--run given twice'
+	expect_exit 2 "$RCUSIM" sweep "$Q" --vary workload.queue_batch=1,2 --seeds 1..1 --seeds 5..5 --emit-jobs
+	expect_exit 2 "$RCUSIM" sweep "$Q" --vary workload.queue_batch=1,2 --backend slurm --backend local --emit-jobs
 	[ ! -e x1.db ] && [ ! -e x2.db ] && [ ! -e rcusim.db ] && ok || bad "a refused command made a database: $(ls)"
 	# A knob the policy does not read, set at its default value, is still
 	# a mistake (2.6.15's fixed policy has no blimit).

@@ -168,7 +168,7 @@ vary_twice() {
 results_other_sweep() {
 	case=results_other_sweep
 	psweep() {
-		"$RCUSIM" sweep "$S" --duration 50ms --backend parallel --jobs 1 --results r --db r.db "$@"
+		"$RCUSIM" sweep "$S" --duration 50ms --backend parallel --results r --db r.db "$@"
 	}
 	expect_exit 0 psweep --vary rcu.blimit=10
 	cp r/sweep.args args.1
