@@ -131,8 +131,16 @@ static int not_ours(rec_db *db, char *err, size_t errlen)
 	return SIM_EINPUT;
 }
 
-/* SQLite's handle for @path in *@db, opened with @flags; @path kept for
- * messages. 0, SIM_ENOMEM or SIM_EIO (message in @err). */
+/* How long a connection waits for a lock: BUSY_TIMEOUT_MS, or
+ * RCUSIM_BUSY_TIMEOUT_MS (tests hold locks and wait less). */
+static int busy_timeout_ms(void)
+{
+	const char *bt = getenv("RCUSIM_BUSY_TIMEOUT_MS");
+	return bt && atoi(bt) > 0 ? atoi(bt) : BUSY_TIMEOUT_MS;
+}
+
+/* SQLite's handle for @path in *@db, opened with @flags and the busy
+ * timeout; @path kept for messages. 0, SIM_ENOMEM or SIM_EIO (message in @err). */
 static int open_handle(rec_db **out, const char *path, int flags, char *err, size_t errlen)
 {
 	rec_db *db = calloc(1, sizeof(*db));
@@ -152,6 +160,7 @@ static int open_handle(rec_db **out, const char *path, int flags, char *err, siz
 		rec_close(db);
 		return SIM_EIO;
 	}
+	sqlite3_busy_timeout(db->db, busy_timeout_ms());
 	*out = db;
 	return 0;
 }
@@ -165,8 +174,6 @@ static int open_ro(rec_db **out, const char *path, int min_v, char *err, size_t 
 	*out = NULL;
 	if (rc || (rc = open_handle(&db, path, SQLITE_OPEN_READONLY, err, errlen)))
 		return rc;
-	const char *bt = getenv("RCUSIM_BUSY_TIMEOUT_MS");
-	sqlite3_busy_timeout(db->db, bt && atoi(bt) > 0 ? atoi(bt) : BUSY_TIMEOUT_MS);
 	if (schema_state(db, &v, &tables)) {
 		rc = not_ours(db, err, errlen);
 		goto fail;
@@ -210,10 +217,7 @@ int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
 	*out = NULL;
 	if (rc || (rc = open_handle(&db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, errlen)))
 		return rc;
-	/* RCUSIM_BUSY_TIMEOUT_MS shortens the wait for a lock (tests hold one). */
-	const char *bt = getenv("RCUSIM_BUSY_TIMEOUT_MS");
-	int busy_ms = bt && atoi(bt) > 0 ? atoi(bt) : BUSY_TIMEOUT_MS;
-	sqlite3_busy_timeout(db->db, busy_ms);
+	int busy_ms = busy_timeout_ms();
 	/* Another program's database is left as it is. */
 	if (schema_state(db, &v, &tables)) {
 		rc = not_ours(db, err, errlen);
