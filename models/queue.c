@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cbstats.h"
+#include "rcu/cbstats.h"
 #include "checks.h"
 #include "model.h"
 

@@ -6,11 +6,11 @@
  */
 #include "model.h"
 
-#include "rcu.h"
-#include "rcu_classic.h"
-#include "rcu_nocb.h"
-#include "rcu_tree.h"
-#include "workload.h"
+#include "rcu/rcu.h"
+#include "rcu/classic.h"
+#include "rcu/tree_nocb.h"
+#include "rcu/tree.h"
+#include "workloads/workload.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "kbox.h"
-#include "rcu_nocb.h"
-#include "rcu_tree.h"
+#include "rcu/tree_nocb.h"
+#include "rcu/tree.h"
 #include "testlib.h"
 
 /* Four CPUs (no SMT), HZ 250, EEVDF, Tree RCU with every CPU offloaded, the

@@ -7,7 +7,7 @@
 #include "testlib.h"
 #include <stdlib.h>
 
-#include "rcu_classic.h"
+#include "rcu/classic.h"
 
 static rcu_cfg cfg_of(rcu_policy pol)
 {

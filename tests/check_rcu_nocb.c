@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rcu_nocb.h"
+#include "rcu/tree_nocb.h"
 
 /* A tree of @ncpus at @hz (qhimark @qhimark, 0: default) with the CPUs of
  * @list offloaded under @cfg (NULL: defaults). */

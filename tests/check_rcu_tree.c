@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rcu_tree.h"
+#include "rcu/tree.h"
 
 static rcu_tree_state *mk_cfg(const rcu_tree_cfg *cfg, bool payload)
 {

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sched.h"
+#include "sched/sched.h"
 
 static sched_cfg cfg_hz(int hz)
 {

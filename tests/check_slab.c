@@ -8,9 +8,9 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "slab.h"
+#include "mm/slab.h"
 #include "testlib.h"
-#include "vfs.h"
+#include "fs/file_table.h"
 
 static slab_cfg filp(int ncpus)
 {

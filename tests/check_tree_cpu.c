@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "kbox.h"
-#include "rcu_tree.h"
+#include "rcu/tree.h"
 #include "testlib.h"
 
 /* Four CPUs (no SMT), HZ 250, EEVDF, Tree RCU, the callrcu workload at no

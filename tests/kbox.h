@@ -8,8 +8,8 @@
 #include <check.h>
 #include <string.h>
 
-#include "kernel_int.h"
-#include "rcu_tree.h"
+#include "kernel/kernel_int.h"
+#include "rcu/tree.h"
 
 typedef struct box {
 	sim_params *p;

@@ -26,7 +26,7 @@
  * - Trace events, rcu_nocb_gp_kthread's cond_resched_tasks_rcu_qs() between
  *   passes (the caller's scheduling), kthread creation failure.
  */
-#include "rcu_nocb.h"
+#include "rcu/tree_nocb.h"
 
 #include <assert.h>
 #include <ctype.h>

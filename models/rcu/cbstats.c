@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cbstats.c - the cb.* metrics and their conservation check (cbstats.h). */
-#include "cbstats.h"
+#include "rcu/cbstats.h"
 
 #include <stdio.h>
 

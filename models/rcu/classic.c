@@ -7,7 +7,7 @@
  * together); the _bh flavour is left out (nothing in the modelled loads
  * uses call_rcu_bh). At the end, the flavor rcu_classic (rcu.h) over it.
  */
-#include "rcu_classic.h"
+#include "rcu/classic.h"
 
 #include <assert.h>
 #include <stdio.h>

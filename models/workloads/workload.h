@@ -22,11 +22,11 @@
 
 #include "engine.h"
 #include "metrics.h"
-#include "rcu.h"
+#include "rcu/rcu.h"
 #include "registry.h"
 #include "rng.h"
-#include "sched.h"
-#include "slab.h"
+#include "sched/sched.h"
+#include "mm/slab.h"
 
 typedef struct kcpu kcpu;
 typedef struct kmodel kmodel;

@@ -15,7 +15,7 @@
 
 #include "engine.h"
 #include "metrics.h"
-#include "rcu.h"
+#include "rcu/rcu.h"
 
 typedef enum rcu_policy { RCU_FIXED, RCU_TUNABLE, RCU_WATERMARK } rcu_policy;
 

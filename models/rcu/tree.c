@@ -30,7 +30,7 @@
  *   the kernel does when a CPU falls ULONG_MAX/4 behind (never, in practice).
  * - CONFIG_RCU_DOUBLE_CHECK_CB_TIME's jiffies backstop (off by default).
  */
-#include "rcu_tree.h"
+#include "rcu/tree.h"
 
 #include <assert.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
  *         FBC_BATCH) and summed exactly before refusing.
  * Root's exemption from file-max is left out: the jobs are not root.
  */
-#include "vfs.h"
+#include "fs/file_table.h"
 
 #include <stdlib.h>
 #include <string.h>

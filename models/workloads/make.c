@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "files.h"
-#include "kernel_int.h"
+#include "fs/files.h"
+#include "kernel/kernel_int.h"
 
 /* make's settings and counters (kworkload.priv). */
 typedef struct make_wl {

@@ -57,7 +57,7 @@
 #include <assert.h>
 #include <math.h>
 
-#include "kernel_int.h"
+#include "kernel/kernel_int.h"
 
 /* With the checks on: no lazy softirq run on @c ends before the event being
  * dispatched (it was settled). */

@@ -5,8 +5,8 @@
  * time (a Poisson process), workload.openclose_user_share of it in user
  * mode. Each close queues the file's RCU callback at once.
  */
-#include "files.h"
-#include "kernel_int.h"
+#include "fs/files.h"
+#include "kernel/kernel_int.h"
 
 static int openclose_create(kworkload *w, const sim_params *p, char *err, size_t errlen)
 {

@@ -7,7 +7,7 @@
  * One node (UltraSPARC T1 is not NUMA); no alien caches; colouring and the
  * debug paths are left out.
  */
-#include "slab.h"
+#include "mm/slab.h"
 #include "error.h"
 
 #include <assert.h>

@@ -45,7 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rcu_tree.h"
+#include "rcu/tree.h"
 
 /* ---- 1. configuration and groups -------------------------------------------- */
 

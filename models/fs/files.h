@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "kernel_int.h"
+#include "kernel/kernel_int.h"
 
 /* An open refused at file-max at @at: the unit fails, or the job sleeps
  * retry_delay and tries again. Returns true if the job stops running. */

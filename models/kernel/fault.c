@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_int.h"
+#include "kernel/kernel_int.h"
 
 int fault_cpus_parse(const char *s, int ncpus, int *out, int *n, char *why, size_t whylen)
 {

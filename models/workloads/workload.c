@@ -2,7 +2,7 @@
 /* workload.c - the table of workload kinds (workload.h). */
 #include <string.h>
 
-#include "kernel_int.h"
+#include "kernel/kernel_int.h"
 
 /* Every kind (its file, wl_KIND.c, defines KIND_workload); params.def's
  * workload.kind lists their names. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rcu.c - the RCU flavors rcu.flavor chooses from (rcu.h). */
-#include "rcu.h"
+#include "rcu/rcu.h"
 
 #include <string.h>
 

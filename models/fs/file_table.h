@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "engine.h"
-#include "slab.h"
+#include "mm/slab.h"
 
 typedef enum vfs_accounting { VFS_ACCT_SLAB, VFS_ACCT_RCU, VFS_ACCT_PERCPU } vfs_accounting;
 

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kernel_int.h"
+#include "kernel/kernel_int.h"
 
 typedef struct syncrcu_wl {
 	double per_call;      /* ns of work per iteration: gap + the system call */

@@ -40,9 +40,9 @@
  * 3 x the stall time + 3 jiffies later (print_other_cpu_stall(),
  * tree_stall.h 6.12:628).
  */
-#include "rcu.h"
-#include "rcu_nocb.h"
-#include "rcu_tree.h"
+#include "rcu/rcu.h"
+#include "rcu/tree_nocb.h"
+#include "rcu/tree.h"
 
 #include <assert.h>
 #include <stdio.h>

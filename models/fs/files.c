@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "files.h"
-#include "kernel_int.h"
+#include "fs/files.h"
+#include "kernel/kernel_int.h"
 
 /* cache_reap() for this CPU's array, and the node's part when due. Runs
  * from a workqueue; its CPU time is left out. */

@@ -18,13 +18,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cbstats.h"
+#include "rcu/cbstats.h"
 #include "checks.h"
 #include "model.h"
-#include "rcu.h"
-#include "sched.h"
-#include "vfs.h"
-#include "workload.h"
+#include "rcu/rcu.h"
+#include "sched/sched.h"
+#include "fs/file_table.h"
+#include "workloads/workload.h"
 
 #define REF_CLOCK_HZ 1.2e9 /* the clock at which every *_cost is given */
 

@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 
-#include "kernel_int.h"
+#include "kernel/kernel_int.h"
 
 static int callrcu_create(kworkload *w, const sim_params *p, char *err, size_t errlen)
 {

@@ -22,7 +22,7 @@
  * inverse-weight arithmetic of __calc_delta (exact division here); every
  * task's slice is sched.base_slice (no custom slices).
  */
-#include "sched.h"
+#include "sched/sched.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
  * TIMESLICE_GRANULARITY requeue of interactive tasks, real-time classes and
  * load balancing are left out (jobs stay on their CPU).
  */
-#include "sched.h"
+#include "sched/sched.h"
 
 #include <assert.h>
 #include <stdlib.h>

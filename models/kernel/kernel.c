@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_int.h"
+#include "kernel/kernel_int.h"
 
 static void kernel_destroy(void *state)
 {
