@@ -30,7 +30,7 @@ static void queue(box *b, int n)
 {
 	kmodel *k = b->k;
 	for (int i = 0; i < n; i++) {
-		rcu_call_effect e = { false, false, false, false };
+		rcu_effect e = { false, false, false, false };
 		ck_assert_int_eq(k->rcu.ops->call_rcu(k->rcu.rsp, 0, sim_now(b->eng), 0, &e), 0);
 		k->rcu.cb.enqueued++;
 		sim_tavg_add_at(&k->rcu.cb.qtotal, sim_now(b->eng), sim_now(b->eng), 1);

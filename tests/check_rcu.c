@@ -16,10 +16,10 @@ static rcu_cfg cfg_of(rcu_policy pol)
 }
 
 static void call_n(const rcu_cfg *cfg, rcu_ctrlblk *rcp, rcu_data *rdp, int n, sim_time t0,
-		   rcu_call_effect *eff)
+		   rcu_effect *eff)
 {
 	for (int i = 0; i < n; i++) {
-		rcu_call_effect e = { false, false, false, false };
+		rcu_effect e = { false, false, false, false };
 		ck_assert_int_eq(call_rcu(cfg, rcp, rdp, t0 + i, 0, &e), 0);
 		if (eff) {
 			eff->need_resched |= e.need_resched;
@@ -159,7 +159,7 @@ START_TEST(rcu_fixed_resched_over)
 	rcu_data d;
 	rcu_ctrlblk_init(&rcp, 1);
 	rcu_data_init(&d, &cfg, 0, false);
-	rcu_call_effect e = { false, false, false, false };
+	rcu_effect e = { false, false, false, false };
 	call_n(&cfg, &rcp, &d, 10000, 0, &e);
 	ck_assert(!e.need_resched);
 	call_n(&cfg, &rcp, &d, 1, 0, &e); /* the 10001st */
@@ -182,20 +182,20 @@ START_TEST(rcu_watermark_raise_ipi_and_restore)
 	rcu_data d;
 	rcu_ctrlblk_init(&rcp, 4);
 	rcu_data_init(&d, &cfg, 0, false);
-	rcu_call_effect e = { false, false, false, false };
+	rcu_effect e = { false, false, false, false };
 	call_n(&cfg, &rcp, &d, 5, 0, &e);
 	ck_assert(!e.need_resched && d.blimit == 10); /* qlen 5: not above qhimark */
-	e = (rcu_call_effect){ false, false, false, false };
+	e = (rcu_effect){ false, false, false, false };
 	call_n(&cfg, &rcp, &d, 1, 0, &e); /* qlen 6 > 5: raise, kick; 6 - 0 > 3: IPIs */
 	ck_assert(e.need_resched && e.send_ipis);
 	ck_assert_int_eq(d.blimit, RCU_INT_MAX);
 	ck_assert_int_eq(d.last_rs_qlen, 6);
 	for (int q = 7; q <= 9; q++) { /* 9 - 6 = 3, not > 3: no IPIs */
-		e = (rcu_call_effect){ false, false, false, false };
+		e = (rcu_effect){ false, false, false, false };
 		call_n(&cfg, &rcp, &d, 1, 0, &e);
 		ck_assert(e.need_resched && !e.send_ipis);
 	}
-	e = (rcu_call_effect){ false, false, false, false };
+	e = (rcu_effect){ false, false, false, false };
 	call_n(&cfg, &rcp, &d, 1, 0, &e); /* qlen 10: 10 - 6 = 4 > 3 */
 	ck_assert(e.send_ipis);
 	ck_assert_int_eq(d.last_rs_qlen, 10);
@@ -210,7 +210,7 @@ START_TEST(rcu_watermark_raise_ipi_and_restore)
 	/* The kernel never resets last_rs_qlen (Nesterov): above qhimark again,
 	 * IPIs wait until qlen exceeds 10 + 3. */
 	ck_assert_int_eq(d.last_rs_qlen, _i ? 0 : 10);
-	e = (rcu_call_effect){ false, false, false, false };
+	e = (rcu_effect){ false, false, false, false };
 	call_n(&cfg, &rcp, &d, 6, 0, &e); /* qlen 6 > 5 */
 	ck_assert(e.need_resched);
 	ck_assert(e.send_ipis == (bool)_i);

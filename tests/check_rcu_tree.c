@@ -30,14 +30,14 @@ static rcu_tree_state *mk(int ncpus, int hz)
 	return mk_cfg(&cfg, false);
 }
 
-static void call_n(rcu_tree_state *rsp, int cpu, int64_t n, sim_time at, rcu_tree_effect *eff)
+static void call_n(rcu_tree_state *rsp, int cpu, int64_t n, sim_time at, rcu_effect *eff)
 {
 	for (int64_t i = 0; i < n; i++) {
-		rcu_tree_effect e = { 0 };
+		rcu_effect e = { 0 };
 		ck_assert_int_eq(rcu_tree_call_rcu(rsp, cpu, at, (uint32_t)i, false, &e), 0);
 		if (eff) {
-			eff->wake_gp_kthread |= e.wake_gp_kthread;
-			eff->invoke_rcu_core |= e.invoke_rcu_core;
+			eff->wake_gp |= e.wake_gp;
+			eff->raise |= e.raise;
 			eff->need_resched |= e.need_resched;
 		}
 	}
@@ -343,10 +343,10 @@ START_TEST(tree_mid_gp_callback_waits_rest_plus_one_gp)
 	 * runs on CPU 31. */
 	rcu_tree_state *rsp = mk(32, 1000);
 	const uint64_t g0 = rsp->gp_seq;
-	rcu_tree_effect eff = { 0 };
+	rcu_effect eff = { 0 };
 	ck_assert(!rcu_tree_pending(rsp, 0));
 	call_n(rsp, 0, 1, 100, &eff);
-	ck_assert(!eff.wake_gp_kthread && !eff.invoke_rcu_core);
+	ck_assert(!eff.wake_gp && !eff.raise);
 	ck_assert(rcu_tree_pending(rsp, 0)); /* RCU idle, NEXT needs a GP */
 	/* CPU 0's RCU core: NEXT waits for g0 + 4, requested up to the root. */
 	ck_assert(rcu_tree_core(rsp, 0));
@@ -717,14 +717,14 @@ START_TEST(tree_tick_and_urgent_qs)
 {
 	rcu_tree_state *rsp = mk(2, 1000);
 	rcu_tree_data *rdp = &rsp->rda[1];
-	rcu_tree_effect eff = { 0 };
+	rcu_effect eff = { 0 };
 	/* Urgency from a kernel-mode tick becomes need_resched, once. */
 	rdp->rcu_urgent_qs = true;
 	rcu_tree_sched_clock_irq(rsp, 1, false, &eff);
 	ck_assert(eff.need_resched && !rdp->rcu_urgent_qs && rdp->cpu_no_qs);
-	eff = (rcu_tree_effect){ 0 };
+	eff = (rcu_effect){ 0 };
 	rcu_tree_sched_clock_irq(rsp, 1, false, &eff);
-	ck_assert(!eff.need_resched && !eff.invoke_rcu_core);
+	ck_assert(!eff.need_resched && !eff.raise);
 	/* A user-mode tick is a QS and needs no resched. */
 	rdp->rcu_urgent_qs = true;
 	rcu_tree_sched_clock_irq(rsp, 1, true, &eff);
@@ -748,14 +748,14 @@ START_TEST(tree_tick_and_urgent_qs)
 	 * NEXT and RCU idle does too. */
 	rcu_tree_eqs_enter(rsp, 1);
 	ck_assert(rcu_tree_in_eqs(rsp, 1));
-	eff = (rcu_tree_effect){ 0 };
+	eff = (rcu_effect){ 0 };
 	call_n(rsp, 1, 1, 0, &eff);
-	ck_assert(eff.invoke_rcu_core);
+	ck_assert(eff.raise);
 	ck_assert(rcu_tree_needs_cpu(rsp, 1));
 	rcu_tree_eqs_exit(rsp, 1);
-	eff = (rcu_tree_effect){ 0 };
+	eff = (rcu_effect){ 0 };
 	rcu_tree_sched_clock_irq(rsp, 1, false, &eff);
-	ck_assert(eff.invoke_rcu_core);
+	ck_assert(eff.raise);
 	rcu_tree_destroy(rsp);
 }
 END_TEST
@@ -906,11 +906,11 @@ START_TEST(tree_overflow_kicks_and_restore)
 	/* 10000 more: the queue of 10001 exceeds 0 + qhimark: blimit 10000,
 	 * an FQS is forced (none ran since the snapshot) and the trigger moves
 	 * to 10001. The new callbacks got their GP on the way. */
-	rcu_tree_effect eff = { 0 };
+	rcu_effect eff = { 0 };
 	call_n(rsp, 0, 9999, 0, &eff);
-	ck_assert(!eff.wake_gp_kthread && rdp->blimit == 10);
+	ck_assert(!eff.wake_gp && rdp->blimit == 10);
 	call_n(rsp, 0, 1, 0, &eff);
-	ck_assert(eff.wake_gp_kthread);
+	ck_assert(eff.wake_gp);
 	ck_assert(rsp->gp_flags & RCU_GP_FLAG_FQS);
 	ck_assert_int_eq(rdp->blimit, 10000);
 	ck_assert_int_eq(rdp->qlen_last_fqs_check, 10001);
@@ -918,16 +918,16 @@ START_TEST(tree_overflow_kicks_and_restore)
 	/* An FQS scan runs; at 20002 no second kick (one ran since). */
 	rcu_tree_fqs_result res;
 	rcu_tree_gp_fqs(rsp, true, 1, &res);
-	eff = (rcu_tree_effect){ 0 };
+	eff = (rcu_effect){ 0 };
 	call_n(rsp, 0, 10001, 0, &eff);
-	ck_assert(!eff.wake_gp_kthread && !(rsp->gp_flags & RCU_GP_FLAG_FQS));
+	ck_assert(!eff.wake_gp && !(rsp->gp_flags & RCU_GP_FLAG_FQS));
 	ck_assert_int_eq(rdp->qlen_last_fqs_check, 20002);
 	ck_assert_uint_eq(rdp->n_force_qs_snap, 1);
 	/* At 30003 none ran since 20002: kick. */
 	call_n(rsp, 0, 10000, 0, &eff);
-	ck_assert(!eff.wake_gp_kthread);
+	ck_assert(!eff.wake_gp);
 	call_n(rsp, 0, 1, 0, &eff);
-	ck_assert(eff.wake_gp_kthread);
+	ck_assert(eff.wake_gp);
 	ck_assert_int_eq(rdp->qlen_last_fqs_check, 30003);
 	/* Drain (cost 100 ns: 10000 take 1 ms, under the 3 ms limit). */
 	all_done(rsp, 0);
@@ -968,19 +968,19 @@ START_TEST(tree_overflow_without_gp_requests_one)
 	 * but finds its request recorded. */
 	rcu_tree_state *rsp = mk(2, 1000);
 	rcu_tree_data *rdp = &rsp->rda[0];
-	rcu_tree_effect eff = { 0 };
+	rcu_effect eff = { 0 };
 	call_n(rsp, 0, 10000, 0, &eff);
-	ck_assert(!eff.wake_gp_kthread);
+	ck_assert(!eff.wake_gp);
 	ck_assert_int_eq(rsp->gp_flags, 0);
 	call_n(rsp, 0, 1, 0, &eff);
-	ck_assert(eff.wake_gp_kthread);
+	ck_assert(eff.wake_gp);
 	ck_assert_int_eq(rsp->gp_flags, RCU_GP_FLAG_INIT);
 	ck_assert_int_eq(rcu_segcblist_seglen(&rdp->cblist, RCU_WAIT_TAIL), 10001);
 	ck_assert_int_eq(rdp->blimit, 10);
 	ck_assert_int_eq(rdp->qlen_last_fqs_check, 0);
-	eff = (rcu_tree_effect){ 0 };
+	eff = (rcu_effect){ 0 };
 	call_n(rsp, 0, 1, 0, &eff);
-	ck_assert(!eff.wake_gp_kthread);
+	ck_assert(!eff.wake_gp);
 	ck_assert_int_eq(rcu_segcblist_seglen(&rdp->cblist, RCU_WAIT_TAIL), 10002);
 	/* With irqs disabled call_rcu_core() stops before the path. */
 	rcu_tree_destroy(rsp);
@@ -998,12 +998,12 @@ START_TEST(tree_overflow_without_gp_requests_one)
 	rsp = mk_cfg(&cfg, false);
 	rsp->gp_flags = RCU_GP_FLAG_INIT;
 	rcu_tree_gp_init(rsp, -1, 0);
-	eff = (rcu_tree_effect){ 0 };
+	eff = (rcu_effect){ 0 };
 	call_n(rsp, 0, 1, 0, &eff);
-	ck_assert(!eff.wake_gp_kthread && !(rsp->gp_flags & RCU_GP_FLAG_FQS));
+	ck_assert(!eff.wake_gp && !(rsp->gp_flags & RCU_GP_FLAG_FQS));
 	ck_assert_int_eq(rsp->rda[0].blimit, 10000);
 	call_n(rsp, 0, 1, 0, &eff);
-	ck_assert(eff.wake_gp_kthread && (rsp->gp_flags & RCU_GP_FLAG_FQS));
+	ck_assert(eff.wake_gp && (rsp->gp_flags & RCU_GP_FLAG_FQS));
 	rcu_tree_destroy(rsp);
 }
 END_TEST
@@ -1039,12 +1039,12 @@ static void same_call_state(const rcu_tree_state *a, const rcu_tree_state *b, in
 static void call_both(rcu_tree_state *a, rcu_tree_state *b, int cpu, sim_time t0, sim_time step,
 		      int64_t n)
 {
-	rcu_tree_effect ea = { 0 }, eb = { 0 };
+	rcu_effect ea = { 0 }, eb = { 0 };
 	for (int64_t i = 0; i < n; i++)
 		ck_assert_int_eq(rcu_tree_call_rcu(a, cpu, t0 + i * step, 0, false, &ea), 0);
 	ck_assert_int_eq(rcu_tree_call_rcu_n(b, cpu, t0, step, n, &eb), 0);
-	ck_assert_int_eq(ea.wake_gp_kthread, eb.wake_gp_kthread);
-	ck_assert_int_eq(ea.invoke_rcu_core, eb.invoke_rcu_core);
+	ck_assert_int_eq(ea.wake_gp, eb.wake_gp);
+	ck_assert_int_eq(ea.raise, eb.raise);
 	ck_assert_int_eq(ea.need_resched, eb.need_resched);
 	same_call_state(a, b, cpu, t0 + n * step);
 }
@@ -1139,7 +1139,7 @@ START_TEST(tree_run_mode_matches_ring)
 		s ^= s << 13, s ^= s >> 7, s ^= s << 17;
 		int cpu = (int)(s & 1), op = (int)((s >> 1) % 6);
 		now += (sim_time)((s >> 8) % 5000);
-		rcu_tree_effect e = { 0 };
+		rcu_effect e = { 0 };
 		if (op == 0) {
 			sim_time t = now - (sim_time)((s >> 24) % 100);
 			REQUIRE_EQ(rcu_tree_call_rcu(a, cpu, t, 0, false, &e), 0);
@@ -1181,7 +1181,7 @@ START_TEST(tree_run_mode_matches_ring)
 	rcu_tree_destroy(b);
 	b = mk_cfg(&cfg, false);
 	rcu_segcblist *l = &b->rda[1].cblist;
-	rcu_tree_effect e = { 0 };
+	rcu_effect e = { 0 };
 	for (int i = 0; i < 50; i++)
 		ck_assert_int_eq(rcu_tree_call_rcu(b, 1, 100 + 7 * i, 0, false, &e), 0);
 	ck_assert_int_eq(rcu_tree_call_rcu_n(b, 1, 100 + 7 * 50, 7, 30, &e), 0);
@@ -1294,14 +1294,14 @@ START_TEST(tree_random_conservation)
 			if (drain)
 				break;
 			for (int k = 0; k < (int)(r >> 16 & 7) + 1; k++) {
-				rcu_tree_effect eff = { 0 };
+				rcu_effect eff = { 0 };
 				REQUIRE_EQ(rcu_tree_call_rcu(rsp, cpu, now, obj, false, &eff), 0);
 				REQUIRE_LT(rq[cpu].tail - rq[cpu].head, REF_CAP);
 				rq[cpu].cb[rq[cpu].tail++ % REF_CAP] =
 					(ref_cb){ now, obj, ref_snap(rsp->gp_seq) };
 				obj++;
 				enqueued++;
-				wake |= eff.wake_gp_kthread;
+				wake |= eff.wake_gp;
 			}
 			break;
 		case 2: /* RCU core */
@@ -1313,7 +1313,7 @@ START_TEST(tree_random_conservation)
 			if (r & 0x10000) {
 				rcu_tree_note_context_switch(rsp, cpu);
 			} else {
-				rcu_tree_effect eff = { 0 };
+				rcu_effect eff = { 0 };
 				rcu_tree_sched_clock_irq(rsp, cpu, true, &eff);
 			}
 			break;

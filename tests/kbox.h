@@ -69,7 +69,7 @@ static inline void queue_on(box *b, int cpu, int n)
 	kmodel *k = b->k;
 	bool wake = false;
 	for (int i = 0; i < n; i++) {
-		rcu_call_effect e = { false, false, false, false };
+		rcu_effect e = { false, false, false, false };
 		ck_assert_int_eq(k->rcu.ops->call_rcu(k->rcu.rsp, cpu, sim_now(b->eng), 0, &e), 0);
 		k->rcu.cb.enqueued++;
 		sim_tavg_add_at(&k->rcu.cb.qtotal, sim_now(b->eng), sim_now(b->eng), 1);
@@ -78,7 +78,7 @@ static inline void queue_on(box *b, int cpu, int n)
 	if (wake)
 		ck_assert_int_eq(sim_timer_at(b->eng, &k->rcu.gpk->wake, sim_now(b->eng)), 0);
 	if (k->rcu.nocb)
-		kcpu_nocb_kicks(k, sim_now(b->eng));
+		kcpu_rcu_effect(&k->cpu[cpu], sim_now(b->eng), &(rcu_effect){ false, false, false, false });
 }
 
 #endif

@@ -136,85 +136,27 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 	return r->ops->create(&r->rsp, &env, err, errlen);
 }
 
-/* A kthread of the RCU flavor's on @c: sleeping (woken when it has work),
- * SCHED_FIFO when rcu.kthread_prio > 0, else nice 0. 0 or SIM_ENOMEM. */
-static int kthread_init(kmodel *k, kthread *kt, kthread_kind kind, kcpu *c, int prio)
-{
-	kt->kind = kind;
-	kt->cpu = c;
-	kt->sleeping = true;
-	sched_task_init(&k->sched.cfg, &kt->task, 0);
-	kt->task.fifo = prio > 0;
-	sim_timer_init(k->eng, &kt->done, kcpu_kthread_done_fire, kt);
-	sim_timer_init(k->eng, &kt->wake, kcpu_kthread_wake_fire, kt);
-	return sched_attach(&k->sched.cfg, &c->rq);
-}
+/* The kernel threads, after the CPUs, one family per line, in this order:
+ * the RCU flavor's GP kthread on rcu.gp_kthread_cpu (rcu_gp_kthread.c),
+ * offloading's rcuog and rcuo (rcu_nocb_kthreads.c), rcuc on every CPU
+ * when RCU core work runs there (rcu_cpu_kthread.c). A family creates
+ * nothing when its mechanism is off. */
+static int (*const kthread_families[])(kmodel *k, const sim_params *p, int prio) = {
+	rcu_gp_kthread_create,
+	rcu_nocb_kthreads_create,
+	rcu_cpu_kthreads_create,
+};
 
-/* Offloading's kthreads (rcu.nocbs): an rcuog on the first CPU of each
- * group with an offloaded CPU, with its nocb_timer there, and an rcuo on
- * each offloaded CPU, at @prio as the flavor's other kthreads (rcuo's
- * SCHED_FIFO is CONFIG_RCU_NOCB_CPU_CB_BOOST's, default y with PREEMPT_RT:
- * tree_nocb.h 6.12:1369-1415,
- * kernel/rcu/Kconfig 6.12:279-282). 0 or SIM_ENOMEM. */
-static int rcu_nocb_kthreads_create(kmodel *k, int prio)
-{
-	krcu *r = &k->rcu;
-	int ng = r->ops->nocb_groups ? r->ops->nocb_groups(r->rsp) : 0;
-	if (!ng)
-		return 0;
-	r->nocb = true;
-	r->nrcuog = ng;
-	if (!(r->rcuog = calloc((size_t)ng, sizeof(*r->rcuog))) ||
-	    !(r->rcuo = calloc((size_t)k->mach.ncpus, sizeof(*r->rcuo))))
-		return SIM_ENOMEM;
-	for (int g = 0; g < ng; g++) {
-		int leader = r->ops->nocb_leader(r->rsp, g);
-		kthread *kt = &r->rcuog[g];
-		if (leader < 0)
-			continue;
-		if (kthread_init(k, kt, KT_RCUOG, &k->cpu[leader], prio) ||
-		    sim_timer_init(k->eng, &kt->nocb_timer, kcpu_nocb_timer_fire, kt))
-			return SIM_ENOMEM;
-		kt->id = g;
-		k->cpu[leader].rcuog = kt;
-	}
-	for (int i = 0; i < k->mach.ncpus; i++) {
-		if (!r->ops->nocb_offloaded(r->rsp, i))
-			continue;
-		if (kthread_init(k, &r->rcuo[i], KT_RCUO, &k->cpu[i], prio))
-			return SIM_ENOMEM;
-		r->rcuo[i].id = i;
-		k->cpu[i].rcuo = &r->rcuo[i];
-	}
-	return 0;
-}
-
-/* The flavor's kthreads, after the CPUs: the GP kthread on
- * rcu.gp_kthread_cpu, rcuc on every CPU when RCU core work runs there.
- * 0 or SIM_ENOMEM. */
+/* The flavor's kthreads (none for a flavor without a GP kthread, as
+ * classic RCU). 0 or SIM_ENOMEM. */
 static int rcu_kthreads_create(kmodel *k, const sim_params *p)
 {
-	krcu *r = &k->rcu;
 	int prio = (int)sim_params_int(p, P_RCU_KTHREAD_PRIO);
-	if (!r->ops->gp_step)
+	if (!k->rcu.ops->gp_step)
 		return 0;
-	r->node_cost = sim_params_int(p, P_RCU_GP_NODE_COST);
-	r->fqs_cpu_cost = sim_params_int(p, P_RCU_FQS_CPU_COST);
-	int64_t gp_cpu = sim_params_int(p, P_RCU_GP_KTHREAD_CPU);
-	assert(gp_cpu < k->mach.ncpus); /* rcusim_validate() checked */
-	if (!(r->gpk = calloc(1, sizeof(*r->gpk))) ||
-	    kthread_init(k, r->gpk, KT_GP, &k->cpu[gp_cpu], prio) || rcu_nocb_kthreads_create(k, prio))
-		return SIM_ENOMEM;
-	if (!r->ops->core_kthread || !r->ops->core_kthread(r->rsp))
-		return 0;
-	if (!(r->rcuc = calloc((size_t)k->mach.ncpus, sizeof(*r->rcuc))) ||
-	    !(r->rcuc_run = sim_metrics_hist(k->h.m, "rcuc.run_ns")))
-		return SIM_ENOMEM;
-	for (int i = 0; i < k->mach.ncpus; i++) {
-		if (kthread_init(k, &r->rcuc[i], KT_RCUC, &k->cpu[i], prio))
+	for (size_t i = 0; i < sizeof(kthread_families) / sizeof(kthread_families[0]); i++)
+		if (kthread_families[i](k, p, prio))
 			return SIM_ENOMEM;
-		k->cpu[i].rcuc = &r->rcuc[i];
-	}
 	return 0;
 }
 

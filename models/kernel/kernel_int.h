@@ -46,20 +46,39 @@ enum {
  * would change every result. */
 #define WORKLOAD_RNG_STREAM "workload.callrcu"
 
-/* Which of the RCU flavor's kernel threads a kthread is. */
-typedef enum kthread_kind { KT_GP, KT_RCUC, KT_RCUOG, KT_RCUO } kthread_kind;
+typedef struct kthread kthread;
 
-/* A kernel thread of the RCU flavor's, bound to one CPU: the grace-period
- * kthread (rcu_flavor.gp_step), a CPU's rcuc kthread (RCU core work with
- * rcu.use_softirq = no), an offloading group's rcuog kthread (on the
- * group's first CPU) or an offloaded CPU's rcuo kthread (rcu.nocbs). Its work comes in steps, each a number of ns of
- * CPU time at full speed, whose state changes when it starts; the step's
- * end is an event while the thread runs (done), moved by whatever
- * interrupts it. It is not a job: its task's owner is NULL. */
-typedef struct kthread {
+/* What makes a kernel thread one kind or another (kthread.c runs them all):
+ * its work comes in steps, each a number of ns of CPU time at full speed
+ * whose state changes when it starts. A new kind is a file with its table
+ * and a line in kernel.c's kthread_families[]. */
+typedef struct kthread_ops {
+	const char *name;
+	/* @kt, running on @c, begins its next step at @t: its state changes
+	 * now; returns the step's work, ns at full speed (0: it ends at once). */
+	double (*step)(kcpu *c, kthread *kt, sim_time t);
+	/* Its step ended at @t: run the next one at once (RCU_GP_NEXT_RUN),
+	 * sleep until woken (_SLEEP), or sleep until woken or *@timeout
+	 * (_TIMEOUT). */
+	rcu_gp_next (*step_end)(kcpu *c, kthread *kt, sim_time t, sim_time *timeout);
+	/* Its wake timer fired at @now while it sleeps (a kick, or its sleep's
+	 * timeout): does it wake now? It may re-arm kt->wake instead. */
+	bool (*wake_fire)(kcpu *c, kthread *kt, sim_time now);
+} kthread_ops;
+
+/* A kernel thread bound to one CPU, of a kind (kthread_ops): today the RCU
+ * flavor's grace-period kthread (rcu_gp_kthread.c), a CPU's rcuc kthread
+ * (rcu_cpu_kthread.c: RCU core work with rcu.use_softirq = no), an
+ * offloading group's rcuog kthread and an offloaded CPU's rcuo kthread
+ * (rcu_nocb_kthreads.c). The step in progress ends in an event while the
+ * thread runs (done), moved by whatever interrupts it. It is not a job:
+ * its task's owner is NULL. The fields after the common ones are its
+ * kind's. */
+struct kthread {
 	sched_task task;        /* its task (owner NULL) */
-	kthread_kind kind;      /* which */
+	const kthread_ops *ops; /* what kind of kthread */
 	kcpu *cpu;              /* where it runs */
+	kthread *next;          /* the next kthread bound to its CPU (kcpu.kthreads) */
 	double work;            /* ns at full speed left of the step in progress */
 	bool in_step;           /* a step's work is in progress */
 	bool step_due;          /* runnable with its next step to run when it gets the CPU */
@@ -71,19 +90,19 @@ typedef struct kthread {
 	uint64_t wakeups;       /* times woken */
 	sim_timer done;         /* the step in progress ends (armed while it runs) */
 	sim_timer wake;         /* its wakeup, or its sleep's timeout */
-	/* KT_GP: the step in progress. */
+	/* The GP kthread: the step in progress. */
 	rcu_gp_work gpw;
-	/* KT_RCUC: rcu_cpu_kthread()'s state. */
+	/* rcuc: rcu_cpu_kthread()'s state. */
 	bool has_work;          /* rcu_cpu_has_work */
 	bool yielding;          /* RCU_KTHREAD_YIELDING: sleeping 2 jiffies after 10 passes */
 	int spincnt;            /* passes in this wakeup */
 	sim_time step_start;    /* ns: the current step began (rcuc run lengths) */
-	/* KT_RCUOG, KT_RCUO. */
+	/* rcuog, rcuo. */
 	rcu_nocb_work nw;       /* what its last step did */
-	uint64_t invoked;       /* KT_RCUO: callbacks it invoked */
+	uint64_t invoked;       /* rcuo: callbacks it invoked */
 	int id;                 /* its group (rcuog) or CPU (rcuo) */
-	sim_timer nocb_timer;   /* KT_RCUOG: its group's deferred-wakeup timer (nocb_timer) */
-} kthread;
+	sim_timer nocb_timer;   /* rcuog: its group's deferred-wakeup timer (nocb_timer) */
+};
 
 struct kcpu {
 	/* 1. Identity. */
@@ -127,6 +146,7 @@ struct kcpu {
 	sim_timer sysret;       /* sparc64: the running job's next system-call return, armed
 				 * while a softirq is pending (rtrap runs it there) */
 	bool ipi_resched;       /* the reschedule IPI on its way sets need_resched (resched_cpu()) */
+	kthread *kthreads;      /* the kthreads bound to it (linked by kthread.next) */
 	kthread *rcuc;          /* its rcuc kthread (rcu.use_softirq = no), else NULL */
 	kthread *rcuog;         /* the rcuog kthread it runs (a group's first CPU), else NULL */
 	kthread *rcuo;          /* its rcuo kthread (offloaded), else NULL */
@@ -302,17 +322,12 @@ static inline kthread *task_kthread(sched_task *p)
 static inline int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj, job_effect *eff)
 {
 	kmodel *k = c->k;
-	rcu_call_effect e = { false, false, false, false };
-	if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, at, obj, &e)) {
+	if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, at, obj, &eff->rcu)) {
 		kfail(k, SIM_ENOMEM);
 		return -1;
 	}
 	k->rcu.cb.enqueued++;
 	sim_tavg_add_at(&k->rcu.cb.qtotal, now, at, 1);
-	eff->need_resched |= e.need_resched;
-	eff->send_ipis |= e.send_ipis;
-	eff->wake_gp |= e.wake_gp;
-	eff->raise |= e.raise;
 	return 0;
 }
 
@@ -324,15 +339,14 @@ static inline int job_call_rcu_n(kcpu *c, sim_time now, sim_time t0, sim_time st
 				 job_effect *eff)
 {
 	kmodel *k = c->k;
-	rcu_call_effect e = { false, false, false, false };
 	int rc = 0;
 	if (n <= 0)
 		return 0;
 	if (k->rcu.ops->call_rcu_n)
-		rc = k->rcu.ops->call_rcu_n(k->rcu.rsp, c->id, t0, step, n, &e);
+		rc = k->rcu.ops->call_rcu_n(k->rcu.rsp, c->id, t0, step, n, &eff->rcu);
 	else
 		for (int64_t i = 0; i < n && !rc; i++)
-			rc = k->rcu.ops->call_rcu(k->rcu.rsp, c->id, t0 + i * step, 0, &e);
+			rc = k->rcu.ops->call_rcu(k->rcu.rsp, c->id, t0 + i * step, 0, &eff->rcu);
 	if (rc) {
 		kfail(k, SIM_ENOMEM);
 		return -1;
@@ -343,10 +357,6 @@ static inline int job_call_rcu_n(kcpu *c, sim_time now, sim_time t0, sim_time st
 	sim_tavg *q = &k->rcu.cb.qtotal;
 	sim_tavg_set(q, now, q->value + n);
 	q->area += (__int128)n * (now - t0) - (__int128)step * n * (n - 1) / 2;
-	eff->need_resched |= e.need_resched;
-	eff->send_ipis |= e.send_ipis;
-	eff->wake_gp |= e.wake_gp;
-	eff->raise |= e.raise;
 	return 0;
 }
 
@@ -372,16 +382,129 @@ int kfiles_check(const kmodel *k, uint64_t pending, char *err, size_t errlen);
 void file_free_rcu(void *k, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
 		   sim_time cost_ns);
 
-/* ---- kcpu.c ---- */
+/* ---- the CPU model (cpu.c, softirq.c, kthread.c, tick.c, irq.c) -------
+ *
+ * RCUSIM_CHECKS relies on: a lazy softirq run is settled (kcpu_settle)
+ * before anything touches its CPU, so every handler that reaches a CPU
+ * settles it first ("kcpu.settled"). */
 
-/* Timer handler: the softirq run in progress on a CPU ends. */
-void kcpu_run_end(sim_engine *eng, sim_timer *tm);
-/* Timer handler: the running job reaches the point where it blocks. */
-void kcpu_jobev_fire(sim_engine *eng, sim_timer *tm);
+/* With the checks on: no lazy softirq run on @c ends before the event being
+ * dispatched (it was settled). */
+static inline void check_settled(const kcpu *c)
+{
+	RCUSIM_CHECK(!c->run_lazy || c->run_end_at > sim_now(c->k->eng) ||
+			     (c->run_end_at == sim_now(c->k->eng) &&
+			      c->run_seq > sim_engine_cur_seq(c->k->eng)),
+		     "kcpu.settled");
+}
+
+/* Is @p one of @c's kthreads (a task of neither a job nor ksoftirqd)? */
+static inline bool is_kthread(const kcpu *c, const sched_task *p)
+{
+	return p && !p->owner && p != &c->ksoftirqd;
+}
+
+/* @n callbacks invoked, the first at @at and each @cost later (all at or
+ * after now): the machine-wide queue shrinks at each of those times. */
+static inline void count_invoked(kmodel *k, int64_t n, sim_time at, sim_time cost)
+{
+	cb_stats *cb = &k->rcu.cb;
+	sim_time now = sim_now(k->eng);
+	sim_tavg_add_at(&cb->qtotal, now, now, -n);
+	cb->qtotal.area += (__int128)n * (at - now) + (__int128)cost * n * (n - 1) / 2;
+	cb->invoked += (uint64_t)n;
+}
+
+/* Pending softirqs run here, at an exit point (irq_exit, a trap return):
+ * unless they run only in threads (softirq.in_irq_exit = no), or a runnable
+ * ksoftirqd is left to do them (ksoftirqd_running(), 4.9-6.4). */
+static inline bool exit_runs_softirqs(const kcpu *c)
+{
+	return c->softirq_pending && c->k->softirq.in_irq_exit &&
+	       !(c->k->softirq.defer && c->ksd_runnable);
+}
+
+/* cpu.c: a CPU's state between events. */
+
 /* Before anything touches @c at (@now, @seq): end or arm a lazy softirq run (no arming if @peek). */
 void kcpu_settle(kcpu *c, sim_time now, uint64_t seq, bool peek);
-/* schedule() on @c at @now: a quiescent state, then the O(1) pick. */
+/* kcpu_settle() for an event on @c being dispatched now. */
+void kcpu_settle_now(kcpu *c);
+/* @c's thread became busy or idle: its core's other threads' speed. */
+void kcpu_update_busy(kcpu *c);
+/* The running task's work since seg_start, applied at @now (a job's
+ * through its workload's run(), then what it asked of this CPU). */
+void kcpu_account(kcpu *c, sim_time now);
+/* schedule() on @c at @now: a quiescent state, then the pick. */
 void kcpu_schedule(kcpu *c, sim_time now);
+/* Back to the interrupted or returning task at @t: schedule() if
+ * need_resched is set, else it goes on. */
+void kcpu_return_to_task(kcpu *c, sim_time t);
+/* What RCU asked of CPU @c at @now, carried out in one place, in this
+ * order: need_resched, force_quiescent_state()'s reschedule IPIs, the GP
+ * kthread's wakeup, invoke_rcu_core() (in a softirq run: the run
+ * restarts), then the kicks the flavor left for the offloading kthreads. */
+void kcpu_rcu_effect(kcpu *c, sim_time now, const rcu_effect *e);
+/* A hardirq of @cost_ns landed in the softirq run in progress on @c: the
+ * run ends that much later. */
+void kcpu_extend_run(kcpu *c, sim_time cost_ns);
+
+/* softirq.c: __do_softirq(), ksoftirqd, the exits that run softirqs. */
+
+/* __do_softirq() on @c from @ctx starting at @t. */
+void kcpu_do_softirq(kcpu *c, sim_time t, run_ctx ctx);
+/* irq_exit() at @t: run pending softirqs, else back to the task. */
+void kcpu_irq_exit(kcpu *c, sim_time t);
+/* A trap return on sparc64 at @t that is not an interrupt's. */
+void kcpu_trap_return(kcpu *c, sim_time t);
+/* Timer handler: the softirq run in progress on a CPU ends. */
+void kcpu_run_end(sim_engine *eng, sim_timer *tm);
+/* The softirq run on @c ends at @now. */
+void kcpu_run_ended(kcpu *c, sim_time now);
+
+/* kthread.c: kthreads of any kind (kthread_ops). */
+
+/* @kt, of kind @ops, on @c: sleeping until woken, SCHED_FIFO when @prio >
+ * 0, else nice 0. 0 or SIM_ENOMEM. */
+int kthread_init(kmodel *k, kthread *kt, const kthread_ops *ops, kcpu *c, int prio);
+/* Is a kthread bound to @c runnable (its pick would start a step)? */
+bool kthread_runnable_on(const kcpu *c);
+/* Wake @kt at @now. From its CPU's own event (@event), a preempting
+ * wakeup reschedules at once; from inside a handler, it sets need_resched
+ * for the handler's return. */
+void kthread_wake(kthread *kt, sim_time now, bool event);
+/* The running kthread @kt's work up to @now (its step's end moves). */
+void kthread_progress(kcpu *c, kthread *kt, sim_time now);
+/* @kt was picked to run on @c from @t. */
+void kthread_runs(kcpu *c, kthread *kt, sim_time t);
+/* The running task of @c at @t, if a kthread in a step: arm its end. */
+void kthread_arm(kcpu *c, sim_time t);
+/* Timer handlers: a kthread's step ends; a sleeping kthread is woken (or
+ * its sleep times out). */
+void kthread_done_fire(sim_engine *eng, sim_timer *tm);
+void kthread_wake_fire(sim_engine *eng, sim_timer *tm);
+
+/* rcu_gp_kthread.c, rcu_cpu_kthread.c, rcu_nocb_kthreads.c: the RCU
+ * flavor's kthreads. Each family's create is a line of kernel.c's
+ * kthread_families[]. */
+extern const kthread_ops rcu_gp_kthread_ops;
+extern const kthread_ops rcu_cpu_kthread_ops;
+extern const kthread_ops rcu_nocb_gp_kthread_ops, rcu_nocb_cb_kthread_ops;
+int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio);
+int rcu_cpu_kthreads_create(kmodel *k, const sim_params *p, int prio);
+int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio);
+/* rcu_gp_kthread_wake() from anywhere at @now. */
+void rcu_gp_kthread_kick(kmodel *k, sim_time now);
+/* invoke_rcu_core() on @c at @now: RCU_SOFTIRQ, or its rcuc kthread. */
+void rcu_invoke_core(kcpu *c, sim_time now);
+/* Carry out at @now the kicks the flavor left (rcu_flavor.nocb_kicks).
+ * Only with k->rcu.nocb; called by kcpu_rcu_effect() only. */
+void rcu_nocb_kicks(kmodel *k, sim_time now);
+/* Timer handler: an offloading group's nocb_timer fires on its rcuog's CPU. */
+void rcu_nocb_timer_fire(sim_engine *eng, sim_timer *tm);
+
+/* tick.c, irq.c: the events that land on a CPU. */
+
 /* Arm the one tick timer for CPU @i's next tick. Returns SIM_OK or SIM_ENOMEM. */
 int kcpu_arm_tick(kmodel *k, int i);
 /* Timer handler: the next CPU in turn takes its timer interrupt. */
@@ -392,19 +515,11 @@ void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm);
 void kcpu_irq_fire(sim_engine *eng, sim_timer *tm);
 /* Timer handler: a job's retry sleep is over. */
 void kcpu_job_wake_fire(sim_engine *eng, sim_timer *tm);
+/* Timer handler: the running job reaches the point where it blocks. */
+void kcpu_jobev_fire(sim_engine *eng, sim_timer *tm);
 /* Timer handler: sparc64, the running job returns from a system call with a
  * softirq pending. */
 void kcpu_sysret_fire(sim_engine *eng, sim_timer *tm);
-/* Timer handlers: a kthread's step ends; a sleeping kthread is woken (or
- * its sleep times out). */
-void kcpu_kthread_done_fire(sim_engine *eng, sim_timer *tm);
-void kcpu_kthread_wake_fire(sim_engine *eng, sim_timer *tm);
-/* Timer handler: an offloading group's nocb_timer fires on its rcuog's CPU. */
-void kcpu_nocb_timer_fire(sim_engine *eng, sim_timer *tm);
-/* Carry out at @now the kicks the flavor left (rcu_flavor.nocb_kicks):
- * wakeups of rcuog and rcuo kthreads as events on their CPUs at @now, and
- * each group timer armed or cancelled. Only with k->rcu.nocb. */
-void kcpu_nocb_kicks(kmodel *k, sim_time now);
 /* The fault @kind begins or ends on @c at @now. */
 void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind);
 void kcpu_fault_end(kcpu *c, sim_time now);

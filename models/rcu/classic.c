@@ -88,7 +88,7 @@ static int cbq_grow(rcu_cbq *q)
  * reach the caller as effects; it sends the IPIs (rcu_cpu_in_mask() names
  * the CPUs). */
 static void force_quiescent_state(const rcu_cfg *cfg, rcu_data *rdp, int64_t qlen,
-				  rcu_call_effect *eff)
+				  rcu_effect *eff)
 {
 	eff->need_resched = true;
 	if (qlen - rdp->last_rs_qlen > cfg->rsinterval) {
@@ -101,7 +101,7 @@ static void force_quiescent_state(const rcu_cfg *cfg, rcu_data *rdp, int64_t qle
  * reached by a tail call, so that the common path saves no registers. */
 static __attribute__((noinline, cold)) int
 call_rcu_grow(const rcu_cfg *cfg, const rcu_ctrlblk *rcp, rcu_data *rdp, sim_time now,
-	      uint32_t obj, rcu_call_effect *eff)
+	      uint32_t obj, rcu_effect *eff)
 {
 	if (cbq_grow(&rdp->q))
 		return SIM_ENOMEM;
@@ -109,7 +109,7 @@ call_rcu_grow(const rcu_cfg *cfg, const rcu_ctrlblk *rcp, rcu_data *rdp, sim_tim
 }
 
 int call_rcu(const rcu_cfg *cfg, const rcu_ctrlblk *rcp, rcu_data *rdp, sim_time now,
-	     uint32_t obj, rcu_call_effect *eff)
+	     uint32_t obj, rcu_effect *eff)
 {
 	rcu_cbq *q = &rdp->q;
 	if (__builtin_expect(q->tail - q->head == q->cap, 0))
@@ -319,7 +319,7 @@ nomem:
 	return SIM_ENOMEM;
 }
 
-static int classic_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_call_effect *eff)
+static int classic_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_effect *eff)
 {
 	classic_state *rs = state;
 	return call_rcu(&rs->cfg, &rs->rcp, &rs->rda[cpu], at, obj, eff);
@@ -369,7 +369,7 @@ do_batch_invoke(classic_state *rs, int cpu, sim_time first_ns, sim_time cost_ns,
 }
 
 static int64_t classic_do_batch(void *state, int cpu, const rcu_core_ctx *b, bool *more,
-				rcu_call_effect *eff)
+				rcu_effect *eff)
 {
 	(void)eff;
 	return do_batch_invoke(state, cpu, b->first_ns, b->cost_ns, more);
@@ -378,7 +378,7 @@ static int64_t classic_do_batch(void *state, int cpu, const rcu_core_ctx *b, boo
 /* rcu_process_callbacks() (the tasklet): __rcu_process_callbacks()'s list
  * moves and quiescent-state check, then its rcu_do_batch(). */
 static int64_t classic_process_callbacks(void *state, int cpu, const rcu_core_ctx *b, bool *more,
-					 rcu_call_effect *eff)
+					 rcu_effect *eff)
 {
 	classic_state *rs = state;
 	(void)eff;

@@ -100,7 +100,7 @@ static inline int64_t rcu_nxt_len(const rcu_data *rdp)
  * resched_over, 2.6.16 qhimark / force_quiescent_state()). Returns 0 or
  * SIM_ENOMEM when the ring cannot grow. */
 int call_rcu(const rcu_cfg *cfg, const rcu_ctrlblk *rcp, rcu_data *rdp, sim_time now,
-	     uint32_t obj, rcu_call_effect *eff);
+	     uint32_t obj, rcu_effect *eff);
 /* The object of the callback at queue index @i (with payload). */
 static inline uint32_t rcu_cb_obj(const rcu_data *rdp, uint64_t i)
 {

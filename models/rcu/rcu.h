@@ -30,13 +30,13 @@
 
 /* What call_rcu, the tick or the RCU core work asks of its caller (or'ed
  * in; the name is call_rcu's, the first to have one). */
-typedef struct rcu_call_effect {
+typedef struct rcu_effect {
 	bool need_resched;   /* set_need_resched() on this CPU */
 	bool send_ipis;      /* smp_send_reschedule() to every other CPU rcu_cpu_owes_qs() names */
 	bool wake_gp;        /* wake the grace-period kthread (rcu_gp_kthread_wake()) */
 	bool raise;          /* invoke_rcu_core(): RCU core work for this CPU (its softirq,
 				or its rcuc kthread when core_kthread says so) */
-} rcu_call_effect;
+} rcu_effect;
 
 /* How the RCU core work on a CPU runs: its handler's context and times. */
 typedef struct rcu_core_ctx {
@@ -115,12 +115,12 @@ typedef struct rcu_flavor {
 	void (*destroy)(void *rsp); /* NULL is a no-op */
 	/* call_rcu() on @cpu at @at (<= now) for object @obj; effects for
 	 * the caller in *eff. 0 or SIM_ENOMEM. */
-	int (*call_rcu)(void *rsp, int cpu, sim_time at, uint32_t obj, rcu_call_effect *eff);
+	int (*call_rcu)(void *rsp, int cpu, sim_time at, uint32_t obj, rcu_effect *eff);
 	/* @n call_rcu()s on @cpu of object 0, called at @t0, @t0 + @step,
 	 * ... (all <= now), with the state and effects of the calls one by
 	 * one; NULL: the caller makes them one by one. 0 or SIM_ENOMEM. */
 	int (*call_rcu_n)(void *rsp, int cpu, sim_time t0, sim_time step, int64_t n,
-			  rcu_call_effect *eff);
+			  rcu_effect *eff);
 	/* rcu_pending(): has @cpu RCU work, so that the tick calls
 	 * rcu_check_callbacks()? */
 	bool (*rcu_pending)(const void *rsp, int cpu);
@@ -138,14 +138,14 @@ typedef struct rcu_flavor {
 	 * quiescent-state check, then rcu_do_batch() as below. Effects in
 	 * *eff (a grace period to start or end: wake_gp). */
 	int64_t (*rcu_process_callbacks)(void *rsp, int cpu, const rcu_core_ctx *b, bool *more,
-					 rcu_call_effect *eff);
+					 rcu_effect *eff);
 	/* The handler's later passes in the same run: classic's tasklet
 	 * re-raised itself and runs rcu_do_batch() only; Tree RCU's rcu_core()
 	 * runs whole again. Invoke up to the batch limit, the first at
 	 * b->first_ns and each b->cost_ns later. Returns how many; *more says
 	 * whether ready callbacks remain (the handler re-raises itself). */
 	int64_t (*rcu_do_batch)(void *rsp, int cpu, const rcu_core_ctx *b, bool *more,
-				rcu_call_effect *eff);
+				rcu_effect *eff);
 	/* Does @cpu still owe the current grace period a quiescent state
 	 * (the CPUs force_quiescent_state() sends reschedule IPIs to)? */
 	bool (*rcu_cpu_owes_qs)(const void *rsp, int cpu);
@@ -162,7 +162,7 @@ typedef struct rcu_flavor {
 	 * @user meaning from user mode or the idle task; effects in *eff
 	 * (raise: RCU core work; need_resched: an urgent quiescent state).
 	 * Without it: rcu_pending(), then rcu_check_callbacks() and a raise. */
-	void (*sched_clock_irq)(void *rsp, int cpu, sim_time now, bool user, rcu_call_effect *eff);
+	void (*sched_clock_irq)(void *rsp, int cpu, sim_time now, bool user, rcu_effect *eff);
 	/* With sched_clock_irq: does the tick on @cpu read @user now (a
 	 * quiescent state or urgency pending)? The caller draws it only then. */
 	bool (*tick_reads_mode)(const void *rsp, int cpu);

@@ -664,25 +664,25 @@ bool rcu_tree_force_quiescent_state(rcu_tree_state *rsp)
 /* call_rcu_core()'s overflow path (tree.c:2990-3006) on @cpu, whose new
  * callback is at ring index @idx. */
 static __attribute__((noinline)) void call_rcu_overflow(rcu_tree_state *rsp, int cpu, uint64_t idx,
-							rcu_tree_effect *eff)
+							rcu_effect *eff)
 {
 	rcu_tree_data *rdp = &rsp->rda[cpu];
-	eff->wake_gp_kthread |= rcu_tree_note_gp_changes(rsp, cpu);
+	eff->wake_gp |= rcu_tree_note_gp_changes(rsp, cpu);
 	if (!rcu_tree_gp_in_progress(rsp)) {
-		eff->wake_gp_kthread |= rcu_tree_accelerate_cbs_unlocked(rsp, cpu);
+		eff->wake_gp |= rcu_tree_accelerate_cbs_unlocked(rsp, cpu);
 		return;
 	}
 	rdp->blimit = rsp->cfg.flood_blimit;
 	/* No FQS since the last kick, and not the only pending callback
 	 * (rcu_segcblist_first_pend_cb() != head). */
 	if (rsp->n_force_qs == rdp->n_force_qs_snap && rdp->cblist.tails[RCU_DONE_TAIL] != idx)
-		eff->wake_gp_kthread |= rcu_tree_force_quiescent_state(rsp);
+		eff->wake_gp |= rcu_tree_force_quiescent_state(rsp);
 	rdp->n_force_qs_snap = rsp->n_force_qs;
 	rdp->qlen_last_fqs_check = rcu_segcblist_n_cbs(&rdp->cblist);
 }
 
 int rcu_tree_call_rcu(rcu_tree_state *rsp, int cpu, sim_time at, uint32_t obj, bool irqs_disabled,
-		      rcu_tree_effect *eff)
+		      rcu_effect *eff)
 {
 	rcu_tree_data *rdp = &rsp->rda[cpu];
 	rcu_tree_node *rnp = &rsp->node[rdp->leaf];
@@ -699,7 +699,7 @@ int rcu_tree_call_rcu(rcu_tree_state *rsp, int cpu, sim_time at, uint32_t obj, b
 		rdp->qlen_max = n;
 	/* call_rcu_core() (tree.c:2968-3008). */
 	if (rcu_tree_in_eqs(rsp, cpu)) /* !rcu_is_watching() */
-		eff->invoke_rcu_core = true;
+		eff->raise = true;
 	if (irqs_disabled)
 		return 0;
 	if (__builtin_expect(n > rdp->qlen_last_fqs_check + rsp->cfg.qhimark, 0))
@@ -709,7 +709,7 @@ int rcu_tree_call_rcu(rcu_tree_state *rsp, int cpu, sim_time at, uint32_t obj, b
 }
 
 int rcu_tree_call_rcu_n(rcu_tree_state *rsp, int cpu, sim_time t0, sim_time step, int64_t n,
-			rcu_tree_effect *eff)
+			rcu_effect *eff)
 {
 	rcu_tree_data *rdp = &rsp->rda[cpu];
 	rcu_tree_node *rnp = &rsp->node[rdp->leaf];
@@ -749,7 +749,7 @@ int rcu_tree_call_rcu_n(rcu_tree_state *rsp, int cpu, sim_time t0, sim_time step
 		if (q + k > rdp->qlen_max)
 			rdp->qlen_max = q + k;
 		if (eqs)
-			eff->invoke_rcu_core = true;
+			eff->raise = true;
 		if (over)
 			call_rcu_overflow(rsp, cpu, l->tails[RCU_NEXT_TAIL] - 1, eff);
 		t0 += k * step;
@@ -824,7 +824,7 @@ bool rcu_tree_pending(const rcu_tree_state *rsp, int cpu)
 	return rsp->node[rdp->leaf].gp_seq != rdp->gp_seq || rdp->gpwrap; /* a GP started or ended */
 }
 
-void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, rcu_tree_effect *eff)
+void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, rcu_effect *eff)
 {
 	rcu_tree_data *rdp = &rsp->rda[cpu];
 	/* tree.c:2659-2666: urgency turns into need_resched in the kernel. */
@@ -836,7 +836,7 @@ void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, rcu_tree_
 	if (user) /* rcu_flavor_sched_clock_irq() (tree_plugin.h:975-991) */
 		rdp->cpu_no_qs = false;
 	if (rcu_tree_pending(rsp, cpu)) /* tree.c:2668-2669 */
-		eff->invoke_rcu_core = true;
+		eff->raise = true;
 }
 
 /* rcu_report_qs_rsp() (tree.c:2265-2273): all QSes in; the GP kthread

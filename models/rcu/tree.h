@@ -36,6 +36,7 @@
 #include "engine.h"
 #include "metrics.h"
 #include "registry.h"
+#include "rcu/rcu.h"
 
 /* ---- 1. gp_seq arithmetic (kernel/rcu/rcu.h:66-205 6.12) -------------- */
 
@@ -370,13 +371,6 @@ static inline rcu_tree_node *rcu_tree_leaf(rcu_tree_state *rsp, int cpu) { retur
 /* Is @cpu in an extended quiescent state (idle) as RCU sees it? */
 static inline bool rcu_tree_in_eqs(const rcu_tree_state *rsp, int cpu) { return !(rsp->rda[cpu].watching & 1); }
 
-/* What a step asks of its caller. */
-typedef struct rcu_tree_effect {
-	bool wake_gp_kthread; /* rcu_gp_kthread_wake(): matters only while it waits */
-	bool invoke_rcu_core; /* invoke_rcu_core(): raise RCU_SOFTIRQ or wake rcuc/N */
-	bool need_resched;    /* set_tsk_need_resched() on this CPU */
-} rcu_tree_effect;
-
 /* ---- 5. callbacks and grace-period requests ----------------------------- */
 
 /* rcu_start_this_gp() (tree.c:976): request grace period @gp_seq_req from
@@ -408,13 +402,13 @@ bool rcu_tree_note_gp_changes(rcu_tree_state *rsp, int cpu);
  * since the last check and this is not the only pending callback).
  * Effects in *eff (or'ed in). 0 or SIM_ENOMEM (nothing queued). */
 int rcu_tree_call_rcu(rcu_tree_state *rsp, int cpu, sim_time at, uint32_t obj, bool irqs_disabled,
-		      rcu_tree_effect *eff);
+		      rcu_effect *eff);
 /* @n rcu_tree_call_rcu()s on @cpu with interrupts on, of object 0, called
  * at @t0, @t0 + @step, ...: the same state and effects as the calls one by
  * one, worked out in stretches between the counts where check_cb_ovld()
  * or the overflow path acts. 0 or SIM_ENOMEM (nothing queued). */
 int rcu_tree_call_rcu_n(rcu_tree_state *rsp, int cpu, sim_time t0, sim_time step, int64_t n,
-			rcu_tree_effect *eff);
+			rcu_effect *eff);
 /* check_cb_ovld() / check_cb_ovld_locked() (tree.c:3047, 3024): set or
  * clear @cpu's bit in its leaf's cbovldmask by n_cbs >= qovld. */
 void rcu_tree_check_cb_ovld(rcu_tree_state *rsp, int cpu);
@@ -455,7 +449,7 @@ bool rcu_tree_pending(const rcu_tree_state *rsp, int cpu);
  * urgency turns into need_resched in the kernel, user/idle is a QS
  * (rcu_flavor_sched_clock_irq, tree_plugin.h:975), and rcu_pending()
  * invokes RCU core. Effects in *eff. */
-void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, rcu_tree_effect *eff);
+void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, rcu_effect *eff);
 /* rcu_check_quiescent_state() (tree.c:2448): note_gp_changes(), then
  * report @cpu's QS if the GP needs it and one was noted. True: wake. */
 bool rcu_tree_check_quiescent_state(rcu_tree_state *rsp, int cpu);

@@ -223,7 +223,7 @@ static void nocb_lazy_shrink(tree_flavor *tf, int64_t j)
 
 /* call_rcu() on offloaded @cpu: rcu_nocb_call_rcu(), lazy unless the call
  * site hurries (and lazy at all only with rcu.lazy). */
-static int nocb_call_rcu(tree_flavor *tf, int cpu, sim_time at, uint32_t obj, rcu_call_effect *eff)
+static int nocb_call_rcu(tree_flavor *tf, int cpu, sim_time at, uint32_t obj, rcu_effect *eff)
 {
 	rcu_nocb_state *st = tf->nocb;
 	rcu_nocb_data *nd = &st->nd[cpu];
@@ -328,25 +328,12 @@ static void invoke_objs(tree_flavor *tf, int cpu, int64_t n, sim_time first_ns, 
 	}
 }
 
-/* What Tree RCU's call_rcu asks of its caller, in the flavor interface's terms. */
-static void call_effect(const rcu_tree_effect *e, rcu_call_effect *eff)
-{
-	eff->wake_gp |= e->wake_gp_kthread;
-	eff->raise |= e->invoke_rcu_core;
-	eff->need_resched |= e->need_resched;
-}
-
-/* call_rcu() from task context (interrupts on): __call_rcu_common(). */
-static int tree_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_call_effect *eff)
+static int tree_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_effect *eff)
 {
 	tree_flavor *tf = state;
-	rcu_tree_effect e = { false, false, false };
 	if (__builtin_expect(tf->nocb != NULL, 0) && tf->rs->rda[cpu].offloaded)
 		return nocb_call_rcu(tf, cpu, at, obj, eff);
-	if (rcu_tree_call_rcu(tf->rs, cpu, at, obj, false, &e))
-		return SIM_ENOMEM;
-	call_effect(&e, eff);
-	return 0;
+	return rcu_tree_call_rcu(tf->rs, cpu, at, obj, false, eff);
 }
 
 /* @n call_rcu()s at @t0 + i * @step on offloaded @cpu, with the state and
@@ -355,7 +342,7 @@ static int tree_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu_ca
  * of the call that makes nocb_lazy_shrink() count), every other call
  * alone. */
 static int nocb_call_rcu_n(tree_flavor *tf, int cpu, sim_time t0, sim_time step, int64_t n,
-			   rcu_call_effect *eff)
+			   rcu_effect *eff)
 {
 	rcu_nocb_state *st = tf->nocb;
 	bool lazy = !tf->hurry && st->cfg.lazy;
@@ -394,16 +381,12 @@ static int nocb_call_rcu_n(tree_flavor *tf, int cpu, sim_time t0, sim_time step,
 /* @n call_rcu()s from task context: rcu_tree_call_rcu_n(), or
  * nocb_call_rcu_n() on an offloaded CPU. */
 static int tree_call_rcu_n(void *state, int cpu, sim_time t0, sim_time step, int64_t n,
-			   rcu_call_effect *eff)
+			   rcu_effect *eff)
 {
 	tree_flavor *tf = state;
-	rcu_tree_effect e = { false, false, false };
 	if (__builtin_expect(tf->nocb != NULL, 0) && tf->rs->rda[cpu].offloaded)
 		return nocb_call_rcu_n(tf, cpu, t0, step, n, eff);
-	if (rcu_tree_call_rcu_n(tf->rs, cpu, t0, step, n, &e))
-		return SIM_ENOMEM;
-	call_effect(&e, eff);
-	return 0;
+	return rcu_tree_call_rcu_n(tf->rs, cpu, t0, step, n, eff);
 }
 
 /* rcu_pending() (tree.c 6.12:4409): a deferred rcuog wakeup of this CPU's
@@ -426,7 +409,7 @@ static void tree_note_context_switch(void *state, int cpu)
  * no GP running, acceleration; then rcu_do_batch() if DONE is not empty,
  * and each invoked callback's function on this CPU. */
 static int64_t tree_core(void *state, int cpu, const rcu_core_ctx *b, bool *more,
-			 rcu_call_effect *eff)
+			 rcu_effect *eff)
 {
 	tree_flavor *tf = state;
 	rcu_tree_state *rs = tf->rs;
@@ -586,14 +569,11 @@ static int tree_finish(void *state, sim_metrics *m, sim_time now)
 
 /* rcu_sched_clock_irq() (tree.c 6.12:2646-2673), with check_cpu_stall()
  * counting the warnings it would print. */
-static void tree_sched_clock_irq(void *state, int cpu, sim_time now, bool user, rcu_call_effect *eff)
+static void tree_sched_clock_irq(void *state, int cpu, sim_time now, bool user, rcu_effect *eff)
 {
 	tree_flavor *tf = state;
 	rcu_tree_state *rs = tf->rs;
-	rcu_tree_effect e = { false, false, false };
-	rcu_tree_sched_clock_irq(rs, cpu, user, &e);
-	eff->need_resched |= e.need_resched;
-	eff->raise |= e.invoke_rcu_core;
+	rcu_tree_sched_clock_irq(rs, cpu, user, eff);
 	if (__builtin_expect(tf->nocb != NULL, 0) &&
 	    rcu_nocb_need_deferred_wakeup(tf->nocb, cpu, RCU_NOCB_WAKE))
 		eff->raise = true; /* rcu_pending()'s first test (tree.c:4421) */

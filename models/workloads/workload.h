@@ -67,11 +67,9 @@ _Static_assert(offsetof(job, sleeping) <= 128, "what a switch reads fits a job's
 
 /* What a job's work asks of its CPU; the CPU model acts on it. */
 typedef struct job_effect {
-	bool need_resched;      /* set_need_resched() on the job's CPU */
-	bool send_ipis;         /* force_quiescent_state(): reschedule IPIs to the CPUs owing a quiescent state */
+	rcu_effect rcu;         /* what its call_rcu()s ask of the CPU (rcu.h), carried out by
+				 * kcpu_rcu_effect() */
 	bool slept;             /* the job went to sleep (deactivate it, reschedule) */
-	bool wake_gp;           /* wake the RCU grace-period kthread */
-	bool raise;             /* invoke_rcu_core() on the job's CPU */
 } job_effect;
 
 /* What the workload part of the kernel model holds. */

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * rcu_cpu_kthread.c - the per-CPU rcuc kthreads that run RCU core work
+ * when rcutree.use_softirq=0 (rcu.use_softirq = no): rcu_cpu_kthread() and
+ * invoke_rcu_core_kthread() of kernel/rcu/tree.c, 6.12:2848-2921. Each pass
+ * is rcu_core() with callbacks invoked without a count limit; after ten
+ * passes with work left it yields for two jiffies.
+ */
+#include <stdlib.h>
+
+#include "kernel/kernel_int.h"
+
+/* One pass of rcu_cpu_kthread() (tree.c 6.12:2894-2921) on @c at @t:
+ * rcu_core() if it has work, invoking without a count limit. Returns
+ * its work, ns at full speed. */
+static double rcuc_step(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	if (!kt->spincnt)
+		kt->step_start = t;
+	kt->spincnt++;
+	if (!kt->has_work)
+		return 0;
+	kt->has_work = false;
+	sim_time pass = stretch(c, k->rcu.handler_cost), cost = stretch(c, k->rcu.cb_cost);
+	rcu_core_ctx b = { .now = t, .first_ns = t + pass, .cost_ns = cost,
+			   .need_resched = c->need_resched, .idle_task = false, .kthread = true };
+	rcu_effect e = { false, false, false, false };
+	bool more = false;
+	int64_t n = k->rcu.ops->rcu_process_callbacks(k->rcu.rsp, c->id, &b, &more, &e);
+	if (n)
+		count_invoked(k, n, t + pass, cost);
+	if (more)
+		kt->has_work = true;
+	kcpu_rcu_effect(c, t, &e);
+	return (double)(k->rcu.handler_cost + n * k->rcu.cb_cost);
+}
+
+/* On while it has work and fewer than ten passes in this wakeup; then
+ * schedule_timeout_idle(2) if work is left, else wait for work. */
+static rcu_gp_next rcuc_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
+{
+	kmodel *k = c->k;
+	if (kt->has_work && kt->spincnt < 10)
+		return RCU_GP_NEXT_RUN;
+	sim_hist_add(k->rcu.rcuc_run, (uint64_t)(t - kt->step_start));
+	kt->spincnt = 0;
+	kt->yielding = kt->has_work;
+	*timeout = t + 2 * k->mach.tick_ns;
+	return kt->yielding ? RCU_GP_NEXT_TIMEOUT : RCU_GP_NEXT_SLEEP;
+}
+
+/* The yield is over: on with the work, if any is left. */
+static bool rcuc_wake_fire(kcpu *c, kthread *kt, sim_time now)
+{
+	kt->yielding = false;
+	return kt->has_work;
+}
+
+const kthread_ops rcu_cpu_kthread_ops = {
+	.name = "rcuc",
+	.step = rcuc_step,
+	.step_end = rcuc_step_end,
+	.wake_fire = rcuc_wake_fire,
+};
+
+/* invoke_rcu_core() on @c at @now: RCU_SOFTIRQ raised, or with RCU core
+ * work in rcuc kthreads (invoke_rcu_core_kthread(), tree.c 6.12:2848-2862)
+ * work for rcuc, woken unless it is yielding (then only from idle). */
+void rcu_invoke_core(kcpu *c, sim_time now)
+{
+	kthread *kt = c->rcuc;
+	if (!kt) {
+		c->softirq_pending = true;
+		return;
+	}
+	kt->has_work = true;
+	if (kt->sleeping && (!kt->yielding || !c->rq.curr))
+		kthread_wake(kt, now, false);
+}
+
+/* rcuc on every CPU when the flavor runs its core work in kthreads
+ * (rcu_flavor.core_kthread). 0 or SIM_ENOMEM. */
+int rcu_cpu_kthreads_create(kmodel *k, const sim_params *p, int prio)
+{
+	krcu *r = &k->rcu;
+	if (!r->ops->core_kthread || !r->ops->core_kthread(r->rsp))
+		return 0;
+	if (!(r->rcuc = calloc((size_t)k->mach.ncpus, sizeof(*r->rcuc))) ||
+	    !(r->rcuc_run = sim_metrics_hist(k->h.m, "rcuc.run_ns")))
+		return SIM_ENOMEM;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		if (kthread_init(k, &r->rcuc[i], &rcu_cpu_kthread_ops, &k->cpu[i], prio))
+			return SIM_ENOMEM;
+		k->cpu[i].rcuc = &r->rcuc[i];
+	}
+	return 0;
+}

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * rcu_nocb_kthreads.c - callback offloading's kthreads (rcu_nocbs=) after
+ * kernel/rcu/tree_nocb.h of 6.12: an rcuog per group of offloaded CPUs
+ * (nocb_gp_wait(): flushes bypasses, waits for grace periods, wakes the
+ * rcuo kthreads) on the group's first CPU with the group's deferred-wakeup
+ * timer (nocb_timer), and an rcuo per offloaded CPU (nocb_cb_wait():
+ * invokes its ready callbacks). Both sleep in swait_event() until their
+ * wait's condition holds. The kicks the flavor leaves for them (wakeups,
+ * timer changes) are carried out by rcu_nocb_kicks(), which
+ * kcpu_rcu_effect() calls after every call into the flavor that may leave
+ * some.
+ */
+#include <stdlib.h>
+
+#include "kernel/kernel_int.h"
+
+/* One nocb_gp_wait() pass of group kt->id at rcu.tasklet_cost. */
+static double rcuog_step(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	k->rcu.ops->rcuog_step(k->rcu.rsp, kt->id, t, &kt->nw);
+	rcu_effect e = { false, false, kt->nw.wake_gp, false };
+	kcpu_rcu_effect(c, t, &e);
+	return (double)k->rcu.handler_cost;
+}
+
+/* One batch of rcuo @kt (nocb_cb_wait(), tree_nocb.h 6.12:883-933) on @c at
+ * @t: the ready callbacks after the pass cost, no count or time limit but a
+ * cond_resched() after each, so the batch ends at the first callback
+ * boundary at or after the CPU's next tick (where need_resched comes from
+ * the scheduler); another batch follows at once if callbacks are left.
+ * Returns its work, ns at full speed. */
+static double rcuo_step(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	sim_time pass = stretch(c, k->rcu.handler_cost), cost = stretch(c, k->rcu.cb_cost);
+	rcu_core_ctx b = { .now = t, .first_ns = t + pass, .cost_ns = cost,
+			   .need_resched = c->need_resched, .idle_task = false, .kthread = true };
+	sim_time tick = c->tick_when;
+	while (tick < b.first_ns)
+		tick += k->mach.tick_ns;
+	int64_t max = cost > 0 ? (tick - b.first_ns + cost - 1) / cost : 0;
+	if (cost > 0 && max < 1)
+		max = 1;
+	k->rcu.ops->rcuo_step(k->rcu.rsp, c->id, &b, max, &kt->nw);
+	int64_t n = kt->nw.invoked;
+	kt->invoked += (uint64_t)n;
+	if (n)
+		count_invoked(k, n, b.first_ns, cost);
+	rcu_effect e = { false, false, kt->nw.wake_gp, false };
+	kcpu_rcu_effect(c, t, &e);
+	return (double)(k->rcu.handler_cost + n * k->rcu.cb_cost);
+}
+
+/* Would a wakeup now end @kt's swait_event() (it may have become true
+ * during the step)? */
+static bool rcuog_wakeable(kthread *kt)
+{
+	kmodel *k = kt->cpu->k;
+	return k->rcu.ops->rcuog_wakeable(k->rcu.rsp, kt->id);
+}
+
+static bool rcuo_wakeable(kthread *kt)
+{
+	kmodel *k = kt->cpu->k;
+	return k->rcu.ops->rcuo_wakeable(k->rcu.rsp, kt->id);
+}
+
+static rcu_gp_next rcuog_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
+{
+	return rcuog_wakeable(kt) ? RCU_GP_NEXT_RUN : RCU_GP_NEXT_SLEEP;
+}
+
+static rcu_gp_next rcuo_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
+{
+	return rcuo_wakeable(kt) ? RCU_GP_NEXT_RUN : RCU_GP_NEXT_SLEEP;
+}
+
+static bool rcuog_wake_fire(kcpu *c, kthread *kt, sim_time now)
+{
+	return rcuog_wakeable(kt);
+}
+
+static bool rcuo_wake_fire(kcpu *c, kthread *kt, sim_time now)
+{
+	return rcuo_wakeable(kt);
+}
+
+const kthread_ops rcu_nocb_gp_kthread_ops = {
+	.name = "rcuog",
+	.step = rcuog_step,
+	.step_end = rcuog_step_end,
+	.wake_fire = rcuog_wake_fire,
+};
+
+const kthread_ops rcu_nocb_cb_kthread_ops = {
+	.name = "rcuo",
+	.step = rcuo_step,
+	.step_end = rcuo_step_end,
+	.wake_fire = rcuo_wake_fire,
+};
+
+/* Wake @kt (rcuog or rcuo) from anywhere at @now: an event on its CPU at
+ * now, which wakes it if it still sleeps and its wait would end (a kick
+ * while it runs is seen when its step ends). */
+static void nocb_kthread_kick(kmodel *k, kthread *kt, sim_time now)
+{
+	if (!kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= now))
+		return;
+	if (sim_timer_at(k->eng, &kt->wake, now))
+		kfail(k, SIM_ENOMEM);
+}
+
+void rcu_nocb_kicks(kmodel *k, sim_time now)
+{
+	const rcu_flavor *rf = k->rcu.ops;
+	const rcu_nocb_kick *kk;
+	size_t n = rf->nocb_kicks(k->rcu.rsp, &kk);
+	for (size_t i = 0; i < n; i++) {
+		int id = kk[i].id;
+		switch (kk[i].kind) {
+		case RCU_KICK_RCUOG:
+			nocb_kthread_kick(k, &k->rcu.rcuog[id], now);
+			break;
+		case RCU_KICK_RCUO:
+			nocb_kthread_kick(k, k->cpu[id].rcuo, now);
+			break;
+		case RCU_KICK_TIMER: {
+			sim_timer *tm = &k->rcu.rcuog[id].nocb_timer;
+			sim_time when;
+			if (!rf->nocb_timer_when(k->rcu.rsp, id, &when)) {
+				if (sim_timer_armed(tm))
+					sim_timer_cancel(k->eng, tm);
+			} else if (sim_timer_at(k->eng, tm, when > now ? when : now)) {
+				kfail(k, SIM_ENOMEM);
+			}
+			break;
+		}
+		}
+	}
+}
+
+void rcu_nocb_timer_fire(sim_engine *eng, sim_timer *tm)
+{
+	kthread *kt = tm->ctx;
+	kcpu *c = kt->cpu;
+	sim_time now = sim_now(eng);
+	rcu_effect none = { false, false, false, false };
+	kcpu_settle_now(c);
+	c->k->rcu.ops->nocb_timer(c->k->rcu.rsp, kt->id, now);
+	kcpu_rcu_effect(c, now, &none);
+}
+
+/* An rcuog on the first CPU of each group with an offloaded CPU, with its
+ * nocb_timer there, and an rcuo on each offloaded CPU, at @prio as the
+ * flavor's other kthreads (rcuo's SCHED_FIFO is
+ * CONFIG_RCU_NOCB_CPU_CB_BOOST's, default y with PREEMPT_RT: tree_nocb.h
+ * 6.12:1369-1415, kernel/rcu/Kconfig 6.12:279-282). 0 or SIM_ENOMEM. */
+int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio)
+{
+	krcu *r = &k->rcu;
+	int ng = r->ops->nocb_groups ? r->ops->nocb_groups(r->rsp) : 0;
+	if (!ng)
+		return 0;
+	r->nocb = true;
+	r->nrcuog = ng;
+	if (!(r->rcuog = calloc((size_t)ng, sizeof(*r->rcuog))) ||
+	    !(r->rcuo = calloc((size_t)k->mach.ncpus, sizeof(*r->rcuo))))
+		return SIM_ENOMEM;
+	for (int g = 0; g < ng; g++) {
+		int leader = r->ops->nocb_leader(r->rsp, g);
+		kthread *kt = &r->rcuog[g];
+		if (leader < 0)
+			continue;
+		if (kthread_init(k, kt, &rcu_nocb_gp_kthread_ops, &k->cpu[leader], prio) ||
+		    sim_timer_init(k->eng, &kt->nocb_timer, rcu_nocb_timer_fire, kt))
+			return SIM_ENOMEM;
+		kt->id = g;
+		k->cpu[leader].rcuog = kt;
+	}
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		if (!r->ops->nocb_offloaded(r->rsp, i))
+			continue;
+		if (kthread_init(k, &r->rcuo[i], &rcu_nocb_cb_kthread_ops, &k->cpu[i], prio))
+			return SIM_ENOMEM;
+		r->rcuo[i].id = i;
+		k->cpu[i].rcuo = &r->rcuo[i];
+	}
+	return 0;
+}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * softirq.c - softirq runs: irq_exit() running pending softirqs
+ * (__do_softirq, at most MAX_SOFTIRQ_RESTART passes, then
+ * wakeup_softirqd()), ksoftirqd at nice 19 looping do_softirq/cond_resched,
+ * and on sparc64 the trap returns that run them too. Follows
+ * kernel/softirq.c of 2.6.14-2.6.16 and, with the softirq.* knobs, of 6.12
+ * (handle_softirqs(): the time limit, need_resched, ksoftirqd_running() of
+ * 4.9-6.4); arch/sparc64/kernel/rtrap.S (2.6.18).
+ *
+ * Where pending softirqs run depends on machine.arch: on x86_64 at irq_exit
+ * only; on sparc64 also at every trap return (rtrap runs do_softirq before
+ * it tests for a return to user or kernel mode): right after irq_exit's
+ * run, at a reschedule IPI, and at every system-call return of the running
+ * job. A softirq run is committed when it starts: each callback's
+ * invocation time is the run's start plus the pass and callback costs
+ * before it; ticks that land in a run lengthen it by their cost but do not
+ * move the invocation times already recorded (an error below one tick cost
+ * per tick, ~0.2% of the run at HZ 1000). Ticks arriving while a CPU is in
+ * softirq do only their hardirq part (in_interrupt() stops irq_exit), which
+ * re-raises the tasklet: the run then restarts at its end if it has passes
+ * left. Left out: softirqs other than the RCU tasklet and device
+ * interrupts' own softirq work.
+ */
+#include <assert.h>
+
+#include "kernel/kernel_int.h"
+
+/* The restart loop of __do_softirq() from @t, as many passes as the run
+ * has left (at least one): the RCU handler's list moves and a batch, then
+ * rcu_do_batch once a pass while it re-raises itself (each invoked callback
+ * runs its function, for files file_free_rcu -> kmem_cache_free on this
+ * CPU). Commits every invocation and arms the run's end (see
+ * kcpu_do_softirq()). */
+static void do_softirq_passes(kcpu *c, sim_time t)
+{
+	kmodel *k = c->k;
+	const rcu_flavor *rf = k->rcu.ops;
+	sim_time pass = stretch(c, k->softirq.pass_cost + k->rcu.handler_cost);
+	sim_time cost = stretch(c, k->rcu.cb_cost);
+	sim_time at = t;
+	bool more = false;
+	bool first = true;
+	rcu_core_ctx b = { .now = t, .cost_ns = cost, .need_resched = c->need_resched,
+			   .idle_task = !c->rq.curr, .kthread = false };
+	rcu_effect e = { false, false, false, false };
+	check_settled(c);
+	assert(c->run_passes < k->softirq.max_restart);
+	while (c->run_passes < k->softirq.max_restart) {
+		c->run_passes++;
+		at += pass;
+		b.first_ns = at;
+		int64_t n = first ? rf->rcu_process_callbacks(k->rcu.rsp, c->id, &b, &more, &e)
+				  : rf->rcu_do_batch(k->rcu.rsp, c->id, &b, &more, &e);
+		first = false;
+		if (n) {
+			/* The queue shrinks at each invocation time (at, at + cost,
+			 * ...), all at or after now: count them until then. */
+			count_invoked(k, n, at, cost);
+			at += cost * n;
+		}
+		if (!more || (k->softirq.time_limit && at - c->run_start >= k->softirq.time_limit) ||
+		    (k->softirq.stop_on_resched && c->need_resched))
+			break;
+	}
+	c->run_more = more;
+	kcpu_rcu_effect(c, t, &e); /* rcu_core()'s GP kthread wakeup, a deferred rcuog wakeup */
+	if (c->run_ctx != RUN_KSOFTIRQD && !more && is_job(c, c->rq.curr) && !k->wl.ops->next_block &&
+	    !kthread_runnable_on(c) &&
+	    (!c->need_resched || (!c->ksd_runnable && c->rq.nr_running > 0))) {
+		/* Nothing happens at its end but the interrupted task going on,
+		 * or a context switch to another task that is not ksoftirqd
+		 * (schedule() changes only this CPU's state, and its core stays
+		 * busy): no event, unless something lands on this CPU before
+		 * then (kcpu_settle()), or one of its core's other threads
+		 * changes speed (kcpu_update_busy()). Not where jobs block: the
+		 * task going on arms its block's event from the run's end. */
+		c->run_lazy = true;
+		c->run_end_at = at;
+		c->run_seq = sim_engine_reserve_seq(k->eng);
+		return;
+	}
+	if (sim_timer_at(k->eng, &c->done, at))
+		kfail(k, SIM_ENOMEM);
+}
+
+/* __do_softirq() from @ctx starting at @t: up to max_restart passes.
+ * Commits the whole run; arms done at its end, unless all that end does is
+ * resume the interrupted task (then kcpu_settle() ends it lazily). */
+void kcpu_do_softirq(kcpu *c, sim_time t, run_ctx ctx)
+{
+	c->in_softirq = true;
+	c->run_ctx = ctx;
+	c->run_start = t;
+	c->run_passes = 0;
+	c->run_raised = false;
+	c->softirq_pending = false;
+	c->k->cnt.runs[ctx]++;
+	kcpu_update_busy(c);
+	do_softirq_passes(c, t);
+}
+
+/* wakeup_softirqd(): wake this CPU's ksoftirqd if it sleeps. */
+static void wakeup_softirqd(kcpu *c, sim_time now)
+{
+	kmodel *k = c->k;
+	if (c->ksd_runnable)
+		return;
+	c->ksd_runnable = true;
+	c->ksd_woken = now;
+	c->ksd_waiting = true;
+	k->cnt.ksd_wakeups++;
+	if (sched_wake(&k->sched.cfg, &c->rq, &c->ksoftirqd, now))
+		c->need_resched = true;
+}
+
+void kcpu_run_ended(kcpu *c, sim_time now)
+{
+	kmodel *k = c->k;
+	if (c->run_raised && !c->run_more) {
+		/* A tick in the run re-raised the tasklet (rcu_check_callbacks ->
+		 * tasklet_schedule): __do_softirq restarts if it has passes left,
+		 * else the softirq stays pending. */
+		c->run_raised = false;
+		if (c->run_passes < k->softirq.max_restart) {
+			do_softirq_passes(c, now);
+			return;
+		}
+		c->softirq_pending = true;
+	}
+	sim_hist_add(k->h.softirq_run, (uint64_t)(now - c->run_start));
+	c->softirq_ns += now - c->run_start;
+	c->in_softirq = false;
+	if (c->run_more)
+		c->softirq_pending = true;
+	if (c->run_ctx != RUN_KSOFTIRQD) {
+		if (c->softirq_pending)
+			wakeup_softirqd(c, now);
+		if (c->run_ctx == RUN_IRQ_EXIT && k->mach.sparc64 && exit_runs_softirqs(c)) {
+			/* rtrap_irq after irq_exit(): the bits __do_softirq left
+			 * set send it to do_softirq() once more. */
+			kcpu_do_softirq(c, now, RUN_TRAP_RETURN);
+			return;
+		}
+		kcpu_update_busy(c);
+		kcpu_return_to_task(c, now);
+		return;
+	}
+	/* ksoftirqd: rcu_softirq_qs() at the end of its handle_softirqs(), then
+	 * cond_resched() between do_softirq() calls; sleep when nothing is
+	 * pending. */
+	if (k->rcu.ops->softirq_qs && !(c->fault & FAULT_NO_QS)) {
+		k->rcu.ops->softirq_qs(k->rcu.rsp, c->id);
+		k->rcu.ops->cond_resched(k->rcu.rsp, c->id);
+	}
+	if (c->need_resched) {
+		kcpu_schedule(c, now);
+	} else if (c->softirq_pending) {
+		kcpu_do_softirq(c, now, RUN_KSOFTIRQD);
+	} else {
+		sched_sleep(&k->sched.cfg, &c->rq, &c->ksoftirqd, now);
+		c->ksd_runnable = false;
+		kcpu_schedule(c, now);
+	}
+}
+
+void kcpu_run_end(sim_engine *eng, sim_timer *tm)
+{
+	kcpu_run_ended(tm->ctx, sim_now(eng));
+}
+
+/* irq_exit() at @t: run pending softirqs (or, in the threaded-softirq
+ * what-if, wake ksoftirqd for them), else reschedule if asked. On sparc64
+ * the rtrap that follows finds nothing pending unless irq_exit's run left
+ * it so (kcpu_run_ended()). */
+void kcpu_irq_exit(kcpu *c, sim_time t)
+{
+	if (exit_runs_softirqs(c)) {
+		kcpu_do_softirq(c, t, RUN_IRQ_EXIT);
+		return;
+	}
+	if (c->softirq_pending)
+		wakeup_softirqd(c, t);
+	kcpu_return_to_task(c, t);
+}
+
+/* A trap return on sparc64 at @t that is not an interrupt's (an IPI, a
+ * system call): rtrap runs pending softirqs, then back to the task. */
+void kcpu_trap_return(kcpu *c, sim_time t)
+{
+	if (exit_runs_softirqs(c)) {
+		kcpu_do_softirq(c, t, RUN_TRAP_RETURN);
+		return;
+	}
+	kcpu_return_to_task(c, t);
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * tick.c - the timer interrupt: update_process_times() of 2.6.14-2.6.16
+ * (rcu_check_callbacks() when rcu_pending(), then scheduler_tick()) and of
+ * 6.12 (rcu_sched_clock_irq(), sched_tick(): kernel/time/timer.c), then
+ * irq_exit(); nohz idle (an idle CPU without callbacks takes no tick,
+ * tick_nohz_idle_stop_tick()). Whether a tick lands in user or kernel mode
+ * is a Bernoulli draw with the job's share of CPU time in system calls,
+ * drawn only when RCU reads it.
+ *
+ * Every CPU ticks once per period at its own offset (staggered), so the
+ * ticks come round the CPUs in a fixed order and one timer serves them
+ * all: each CPU keeps its next tick's time and the sequence number its own
+ * timer would have been armed with, so every event keeps its place in the
+ * (time, seq) order, while the pending set holds one tick instead of one
+ * per CPU. RCUSIM_CHECKS: the one tick timer fires for the CPU and
+ * sequence number it was armed with ("kcpu.tick").
+ */
+#include "kernel/kernel_int.h"
+
+/* The task @c will run once what is pending on it is settled: when a lazy
+ * run ends in a context switch, the one the pick will most likely take;
+ * else curr. For prefetching only. */
+static inline const sched_task *likely_curr(const kcpu *c)
+{
+	const sched_task *next;
+	if (c->run_lazy && c->need_resched && (next = sched_peek_next(&c->rq)))
+		return next;
+	return c->rq.curr;
+}
+
+/* The ticks of a period come round the CPUs in order (they are staggered),
+ * so the next ones are known: fetch ahead, in four stages two ticks apart,
+ * what they touch first, each stage what the one before brought in leads
+ * to: the CPU; its task and queue; the job that will run (its first two
+ * lines) and the CPU's filp array; that job's first open file and the
+ * array's last entry. Two ticks apart because under EEVDF nearly every tick
+ * switches to a job last run a second before, whose lines often miss the
+ * TLB as well as the cache: one tick's work (about a microsecond) was not
+ * always enough for them to arrive. Prefetches only: no state changes,
+ * results are the same. */
+static void prefetch_ahead(const kmodel *k, int id)
+{
+	int n = k->mach.ncpus;
+	if (n < 16)
+		return;
+	const kcpu *c8 = &k->cpu[(id + 8) % n];
+	for (size_t off = 0; off < sizeof(*c8); off += 64)
+		__builtin_prefetch((const char *)c8 + off, 1);
+	const kcpu *c6 = &k->cpu[(id + 6) % n];
+	if (c6->rq.curr) {
+		__builtin_prefetch(c6->rq.curr, 1);
+		__builtin_prefetch(&c6->rq.curr->owner);
+	}
+	sched_prefetch_queue(&c6->rq);
+	const slab_cache *sc = k->files.on ? &k->files.v.filp : NULL;
+	const kcpu *c4 = &k->cpu[(id + 4) % n];
+	const sched_task *p = likely_curr(c4);
+	if (p && p != c4->rq.curr)
+		for (size_t off = 0; off < offsetof(job, sleeping); off += 64) /* its hot lines */
+			__builtin_prefetch((const char *)p + off, 1);
+	if (sc)
+		__builtin_prefetch(&sc->cpu[c4->id], 1);
+	sim_rng_prefetch(c4->rng_work);
+	sim_rng_prefetch(c4->rng_mode);
+	const kcpu *c2 = &k->cpu[(id + 2) % n];
+	p = likely_curr(c2);
+	if (p && p->owner && ((const job *)p->owner)->files)
+		__builtin_prefetch(((const job *)p->owner)->files, 1);
+	if (sc && sc->cpu[c2->id].avail)
+		__builtin_prefetch(&sc->cpu[c2->id].entry[sc->cpu[c2->id].avail - 1], 1);
+	sim_rng_prefetch_state(c2->rng_work);
+	sim_rng_prefetch_state(c2->rng_mode);
+}
+
+/* Arm the one tick timer for CPU @i's next tick, with the sequence number
+ * that tick was given when its previous one fired. */
+int kcpu_arm_tick(kmodel *k, int i)
+{
+	k->mach.tick_next = i;
+	return sim_timer_at_seq(k->eng, &k->mach.tick, k->cpu[i].tick_when, k->cpu[i].tick_seq);
+}
+
+/* Does the tick on @c come from user mode or the idle task (a quiescent
+ * state)? Drawn: a job's tick is in kernel mode with its share of CPU time
+ * in system calls, and always while it is inside one. */
+static bool tick_from_user(kcpu *c)
+{
+	return !c->rq.curr || (is_job(c, c->rq.curr) && !sim_rng_bernoulli(c->rng_mode, c->k->wl.p_kernel) &&
+			       !((const job *)c->rq.curr->owner)->in_kernel);
+}
+
+void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
+{
+	kmodel *k = tm->ctx;
+	kcpu *c = &k->cpu[k->mach.tick_next];
+	const rcu_flavor *rf = k->rcu.ops;
+	sim_time now = sim_now(eng);
+	int64_t jiffies = now / k->mach.tick_ns;
+	RCUSIM_CHECK(c->tick_when == now && c->tick_seq == sim_engine_cur_seq(eng), "kcpu.tick");
+	prefetch_ahead(k, c->id);
+	kcpu_settle_now(c);
+	c->tick_when = now + k->mach.tick_ns;
+	c->tick_seq = sim_engine_reserve_seq(eng);
+	if (kcpu_arm_tick(k, c->id + 1 < k->mach.ncpus ? c->id + 1 : 0)) {
+		kfail(k, SIM_ENOMEM);
+		return;
+	}
+	if (__builtin_expect(c->fault & (FAULT_IRQS_OFF | FAULT_NO_TICKS), 0)) {
+		/* No timer interrupt: none at all, or latched until interrupts
+		 * are on again. */
+		if (c->fault & FAULT_IRQS_OFF)
+			c->fault_latched = true;
+		return;
+	}
+	if (__builtin_expect(k->mach.nohz_idle, 0) && !c->rq.curr && !c->in_softirq &&
+	    !c->softirq_pending && rf->needs_cpu && !rf->needs_cpu(k->rcu.rsp, c->id))
+		return; /* idle with its tick stopped (tick_nohz_idle_stop_tick()) */
+	if (c->in_softirq) {
+		/* Hardirq part only: rcu_check_callbacks sees in_softirq() (no
+		 * quiescent state) but re-raises the tasklet; scheduler_tick
+		 * charges curr; the run lasts longer. */
+		if (rf->sched_clock_irq) {
+			rcu_effect e = { false, false, false, false };
+			rf->sched_clock_irq(k->rcu.rsp, c->id, now, false, &e);
+			kcpu_rcu_effect(c, now, &e);
+		} else if (rf->rcu_pending(k->rcu.rsp, c->id)) {
+			rf->rcu_check_callbacks(k->rcu.rsp, c->id, false);
+			c->run_raised = true;
+		}
+		if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
+			c->need_resched = true;
+		kcpu_extend_run(c, k->mach.tick_cost);
+		return;
+	}
+	kcpu_account(c, now);
+	if (rf->sched_clock_irq) {
+		/* 6.x update_process_times(): rcu_sched_clock_irq(), which reads
+		 * whether the tick came from user mode or idle only when a
+		 * quiescent state or urgency is pending. */
+		bool user = rf->tick_reads_mode(k->rcu.rsp, c->id) && tick_from_user(c);
+		rcu_effect e = { false, false, false, false };
+		rf->sched_clock_irq(k->rcu.rsp, c->id, now, user && !(c->fault & FAULT_NO_QS), &e);
+		kcpu_rcu_effect(c, now, &e);
+	} else if (rf->rcu_pending(k->rcu.rsp, c->id)) {
+		/* update_process_times(): rcu_check_callbacks() if rcu_pending(),
+		 * a quiescent state if the tick came from user mode or the idle
+		 * task; it raises the RCU softirq. */
+		rf->rcu_check_callbacks(k->rcu.rsp, c->id, tick_from_user(c) && !(c->fault & FAULT_NO_QS));
+		c->softirq_pending = true;
+	}
+	if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
+		c->need_resched = true;
+	kcpu_irq_exit(c, now + stretch(c, k->mach.tick_cost));
+}
