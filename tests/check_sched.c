@@ -229,7 +229,7 @@ END_TEST
 static sched_cfg eevdf_cfg(int hz)
 {
 	sched_cfg c = cfg_hz(hz);
-	c.kind = SCHED_EEVDF;
+	c.class = &sched_fair_class;
 	c.base_slice = 3 * SIM_NS_PER_MS;
 	return c;
 }

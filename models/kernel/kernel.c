@@ -85,7 +85,7 @@ static int scheduler_create(kmodel *k, const sim_params *p)
 		int cpus = k->mach.ncpus < 8 ? k->mach.ncpus : 8, lg = 0;
 		while ((2 << lg) <= cpus)
 			lg++;
-		s->cfg.kind = SCHED_EEVDF;
+		s->cfg.class = &sched_fair_class;
 		s->cfg.base_slice = sim_params_is_auto(p, P_SCHED_BASE_SLICE)
 					    ? 750000 * (1 + lg)
 					    : sim_params_int(p, P_SCHED_BASE_SLICE);

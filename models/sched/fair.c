@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * sched_eevdf.c - the fair class of 6.6+ (sched.kind = eevdf), after
+ * fair.c - the fair class of 6.6+ (sched.kind = eevdf), after
  * kernel/sched/fair.c of 6.12: weights from sched_prio_to_weight
  * (kernel/sched/core.c), vruntime advancing by delta x 1024 / weight
  * (calc_delta_fair), the load-weighted average vruntime V kept as
@@ -71,7 +71,7 @@ static inline bool before(const sched_task *a, const sched_task *b)
 	return a->deadline < b->deadline || (a->deadline == b->deadline && a->ev_seq < b->ev_seq);
 }
 
-int sched_eevdf_attach(sched_rq *rq)
+static int fair_attach(sched_rq *rq)
 {
 	int32_t need = 2 * (rq->ev_tasks + 1) + 2;
 	if (rq->ev_cap < need) {
@@ -360,7 +360,7 @@ static sched_task *pick_eevdf(sched_rq *rq, int32_t *at)
 	return best;
 }
 
-void sched_eevdf_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+static void fair_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
 	update_curr(cfg, rq, now);
 	p->vlag = 0;
@@ -371,7 +371,7 @@ void sched_eevdf_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p,
 	rq->nr_running++;
 }
 
-bool sched_eevdf_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+static bool fair_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
 	assert(!p->on_rq);
 	update_curr(cfg, rq, now);
@@ -392,7 +392,7 @@ bool sched_eevdf_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_tim
 	return pick_eevdf(rq, &at) == p;
 }
 
-void sched_eevdf_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+static void fair_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
 	assert(p == rq->curr && p->on_rq);
 	update_curr(cfg, rq, now);
@@ -404,19 +404,7 @@ void sched_eevdf_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_ti
 	p->wait_since = -1;
 }
 
-void sched_eevdf_remove(sched_rq *rq, sched_task *p)
-{
-	if (p->on_rq) {
-		if (rq->curr != p)
-			dequeue_queued(rq, p, -1);
-		p->on_rq = false;
-		rq->nr_running--;
-	}
-	if (rq->curr == p)
-		rq->curr = NULL;
-}
-
-bool sched_eevdf_tick(const sched_cfg *cfg, sched_rq *rq, sim_time now)
+static bool fair_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies, sim_time now)
 {
 	sched_task *p = rq->curr;
 	if (!p)
@@ -426,7 +414,7 @@ bool sched_eevdf_tick(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 	return update_curr(cfg, rq, now);
 }
 
-sched_task *sched_eevdf_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now)
+static sched_task *fair_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 {
 	sched_task *prev = rq->curr, *next;
 	int32_t at = -1;
@@ -464,3 +452,13 @@ sched_task *sched_eevdf_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time no
 	}
 	return next;
 }
+
+const sched_class sched_fair_class = {
+	.name = "eevdf",
+	.attach = fair_attach,
+	.add_runnable = fair_add_runnable,
+	.wake = fair_wake,
+	.sleep = fair_sleep,
+	.tick = fair_tick,
+	.schedule = fair_schedule,
+};

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * sched.c - the O(1) scheduler's runqueue, after kernel/sched.c (2.6.16):
+ * o1.c - the O(1) scheduler's class (sched_o1_class, sched.kind = o1) and
+ * the runqueue setup both classes share, after kernel/sched.c (2.6.16):
  * task_timeslice/SCALE_PRIO, effective_prio, TASK_INTERACTIVE/DELTA,
  * scheduler_tick's expiry and EXPIRED_STARVING, and schedule()'s array
  * switch and pick.
@@ -22,7 +23,7 @@
 void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time min_timeslice_ns,
 		    sim_time starvation_ns, int max_bonus)
 {
-	cfg->kind = SCHED_O1;
+	cfg->class = &sched_o1_class;
 	cfg->base_slice = 3000000;
 	cfg->hz = hz;
 	/* DEF_TIMESLICE is (100 * HZ / 1000): the time in jiffies, rounded down. */
@@ -71,7 +72,7 @@ void sched_task_init(const sched_cfg *cfg, sched_task *p, int nice)
 	memset(p, 0, sizeof(*p));
 	p->static_prio = SCHED_NICE_TO_PRIO(nice);
 	p->weight = (int32_t)sched_nice_weight(nice);
-	if (cfg->kind == SCHED_O1) /* the union's other side stays zero */
+	if (cfg->class == &sched_o1_class) /* the union's other side stays zero */
 		p->prio = p->static_prio;
 	p->wait_since = -1;
 }
@@ -132,31 +133,22 @@ static void dequeue(sched_task *p)
 	p->array = NULL;
 }
 
-int sched_attach(const sched_cfg *cfg, sched_rq *rq)
+static int o1_attach(sched_rq *rq)
 {
-	return cfg->kind == SCHED_EEVDF ? sched_eevdf_attach(rq) : 0;
+	return 0;
 }
 
-int sched_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+static void o1_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
-	if (sched_attach(cfg, rq))
-		return SIM_ENOMEM;
-	if (cfg->kind == SCHED_EEVDF) {
-		sched_eevdf_add_runnable(cfg, rq, p, now);
-		return 0;
-	}
 	p->prio = sched_effective_prio(cfg, p);
 	p->time_slice = sched_task_timeslice(cfg, p);
 	p->wait_since = now;
 	enqueue(p, rq->active);
 	rq->nr_running++;
-	return 0;
 }
 
-bool sched_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+static bool o1_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
-	if (cfg->kind == SCHED_EEVDF)
-		return sched_eevdf_wake(cfg, rq, p, now);
 	assert(!p->array);
 	int64_t slept = now - p->sleep_since;
 	p->sleep_avg_ns += slept;
@@ -169,31 +161,13 @@ bool sched_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 	return !rq->curr || p->prio < rq->curr->prio;
 }
 
-void sched_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+static void o1_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
-	if (cfg->kind == SCHED_EEVDF) {
-		sched_eevdf_sleep(cfg, rq, p, now);
-		return;
-	}
 	assert(p == rq->curr && p->array);
 	dequeue(p);
 	rq->nr_running--;
 	p->sleep_since = now;
 	p->wait_since = -1;
-}
-
-void sched_remove(sched_rq *rq, sched_task *p)
-{
-	if (!rq->active) {
-		sched_eevdf_remove(rq, p);
-		return;
-	}
-	if (p->array) {
-		dequeue(p);
-		rq->nr_running--;
-	}
-	if (rq->curr == p)
-		rq->curr = NULL;
 }
 
 bool sched_expired_starving(const sched_cfg *cfg, const sched_rq *rq, int64_t jiffies)
@@ -204,10 +178,8 @@ bool sched_expired_starving(const sched_cfg *cfg, const sched_rq *rq, int64_t ji
 	return rq->curr && rq->curr->static_prio > rq->best_expired_prio;
 }
 
-bool sched_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies, sim_time now)
+static bool o1_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies, sim_time now)
 {
-	if (cfg->kind == SCHED_EEVDF)
-		return sched_eevdf_tick(cfg, rq, now);
 	sched_task *p = rq->curr;
 	if (!p)
 		return false;
@@ -238,10 +210,8 @@ static int first_bit(const sched_array *a)
 	return -1;
 }
 
-sched_task *sched_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now)
+static sched_task *o1_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 {
-	if (cfg->kind == SCHED_EEVDF)
-		return sched_eevdf_schedule(cfg, rq, now);
 	sched_task *prev = rq->curr;
 	if (prev) {
 		prev->sleep_avg_ns -= now - prev->last_ran;
@@ -269,3 +239,13 @@ sched_task *sched_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 	}
 	return next;
 }
+
+const sched_class sched_o1_class = {
+	.name = "o1",
+	.attach = o1_attach,
+	.add_runnable = o1_add_runnable,
+	.wake = o1_wake,
+	.sleep = o1_sleep,
+	.tick = o1_tick,
+	.schedule = o1_schedule,
+};

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * sched.h - the O(1) scheduler's runqueue (kernel/sched.c, 2.6.16): per-CPU
- * active and expired priority arrays, nice-based timeslices in jiffies,
- * array switch, EXPIRED_STARVING, and a dynamic priority bonus from a
- * simplified sleep average. Pure data structure: no events, no engine.
+ * sched.h - the per-CPU runqueue and the scheduling classes that run it
+ * (struct sched_class, below): the O(1) scheduler of kernel/sched.c
+ * (2.6.16: active and expired priority arrays, nice-based timeslices in
+ * jiffies, array switch, EXPIRED_STARVING, a dynamic priority bonus from a
+ * simplified sleep average; o1.c) and the EEVDF fair class of
+ * kernel/sched/fair.c (6.12; fair.c). Pure data structures: no events, no
+ * engine.
  */
 #ifndef RCUSIM_MODELS_SCHED_H
 #define RCUSIM_MODELS_SCHED_H
@@ -13,6 +16,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "error.h"
 
 #define SCHED_MAX_PRIO 140     /* MAX_PRIO: priorities 100..139 are nice -20..19 */
 #define SCHED_MAX_RT_PRIO 100  /* MAX_RT_PRIO */
@@ -62,11 +66,10 @@ struct sched_array {
 	sched_link heads[SCHED_MAX_PRIO];    /* list heads (sentinels) */
 };
 
-/* sched.kind */
-typedef enum sched_kind { SCHED_O1, SCHED_EEVDF } sched_kind;
+typedef struct sched_class sched_class;
 
 typedef struct sched_cfg {
-	sched_kind kind;         /* the scheduler */
+	const sched_class *class; /* the scheduler (sched.kind) */
 	int64_t base_slice;      /* EEVDF: ns, sysctl_sched_base_slice */
 	int hz;                  /* ticks per second */
 	int def_timeslice;       /* jiffies at nice 0 (DEF_TIMESLICE) */
@@ -141,10 +144,6 @@ void sched_rq_init(sched_rq *rq, sched_arrays *store);
 /* Free what @rq allocated (EEVDF's queue). */
 void sched_rq_destroy(sched_rq *rq);
 void sched_task_init(const sched_cfg *cfg, sched_task *p, int nice);
-/* A task will live on @rq (added, or woken later): EEVDF makes room in its
- * queue, so that enqueueing never allocates. 0 or SIM_ENOMEM. */
-int sched_attach(const sched_cfg *cfg, sched_rq *rq);
-
 /* task_timeslice(): SCALE_PRIO(DEF_TIMESLICE x (4 if nice < 0), static_prio)
  * in jiffies, at least MIN_TIMESLICE. */
 int sched_task_timeslice(const sched_cfg *cfg, const sched_task *p);
@@ -153,33 +152,10 @@ int sched_effective_prio(const sched_cfg *cfg, const sched_task *p);
 /* TASK_INTERACTIVE(p): prio <= static_prio - DELTA(p). */
 bool sched_task_interactive(const sched_cfg *cfg, const sched_task *p);
 
-/* Attach a new task (sched_attach) and put it on the active array with a
- * full timeslice. 0 or SIM_ENOMEM. */
-int sched_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
-/* activate_task() on wakeup at @now: credit the sleep to sleep_avg,
- * recompute prio, enqueue on the active array. Returns true if it should
- * preempt curr (TASK_PREEMPTS_CURR, or the CPU is idle). */
-bool sched_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
-/* deactivate_task(): @p (which must be curr) goes to sleep at @now; the
- * caller then calls sched_schedule(). */
-void sched_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
-/* Remove @p for good (exit). */
-void sched_remove(sched_rq *rq, sched_task *p);
-
-/* scheduler_tick() for curr at jiffy @jiffies: decrements the timeslice;
- * on expiry moves it to the expired array (or back to active if interactive
- * and not EXPIRED_STARVING). Returns true if need_resched was set. */
-bool sched_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies, sim_time now);
-/* The picking half of schedule() at @now: switch arrays if active is
- * empty, take the first task of the best priority, make it curr (NULL if
- * none: idle). Charges the previous curr's run time against its sleep_avg.
- * Returns the new curr. */
-sched_task *sched_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now);
-
 /* EXPIRED_STARVING(rq) at @jiffies. */
 bool sched_expired_starving(const sched_cfg *cfg, const sched_rq *rq, int64_t jiffies);
 
-/* ---- EEVDF (sched_eevdf.c), reached through the functions above ------- */
+/* ---- EEVDF (fair.c) ------------------------------------------------------ */
 
 /* sched_prio_to_weight[] of @nice. */
 int64_t sched_nice_weight(int nice);
@@ -187,12 +163,71 @@ int64_t sched_nice_weight(int nice);
 int64_t sched_eevdf_avg_vruntime(const sched_rq *rq);
 /* @p's lag is >= 0 (entity_eligible()). */
 bool sched_eevdf_eligible(const sched_rq *rq, const sched_task *p);
-int sched_eevdf_attach(sched_rq *rq);
-void sched_eevdf_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
-bool sched_eevdf_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
-void sched_eevdf_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
-void sched_eevdf_remove(sched_rq *rq, sched_task *p);
-bool sched_eevdf_tick(const sched_cfg *cfg, sched_rq *rq, sim_time now);
-sched_task *sched_eevdf_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now);
+
+/* ---- the classes ---------------------------------------------------------
+ *
+ * A scheduling class, after the kernel's struct sched_class: what the CPU
+ * model asks of a runqueue. sched.kind chooses one per run:
+ * sched_o1_class (o1.c: 2.6.16's O(1) scheduler) or sched_fair_class
+ * (fair.c: 6.6+'s EEVDF, with SCHED_FIFO tasks first). A new scheduler is
+ * a file with its table and a value of sched.kind (kernel/kernel.c). */
+struct sched_class {
+	const char *name;
+	/* A task will live on @rq (added, or woken later): make room, so that
+	 * enqueueing never allocates (EEVDF's queue). 0 or SIM_ENOMEM. */
+	int (*attach)(sched_rq *rq);
+	/* A new attached task, runnable at @now (O(1): on the active array
+	 * with a full timeslice; EEVDF: placed half a slice in). */
+	void (*add_runnable)(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
+	/* activate_task() on wakeup at @now. Returns true if it should preempt
+	 * curr (TASK_PREEMPTS_CURR, wakeup preemption, or the CPU is idle). */
+	bool (*wake)(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
+	/* deactivate_task(): @p (which must be curr) goes to sleep at @now; the
+	 * caller then calls sched_schedule(). */
+	void (*sleep)(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now);
+	/* scheduler_tick()/sched_tick() for curr at jiffy @jiffies, @now (O(1):
+	 * the timeslice, expiry and EXPIRED_STARVING; EEVDF: update_curr()).
+	 * Returns true if need_resched was set. */
+	bool (*tick)(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies, sim_time now);
+	/* The picking half of schedule() at @now: make the pick curr (NULL if
+	 * none: idle) and return it. */
+	sched_task *(*schedule)(const sched_cfg *cfg, sched_rq *rq, sim_time now);
+};
+
+extern const sched_class sched_o1_class, sched_fair_class;
+
+static inline int sched_attach(const sched_cfg *cfg, sched_rq *rq)
+{
+	return cfg->class->attach(rq);
+}
+
+/* Attach a new task (sched_attach) and make it runnable. 0 or SIM_ENOMEM. */
+static inline int sched_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+{
+	if (sched_attach(cfg, rq))
+		return SIM_ENOMEM;
+	cfg->class->add_runnable(cfg, rq, p, now);
+	return 0;
+}
+
+static inline bool sched_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+{
+	return cfg->class->wake(cfg, rq, p, now);
+}
+
+static inline void sched_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
+{
+	cfg->class->sleep(cfg, rq, p, now);
+}
+
+static inline bool sched_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies, sim_time now)
+{
+	return cfg->class->tick(cfg, rq, jiffies, now);
+}
+
+static inline sched_task *sched_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now)
+{
+	return cfg->class->schedule(cfg, rq, now);
+}
 
 #endif
