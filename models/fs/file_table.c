@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * vfs.c - the file table over the filp slab. nr_files three ways:
+ * file_table.c - the file table over the filp slab. nr_files three ways:
  *  slab   (2.6.14-2.6.15): filp_ctor adds one per object of every new slab,
  *         filp_dtor takes one per object of every destroyed slab: nr_files
  *         counts every slot of every filp slab;

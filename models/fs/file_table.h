@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * vfs.h - the file table (fs/file_table.c, 2.6.15 and 2.6.16): max_files,
+ * file_table.h - the file table (fs/file_table.c, 2.6.15 and 2.6.16): max_files,
  * get_empty_filp with its file-max check, file_free / file_free_rcu, and
  * nr_files under the three accountings, over the filp slab (models/slab.c).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * files.c - the kernel model's file table part: the file table and filp
- * slab (vfs.c, slab.c) built from the parameters, cache_reap per CPU, the
+ * slab (file_table.c, mm/slab.c) built from the parameters, cache_reap per CPU, the
  * callbacks' function (file_free_rcu), its series and scalars; and what
  * the workloads that open files share (files.h): get_empty_filp() with the
  * refusal at file-max handled as workload.on_enfile says, put_filp()/fput()

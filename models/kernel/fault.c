@@ -3,7 +3,8 @@
  * fault.c - an injected fault (fault.*): chosen CPUs stop taking interrupts,
  * stop taking ticks, or report no quiescent state, over one window of
  * simulated time. A stand-in for a stall whose cause no source records;
- * what each kind does to a CPU is in kcpu.c (kcpu_fault_begin/end).
+ * what each kind does to a CPU is in irq.c (kcpu_fault_begin/end) and
+ * tick.c (no tick, or one latched).
  */
 #include <stdio.h>
 #include <stdlib.h>

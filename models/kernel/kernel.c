@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * kernel.c - the kernel model's table (kernel_model, for every workload in
- * workload.c's table): creating its parts from the parameters, one function
+ * workloads/workload.c's table): creating its parts from the parameters, one function
  * each (machine, scheduler, softirqs, RCU, file table in files.c, workload,
  * metric handles, then the CPUs and the jobs), sampling the series, and
  * the end-of-run scalars with the conservation checks. What each CPU does
- * is in kcpu.c, the jobs in the workload files (shared types in
- * kernel_int.h).
+ * is in cpu.c, softirq.c, kthread.c (and its kinds), tick.c and irq.c; the
+ * jobs in workloads/ (shared types in kernel_int.h).
  */
 #include <assert.h>
 #include <math.h>

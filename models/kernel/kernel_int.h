@@ -6,10 +6,13 @@
  * helpers, and the entry points each file offers the others.
  *
  * Files and who calls whom (one way only): kernel.c creates the parts and
- * samples and finishes the run; kcpu.c is what each CPU does (ticks,
- * interrupts, softirq runs, schedule()) and calls the workload's run and
- * the RCU flavor; the workloads (workload.h) call the RCU flavor and the
- * file table (files.c) and never the CPU model.
+ * samples and finishes the run; the CPU model (cpu.c, softirq.c, kthread.c
+ * with its kinds rcu_*_kthread*.c, tick.c, irq.c) is what each CPU does
+ * (ticks, interrupts, softirq runs, kthreads, schedule()) and calls the
+ * workload's run, the scheduling class (sched/) and the RCU flavor (rcu/);
+ * the workloads (workloads/) call the RCU flavor and the file table
+ * (fs/files.c) and never the CPU model: what they ask of it comes back as
+ * a job_effect.
  */
 #ifndef RCUSIM_KERNEL_INT_H
 #define RCUSIM_KERNEL_INT_H

@@ -41,7 +41,7 @@ struct sched_task {
 			int time_slice;      /* jiffies left */
 			int64_t sleep_avg_ns; /* ns: sleep average, 0..max_sleep_avg */
 		};
-		struct { /* EEVDF (sched_eevdf.c) */
+		struct { /* EEVDF (fair.c) */
 			sched_task *ev_next; /* next on the FIFO list */
 			int64_t vruntime;    /* ns of virtual time */
 			int64_t deadline;    /* virtual deadline */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * wl_callrcu.c - workload callrcu: CPU hogs that call call_rcu() from short
+ * callrcu.c - workload callrcu: CPU hogs that call call_rcu() from short
  * system calls, a Poisson process at workload.callrcu_rate per second of
  * their CPU time: drawn call by call, or (workload.callrcu_arrivals = bulk)
  * as a Poisson count per stretch of CPU time, spread evenly over it.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * wl_exitflood.c - workload exitflood: Dumazet's case for commit
+ * exitflood.c - workload exitflood: Dumazet's case for commit
  * cfcdef5e3046 ("rcu: Allow rcu_do_batch() to dynamically adjust batch
  * sizes", 5.4): a process with millions of sockets exits, and closing them
  * queues two RCU callbacks per socket on its CPU, as fast as it closes

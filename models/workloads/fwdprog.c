@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * wl_fwdprog.c - workload fwdprog: rcutorture's forward-progress callback
+ * fwdprog.c - workload fwdprog: rcutorture's forward-progress callback
  * flood (rcu_torture_fwd_prog_cr(), kernel/rcu/rcutorture.c, 6.12). Job 0,
  * on CPU 0, is the flooding kthread (kernel mode: no tick finds it in user
  * mode); for at most workload.fwdprog_duration (MAX_FWD_CB_JIFFIES, 8 s) it

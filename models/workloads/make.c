@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * wl_make.c - workload make: make -jN compile jobs that open, hold and
+ * make.c - workload make: make -jN compile jobs that open, hold and
  * close files, fail lookups, keep their processes' mapped files, and are
  * replaced by the next compile when they finish. A running job's work is
  * applied in bulk at the next accounting point (tick, interrupt, switch),

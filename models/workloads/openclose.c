@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * wl_openclose.c - workload openclose: the tight open()/close() loop of the
+ * openclose.c - workload openclose: the tight open()/close() loop of the
  * October 2005 reports, one pair per workload.openclose_pair_cost of CPU
  * time (a Poisson process), workload.openclose_user_share of it in user
  * mode. Each close queues the file's RCU callback at once.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * wl_syncrcu.c - workload syncrcu: tasks calling synchronize_rcu() in a
+ * syncrcu.c - workload syncrcu: tasks calling synchronize_rcu() in a
  * loop, as rcuscale's writers do (kernel/rcu/rcuscale.c, 6.12). Each does
  * workload.syncrcu_gap of CPU work, then the system call (its
  * workload.syscall_cost), whose synchronize_rcu() queues one callback on

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * workload.h - the jobs on the kernel model's CPUs, one workload kind per
- * file behind a table of operations (workload_ops): wl_callrcu.c (CPU hogs
- * calling call_rcu), wl_openclose.c (the October 2005 open/close loop),
- * wl_make.c (make -jN compiles), the file-opening helpers they share in
- * files.c, and the table in workload.c. Adding a workload is its
- * parameters in params.def, one file, and its entry (with its extern
- * declaration) in the table.
+ * file of workloads/ behind a table of operations (workload_ops): make.c
+ * (make -jN compiles), openclose.c (the October 2005 open/close loop),
+ * callrcu.c (CPU hogs calling call_rcu), syncrcu.c (synchronize_rcu()
+ * callers), exitflood.c (a process with many sockets exits), fwdprog.c
+ * (rcutorture's forward-progress flood); the file-opening helpers they
+ * share are fs/files.h's, the table is workload.c's. docs/architecture.md
+ * counts what adding a kind touches.
  *
  * A workload never touches its CPU's scheduling or softirq state: what a
  * job's work asks of the CPU (need_resched, reschedule IPIs, going to
- * sleep) comes back as a job_effect, and the CPU model (kcpu.c) acts on it.
+ * sleep) comes back as a job_effect, and the CPU model (kernel/cpu.c, kcpu_account()) acts on it.
  */
 #ifndef RCUSIM_MODELS_WORKLOAD_H
 #define RCUSIM_MODELS_WORKLOAD_H
@@ -58,7 +59,7 @@ typedef struct job {
 	bool sleeping;          /* waiting to retry an open refused at file-max */
 	int retries;            /* consecutive refusals while refused, else 0 */
 	kcpu *cpu;              /* the CPU it stays on */
-	sim_timer wake;         /* end of a retry sleep (handler in kcpu.c) */
+	sim_timer wake;         /* end of a retry sleep (handler in kernel/irq.c) */
 	slab_obj *held;         /* files its processes keep through mappings */
 	int nheld;              /* held files allocated */
 	sim_time blocked_at;    /* ns: when it last blocked waiting (synchronize_rcu) */
@@ -117,7 +118,7 @@ typedef struct workload_ops {
 	 * sparc64's rtrap next runs a pending softirq. */
 	double (*next_syscall)(const kworkload *w, const job *j);
 	/* ns of work until running job @j blocks (synchronize_rcu), or
-	 * INFINITY: the CPU model has an event there (kcpu.c, jobev). NULL for
+	 * INFINITY: the CPU model has an event there (kernel/cpu.c, jobev). NULL for
 	 * workloads whose jobs block only at a refused open. */
 	double (*next_block)(const kworkload *w, const job *j);
 	/* The function of its callbacks' objects (rcu.h), or NULL: for
