@@ -1,26 +1,43 @@
 # lib.sh - what the shell tests share; sourced as `. "$(dirname "$0")/lib.sh"`
 # by a test called as `TEST RCUSIM SRCDIR [ARGS...]`. It sets RCUSIM and
 # SRC from $1 and $2, absolute (the test works in a folder of its own), and
-# shifts them off; makes the scratch folder $T and works in it, removing it
-# at exit with the background run $bg, if any; counts checks with ok and
-# bad (named after $case when a test sets it); and gives:
+# shifts them off. A test whose leading arguments are other paths names them
+# in lib_args before sourcing (lib_args=SRC for `TEST SRCDIR`, lib_args="B
+# SRC" for `TEST BUILD_DIR SRCDIR`); each is made absolute and shifted off
+# the same way (a word such as a backend the test shifts off itself first).
+# It makes the scratch folder $T and works in it, removing it at exit with
+# the background run $bg, if any, after the command $at_exit, if the test
+# sets one (unmounting, stopping daemons under $T); counts checks with ok
+# and bad (named after $case when a test sets it); and gives:
 #   q DB SQL            sqlite3 on DB
 #   expect_exit CODE CMD...  run CMD (stdout to $T/out, stderr to $T/err) and
 #                       check its exit status
 #   expect_err RE, expect_out RE    $T/err, $T/out match the extended regex
 #   expect_err_line L, expect_out_line L    ... hold the exact line L
-#   finish              the closing "N passed, N failed" line and status
+#   finish              the closing "N passed, N failed" line, and status 0
+#                       if none failed and at least one passed
 set -u
-RCUSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-SRC=$(cd "$2" && pwd)
-shift 2
+# lib_abs PATH: PATH made absolute (a folder by itself, a file by its folder).
+lib_abs() {
+	if [ -d "$1" ]; then
+		(cd "$1" && pwd)
+	else
+		echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+	fi
+}
+for lib_v in ${lib_args:-RCUSIM SRC}; do
+	eval "$lib_v=\$(lib_abs \"\$1\")"
+	shift
+done
 T=$(mktemp -d)
 bg=
+at_exit=
 case=
 fails=0
 pass=0
 lib_cleanup() {
 	[ -n "$bg" ] && kill "$bg" 2>/dev/null
+	[ -n "$at_exit" ] && eval "$at_exit"
 	rm -rf "$T"
 }
 trap lib_cleanup EXIT
@@ -51,5 +68,5 @@ expect_out_line() { grep -qxF -- "$1" "$T/out" && ok || bad "stdout lacks: $1; g
 
 finish() {
 	echo "$pass passed, $fails failed"
-	[ $fails -eq 0 ]
+	[ $fails -eq 0 ] && [ $pass -gt 0 ]
 }
