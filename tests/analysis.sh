@@ -1,17 +1,7 @@
 #!/bin/sh
 # analysis.sh RCUSIM SRCDIR - compare, plot, sweep, merge and concurrent
 # runs, as a user drives them.
-set -u
-RCUSIM=$1
-SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-pass=0
-fails=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-q() { sqlite3 "$1" "$2"; }
+. "$(dirname "$0")/lib.sh"
 S=$SRC/scenarios/blimit-small.ini
 
 # Four runs started at once on one new database all complete.
@@ -26,8 +16,9 @@ wait
 [ "$(grep -c 'run [0-9]*: ' cmp.txt)" -eq 1 ] && grep -q 'run [0-9]*: fixed' cmp.txt && grep -q 'run [0-9]*: watermark' cmp.txt && ok || bad "compare header: $(head -2 cmp.txt)"
 "$RCUSIM" compare --db c.db --format csv >cmp.csv && [ "$(head -1 cmp.csv | tr ',' '\n' | wc -l)" -eq 4 ] && grep -q '^cb.enqueued,' cmp.csv && ok || bad "compare csv: $(head -2 cmp.csv)"
 "$RCUSIM" compare --db c.db --format md >cmp.md && grep -q '^| callback latency, p99 |' cmp.md && ok || bad "compare md"
-"$RCUSIM" compare --db c.db 99 >/dev/null 2>err; [ $? -eq 2 ] && grep -q 'no run 99' err && ok || bad "compare unknown run"
-"$RCUSIM" compare --db missing.db >/dev/null 2>&1; [ $? -eq 3 ] && ok || bad "compare missing database"
+expect_exit 2 "$RCUSIM" compare --db c.db 99
+expect_err 'no run 99'
+expect_exit 3 "$RCUSIM" compare --db missing.db
 
 # plot: PNG and SVG figures with their data.
 "$RCUSIM" plot --db c.db --out figs >plot.out 2>&1 && ok || bad "plot: $(cat plot.out)"
@@ -35,7 +26,7 @@ for f in qlen latency_cdf softirq_cdf; do
 	[ -s "figs/$f.png" ] && [ "$(head -c 4 "figs/$f.png" | od -An -c | tr -d ' ')" = "211PNG" ] && ok || bad "figs/$f.png"
 done
 "$RCUSIM" plot --db c.db --out svgs --format svg 1 2 >/dev/null 2>&1 && grep -q '<svg' svgs/qlen.svg && ok || bad "plot svg"
-"$RCUSIM" plot --db c.db --format gif >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "plot bad format"
+expect_exit 2 "$RCUSIM" plot --db c.db --format gif
 
 # sweep: 2 values x 2 seeds, 2 at a time: 4 complete runs; --emit-jobs.
 "$RCUSIM" sweep "$S" --vary rcu.blimit=10,1000 --seeds 1..2 --jobs 2 --db s.db --plot --out sfigs >sweep.out 2>&1 && ok || bad "sweep: $(cat sweep.out)"
@@ -44,7 +35,7 @@ done
 [ -s sfigs/sweep_softirq.run_max_ns.png ] && [ -s sfigs/sweep_cb.qlen_total_max.png ] && ok || bad "sweep figures"
 "$RCUSIM" sweep "$S" --vary rcu.blimit=10,1000 --vary rcu.policy=tunable,watermark --seeds 3..4 --emit-jobs >jobs.txt
 [ "$(wc -l <jobs.txt)" -eq 8 ] && grep -q "^rcusim run '$S' --db 'rcusim.db' --quiet --label 'sweep rcu.blimit=10 rcu.policy=watermark seed=4' --set 'rcu.blimit=10' --set 'rcu.policy=watermark' --seed 4\$" jobs.txt && ok || bad "emit-jobs: $(head -2 jobs.txt)"
-"$RCUSIM" sweep "$S" --vary rcu.blimit=10 --vary nonsense --emit-jobs >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "sweep bad --vary"
+expect_exit 2 "$RCUSIM" sweep "$S" --vary rcu.blimit=10 --vary nonsense --emit-jobs
 # --set and --duration reach every run, before the varied values; in
 # --emit-jobs every value is quoted, even one that looks like an option.
 "$RCUSIM" sweep "$S" --vary rcu.blimit=10,1000 --set workload.jobs=32 --duration 300ms --jobs 2 --db d.db >d.out 2>&1 && ok || bad "sweep --set: $(cat d.out)"
@@ -54,45 +45,46 @@ done
 grep -qF -- "--quiet --label 'sweep rcu.blimit=10' --set '--x=\$(touch pwned)' --duration '1s' --set 'rcu.blimit=10'" q.txt && ok || bad "emit-jobs quoting: $(cat q.txt)"
 # Options of one backend given to another, or a cluster sweep without its
 # results folder, are refused (tests/sweep_cluster.sh runs the backends).
-"$RCUSIM" sweep "$S" --vary rcu.blimit=10 --partition x >g.out 2>g.err; rc=$?
-[ $rc -eq 2 ] && grep -qx 'rcusim sweep: --partition does not go with --backend local' g.err && ok || bad "sweep --partition, local: exit $rc: $(cat g.err)"
-"$RCUSIM" sweep "$S" --vary rcu.blimit=10 --backend slurm --emit-jobs --results r >g.out 2>g.err; rc=$?
-[ $rc -eq 2 ] && grep -q -- '--emit-jobs does not go with --backend slurm' g.err && [ ! -e r ] && ok || bad "sweep --emit-jobs, slurm: exit $rc: $(cat g.err)"
-"$RCUSIM" sweep --collect . --vary rcu.blimit=10 >g.out 2>g.err; rc=$?
-[ $rc -eq 2 ] && grep -q -- '--collect takes only' g.err && ok || bad "sweep --collect with --vary: exit $rc: $(cat g.err)"
+expect_exit 2 "$RCUSIM" sweep "$S" --vary rcu.blimit=10 --partition x
+expect_err_line 'rcusim sweep: --partition does not go with --backend local'
+expect_exit 2 "$RCUSIM" sweep "$S" --vary rcu.blimit=10 --backend slurm --emit-jobs --results r
+expect_err '--emit-jobs does not go with --backend slurm'
+[ ! -e r ] && ok || bad "sweep --emit-jobs, slurm: left the results folder r"
+expect_exit 2 "$RCUSIM" sweep --collect . --vary rcu.blimit=10
+expect_err '--collect takes only'
 # A run that would fail is refused before any run starts (exit 2, no run;
 # tests/sweep_reliability.sh has runs that end badly once started).
-"$RCUSIM" sweep "$S" --vary rcu.blimit=10,0 --jobs 2 --db f.db >fail.out 2>fail.err; rc=$?
-[ $rc -eq 2 ] && grep -q 'run "sweep rcu.blimit=0" would fail: no run was started' fail.err && [ ! -e f.db ] && ok || bad "sweep with a failing run: exit $rc: $(cat fail.err)"
+expect_exit 2 "$RCUSIM" sweep "$S" --vary rcu.blimit=10,0 --jobs 2 --db f.db
+expect_err 'run "sweep rcu.blimit=0" would fail: no run was started'
+[ ! -e f.db ] && ok || bad "sweep with a failing run: f.db was made"
 
 # Defects found in review, each with the test that failed before its fix:
 # five --vary keys make run labels longer than 128 bytes; the sweep must
 # still find its run (it reported "1 runs, 0 complete" and exit 0).
-"$RCUSIM" sweep "$S" --vary scenario.duration=100ms --vary rcu.blimit=10 --vary scenario.sample_interval=10ms \
-	--vary workload.syscall_cost=500ns --vary softirq.pass_cost=500ns --vary sched.ctxsw_cost=5us \
-	--jobs 1 --db long.db >long.out 2>&1; rc=$?
-[ $rc -eq 0 ] && grep -q '^sweep: 1 runs, 1 complete, 0 failed$' long.out && ok || bad "sweep with long labels: exit $rc: $(head -3 long.out)"
+expect_exit 0 "$RCUSIM" sweep "$S" --vary scenario.duration=100ms --vary rcu.blimit=10 \
+	--vary scenario.sample_interval=10ms --vary workload.syscall_cost=500ns --vary softirq.pass_cost=500ns --vary sched.ctxsw_cost=5us \
+	--jobs 1 --db long.db
+expect_out '^sweep: 1 runs, 1 complete, 0 failed$'
 # More than 256 values of one key are all run (they were dropped silently).
 vals=$(seq -s, 1 300)
 "$RCUSIM" sweep "$S" --vary rcu.blimit=$vals --emit-jobs >many.txt 2>&1
 [ "$(grep -c '^rcusim run ' many.txt)" -eq 300 ] && ok || bad "sweep of 300 values: $(grep -c '^rcusim run ' many.txt) jobs"
 # A sweep too large to hold (found by fuzzing the command line: a huge
 # --seeds range overflowed the run count) is refused as bad input.
-"$RCUSIM" sweep "$S" --vary rcu.blimit=10,20 --seeds 1..4000000000 --emit-jobs >big.out 2>big.err; rc=$?
-[ $rc -eq 2 ] && grep -q 'more than 20000 runs' big.err && ok || bad "sweep of 8e9 runs: exit $rc: $(cat big.err)"
-"$RCUSIM" sweep "$S" --vary rcu.blimit=10 --seeds 1..99999999999999999999 --emit-jobs >big.out 2>big.err; rc=$?
-[ $rc -eq 2 ] && ok || bad "sweep --seeds beyond 2^64: exit $rc"
-"$RCUSIM" sweep "$S" --vary rcu.blimit=, --emit-jobs >big.out 2>big.err; rc=$?
-[ $rc -eq 2 ] && grep -q 'value 1 is empty' big.err && ok || bad "sweep --vary without values: exit $rc"
+expect_exit 2 "$RCUSIM" sweep "$S" --vary rcu.blimit=10,20 --seeds 1..4000000000 --emit-jobs
+expect_err 'more than 20000 runs'
+expect_exit 2 "$RCUSIM" sweep "$S" --vary rcu.blimit=10 --seeds 1..99999999999999999999 --emit-jobs
+expect_exit 2 "$RCUSIM" sweep "$S" --vary rcu.blimit=, --emit-jobs
+expect_err 'value 1 is empty'
 # Names that reach gnuplot scripts and file names are checked first: an
 # unknown metric or parameter is bad input (exit 2), never script text.
-"$RCUSIM" sweep "$S" --vary rcu.blimit=10 --metric "x'; system('touch pwned'); '" --plot --db g.db >g.out 2>g.err; rc=$?
+expect_exit 2 "$RCUSIM" sweep "$S" --vary rcu.blimit=10 --metric "x'; system('touch pwned'); '" --plot --db g.db
+expect_err 'unknown metric'
 # gnuplot runs in the plot scripts' folder: a command it ran would leave
 # its file there, not here.
-[ $rc -eq 2 ] && [ ! -e pwned ] && [ ! -e "$SRC/plots/pwned" ] && grep -q 'unknown metric' g.err && ok ||
-	bad "sweep --metric with a quote: exit $rc: $(cat g.err)"
-"$RCUSIM" sweep "$S" --vary "rcu.bl'imit=10" --emit-jobs >g.out 2>g.err; rc=$?
-[ $rc -eq 2 ] && grep -q 'unknown parameter' g.err && ok || bad "sweep --vary with an unknown key: exit $rc: $(cat g.err)"
+[ ! -e pwned ] && [ ! -e "$SRC/plots/pwned" ] && ok || bad "sweep --metric with a quote: a command ran"
+expect_exit 2 "$RCUSIM" sweep "$S" --vary "rcu.bl'imit=10" --emit-jobs
+expect_err 'unknown parameter'
 
 # merge: every run of both databases, with all its rows, ids renumbered
 # once; merging again adds nothing.
@@ -108,5 +100,4 @@ done
 "$RCUSIM" merge m.db c.db | grep -q '0 runs added, 0 brought up to date, 4 already present' && ok || bad "merge twice"
 [ "$(q m.db 'SELECT count(*) FROM run')" -eq 8 ] && ok || bad "merge twice added runs"
 
-echo "$pass passed, $fails failed"
-[ $fails -eq 0 ]
+finish
