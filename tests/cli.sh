@@ -3,34 +3,10 @@
 # version, params, metrics, exit codes, error messages naming file, line
 # and key, the database a run leaves, determinism, and a clean abort on
 # SIGTERM.
-set -u
-RCUSIM=$1
-SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-pass=0
-
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# expect_exit CODE CMD... : run CMD, stdout/stderr to $T/out $T/err
-expect_exit() {
-	want=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok; else bad "exit $got, want $want: $*"; cat "$T/err"; fi
-}
-
-expect_err() { # exact stderr line
-	if grep -qxF -- "$1" "$T/err"; then ok; else bad "stderr lacks: $1"; echo "  got: $(cat "$T/err")"; fi
-}
-
-q() { sqlite3 "$1" "$2"; }
+. "$(dirname "$0")/lib.sh"
 
 expect_exit 0 "$RCUSIM" --version
-grep -q '^rcusim ' "$T/out" && ok || bad "--version output"
+expect_out '^rcusim '
 expect_exit 0 "$RCUSIM" --help
 expect_exit 0 "$RCUSIM" run --help
 expect_exit 0 "$RCUSIM" params --help
@@ -63,9 +39,9 @@ cp "$T/out" "$T/all.ini"
 expect_exit 0 "$RCUSIM" metrics --help
 expect_exit 0 "$RCUSIM" metrics
 cp "$T/out" "$T/metrics.txt"
-grep -q '^cb\.enqueued  *scalar  *callbacks  *RCU callbacks queued' "$T/out" && ok || bad "metrics lacks cb.enqueued"
-grep -q '^vfs\.nr_files  *series  *files ' "$T/out" && ok || bad "metrics lacks vfs.nr_files"
-grep -q '^cb\.latency_ns  *hist  *ns ' "$T/out" && ok || bad "metrics lacks cb.latency_ns"
+expect_out '^cb\.enqueued  *scalar  *callbacks  *RCU callbacks queued'
+expect_out '^vfs\.nr_files  *series  *files '
+expect_out '^cb\.latency_ns  *hist  *ns '
 m_text=$(grep -c '^[a-z_]*\.[a-z0-9_]*  ' "$T/out")
 expect_exit 0 "$RCUSIM" metrics --format md
 m_md=$(grep -c '^| `[a-z_]*\.[a-z0-9_]*` | [a-z]* | ' "$T/out")
@@ -74,81 +50,80 @@ grep -qF '| `vfs.file_max_reached_ns` | scalar | ns | ' "$T/out" && ok || bad "m
 cells=$(awk '{ gsub(/\\\|/, ""); print gsub(/\|/, "") }' "$T/out" | sort -u)
 [ "$cells" = 5 ] && ok || bad "metrics md rows with $cells separators"
 expect_exit 2 "$RCUSIM" metrics --format xml
-expect_err 'rcusim metrics: --format: expected text or md, got "xml"'
+expect_err_line 'rcusim metrics: --format: expected text or md, got "xml"'
 expect_exit 2 "$RCUSIM" metrics --bogus
 
 # Bad input: exit 2, the message names file, line and key; no database.
-cd "$T" || exit 1
 printf '[scenario]\nduration = 10s\n[rcu]\nblimit = ten\n' >b1.ini
 expect_exit 2 "$RCUSIM" run b1.ini --db b.db
-expect_err 'b1.ini:4: rcu.blimit: expected a positive integer in [1, 2147483647], got "ten"'
+expect_err_line 'b1.ini:4: rcu.blimit: expected a positive integer in [1, 2147483647], got "ten"'
 printf '[scenario]\nduration = 10\n' >b2.ini
 expect_exit 2 "$RCUSIM" run b2.ini --db b.db
-expect_err 'b2.ini:2: scenario.duration: expected a time with a unit (ns, us, ms, s, min, h), got "10": units are never guessed'
+expect_err_line 'b2.ini:2: scenario.duration: expected a time with a unit (ns, us, ms, s, min, h), got "10": units are never guessed'
 printf '[workload]\njobs = -3\n' >b3.ini
 expect_exit 2 "$RCUSIM" run b3.ini --db b.db
-expect_err 'b3.ini:2: workload.jobs: expected a non-negative integer in [0, 100000000], got "-3"'
+expect_err_line 'b3.ini:2: workload.jobs: expected a non-negative integer in [0, 100000000], got "-3"'
 printf '[rcu]\nblimit 10\n' >b4.ini
 expect_exit 2 "$RCUSIM" run b4.ini --db b.db
-expect_err 'b4.ini:2: expected "key = value" or "[section]", got "blimit 10"'
+expect_err_line 'b4.ini:2: expected "key = value" or "[section]", got "blimit 10"'
 printf '[rcu]\nnot_a_key = 1\n' >b5.ini
 expect_exit 2 "$RCUSIM" run b5.ini --db b.db
-expect_err 'b5.ini:2: rcu.not_a_key: unknown parameter (see `rcusim params`)'
+expect_err_line 'b5.ini:2: rcu.not_a_key: unknown parameter (see `rcusim params`)'
 expect_exit 2 "$RCUSIM" run missing.ini --db b.db
-expect_err 'missing.ini: cannot read: No such file or directory'
+expect_err_line 'missing.ini: cannot read: No such file or directory'
 printf '[rcu]\nqlowmark = 20000\n' >b6.ini
 expect_exit 2 "$RCUSIM" run b6.ini --db b.db
-expect_err 'b6.ini:2: rcu.qlowmark: must be below rcu.qhimark (rcu.qhimark (default) = 10000), got 20000'
+expect_err_line 'b6.ini:2: rcu.qlowmark: must be below rcu.qhimark (rcu.qhimark (default) = 10000), got 20000'
 printf '[workload]\nkind = callrcu\n[fault]\nkind = irqs_off\ncpus = 3,40\n' >b7.ini
 expect_exit 2 "$RCUSIM" run b7.ini --db b.db
-expect_err 'b7.ini:5: fault.cpus: CPUs 40-40: the machine has CPUs 0-31'
+expect_err_line 'b7.ini:5: fault.cpus: CPUs 40-40: the machine has CPUs 0-31'
 printf '[workload]\nkind = callrcu\n[fault]\nkind = no_qs\nstart = 2h\n' >b8.ini
 expect_exit 2 "$RCUSIM" run b8.ini --db b.db
-expect_err 'b8.ini:5: fault.start: the fault would begin at or after the run'"'"'s end (scenario.duration = 1h), got 2h'
+expect_err_line 'b8.ini:5: fault.start: the fault would begin at or after the run'"'"'s end (scenario.duration = 1h), got 2h'
 # A knob the chosen model does not read: an error when the scenario itself
 # or --set gives it, not when an included preset does.
 printf '[sched]\nbase_slice = 3ms\n' >b9.ini
 expect_exit 2 "$RCUSIM" run b9.ini --db b.db
-expect_err 'b9.ini:2: sched.base_slice: applies only with sched.kind = eevdf, and sched.kind is o1 (default)'
+expect_err_line 'b9.ini:2: sched.base_slice: applies only with sched.kind = eevdf, and sched.kind is o1 (default)'
 expect_exit 2 "$RCUSIM" run b9.ini --db b.db --set sched.kind=eevdf --set sched.max_bonus=5
-expect_err '--set: sched.max_bonus: applies only with sched.kind = o1, and sched.kind is eevdf (--set)'
+expect_err_line '--set: sched.max_bonus: applies only with sched.kind = o1, and sched.kind is eevdf (--set)'
 printf 'include = %s\n[rcu]\npolicy = fixed\n' "$SRC/scenarios/kernels/linux-2.6.16.ini" >b10.ini
 expect_exit 0 "$RCUSIM" run b10.ini --db b10.db --duration 1ms --quiet
 expect_exit 2 "$RCUSIM" run b10.ini --db b.db --set rcu.qhimark=500
-expect_err '--set: rcu.qhimark: applies only with rcu.policy = watermark, and rcu.policy is fixed (b10.ini:3)'
+expect_err_line '--set: rcu.qhimark: applies only with rcu.policy = watermark, and rcu.policy is fixed (b10.ini:3)'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12-rt.ini" --db b.db --set softirq.defer_to_ksoftirqd=yes
-expect_err "--set: softirq.defer_to_ksoftirqd: applies only with softirq.in_irq_exit = yes, and softirq.in_irq_exit is no ($SRC/scenarios/kernels/linux-6.12-rt.ini:15)"
+expect_err_line "--set: softirq.defer_to_ksoftirqd: applies only with softirq.in_irq_exit = yes, and softirq.in_irq_exit is no ($SRC/scenarios/kernels/linux-6.12-rt.ini:15)"
 # Bulk call_rcu arrivals draw no system-call returns, which sparc64 needs.
 printf '[workload]\nkind = callrcu\ncallrcu_arrivals = bulk\n' >b12.ini
 expect_exit 2 "$RCUSIM" run b12.ini --db b.db
-expect_err 'b12.ini:3: workload.callrcu_arrivals: bulk needs machine.arch = x86_64, and machine.arch is sparc64 (default): sparc64 runs pending softirqs at each system call'"'"'s return, whose times bulk does not draw'
+expect_err_line 'b12.ini:3: workload.callrcu_arrivals: bulk needs machine.arch = x86_64, and machine.arch is sparc64 (default): sparc64 runs pending softirqs at each system call'"'"'s return, whose times bulk does not draw'
 expect_exit 0 "$RCUSIM" run b12.ini --db b12.db --duration 10ms --quiet --set machine.arch=x86_64
 # Tree RCU: classic's policy knobs are errors, its own and blimit are not;
 # its kthreads' FIFO priority needs EEVDF; the GP kthread's CPU must exist.
 FL=$(grep -n '^flavor = tree' "$SRC/scenarios/kernels/linux-6.12.ini" | cut -d: -f1)
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12.ini" --db b.db --set rcu.policy=fixed
-expect_err "--set: rcu.policy: applies only with rcu.flavor = classic, and rcu.flavor is tree ($SRC/scenarios/kernels/linux-6.12.ini:$FL)"
+expect_err_line "--set: rcu.policy: applies only with rcu.flavor = classic, and rcu.flavor is tree ($SRC/scenarios/kernels/linux-6.12.ini:$FL)"
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12.ini" --db b.db --set rcu.rsinterval=5
-expect_err "--set: rcu.rsinterval: applies only with rcu.flavor = classic, and rcu.flavor is tree ($SRC/scenarios/kernels/linux-6.12.ini:$FL)"
+expect_err_line "--set: rcu.rsinterval: applies only with rcu.flavor = classic, and rcu.flavor is tree ($SRC/scenarios/kernels/linux-6.12.ini:$FL)"
 expect_exit 0 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12.ini" --db b11.db --duration 1ms --quiet --set rcu.blimit=20 --set rcu.qhimark=500
 : >empty.ini
 expect_exit 2 "$RCUSIM" run empty.ini --db b.db --set sched.kind=o1 --set rcu.flavor=tree --set rcu.kthread_prio=1
-expect_err '--set: rcu.kthread_prio: applies only with sched.kind = eevdf, and sched.kind is o1 (--set)'
+expect_err_line '--set: rcu.kthread_prio: applies only with sched.kind = eevdf, and sched.kind is o1 (--set)'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-syncrcu-6.12.ini" --db b.db --set rcu.gp_kthread_cpu=256
-expect_err '--set: rcu.gp_kthread_cpu: CPU 256, but the machine has CPUs 0-255'
+expect_err_line '--set: rcu.gp_kthread_cpu: CPU 256, but the machine has CPUs 0-255'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db b.db --set rcu.blimit=0
-expect_err '--set: rcu.blimit: expected a positive integer in [1, 2147483647], got "0"'
+expect_err_line '--set: rcu.blimit: expected a positive integer in [1, 2147483647], got "0"'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db b.db --duration 5
 [ ! -e b.db ] && ok || bad "bad input created a database"
 
 # The ini listing of all defaults is itself a valid scenario (the seed box
 # under make -j8192), run here for one simulated second.
 expect_exit 0 "$RCUSIM" run all.ini --db all.db --duration 1s
-grep -q '^run 1 complete: all' "$T/out" && ok || bad "all.ini: $(cat "$T/err")"
+expect_out '^run 1 complete: all'
 
 # A good run: a complete run row, every parameter, scalars, series, hists.
 expect_exit 0 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db r.db --duration 5s --set machine.cores=2 --label first
-grep -q '^run 1 complete: queue' "$T/out" && ok || bad "summary: $(head -1 "$T/out")"
+expect_out '^run 1 complete: queue'
 [ "$(q r.db "SELECT status || ' ' || label || ' ' || sim_end_ns FROM run")" = "complete first 5000000000" ] && ok || bad "run row"
 [ "$(q r.db 'SELECT count(*) FROM param')" -eq "$n_text" ] && ok || bad "param rows"
 [ "$(q r.db "SELECT value FROM param WHERE name = 'machine.cores'")" = "2" ] && ok || bad "override stored"
@@ -188,26 +163,26 @@ cmp -s d1 d3 && bad "different seed identical" || ok
 expect_exit 3 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db "$T/no/such/dir/x.db" --duration 1s
 sqlite3 new.db 'PRAGMA user_version = 9'
 expect_exit 3 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db new.db --duration 1s
-grep -q 'schema version 9 is newer' "$T/err" && ok || bad "newer schema message"
+expect_err 'schema version 9 is newer'
 
 # SIGTERM: the run ends as 'aborted' with what it measured, exit 143. (10 h
 # is minutes of wall time; 100 h of queue.ini's series, sampled every
 # 100 ms, would be more points than a run may hold, refused up front.)
 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db a.db --duration 10h >a.out 2>a.err &
-pid=$!
+bg=$!
 i=0
 while [ "$(q a.db "SELECT count(*) FROM run WHERE status = 'running'" 2>/dev/null || echo 0)" != 1 ] && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
 sleep 0.5
-kill -TERM $pid
-wait $pid
+kill -TERM $bg
+wait $bg
 rc=$?
+bg=
 [ $rc -eq 143 ] && ok || bad "SIGTERM exit $rc"
 [ "$(q a.db 'SELECT status FROM run')" = "aborted" ] && ok || bad "aborted status: $(q a.db 'SELECT status FROM run')"
 [ "$(q a.db "SELECT count(*) FROM scalar WHERE name = 'cb.enqueued' AND value > 0")" -eq 1 ] && ok || bad "aborted run kept its scalars"
 [ "$(q a.db 'SELECT sim_end_ns < 36000000000000 FROM run')" -eq 1 ] && ok || bad "aborted sim_end_ns"
 
-echo "$pass passed, $fails failed"
-[ $fails -eq 0 ]
+finish
