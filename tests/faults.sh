@@ -6,22 +6,9 @@
 # a database on a full filesystem (skipped, saying so, where this machine
 # cannot mount a small tmpfs). Every failure must exit with the status the
 # reference gives (3: I/O or database) and a message naming its cause.
-set -u
-RCUSIM=$1
-SRC=$2
-T=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
 MNT=
-cleanup() {
-	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-cd "$T" || exit 1
-pass=0
-fails=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-q() { sqlite3 "$1" "$2"; }
+at_exit='[ -n "$MNT" ] && umount "$MNT" 2>/dev/null'
 SEED=$SRC/scenarios/niagara-make.ini
 SMALL=$SRC/scenarios/make-small.ini
 
@@ -41,8 +28,8 @@ for at in 0.3 1 2.5; do
 		"$RCUSIM" runs --db k.db >runs.out 2>&1 && grep -q '^ *1  lost ' runs.out && ok || bad "killed at $at s: runs: $(cat runs.out)"
 		"$RCUSIM" compare --db k.db 1 >/dev/null 2>cmp.err
 		grep -q 'run 1 is lost: its process (pid [0-9]* on .*) is gone' cmp.err && ok || bad "killed at $at s: compare: $(cat cmp.err)"
-		"$RCUSIM" check --db k.db --run 1 "$SRC/tests/baselines/make-small-fixed.ini" >/dev/null 2>chk.err
-		[ $? -eq 2 ] && grep -q 'run 1 is lost, not complete' chk.err && ok || bad "killed at $at s: check: $(cat chk.err)"
+		expect_exit 2 "$RCUSIM" check --db k.db --run 1 "$SRC/tests/baselines/make-small-fixed.ini"
+		expect_err 'run 1 is lost, not complete'
 	else
 		# Killed before its row was written: nothing to report, nothing lost.
 		[ "$(q k.db 'SELECT count(*) FROM run')" -eq 0 ] && ok || bad "killed at $at s: rows"
@@ -62,9 +49,8 @@ wait
 # A read-only database (a file without write permission, or, as root, on a
 # filesystem mounted read-only): exit 3, the cause named, nothing written.
 readonly_case() { # readonly_case DB
-	"$RCUSIM" run "$SMALL" --db "$1" --duration 1s --quiet >/dev/null 2>ro.err
-	rc=$?
-	[ $rc -eq 3 ] && grep -qi 'readonly\|read-only\|read only' ro.err && ok || bad "read-only database: exit $rc: $(cat ro.err)"
+	expect_exit 3 "$RCUSIM" run "$SMALL" --db "$1" --duration 1s --quiet
+	grep -qi 'readonly\|read-only\|read only' "$T/err" && ok || bad "read-only database: $(cat "$T/err")"
 	[ "$(q "$1" 'SELECT count(*) FROM run')" -eq 1 ] && ok || bad "read-only database changed"
 }
 "$RCUSIM" run "$SMALL" --db ro.db --duration 1s --quiet >/dev/null 2>&1
@@ -87,19 +73,17 @@ chmod 0644 ro.db
 (printf 'BEGIN EXCLUSIVE;\nINSERT INTO param VALUES (1, "held", "x");\n'; sleep 4; printf 'ROLLBACK;\n') | sqlite3 lk.db &
 holder=$!
 sleep 1
-RCUSIM_BUSY_TIMEOUT_MS=500 "$RCUSIM" run "$SMALL" --db lk.db --duration 1s --quiet >/dev/null 2>lk.err
-rc=$?
+expect_exit 3 env RCUSIM_BUSY_TIMEOUT_MS=500 "$RCUSIM" run "$SMALL" --db lk.db --duration 1s --quiet
 wait $holder
-[ $rc -eq 3 ] && grep -q 'locked' lk.err && ok || bad "lock held: exit $rc: $(cat lk.err)"
+expect_err 'locked'
 [ "$(q lk.db 'SELECT count(*) FROM run')" -eq 1 ] && ok || bad "lock held: rows $(q lk.db 'SELECT run_id, status FROM run')"
 
 # A database on a full filesystem: exit 3, the cause named; no complete run.
 MNT=$T/small
 mkdir -p "$MNT"
 if mount -t tmpfs -o size=192k tmpfs "$MNT" 2>/dev/null; then
-	"$RCUSIM" run "$SRC/scenarios/make-small.ini" --db "$MNT/f.db" --duration 20s --quiet >/dev/null 2>full.err
-	rc=$?
-	[ $rc -eq 3 ] && grep -qi 'full\|disk' full.err && ok || bad "full filesystem: exit $rc: $(cat full.err)"
+	expect_exit 3 "$RCUSIM" run "$SRC/scenarios/make-small.ini" --db "$MNT/f.db" --duration 20s --quiet
+	grep -qi 'full\|disk' "$T/err" && ok || bad "full filesystem: $(cat "$T/err")"
 	if [ -s "$MNT/f.db" ]; then
 		n=$(q "$MNT/f.db" "SELECT count(*) FROM run WHERE status = 'complete'" 2>/dev/null || echo 0)
 		[ "$n" -eq 0 ] && ok || bad "full filesystem: a complete run"
@@ -109,5 +93,4 @@ else
 	echo "faults.sh: cannot mount a tmpfs here (not root?): full-filesystem case not tested"
 fi
 
-echo "$pass passed, $fails failed"
-[ $fails -eq 0 ] && [ $pass -gt 0 ]
+finish
