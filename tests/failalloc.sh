@@ -7,15 +7,7 @@
 # detection). Each run must either complete as if nothing failed, or exit 3
 # with "out of memory" and leave no complete run: no crash, no sanitizer
 # report, no leak, no run that looks complete.
-set -u
-RCUSIM=$1
-SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-pass=0
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
 for spec in make-small:200ms callrcu-small:50ms; do
 	sc=${spec%%:*}
 	dur=${spec#*:}
@@ -30,9 +22,9 @@ for spec in make-small:200ms callrcu-small:50ms; do
 		rc=$?
 		complete=$( [ -s f.db ] && sqlite3 f.db "SELECT count(*) FROM run WHERE status = 'complete'" 2>/dev/null || echo 0)
 		if [ $rc -eq 0 ] && [ "$complete" -eq 1 ]; then
-			pass=$((pass + 1))
+			ok
 		elif [ $rc -eq 3 ] && grep -q 'out of memory' err && [ "$complete" -eq 0 ]; then
-			pass=$((pass + 1))
+			ok
 		else
 			bad "$sc, allocation $i of $n failing: exit $rc, $complete complete runs: $(head -c 600 err)"
 		fi
@@ -54,9 +46,9 @@ if "$RCUSIM" sweep "$SRC/scenarios/callrcu-small.ini" --vary rcu.blimit=10,100 -
 		rc=$?
 		if [ $rc -eq 0 ] && grep -qx 'sweep: 2 runs, 2 complete' out &&
 			[ "$(sqlite3 f.db "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 2 ]; then
-			pass=$((pass + 1))
+			ok
 		elif [ $rc -eq 3 ] && grep -q 'out of memory' err; then
-			pass=$((pass + 1))
+			ok
 		else
 			bad "sweep --collect, allocation $i of $n failing: exit $rc: $(head -c 600 out err)"
 		fi
@@ -66,5 +58,4 @@ if "$RCUSIM" sweep "$SRC/scenarios/callrcu-small.ini" --vary rcu.blimit=10,100 -
 else
 	bad "the parallel sweep to collect: $(cat out err)"
 fi
-echo "$pass passed, $fails failed"
-[ $fails -eq 0 ] && [ $pass -gt 0 ]
+finish
