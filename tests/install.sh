@@ -4,17 +4,10 @@
 # installed rcusim, run from another folder, simulates an installed scenario
 # and draws its figures with the installed plot scripts (a marker they write
 # proves it is those, not the source tree's).
-set -u
-B=$1
-SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fails=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+lib_args="B SRC"
+. "$(dirname "$0")/lib.sh"
 P=$T/prefix
-cmake --install "$B" --prefix "$P" >"$T/install.out" 2>&1 && ok || bad "install: $(cat "$T/install.out")"
+expect_exit 0 cmake --install "$B" --prefix "$P"
 for f in bin/rcusim share/man/man1/rcusim.1 share/rcusim/plots/common.gp share/rcusim/plots/nr_files.gp \
 	share/rcusim/scenarios/make-small.ini share/rcusim/scenarios/niagara-make.ini \
 	share/doc/rcusim/README.md share/doc/rcusim/LICENSE share/doc/rcusim/architecture.md; do
@@ -25,9 +18,8 @@ man -l "$P/share/man/man1/rcusim.1" 2>/dev/null | grep -q 'EXIT STATUS' && ok ||
 echo "system('touch installed-scripts-used')" >>"$P/share/rcusim/plots/common.gp"
 mkdir "$T/elsewhere"
 cd "$T/elsewhere" || exit 1
-"$P/bin/rcusim" run "$P/share/rcusim/scenarios/make-small.ini" --duration 2s --quiet >run.out 2>&1 && ok || bad "installed run: $(cat run.out)"
-"$P/bin/rcusim" plot --out figs >plot.out 2>&1 && ok || bad "installed plot: $(cat plot.out)"
+expect_exit 0 "$P/bin/rcusim" run "$P/share/rcusim/scenarios/make-small.ini" --duration 2s --quiet
+expect_exit 0 "$P/bin/rcusim" plot --out figs
 [ -s figs/nr_files.png ] && ok || bad "no figure"
 [ -e "$P/share/rcusim/plots/installed-scripts-used" ] && ok || bad "the installed plot scripts were not the ones used"
-echo "$pass passed, $fails failed"
-[ $fails -eq 0 ]
+finish
