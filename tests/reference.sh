@@ -7,16 +7,8 @@
 # sources and the output of `rcusim params` names a section that exists;
 # and every relative link of README.md and docs/*.md leads to a file that
 # exists (and, into docs/, to a heading that exists).
-set -u
-RCUSIM=$1
-SRC=$2
+. "$(dirname "$0")/lib.sh"
 REF=$SRC/docs/reference.md
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fails=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # docs/reference.md is up to date.
 if ! "$SRC/scripts/gen-reference.sh" "$RCUSIM" "$T/reference.md" 2>"$T/err"; then
@@ -106,5 +98,4 @@ for md in "$SRC/README.md" "$SRC"/docs/*.md; do
 	done <"$T/links"
 done
 
-echo "$pass passed, $fails failed"
-[ $fails -eq 0 ] && [ $pass -gt 0 ]
+finish
