@@ -1,13 +1,7 @@
 #!/bin/sh
 # scenarios.sh RCUSIM SRCDIR - every scenario in scenarios/ runs to a
 # complete run with a short end time (2 s; 0.5 s for the heaviest).
-set -u
-RCUSIM=$1
-SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fails=0
+. "$(dirname "$0")/lib.sh"
 for f in "$SRC"/scenarios/*.ini; do
 	# A fault must begin before the end: move it into the 2 s.
 	fault=
@@ -19,46 +13,38 @@ for f in "$SRC"/scenarios/*.ini; do
 	*/x86-4096-callrcu-*|*/x86-4096-nohzfull-*|*/x86-4096-syncrcu-*) dur=0.5s ;;
 	esac
 	# shellcheck disable=SC2086 # the overrides are words
-	if "$RCUSIM" run "$f" --db "$T/s.db" --duration $dur --quiet $fault >"$T/out" 2>"$T/err"; then
-		pass=$((pass + 1))
-	else
-		echo "FAIL: $f: $(cat "$T/err")"
-		fails=$((fails + 1))
-	fi
+	expect_exit 0 "$RCUSIM" run "$f" --db s.db --duration $dur --quiet $fault
 done
-n=$(sqlite3 "$T/s.db" "SELECT count(*) FROM run WHERE status = 'complete'")
-[ "$n" -eq "$pass" ] || { echo "FAIL: $n complete runs for $pass scenarios"; fails=$((fails + 1)); }
+n=$(q s.db "SELECT count(*) FROM run WHERE status = 'complete'")
+[ "$n" -eq "$pass" ] && ok || bad "$n complete runs for $pass scenarios"
 # The seed's two sides for a simulated minute: mainline 2.6.15 stays below
 # file-max; the threaded-softirq what-if passes it within the minute, with
 # no grace period finished (every CPU's ksoftirqd waits an epoch of 25.6 s).
-v() { sqlite3 "$T/story.db" "SELECT value FROM scalar WHERE run_id = $1 AND name = '$2'"; }
-"$RCUSIM" run "$SRC/scenarios/niagara-make-2.6.15.ini" --db "$T/story.db" --duration 60s --quiet >/dev/null &&
-	"$RCUSIM" run "$SRC/scenarios/niagara-make-2.6.15-threaded-softirqs.ini" --db "$T/story.db" \
-		--duration 60s --quiet >/dev/null || { echo "FAIL: story runs"; fails=$((fails + 1)); }
+v() { q story.db "SELECT value FROM scalar WHERE run_id = $1 AND name = '$2'"; }
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/niagara-make-2.6.15.ini" --db story.db --duration 60s --quiet
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/niagara-make-2.6.15-threaded-softirqs.ini" --db story.db \
+	--duration 60s --quiet
 if [ "$(v 1 vfs.open_failures)" = 0.0 ] && [ "$(v 1 vfs.file_max_reached_ns)" = "" ] &&
 	awk -v a="$(v 2 vfs.file_max_reached_ns)" -v g="$(v 2 gp.completed)" \
 		'BEGIN { exit !(a > 20e9 && a < 60e9 && g == 0) }'; then
-	pass=$((pass + 1))
+	ok
 else
-	echo "FAIL: story: mainline failures $(v 1 vfs.open_failures), what-if file-max at $(v 2 vfs.file_max_reached_ns) ns, $(v 2 gp.completed) grace periods"
-	fails=$((fails + 1))
+	bad "story: mainline failures $(v 1 vfs.open_failures), what-if file-max at $(v 2 vfs.file_max_reached_ns) ns, $(v 2 gp.completed) grace periods"
 fi
 # The injected stall, moved to minute 1 and run for 100 s: with CPU 5's
 # interrupts off for 30 s no grace period ends, so under 2.6.15's slot
 # counting nr_files reaches file-max during the stall, and opens are
 # refused; under 2.6.16's counting of live files it does not.
 for s in 2.6.15 2.6.16; do
-	"$RCUSIM" run "$SRC/scenarios/niagara-make-$s-stall.ini" --db "$T/stall.db" --duration 100s \
-		--set fault.start=60s --quiet >/dev/null || { echo "FAIL: stall run $s"; fails=$((fails + 1)); }
+	expect_exit 0 "$RCUSIM" run "$SRC/scenarios/niagara-make-$s-stall.ini" --db stall.db --duration 100s \
+		--set fault.start=60s --quiet
 done
-w() { sqlite3 "$T/stall.db" "SELECT value FROM scalar WHERE run_id = $1 AND name = '$2'"; }
+w() { q stall.db "SELECT value FROM scalar WHERE run_id = $1 AND name = '$2'"; }
 if awk -v a="$(w 1 vfs.file_max_reached_ns)" -v r="$(w 1 vfs.open_failures)" \
 	'BEGIN { exit !(a > 60e9 && a < 90e9 && r > 0) }' &&
 	[ "$(w 2 vfs.open_failures)" = 0.0 ] && [ "$(w 2 vfs.file_max_reached_ns)" = "" ]; then
-	pass=$((pass + 1))
+	ok
 else
-	echo "FAIL: stall: 2.6.15 file-max at $(w 1 vfs.file_max_reached_ns) ns with $(w 1 vfs.open_failures) refusals, 2.6.16 $(w 2 vfs.open_failures) refusals"
-	fails=$((fails + 1))
+	bad "stall: 2.6.15 file-max at $(w 1 vfs.file_max_reached_ns) ns with $(w 1 vfs.open_failures) refusals, 2.6.16 $(w 2 vfs.open_failures) refusals"
 fi
-echo "$pass passed, $fails failed"
-[ $fails -eq 0 ] && [ $pass -gt 0 ]
+finish
