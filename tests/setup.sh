@@ -6,18 +6,13 @@
 # profile (test) installs every program the tests and benchmarks call: each
 # such program found here belongs to a package of that profile or to one it
 # depends on (so a fresh machine has it after scripts/test.sh's setup).
-set -u
-SRC=$1
-pass=0
-fails=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+lib_args=SRC
+. "$(dirname "$0")/lib.sh"
 SETUP=$SRC/scripts/setup-debian.sh
 
 run_pkgs=$(sh "$SETUP" run --list) && [ -n "$run_pkgs" ] && ok || bad "setup-debian.sh run --list"
 test_pkgs=$(sh "$SETUP" test --list) && [ -n "$test_pkgs" ] && ok || bad "setup-debian.sh test --list"
-sh "$SETUP" nonsense >/dev/null 2>&1
-[ $? -eq 2 ] && ok || bad "an unknown profile is not a usage error"
+expect_exit 2 sh "$SETUP" nonsense
 for p in $run_pkgs; do
 	echo "$test_pkgs" | grep -qx "$p" && ok || bad "the test profile lacks the main job's $p"
 done
@@ -58,5 +53,4 @@ for prog in man gnuplot sqlite3 bc /usr/bin/time valgrind parallel /usr/sbin/ssh
 		bad "$prog is in $owner, which scripts/setup-debian.sh test does not install"
 	fi
 done
-echo "$pass passed, $fails failed"
-[ $fails -eq 0 ]
+finish
