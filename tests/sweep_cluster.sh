@@ -17,38 +17,25 @@
 # Skipped (exit 77) only if the Slurm daemons cannot start on this machine
 # (the parallel test then runs without its ssh host), and never under CI
 # (CI=true), where they must.
-set -u
-BACKEND=$1
-RCUSIM=$2
-SRC=$3
+case ${1:-} in
+slurm | parallel)
+	BACKEND=$1
+	shift
+	;;
+*)
+	echo "usage: $0 slurm|parallel RCUSIM SRCDIR" >&2
+	exit 2
+	;;
+esac
+. "$(dirname "$0")/lib.sh"
 S=$SRC/scenarios/blimit-small.ini
-T=$(mktemp -d)
 chmod 755 "$T" # munged wants every folder above its socket searchable by all
-bg=
-cleanup() {
-	[ -n "$bg" ] && kill "$bg" 2>/dev/null
+# At exit, before $T goes: the sshd and the Slurm daemons this test started.
+stop_daemons() {
 	[ -s "$T/ssh/sshd.pid" ] && kill "$(cat "$T/ssh/sshd.pid")" 2>/dev/null
 	[ "$BACKEND" = slurm ] && "$SRC/scripts/slurm-local.sh" stop "$T/slurm" >/dev/null 2>&1
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-fails=0
-pass=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-q() { sqlite3 "$1" "$2"; }
-
-# expect_exit CODE CMD... : run CMD, stdout/stderr to $T/out $T/err
-expect_exit() {
-	want=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok; else bad "exit $got, want $want: $*"; cat "$T/out" "$T/err"; fi
-}
-expect_out() { grep -qE -- "$1" "$T/out" && ok || { bad "stdout lacks /$1/"; cat "$T/out"; }; }
-expect_err() { grep -qE -- "$1" "$T/err" && ok || { bad "stderr lacks /$1/"; cat "$T/err"; }; }
+at_exit=stop_daemons
 
 # cannot_run WHAT OUTPUT: the machine cannot run WHAT: exit 77 (slurm),
 # or fail under CI.
@@ -129,12 +116,7 @@ parallel)
 		hosts="--sshlogin 2/:"
 	fi
 	;;
-*)
-	echo "usage: $0 slurm|parallel RCUSIM SRCDIR" >&2
-	exit 2
-	;;
 esac
-cd "$T" || exit 1
 # The sweep of both parts: 4 values x 3 seeds.
 sweep() {
 	"$RCUSIM" sweep "$S" --vary rcu.blimit=10,100,1000,10000 --seeds 1..3 --backend "$BACKEND" "$@"
@@ -328,5 +310,4 @@ expect_exit 0 "$RCUSIM" sweep --collect r2
 expect_out '^sweep: 12 runs, 12 complete$'
 [ "$(q s2.db 'SELECT count(*) FROM run')" = 12 ] && ok || bad "a second collection added runs"
 
-echo "$pass passed, $fails failed"
-[ $fails -eq 0 ]
+finish
