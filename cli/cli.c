@@ -3,8 +3,9 @@
  * cli.c - what the rcusim commands share: option parsing, opening the
  * results database and selecting runs, human number formats, gnuplot and
  * figure folders (plot and sweep), and simulating one run into the
- * database (run and check), with its signal handling and progress line. Commands call these; nothing here
- * calls a command.
+ * database (run and check), with its heartbeat and progress line (its
+ * stop signals are status.c's). Commands call these; nothing here calls a
+ * command.
  */
 #include <errno.h>
 #include <limits.h>
@@ -129,27 +130,6 @@ bool cli_run_id(const char *cmd, const char *s, int64_t *id)
 }
 
 /* ---- the results database ---------------------------------------------- */
-
-static volatile sig_atomic_t stop_signal; /* the signal that asked a run to stop */
-
-int cli_exit_status(int err)
-{
-	switch (err) {
-	case SIM_OK:
-		return 0;
-	case SIM_EINPUT:
-	case SIM_ENORUN:
-	case SIM_ENOFILE:
-		return EXIT_USAGE;
-	case SIM_ECHECK:
-	case SIM_EMETRIC:
-		return EXIT_SIMFAIL;
-	case SIM_ESTOPPED:
-		return 128 + (stop_signal ? (int)stop_signal : SIGTERM);
-	default: /* SIM_ENOMEM, SIM_EIO, SIM_ENEWER, anything unforeseen */
-		return EXIT_IO;
-	}
-}
 
 int cli_open_db(const char *path, bool must_exist, rec_db **db)
 {
@@ -356,17 +336,6 @@ int cli_plot_dirs(const char *outdir, char *out, char *data)
 }
 
 /* ---- one run ------------------------------------------------------------ */
-
-/* The signals that stop a run, which is then recorded as aborted: the
- * terminal's and the shell's (INT, HUP), kill's (TERM), and a reader of
- * our output that went away (PIPE). */
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-#define NSTOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
 
 static double wall_now(void)
 {
@@ -612,8 +581,6 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	rec_db *db = NULL;
 	rcusim_sim *sim = NULL;
 	beat hb = { 0 };
-	struct sigaction old[NSTOP_SIGNALS];
-	bool handlers = false;
 	double t0 = wall_now();
 	progress pr = { t0, t0, false, !req->quiet && isatty(STDERR_FILENO) };
 	if ((rc = load_run(req, &p, name, sizeof(name), err, sizeof(err))))
@@ -625,7 +592,7 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	}
 	/* The model is built before the run is recorded: an input error that
 	 * only the model can see leaves no row. */
-	if ((rc = rcusim_prepare(p, m, &stop_signal, show_progress, &pr, &sim, err, sizeof(err))))
+	if ((rc = rcusim_prepare(p, m, cli_stop_flag(), show_progress, &pr, &sim, err, sizeof(err))))
 		goto input_error;
 	if ((rc = rec_open(&db, req->db_path, err, sizeof(err)))) {
 		fprintf(stderr, "%s\n", err);
@@ -641,16 +608,7 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 		goto out;
 	}
 
-	struct sigaction sa = { 0 };
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t k = 0; k < NSTOP_SIGNALS; k++) {
-		sigaction(stop_signals[k], NULL, &old[k]);
-		/* A signal the caller ignores (nohup's SIGHUP) stays ignored. */
-		if (old[k].sa_handler != SIG_IGN)
-			sigaction(stop_signals[k], &sa, NULL);
-	}
-	handlers = true;
+	cli_stop_catch();
 	beat_start(&hb, req->db_path, run_id);
 
 	t0 = wall_now();
@@ -669,9 +627,7 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	/* Recorded: from here a signal is the ordinary kind (a reader of the
 	 * summary that goes away ends the process quietly, as with any
 	 * tool). */
-	for (size_t k = 0; k < NSTOP_SIGNALS; k++)
-		sigaction(stop_signals[k], &old[k], NULL);
-	handlers = false;
+	cli_stop_release();
 	if (rc) {
 		/* The simulation's failure is the run's cause, written or not. */
 		fprintf(stderr, "rcusim: run %lld failed: %s\n", (long long)run_id, err);
@@ -686,7 +642,7 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 		print_summary(run_id, res.status, name, p, &o, res.wall_s, m);
 	if (run_id_out)
 		*run_id_out = run_id;
-	status = o.end == RCUSIM_ABORTED ? 128 + (int)stop_signal : 0;
+	status = o.end == RCUSIM_ABORTED ? 128 + (int)*cli_stop_flag() : 0;
 	goto out;
 input_error:
 	/* Bad input (exit 2), or no memory to read it (3). */
@@ -694,9 +650,7 @@ input_error:
 	status = cli_exit_status(rc);
 out:
 	beat_stop(&hb);
-	if (handlers)
-		for (size_t k = 0; k < NSTOP_SIGNALS; k++)
-			sigaction(stop_signals[k], &old[k], NULL);
+	cli_stop_release();
 	rcusim_release(sim);
 	rec_close(db);
 	sim_metrics_destroy(m);

@@ -7,6 +7,7 @@
 #ifndef RCUSIM_CLI_CLI_H
 #define RCUSIM_CLI_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +59,16 @@ void cli_note_status(const char *db_path, const rec_run_row *row);
  * 0 success, 2 bad input, 3 I/O, database or resources, 4 a failed model
  * check, 128 + signal when a signal stopped a run. */
 int cli_exit_status(int rc);
+/* Catch the signals that stop a run (INT, TERM, HUP, PIPE; one that the
+ * caller ignores stays ignored): from now on they only set the flag of
+ * cli_stop_flag(). Not while caught already. */
+void cli_stop_catch(void);
+/* Give the signals back the actions they had before cli_stop_catch(); a
+ * no-op when they are not caught. */
+void cli_stop_release(void);
+/* The signal that asked a run to stop, 0 while none has: the flag the
+ * engine watches (rcusim_prepare()). */
+const volatile sig_atomic_t *cli_stop_flag(void);
 
 /* Human forms: "12.3 ms", "1.50 MiB", "1,234,567", "18.5%". */
 void cli_fmt_ns(double ns, char *buf, size_t len);
