@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * cli.c - the options of the commands: "--name VALUE" and "--name=VALUE",
+ * opts.c - the options of the commands: "--name VALUE" and "--name=VALUE",
  * an option that takes one value given once, --help, and run ids.
  */
 #include <errno.h>
