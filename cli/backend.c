@@ -47,7 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sweep_int.h"
+#include "sweep_plan.h"
 
 #ifndef RCUSIM_VERSION
 #define RCUSIM_VERSION "unknown"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * sweep.c - `rcusim sweep`: the cross product of --vary values and seeds.
+ * sweep_plan.c - `rcusim sweep`: the cross product of --vary values and seeds.
  * On this machine (--backend local) each run is an `rcusim run` process, N
  * at a time, all into one database (WAL and a busy timeout let them append
  * together); a failed run is reported and the rest go on. Ends with the
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "registry.h"
-#include "sweep_int.h"
+#include "sweep_plan.h"
 
 static const char sweep_usage[] =
 	"usage: rcusim sweep SCENARIO.ini --vary KEY=V1,V2,... [--vary ...] [--seeds A..B]\n"

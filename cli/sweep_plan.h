@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * sweep_int.h - what the two files of `rcusim sweep` share: sweep.c (the
+ * sweep_plan.h - what the two files of `rcusim sweep` share: sweep.c (the
  * options, the cross product, runs on this machine, the comparison and
  * figure) and backend.c (the same runs as a Slurm job array or through GNU
  * parallel: the results folder, run keys, submission, waiting and
  * collection).
  */
-#ifndef RCUSIM_CLI_SWEEP_INT_H
-#define RCUSIM_CLI_SWEEP_INT_H
+#ifndef RCUSIM_CLI_SWEEP_PLAN_H
+#define RCUSIM_CLI_SWEEP_PLAN_H
 
 #include <limits.h>
 #include <stdbool.h>
