@@ -47,7 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sweep_plan.h"
+#include "backend.h"
 
 #ifndef RCUSIM_VERSION
 #define RCUSIM_VERSION "unknown"
@@ -450,7 +450,6 @@ static void each_run_arg(const sweep *s, void (*fn)(const char *arg, void *ctx),
  * runs' (each_run_arg), then "--db" and the others. */
 static void each_arg(const sweep *s, void (*fn)(const char *arg, void *ctx), void *ctx)
 {
-	static const char *const backends[] = { "local", "slurm", "parallel" };
 	char num[32];
 	each_run_arg(s, fn, ctx);
 	fn("--db", ctx);
@@ -471,7 +470,7 @@ static void each_arg(const sweep *s, void (*fn)(const char *arg, void *ctx), voi
 		fn(num, ctx);
 	}
 	fn("--backend", ctx);
-	fn(backends[s->backend], ctx);
+	fn(sweep_backend_name[s->backend], ctx);
 	fn("--results", ctx);
 	fn(s->results, ctx);
 	if (s->partition) {
@@ -1166,7 +1165,7 @@ static int check_submission(sweep *s, const char **av)
 	return sweep_check_runs(s, av, "nothing was submitted");
 }
 
-int sweep_submit(sweep *s)
+static int sweep_submit(sweep *s)
 {
 	char tasks[PATH_MAX + 64];
 	const char **av = calloc(sweep_argv_max(s), sizeof(*av));
@@ -1387,3 +1386,6 @@ out:
 	free(margv);
 	return status;
 }
+
+const sweep_backend_ops backend_slurm = { "slurm", sweep_submit };
+const sweep_backend_ops backend_parallel = { "parallel", sweep_submit };

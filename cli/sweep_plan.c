@@ -1,84 +1,26 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * sweep_plan.c - `rcusim sweep`: the cross product of --vary values and seeds.
- * On this machine (--backend local) each run is an `rcusim run` process, N
- * at a time, all into one database (WAL and a busy timeout let them append
- * together); a failed run is reported and the rest go on. Ends with the
- * comparison table and, with --plot, metrics against the first varied
- * parameter, one line per policy. --emit-jobs prints the command lines
- * instead. The Slurm and GNU parallel backends, which give each run a
- * database of its own in a results folder and merge them, are backend.c.
+ * sweep_plan.c - what a sweep is, whatever runs it: its options
+ * (sweep_parse(), every check that needs no run), the cross product of the
+ * --vary values and seeds (sweep_expand(), seeds innermost, one label per
+ * run), each run's `rcusim run` arguments (sweep_run_argv()) and their
+ * check before any starts (sweep_check_runs()), the comparison table and
+ * figures of its runs (sweep_report()). Below the sweep command and its
+ * backends: it calls neither.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "registry.h"
 #include "sweep_plan.h"
 
-static const char sweep_usage[] =
-	"usage: rcusim sweep SCENARIO.ini --vary KEY=V1,V2,... [--vary ...] [--seeds A..B]\n"
-	"                    [--set KEY=VALUE]... [--duration TIME] [--jobs N] [--db FILE]\n"
-	"                    [--plot] [--out DIR] [--format png|svg] [--metric NAME]...\n"
-	"                    [--emit-jobs | --backend slurm|parallel --results DIR ...]\n"
-	"       rcusim sweep --collect DIR [--wait] [--db FILE] [--plot] [--out DIR]\n"
-	"                    [--format png|svg] [--metric NAME]...\n"
-	"\n"
-	"Run SCENARIO.ini for every combination of the varied values and seeds and\n"
-	"print the comparison of the sweep's runs (its own: not other runs of the\n"
-	"database, even with the same labels); --plot draws each --metric (default\n"
-	"softirq.run_max_ns and cb.qlen_total_max) against the first varied\n"
-	"parameter, whose values must be numbers, one line per policy. Every run's\n"
-	"scenario and overrides are checked before any starts or is submitted.\n"
-	"\n"
-	"  --vary KEY=V1,V2,...  a parameter and its values, none empty or repeated\n"
-	"                        (at most 8 --vary, each a different KEY)\n"
-	"  --seeds A..B          every combination with each seed from A to B\n"
-	"  --set KEY=VALUE       an override for every run (repeatable)\n"
-	"  --duration TIME       same as --set scenario.duration=TIME\n"
-	"  --db FILE             the sweep's database (default rcusim.db)\n"
-	"  --jobs N              runs at a time: local, default the CPUs; slurm, at\n"
-	"                        most N tasks of each array at once; parallel, per host\n"
-	"  --emit-jobs           print one `rcusim run` command line per run; run\n"
-	"                        (and check) none\n"
-	"\n"
-	"  --backend local       (default) N `rcusim run` processes at a time on this\n"
-	"                        machine, into --db\n"
-	"  --backend slurm       one Slurm job array (sbatch), one task per run, each\n"
-	"                        writing its own database in --results DIR; more than\n"
-	"                        the cluster's MaxArraySize runs go as several arrays\n"
-	"  --backend parallel    the same tasks through GNU parallel, here or on the\n"
-	"                        --sshlogin hosts; waits for them and collects\n"
-	"  --results DIR         (slurm, parallel) the results folder, on a filesystem\n"
-	"                        every node shares: runs/KEY.db per run, logs/, the\n"
-	"                        task lists and batch scripts. A run is keyed by its\n"
-	"                        scenario, overrides, seed and rcusim version: a\n"
-	"                        submission again into DIR runs only the runs not\n"
-	"                        complete there (not run, failed, lost or aborted);\n"
-	"                        DIR holding another sweep (another scenario,\n"
-	"                        --vary, --seeds, --set or --duration) is refused\n"
-	"  --wait                (slurm) wait for the arrays to end, then collect\n"
-	"  --partition NAME      (slurm) sbatch --partition\n"
-	"  --time-limit TIME     (slurm) sbatch --time, per task (Slurm's format, 30:00)\n"
-	"  --cpus-per-task N     (slurm) sbatch --cpus-per-task\n"
-	"  --sbatch-arg ARG      (slurm) one more sbatch argument (repeatable)\n"
-	"  --sshlogin LOGIN      (parallel) parallel --sshlogin (repeatable): rcusim,\n"
-	"                        the scenario and DIR must be at the same paths there\n"
-	"  --collect DIR         merge the complete runs of results folder DIR into the\n"
-	"                        sweep's database, report what is missing, print the\n"
-	"                        comparison (and, with --plot, the figures); --wait\n"
-	"                        first waits for its Slurm arrays to end\n"
-	"\n"
-	"Bad input, a run that would fail included, exits 2 before any run starts.\n"
-	"A sweep whose runs did not all complete exits 3 if one was lost (its process\n"
-	"killed), aborted (SIGINT or SIGTERM) or not run, else 4 (one failed a model\n"
-	"check); collecting while tasks are still queued or running also exits 3.\n";
+const char *const sweep_backend_name[SWEEP_NBACKENDS] = {
+	[SWEEP_LOCAL] = "local", [SWEEP_SLURM] = "slurm", [SWEEP_PARALLEL] = "parallel",
+};
 
 const char *const sweep_state_name[SWEEP_NSTATES] = {
 	[SWEEP_MISSING] = "not run",  [SWEEP_COMPLETE] = "complete", [SWEEP_RUNNING] = "running",
@@ -291,10 +233,10 @@ int sweep_run_argv(const sweep *s, const sweep_job *j, const char *db_path, cons
 	return k;
 }
 
-/* Set @s to the defaults of a sweep with nothing given. */
-static void sweep_init(sweep *s)
+void sweep_init(sweep *s, const char *usage)
 {
 	memset(s, 0, sizeof(*s));
+	s->usage = usage;
 	s->db_path = "rcusim.db";
 	s->outdir = "figures";
 	s->format = "png";
@@ -307,7 +249,7 @@ static void sweep_init(sweep *s)
 		s->self[sl] = 0;
 }
 
-static void sweep_free(sweep *s)
+void sweep_free(sweep *s)
 {
 	for (int q = 0; q < s->nvary; q++) {
 		free(s->vary[q].buf);
@@ -430,7 +372,7 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 		s->sshlogins = s->argv_buf + 2 * argc + 2;
 	}
 	for (int i = 1; i < argc; i++) {
-		if (cli_help(argv[i], sweep_usage))
+		if (cli_help(argv[i], s->usage))
 			return -1;
 		if ((rc = cli_strs(argc, argv, &i, strs))) {
 			if (rc < 0)
@@ -508,16 +450,14 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 			if (rc < 0 || !cli_opt_once("--backend", &backend))
 				return EXIT_USAGE;
 			backend = v;
-			if (!strcmp(v, "local")) {
-				s->backend = SWEEP_LOCAL;
-			} else if (!strcmp(v, "slurm")) {
-				s->backend = SWEEP_SLURM;
-			} else if (!strcmp(v, "parallel")) {
-				s->backend = SWEEP_PARALLEL;
-			} else {
+			int k = 0;
+			while (k < SWEEP_NBACKENDS && strcmp(v, sweep_backend_name[k]))
+				k++;
+			if (k == SWEEP_NBACKENDS) {
 				fprintf(stderr, "rcusim sweep: --backend: expected local, slurm or parallel, got \"%s\"\n", v);
 				return EXIT_USAGE;
 			}
+			s->backend = (sweep_backend)k;
 		} else if ((rc = cli_opt(argc, argv, &i, "--cpus-per-task", &v))) {
 			if (rc < 0 || !cli_opt_once("--cpus-per-task", &once_cpus) ||
 			    !positive("--cpus-per-task", v, &s->cpus_per_task))
@@ -533,7 +473,7 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 		} else if (!strcmp(argv[i], "--emit-jobs")) {
 			s->emit = true;
 		} else if (argv[i][0] == '-' || s->scenario) {
-			fprintf(stderr, "rcusim sweep: unexpected argument %s\n%s", argv[i], sweep_usage);
+			fprintf(stderr, "rcusim sweep: unexpected argument %s\n%s", argv[i], s->usage);
 			return EXIT_USAGE;
 		} else {
 			s->scenario = argv[i];
@@ -546,7 +486,7 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 	if (collect_only)
 		return 0;
 	if (!s->scenario || !s->nvary) {
-		fprintf(stderr, "rcusim sweep: a scenario and at least one --vary are needed\n%s", sweep_usage);
+		fprintf(stderr, "rcusim sweep: a scenario and at least one --vary are needed\n%s", s->usage);
 		return EXIT_USAGE;
 	}
 	/* Options of one backend given to another: a mistake, never ignored. */
@@ -645,254 +585,4 @@ int sweep_expand(sweep *s)
 		}
 	}
 	return 0;
-}
-
-/* --emit-jobs: one `rcusim run` command line per run on stdout, values
- * single-quoted. */
-static void emit_jobs(const sweep *s, const char **av)
-{
-	for (size_t j = 0; j < s->njobs; j++) {
-		int n = sweep_run_argv(s, &s->jobs[j], s->db_path, av);
-		fputs("rcusim run", stdout);
-		for (int k = 2; k < n; k++) {
-			/* Option names (at 3, 5, 6 and every even place from 8 on,
-			 * see sweep_run_argv) and the seed's digits as they are. */
-			bool name = k == 3 || k == 5 || k == 6 || (k >= 8 && k % 2 == 0);
-			putchar(' ');
-			if (name || !strcmp(av[k - 1], "--seed"))
-				fputs(av[k], stdout);
-			else
-				cli_shell_quote(av[k], stdout);
-		}
-		putchar('\n');
-	}
-}
-
-/* Start job @jb of @s: an `rcusim run` process whose stdout goes into a
- * temporary file, where its summary names the run it made (never another
- * process's run with the same label in the same database). 0, or EXIT_IO
- * (message printed) with nothing started. */
-static int start_job(const sweep *s, sweep_job *jb, const char **av)
-{
-	sweep_run_argv(s, jb, s->db_path, av);
-	jb->out = tmpfile();
-	if (!jb->out) {
-		fprintf(stderr, "rcusim sweep: a temporary file: %s\n", strerror(errno));
-		return EXIT_IO;
-	}
-	/* The runs started while this one runs do not hold its file open. */
-	fcntl(fileno(jb->out), F_SETFD, FD_CLOEXEC);
-	fflush(NULL);
-	jb->pid = fork();
-	if (jb->pid < 0) {
-		fprintf(stderr, "rcusim sweep: fork: %s\n", strerror(errno));
-		fclose(jb->out);
-		jb->out = NULL;
-		jb->pid = 0;
-		return EXIT_IO;
-	}
-	if (jb->pid == 0) {
-		if (dup2(fileno(jb->out), STDOUT_FILENO) < 0)
-			_exit(127);
-		execv(s->self, (char *const *)av);
-		fprintf(stderr, "rcusim sweep: cannot run %s: %s\n", s->self, strerror(errno));
-		_exit(127);
-	}
-	return 0;
-}
-
-/* Job @jb's process ended with wait status @st: its state and, complete,
- * its run (from the first line of its summary, "run ID STATUS: ..."); for
- * a run that did not complete, why in @why. Closes its output. */
-static void job_ended(sweep_job *jb, int st, char *why, size_t len)
-{
-	char line[256], state[16] = "";
-	long long id = 0;
-	rewind(jb->out);
-	if (!fgets(line, sizeof(line), jb->out) || sscanf(line, "run %lld %15[a-z]:", &id, state) != 2)
-		id = 0;
-	fclose(jb->out);
-	jb->out = NULL;
-	/* `rcusim run` exits 128 + the signal when SIGINT or SIGTERM stopped
-	 * its run (recorded 'aborted'); killed outright, it left its run
-	 * 'running', and nothing will end it: lost. */
-	int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	int sig = WIFSIGNALED(st) ? WTERMSIG(st) : code > 128 ? code - 128 : 0;
-	why[0] = 0;
-	if (code == 0 && id > 0 && !strcmp(state, "complete")) {
-		jb->state = SWEEP_COMPLETE;
-		jb->run_id = id;
-	} else if (code == EXIT_SIMFAIL) {
-		jb->state = SWEEP_FAILED;
-		snprintf(why, len, "failed a model check (exit 4; its message is above)");
-	} else if (sig == SIGINT || sig == SIGTERM) {
-		jb->state = SWEEP_ABORTED;
-		snprintf(why, len, "stopped by %s (%s %d)", sig == SIGINT ? "SIGINT" : "SIGTERM",
-			 WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ? sig : code);
-	} else if (WIFSIGNALED(st)) {
-		jb->state = SWEEP_LOST;
-		snprintf(why, len, "its process (pid %lld) was killed by signal %d (%s) before the run ended",
-			 (long long)jb->pid, sig, strsignal(sig));
-	} else {
-		jb->state = SWEEP_MISSING;
-		if (code)
-			snprintf(why, len, "exit %d (its message is above)", code);
-		else
-			snprintf(why, len, "exit 0 without the summary of a complete run");
-	}
-	jb->pid = 0;
-}
-
-/* The local backend: every run of @s, s->par at a time, into s->db_path,
- * each checked before any starts; then the comparison of the runs this
- * sweep made (another command's runs in the same database, even with the
- * same labels, are not its) and figures. Returns the exit status: 3 if a
- * run was lost, aborted or did not run, else 4 if one failed. */
-static int sweep_local(sweep *s, const char **av)
-{
-	rec_db *db = NULL;
-	rec_run_row *rows = NULL;
-	int64_t *ids = NULL;
-	size_t count[SWEEP_NSTATES] = { 0 };
-	char err[1024], why[256];
-	int status, rc;
-	/* A bad value is refused now, not found after the others ran. */
-	if ((status = sweep_check_runs(s, av, "no run was started")))
-		return status;
-	ids = calloc(s->njobs, sizeof(*ids));
-	if (!ids) {
-		fprintf(stderr, "rcusim sweep: out of memory\n");
-		return EXIT_IO;
-	}
-	/* Create the database (schema, WAL) before the runs share it. */
-	if ((status = cli_open_db(s->db_path, false, &db)))
-		goto out;
-	size_t next = 0, running = 0, done = 0;
-	bool tty = isatty(STDERR_FILENO);
-	while (done < s->njobs) {
-		while (running < (size_t)s->par && next < s->njobs) {
-			if ((status = start_job(s, &s->jobs[next++], av)))
-				goto out;
-			running++;
-		}
-		int st;
-		pid_t pid = wait(&st);
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid < 0) {
-			fprintf(stderr, "rcusim sweep: wait: %s\n", strerror(errno));
-			status = EXIT_IO;
-			goto out;
-		}
-		for (size_t j = 0; j < s->njobs; j++) {
-			sweep_job *jb = &s->jobs[j];
-			if (jb->pid != pid)
-				continue;
-			job_ended(jb, st, why, sizeof(why));
-			count[jb->state]++;
-			if (jb->state != SWEEP_COMPLETE)
-				fprintf(stderr, "%srcusim sweep: run \"%s\": %s: %s\n", tty ? "\r" : "", jb->label,
-					sweep_state_name[jb->state], why);
-			running--;
-			done++;
-			break;
-		}
-		if (tty)
-			fprintf(stderr, "\r%zu of %zu runs done (%zu did not complete)   ", done, s->njobs,
-				done - count[SWEEP_COMPLETE]);
-	}
-	if (tty)
-		fputc('\n', stderr);
-	/* The runs the processes reported, in the sweep's order. */
-	size_t nids = 0, nrows = 0;
-	for (size_t j = 0; j < s->njobs; j++)
-		if (s->jobs[j].state == SWEEP_COMPLETE)
-			ids[nids++] = s->jobs[j].run_id;
-	/* (No ids would select the latest run of each policy: none.) */
-	if (nids && (rc = rec_select_runs(db, ids, nids, &rows, &nrows, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s\n", s->db_path, err);
-		status = cli_exit_status(rc);
-		goto out;
-	}
-	for (size_t j = 0, r = 0; j < s->njobs && r < nrows; j++) {
-		const sweep_job *jb = &s->jobs[j];
-		if (jb->state != SWEEP_COMPLETE)
-			continue;
-		if (strcmp(rows[r].status, "complete") || strcmp(rows[r].label, jb->label)) {
-			fprintf(stderr, "rcusim sweep: run \"%s\" reported run %lld, which %s holds as %s, "
-					"labelled \"%s\"\n", jb->label, (long long)jb->run_id, s->db_path,
-				rows[r].status, rows[r].label);
-			status = EXIT_IO;
-			goto out;
-		}
-		r++;
-	}
-	printf("sweep: %zu runs, %zu complete, %zu failed", s->njobs, count[SWEEP_COMPLETE],
-	       count[SWEEP_FAILED]);
-	for (int k = 0; k < SWEEP_NSTATES; k++)
-		if (k != SWEEP_COMPLETE && k != SWEEP_FAILED && count[k])
-			printf(", %zu %s", count[k], sweep_state_name[k]);
-	putchar('\n');
-	status = sweep_report(s, db, rows, nrows);
-	if (!status && count[SWEEP_COMPLETE] + count[SWEEP_FAILED] < s->njobs)
-		status = EXIT_IO; /* lost, aborted, not run */
-	else if (!status && count[SWEEP_FAILED])
-		status = EXIT_SIMFAIL;
-out:
-	for (size_t j = 0; j < s->njobs; j++)
-		if (s->jobs[j].out) {
-			fclose(s->jobs[j].out);
-			s->jobs[j].out = NULL;
-		}
-	free(rows);
-	free(ids);
-	rec_close(db);
-	return status;
-}
-
-int cmd_sweep(int argc, char **argv)
-{
-	sweep s;
-	const char **av = NULL;
-	const char *collect = NULL;
-	int status;
-	sweep_init(&s);
-	/* --collect DIR: the sweep's other options are in DIR. */
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		int rc = cli_opt(argc, argv, &i, "--collect", &v);
-		if (rc < 0) {
-			status = EXIT_USAGE;
-			goto out;
-		}
-		if (rc > 0)
-			collect = v;
-	}
-	if (collect) {
-		status = sweep_collect(&s, collect, argc, argv);
-		goto out;
-	}
-	if ((status = sweep_parse(&s, argc, argv, false)) || (status = sweep_expand(&s)))
-		goto out;
-	if (s.backend != SWEEP_LOCAL) {
-		status = sweep_submit(&s);
-		goto out;
-	}
-	av = calloc(sweep_argv_max(&s), sizeof(*av));
-	if (!av) {
-		fprintf(stderr, "rcusim sweep: out of memory\n");
-		status = EXIT_IO;
-		goto out;
-	}
-	if (s.emit) {
-		emit_jobs(&s, av);
-		status = 0;
-	} else {
-		status = sweep_local(&s, av);
-	}
-out:
-	free(av);
-	sweep_free(&s);
-	/* -1: --help was printed. */
-	return status < 0 ? 0 : status;
 }
