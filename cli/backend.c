@@ -20,11 +20,6 @@
  *   slurm-arrays      "N JOBID" for each array submitted
  *   logs/             each array task's output, parallel's job log and output
  *
- * A run key is a 64-bit FNV-1a hash of what decides a run: its scenario
- * (absolute path), its overrides in order, its seed and the rcusim version.
- * It leaves out the scenario file's content: edit the file (or an include)
- * and the runs of DIR still count as done; sweep into a new DIR then.
- *
  * Slurm is driven through its commands only (sbatch, squeue, scontrol,
  * scancel), never its library, so any version that has them works; an
  * array's end is found by polling squeue, every second at first, every 30 s
@@ -208,31 +203,6 @@ static int exit_code(int st)
 }
 
 /* ---- run keys and states ------------------------------------------------ */
-
-/* Fold @s and its terminating NUL into the FNV-1a hash @h. */
-static uint64_t fnv1a(uint64_t h, const char *s)
-{
-	do {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	} while (*s++);
-	return h;
-}
-
-/* The key of each job of @s: its scenario, its overrides and seed (the
- * arguments of its `rcusim run` after the label) and the version. */
-static void set_keys(sweep *s, const char **av)
-{
-	for (size_t j = 0; j < s->njobs; j++) {
-		int n = sweep_run_argv(s, &s->jobs[j], "", av);
-		uint64_t h = fnv1a(0xcbf29ce484222325ULL, "rcusim run key 1");
-		h = fnv1a(h, s->scenario);
-		for (int k = 8; k < n; k++) /* after "--label" LABEL */
-			h = fnv1a(h, av[k]);
-		h = fnv1a(h, RCUSIM_VERSION);
-		snprintf(s->jobs[j].key, sizeof(s->jobs[j].key), "%016llx", (unsigned long long)h);
-	}
-}
 
 /* The database of job @j in the results folder @dir, into @buf (PATH_MAX). */
 static void run_db(const char *dir, const sweep_job *j, char *buf)
@@ -1200,7 +1170,7 @@ static int sweep_submit(sweep *s)
 		}
 		a.n = 0;
 	}
-	set_keys(s, av);
+	sweep_set_keys(s, av);
 	/* Nothing of this folder runs now (no array queued; parallel runs
 	 * under the lock): a run still marked running is lost. */
 	if ((status = scan_states(s, s->results, true, NULL, false, count)) ||
@@ -1347,7 +1317,7 @@ int sweep_collect(sweep *s, const char *dir, int argc, char **argv)
 		status = EXIT_IO;
 		goto out;
 	}
-	set_keys(s, av);
+	sweep_set_keys(s, av);
 	free(av);
 	if ((status = lock_dir(real, &lock)) || (status = last_arrays(real, &a)))
 		goto out;

@@ -3,7 +3,8 @@
  * sweep_plan.h - the plan of `rcusim sweep`, below both the command
  * (sweep.c) and its backends (backend.h): what a sweep is (struct sweep,
  * its runs, their states), parsing its options, expanding its runs, each
- * run's arguments and check, and its report (sweep_plan.c).
+ * run's arguments, check and key (sweep_plan.c), and its report
+ * (sweep_report.c).
  */
 #ifndef RCUSIM_CLI_SWEEP_PLAN_H
 #define RCUSIM_CLI_SWEEP_PLAN_H
@@ -130,8 +131,17 @@ int sweep_check_runs(const sweep *s, const char **av, const char *none);
 extern const char *const sweep_backend_name[SWEEP_NBACKENDS];
 /* How each state is named in reports ("not run", "lost", ...). */
 extern const char *const sweep_state_name[SWEEP_NSTATES];
-/* Print the comparison of the sweep's complete runs @rows (from @db) and,
- * with s->plot, draw its figures. 0 or an exit status. */
+/* The run key of each job of @s (cluster backends), into its key: a
+ * 64-bit FNV-1a hash of what decides a run, its scenario (absolute path),
+ * its overrides and seed in order (its `rcusim run` arguments after the
+ * label) and the rcusim version. It leaves out the scenario file's
+ * content: edit the file (or an include) and the runs of a results folder
+ * still count as done; sweep into a new folder then. @av holds
+ * sweep_argv_max(@s) entries. */
+void sweep_set_keys(sweep *s, const char **av);
+
+/* sweep_report.c: print the comparison of the sweep's complete runs @rows
+ * (from @db) and, with s->plot, draw its figures. 0 or an exit status. */
 int sweep_report(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nrows);
 
 #endif
