@@ -17,8 +17,8 @@ typedef struct sweep_backend_ops {
 } sweep_backend_ops;
 
 extern const sweep_backend_ops backend_local;    /* backend_local.c */
-extern const sweep_backend_ops backend_slurm;    /* backend.c */
-extern const sweep_backend_ops backend_parallel; /* backend.c */
+extern const sweep_backend_ops backend_slurm;    /* backend_common.c */
+extern const sweep_backend_ops backend_parallel; /* backend_common.c */
 
 /* `rcusim sweep --collect DIR`: read the sweep of @dir into @s (parsing
  * its stored arguments, then @argc/@argv's), wait for its array with

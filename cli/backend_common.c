@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * backend.c - `rcusim sweep --backend slurm|parallel` and `--collect`: the
+ * backend_common.c - `rcusim sweep --backend slurm|parallel` and `--collect`: the
  * sweep's runs as tasks that each write a database of their own into a
  * results folder on a shared filesystem, submitted as one Slurm job array
  * (sbatch; several if the runs are more than the cluster's MaxArraySize) or
