@@ -241,4 +241,4 @@ static int local_run(sweep *s)
 	return status;
 }
 
-const sweep_backend_ops backend_local = { "local", local_run };
+const sweep_backend_ops backend_local = { "local", local_run, NULL };

@@ -36,6 +36,9 @@ bool cli_opt_once(const char *name, const char **dst);
 void cli_opts_reset(void);
 /* Write @s on @out for a POSIX shell, single-quoted ('\'' for '). */
 void cli_shell_quote(const char *s, FILE *out);
+/* Write @s on @out as one shell word: as it is when no shell treats any of
+ * its characters specially, else single-quoted (cli_shell_quote()). */
+void cli_shell_word(const char *s, FILE *out);
 /* Is @arg --help or -h? Then @usage has been printed on stdout. */
 bool cli_help(const char *arg, const char *usage);
 /* Parse a run id; false (message printed) if @s is not one. */

@@ -4,6 +4,7 @@
  * in human form ("12.3 ms", "1.50 MiB", "1,234,567"), and any text as one
  * word for a POSIX shell.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,4 +68,17 @@ void cli_shell_quote(const char *s, FILE *out)
 			fputc(*s, out);
 	}
 	fputc('\'', out);
+}
+
+/* Write @s on @out as one shell word: as it is when it holds only
+ * characters no shell treats specially, else single-quoted. */
+void cli_shell_word(const char *s, FILE *out)
+{
+	bool plain = *s != 0;
+	for (const char *c = s; *c && plain; c++)
+		plain = isalnum((unsigned char)*c) || strchr("_./=:,+-@%", *c);
+	if (plain)
+		fputs(s, out);
+	else
+		cli_shell_quote(s, out);
 }

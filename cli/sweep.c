@@ -94,7 +94,7 @@ int cmd_sweep(int argc, char **argv)
 			collect = v;
 	}
 	if (collect) {
-		status = sweep_collect(&s, collect, argc, argv);
+		status = backend_collect(&s, collect, argc, argv, backends);
 		goto out;
 	}
 	if ((status = sweep_parse(&s, argc, argv, false)) || (status = sweep_expand(&s)))
