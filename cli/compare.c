@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "registry.h"
 
 /* How a key scalar is shown. */

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "model.h"
 #include "params.h"
 #include "recorder.h"

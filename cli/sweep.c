@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "commands.h"
 
 static const char sweep_usage[] =
 	"usage: rcusim sweep SCENARIO.ini --vary KEY=V1,V2,... [--vary ...] [--seeds A..B]\n"
