@@ -83,10 +83,6 @@ void results_run_db(const char *dir, const sweep_job *j, char *buf);
 /* Where each job of @s stands in @dir, and how many in each state. */
 int results_scan(sweep *s, const char *dir, bool ended, size_t *idx, bool verbose,
 		 size_t count[SWEEP_NSTATES]);
-/* Move the database of job @j aside for submission @n. */
-int results_move_aside(const sweep *s, const sweep_job *j, int n);
-/* The next submission number, its task list created empty. */
-int results_new_submission(const sweep *s, char *tasks, FILE **f);
 /* Close @f, written to @path: 0 or EXIT_IO. */
 int results_close_written(FILE *f, const char *path);
 /* Merge the complete runs of s->results into s->db_path and report. */

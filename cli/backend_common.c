@@ -3,8 +3,9 @@
  * backend_common.c - what the cluster backends of `rcusim sweep` (Slurm,
  * GNU parallel) share besides their results folder: the flow of a
  * submission (check every run and option, prepare and lock the folder,
- * submit only what is not complete there, collect), each backend's part in
- * it given as hooks (backend_hooks); `rcusim sweep --collect DIR`; and
+ * write the task list of what is not complete there, the databases of the
+ * runs to run again moved aside, submit it, collect), each backend's part
+ * in it given as hooks (backend_hooks); `rcusim sweep --collect DIR`; and
  * running the programs they drive (sbatch, squeue, parallel: found on
  * $PATH, run without a shell, their output captured).
  */
@@ -158,6 +159,46 @@ int backend_exit_code(int st)
 
 /* ---- submission and collection ------------------------------------------ */
 
+/* Move the database of job @j (and its WAL and shared-memory files) from
+ * runs/ to failed/KEY-@n.db, so that its new run starts afresh and the old
+ * one stays for a look. 0 or EXIT_IO (message printed). */
+static int move_aside(const sweep *s, const sweep_job *j, int n)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal" };
+	char from[PATH_MAX + 16], to[PATH_MAX + 64];
+	for (size_t k = 0; k < sizeof(ext) / sizeof(ext[0]); k++) {
+		snprintf(from, sizeof(from), "%s/runs/%s.db%s", s->results, j->key, ext[k]);
+		snprintf(to, sizeof(to), "%s/failed/%s-%d.db%s", s->results, j->key, n, ext[k]);
+		if (rename(from, to) && errno != ENOENT) {
+			fprintf(stderr, "rcusim sweep: moving %s aside to %s: %s\n", from, to, strerror(errno));
+			return EXIT_IO;
+		}
+	}
+	return 0;
+}
+
+/* The next free submission number of the results folder, and its task
+ * list created empty at @tasks (PATH_MAX + 64 bytes): -1 (message printed)
+ * on failure. */
+static int new_submission(const sweep *s, char *tasks, FILE **f)
+{
+	for (int n = 1; n < 1000000; n++) {
+		snprintf(tasks, PATH_MAX + 64, "%s/submit-%d.tasks", s->results, n);
+		int fd = open(tasks, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0 || !(*f = fdopen(fd, "w"))) {
+			fprintf(stderr, "rcusim sweep: %s: %s\n", tasks, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		return n;
+	}
+	fprintf(stderr, "rcusim sweep: %s: no free submission number\n", s->results);
+	return -1;
+}
+
 /* Check what a submission of @s needs before anything is written: the
  * backend's programs and options (@h->check), absolute paths, and every
  * run's scenario and overrides. 0 or an exit status (message printed). */
@@ -231,7 +272,7 @@ int backend_submit(sweep *s, const backend_hooks *h)
 		status = results_collect(s, true);
 		goto out;
 	}
-	if ((n = results_new_submission(s, tasks, &f)) < 0) {
+	if ((n = new_submission(s, tasks, &f)) < 0) {
 		status = EXIT_IO;
 		goto out;
 	}
@@ -240,7 +281,7 @@ int backend_submit(sweep *s, const backend_hooks *h)
 		char db[PATH_MAX];
 		if (jb->state == SWEEP_COMPLETE)
 			continue;
-		if (jb->state != SWEEP_MISSING && (status = results_move_aside(s, jb, n)))
+		if (jb->state != SWEEP_MISSING && (status = move_aside(s, jb, n)))
 			goto out;
 		results_run_db(s->results, jb, db);
 		int na = sweep_run_argv(s, jb, db, av);

@@ -3,9 +3,10 @@
  * backend_results.c - the results folder of a cluster sweep (Slurm, GNU
  * parallel), where each run's task writes a database of its own: making,
  * locking and checking the folder, the sweep's stored arguments, each run's
- * database and where it stands, the task lists, and the collection of the
- * complete runs into the sweep's database with the report of what is
- * missing.
+ * database and where it stands, and the collection of the complete runs
+ * into the sweep's database with the report of what is missing. (A
+ * submission's task list and the databases it moves aside are written by
+ * backend_common.c.)
  *
  * The results folder DIR holds:
  *   sweep.args        the sweep's arguments, NUL-separated, paths absolute:
@@ -484,7 +485,7 @@ int results_read_args(sweep *s, const char *dir, char ***argv, int *argc)
 	return 0;
 }
 
-/* ---- collection and task lists ------------------------------------------ */
+/* ---- collection --------------------------------------------------------- */
 
 /* Merge every complete run of @s (in its results folder) into s->db_path,
  * then report as a local sweep does: the counts, the runs that did not
@@ -553,44 +554,4 @@ out:
 	free(ids);
 	free(idx);
 	return status;
-}
-
-/* Move the database of job @j (and its WAL and shared-memory files) from
- * runs/ to failed/KEY-@n.db, so that its new run starts afresh and the old
- * one stays for a look. 0 or EXIT_IO (message printed). */
-int results_move_aside(const sweep *s, const sweep_job *j, int n)
-{
-	static const char *const ext[] = { "", "-wal", "-shm", "-journal" };
-	char from[PATH_MAX + 16], to[PATH_MAX + 64];
-	for (size_t k = 0; k < sizeof(ext) / sizeof(ext[0]); k++) {
-		snprintf(from, sizeof(from), "%s/runs/%s.db%s", s->results, j->key, ext[k]);
-		snprintf(to, sizeof(to), "%s/failed/%s-%d.db%s", s->results, j->key, n, ext[k]);
-		if (rename(from, to) && errno != ENOENT) {
-			fprintf(stderr, "rcusim sweep: moving %s aside to %s: %s\n", from, to, strerror(errno));
-			return EXIT_IO;
-		}
-	}
-	return 0;
-}
-
-/* The next free submission number of the results folder, and its task
- * list created empty at @tasks (PATH_MAX + 64 bytes): -1 (message printed)
- * on failure. */
-int results_new_submission(const sweep *s, char *tasks, FILE **f)
-{
-	for (int n = 1; n < 1000000; n++) {
-		snprintf(tasks, PATH_MAX + 64, "%s/submit-%d.tasks", s->results, n);
-		int fd = open(tasks, O_WRONLY | O_CREAT | O_EXCL, 0666);
-		if (fd < 0 && errno == EEXIST)
-			continue;
-		if (fd < 0 || !(*f = fdopen(fd, "w"))) {
-			fprintf(stderr, "rcusim sweep: %s: %s\n", tasks, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return -1;
-		}
-		return n;
-	}
-	fprintf(stderr, "rcusim sweep: %s: no free submission number\n", s->results);
-	return -1;
 }
