@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "ini.h"
 #include "model.h"
 #include "params.h"

@@ -1,12 +1,37 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * cli.h - what the rcusim commands share (cli/cli.c), and the commands
- * themselves for main.c's table (one file each in cli/). A command calls
- * only these helpers and the libraries below it, never another command.
+ * cli.h - what the files of the rcusim executable share: the helpers of
+ * every command, and the work of run and compare that others use too.
+ *
+ * The layers of cli/, top to bottom. A file calls into its own layer and
+ * those below, never above, and includes only the headers of its layer and
+ * below: cli.h <- sweep_plan.h <- backend.h, and commands.h, are a DAG.
+ *
+ *   6 main.c        the command table, the exit status      commands.h
+ *   5 commands      run.c compare.c params.c metrics.c      commands.h
+ *                   runs.c merge.c plot.c check.c sweep.c
+ *                   (sweep.c: the table of backends)
+ *   4 backends      backend_local.c, backend_slurm.c,       backend.h
+ *                   backend_parallel.c; below them
+ *                   backend_common.c (the cluster flow,
+ *                   the programs it runs), below that
+ *                   backend_results.c (the results folder)
+ *   3 sweep plan    sweep_plan.c (options, runs, keys),     sweep_plan.h
+ *                   sweep_report.c (the table, figures)
+ *   2 shared work   run.c: one run, cli_do_run() and        cli.h
+ *                   cli_check_run(); compare.c: the
+ *                   comparison table, cli_compare_print()
+ *   1 helpers       status.c opts.c format.c db.c           cli.h
+ *                   figures.c
+ *   0 libraries     models/ and sim/ (model.h, registry.h, recorder.h, ...)
+ *
+ * run.c and compare.c each hold a command (5) and the work of it that
+ * others share (2). A command never calls another command.
  */
 #ifndef RCUSIM_CLI_CLI_H
 #define RCUSIM_CLI_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +40,25 @@
 #include "recorder.h"
 
 enum { EXIT_REGRESSION = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_SIMFAIL = 4 };
+
+/* ---- status.c: the exit status and the signals that stop a run ---------- */
+
+/* The exit status for error @rc (error.h): the one place that chooses it.
+ * 0 success, 2 bad input, 3 I/O, database or resources, 4 a failed model
+ * check, 128 + signal when a signal stopped a run. */
+int cli_exit_status(int rc);
+/* Catch the signals that stop a run (INT, TERM, HUP, PIPE; one that the
+ * caller ignores stays ignored): from now on they only set the flag of
+ * cli_stop_flag(). Not while caught already. */
+void cli_stop_catch(void);
+/* Give the signals back the actions they had before cli_stop_catch(); a
+ * no-op when they are not caught. */
+void cli_stop_release(void);
+/* The signal that asked a run to stop, 0 while none has: the flag the
+ * engine watches (rcusim_prepare()). */
+const volatile sig_atomic_t *cli_stop_flag(void);
+
+/* ---- opts.c: options ---------------------------------------------------- */
 
 /* Match "--name VALUE" or "--name=VALUE" at argv[*i] (advancing *i): 1 and
  * *val on a match, 0 if argv[*i] is another argument, -1 (message printed)
@@ -32,13 +76,27 @@ int cli_strs(int argc, char **argv, int *i, const cli_str *opts);
 /* Is this the first time option @name fills @dst since cli_opts_reset()
  * (main() calls it before each command)? false, message printed, if not. */
 bool cli_opt_once(const char *name, const char **dst);
+/* Forget the options cli_opt_once() has seen: a new command line. */
 void cli_opts_reset(void);
-/* Write @s on @out for a POSIX shell, single-quoted ('\'' for '). */
-void cli_shell_quote(const char *s, FILE *out);
 /* Is @arg --help or -h? Then @usage has been printed on stdout. */
 bool cli_help(const char *arg, const char *usage);
 /* Parse a run id; false (message printed) if @s is not one. */
 bool cli_run_id(const char *cmd, const char *s, int64_t *id);
+
+/* ---- format.c: values for a reader -------------------------------------- */
+
+/* Human forms: "12.3 ms", "1.50 MiB", "1,234,567". */
+void cli_fmt_ns(double ns, char *buf, size_t len);
+void cli_fmt_bytes(double b, char *buf, size_t len);
+void cli_fmt_count(double v, char *buf, size_t len);
+/* Write @s on @out for a POSIX shell, single-quoted ('\'' for '). */
+void cli_shell_quote(const char *s, FILE *out);
+/* Write @s on @out as one shell word: as it is when no shell treats any of
+ * its characters specially, else single-quoted (cli_shell_quote()). */
+void cli_shell_word(const char *s, FILE *out);
+
+/* ---- db.c: the results database ----------------------------------------- */
+
 /* Open the results database @path: with @must_exist, an existing rcusim
  * database to read, changing nothing in it (rec_open_ro()); else to write,
  * created if absent (rec_open()). 0, or the exit status (message printed):
@@ -54,26 +112,31 @@ int cli_load_runs(const char *db_path, const int64_t *ids, size_t nids, const ch
 /* On stderr: @row of @db_path is not complete, and why (lost: its owner is
  * gone). Nothing for a complete run. */
 void cli_note_status(const char *db_path, const rec_run_row *row);
-/* The exit status for error @rc (error.h): the one place that chooses it.
- * 0 success, 2 bad input, 3 I/O, database or resources, 4 a failed model
- * check, 128 + signal when a signal stopped a run. */
-int cli_exit_status(int rc);
 
-/* Human forms: "12.3 ms", "1.50 MiB", "1,234,567", "18.5%". */
-void cli_fmt_ns(double ns, char *buf, size_t len);
-void cli_fmt_bytes(double b, char *buf, size_t len);
-void cli_fmt_count(double v, char *buf, size_t len);
+/* ---- figures.c: gnuplot and folders ------------------------------------- */
 
-/* Print the comparison of @rows ("text", "csv" or "md") on @out: the key
- * scalars of each run, their names and units from the metric registry. */
-int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char *format, FILE *out);
+/* The folder of the gnuplot scripts (see figures.c). */
+const char *cli_plots_dir(void);
+/* Write @s to @f as a gnuplot single-quoted string ('' for '), one line:
+ * the only way text reaches a generated gnuplot script. */
+void cli_gp_string(FILE *f, const char *s);
+/* Run gnuplot on plots/@script with @args (no shell). 0 or an exit status. */
+int cli_gnuplot(const char *script, const char *const *args, size_t nargs);
+/* mkdir -p: 0 or -1 (errno set). */
+int cli_mkdir_p(const char *path);
+/* Make the figures folder @outdir and its data/ (message printed on
+ * failure): their absolute paths in @out and @data (PATH_MAX and
+ * PATH_MAX + 16 bytes). 0 or EXIT_IO. */
+int cli_plot_dirs(const char *outdir, char *out, char *data);
+
+/* ---- run.c: one run (run, check --run-scenario, sweep) ------------------ */
 
 /* One parameter override: @name = @value from @origin, or (name NULL)
  * @value is a "section.key=value" assignment from --set. */
 typedef struct cli_set {
-	const char *origin;
-	const char *name;
-	const char *value;
+	const char *origin; /* the option that gave it, for messages: "--seed" */
+	const char *name;   /* the parameter, or NULL for a --set assignment */
+	const char *value;  /* its value, or the whole assignment */
 } cli_set;
 
 typedef struct cli_run_req {
@@ -83,7 +146,7 @@ typedef struct cli_run_req {
 	bool quiet;           /* no progress on stderr */
 	bool summary;         /* print the summary on stdout */
 	cli_set *sets;        /* overrides, applied in order after the file */
-	size_t nsets;
+	size_t nsets;         /* how many */
 } cli_run_req;
 
 /* Simulate and record one run; its id in *run_id (may be NULL). Returns the
@@ -93,34 +156,14 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id);
  * would, and run nothing: 0, or the exit status of `rcusim run` for them
  * (message printed). */
 int cli_check_run(const cli_run_req *req);
-
 /* "scenarios/seed.ini" -> "seed" into @buf: a run's scenario name when
  * scenario.name is auto (run, and check looking for a baseline's runs). */
 void cli_scenario_stem(const char *path, char *buf, size_t len);
-/* mkdir -p: 0 or -1 (errno set). */
-int cli_mkdir_p(const char *path);
-/* Make the figures folder @outdir and its data/ (message printed on
- * failure): their absolute paths in @out and @data (PATH_MAX and
- * PATH_MAX + 16 bytes). 0 or EXIT_IO. */
-int cli_plot_dirs(const char *outdir, char *out, char *data);
-/* Run gnuplot on plots/@script with @args (no shell). 0 or an exit status. */
-/* The folder of the gnuplot scripts (see cli.c). */
-const char *cli_plots_dir(void);
-/* Write @s to @f as a gnuplot single-quoted string ('' for '), one line:
- * the only way text reaches a generated gnuplot script. */
-void cli_gp_string(FILE *f, const char *s);
-int cli_gnuplot(const char *script, const char *const *args, size_t nargs);
 
-/* The commands (argv[0] is the command's name): each returns its exit
- * status, messages printed. */
-int cmd_run(int argc, char **argv);     /* run.c */
-int cmd_params(int argc, char **argv);  /* params.c */
-int cmd_metrics(int argc, char **argv); /* metrics.c */
-int cmd_runs(int argc, char **argv);    /* runs.c */
-int cmd_compare(int argc, char **argv); /* compare.c */
-int cmd_merge(int argc, char **argv);   /* merge.c */
-int cmd_plot(int argc, char **argv);    /* plot.c */
-int cmd_check(int argc, char **argv);   /* check.c */
-int cmd_sweep(int argc, char **argv);   /* sweep.c */
+/* ---- compare.c: the comparison table (compare, sweep) ------------------- */
+
+/* Print the comparison of @rows ("text", "csv" or "md") on @out: the key
+ * scalars of each run, their names and units from the metric registry. */
+int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char *format, FILE *out);
 
 #endif

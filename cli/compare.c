@@ -1,13 +1,220 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * compare.c - `rcusim compare`: the key scalars of runs side by side, in
- * human units, or CSV and Markdown for scripts and reports (the table
- * itself is cli_compare_print, which sweep prints too).
+ * human units, or CSV and Markdown for scripts and reports; and the table
+ * itself, cli_compare_print(), which sweep prints too. Which scalars, in
+ * which order and under which label, is key_metrics[] below; their names
+ * and units come from the metric registry (models/metrics.def).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
+#include "registry.h"
+
+/* How a key scalar is shown. */
+typedef enum cli_unit { CLI_COUNT, CLI_NS, CLI_BYTES, CLI_FRAC, CLI_WHEN } cli_unit;
+
+/* A key scalar of a comparison: its name and unit come from the metric
+ * registry, its label (shorter than the registry's meaning) is the table's. */
+typedef struct key_metric {
+	enum rcusim_metric_id id; /* a scalar of rcusim_metrics */
+	const char *label;        /* what a reader sees */
+	bool when;                /* a moment, not a length: "never" when absent from a run with files */
+} key_metric;
+
+/* In display order. */
+static const key_metric key_metrics[] = {
+	{ M_CB_ENQUEUED, "callbacks queued", false },
+	{ M_CB_PENDING_END, "callbacks pending at the end", false },
+	{ M_CB_QLEN_MAX, "largest queue on one CPU", false },
+	{ M_CB_QLEN_TOTAL_MAX, "largest queue, all CPUs", false },
+	{ M_CB_LATENCY_P50_NS, "callback latency, median", false },
+	{ M_CB_LATENCY_P99_NS, "callback latency, p99", false },
+	{ M_CB_LATENCY_MAX_NS, "callback latency, max", false },
+	{ M_GP_DURATION_P99_NS, "grace period, p99", false },
+	{ M_SOFTIRQ_RUN_P99_NS, "softirq run, p99", false },
+	{ M_SOFTIRQ_RUN_MAX_NS, "softirq run, max", false },
+	{ M_SOFTIRQ_KSOFTIRQD_WAKEUPS, "ksoftirqd wakeups", false },
+	{ M_SOFTIRQ_KSOFTIRQD_WAIT_MAX_NS, "ksoftirqd longest wait", false },
+	{ M_SCHED_WAIT_MAX_NS, "longest runnable wait", false },
+	{ M_IPI_RESCHED_SENT, "reschedule IPIs", false },
+	{ M_GP_QS_WAIT_MAX_NS, "grace period's QS wait, max", false },
+	{ M_GP_KTHREAD_WAIT_MAX_NS, "GP kthread's longest wait", false },
+	{ M_FQS_SCANS, "FQS scans", false },
+	{ M_FQS_RESCHED_CPU, "resched_cpu() by FQS", false },
+	{ M_RCU_STALL_WARNINGS, "RCU stall warnings", false },
+	{ M_RCUC_RUN_MAX_NS, "rcuc run, max", false },
+	{ M_VFS_OPENS, "files opened", false },
+	{ M_VFS_NR_FILES_MAX, "nr_files, peak", false },
+	{ M_VFS_MAX_FILES, "file-max", false },
+	{ M_VFS_FILE_MAX_REACHED_NS, "file-max reached at", true },
+	{ M_VFS_FILE_MAX_LAST_NS, "last open refused at", true },
+	{ M_VFS_OPEN_FAILURES, "opens refused at file-max", false },
+	{ M_MEM_PENDING_BYTES_MAX, "memory pinned by callbacks, peak", false },
+	{ M_SLAB_PAGES_MAX, "filp slab pages, peak", false },
+	{ M_SLAB_FRAGMENTATION_MAX, "slab slots free but pinned, peak", false },
+};
+static const size_t nkey_metrics = sizeof(key_metrics) / sizeof(key_metrics[0]);
+
+/* How @m is shown, from its unit in the registry. */
+static cli_unit key_unit(const key_metric *m)
+{
+	const char *u = rcusim_metrics[m->id].unit;
+	assert(rcusim_metrics[m->id].kind == SIM_M_SCALAR);
+	if (m->when)
+		return CLI_WHEN;
+	if (!strcmp(u, "ns"))
+		return CLI_NS;
+	if (!strcmp(u, "bytes"))
+		return CLI_BYTES;
+	if (!strcmp(u, "fraction"))
+		return CLI_FRAC;
+	return CLI_COUNT;
+}
+
+#define W 28 /* width of a run's column in text output */
+
+/* Cell text of @m's value @v (@present in the run; @files: the run models
+ * the file table). */
+static void fmt_value(const key_metric *m, bool present, double v, bool files, char *buf,
+		      size_t len)
+{
+	if (!present) {
+		snprintf(buf, len, "%s", key_unit(m) == CLI_WHEN && files ? "never" : "-");
+		return;
+	}
+	switch (key_unit(m)) {
+	case CLI_COUNT:
+		cli_fmt_count(v, buf, len);
+		break;
+	case CLI_NS:
+	case CLI_WHEN:
+		cli_fmt_ns(v, buf, len);
+		break;
+	case CLI_BYTES:
+		cli_fmt_bytes(v, buf, len);
+		break;
+	case CLI_FRAC:
+		snprintf(buf, len, "%.1f%%", 100 * v);
+		break;
+	}
+}
+
+int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char *format, FILE *out)
+{
+	char err[1024], cell[64];
+	bool csv = !strcmp(format, "csv"), md = !strcmp(format, "md");
+	double *vals = calloc(n * nkey_metrics + 1, sizeof(double));
+	bool *has = calloc(n * nkey_metrics + 1, sizeof(bool));
+	bool *files = calloc(n + 1, sizeof(bool));
+	int status = 0;
+	if (!vals || !has || !files) {
+		fprintf(stderr, "rcusim: out of memory\n");
+		status = EXIT_IO;
+		goto out;
+	}
+	for (size_t r = 0; r < n; r++)
+		for (size_t k = 0; k < nkey_metrics; k++) {
+			int rc = rec_scalar(db, rows[r].run_id, rcusim_metrics[key_metrics[k].id].name,
+					    &vals[r * nkey_metrics + k], &has[r * nkey_metrics + k],
+					    err, sizeof(err));
+			if (rc) {
+				fprintf(stderr, "%s\n", err);
+				status = cli_exit_status(rc);
+				goto out;
+			}
+			if (!strcmp(rcusim_metrics[key_metrics[k].id].name, "vfs.max_files") && has[r * nkey_metrics + k])
+				files[r] = true;
+		}
+	/* Header: one column per run. */
+	char head[3][256];
+	if (csv) {
+		fprintf(out, "metric");
+		for (size_t r = 0; r < n; r++)
+			fprintf(out, ",run %lld %s%s%s", (long long)rows[r].run_id, rows[r].policy,
+				rows[r].label[0] ? " " : "", rows[r].label);
+		fprintf(out, "\n");
+	} else {
+		int w0 = 34;
+		const char *sep = md ? " | " : "  ";
+		if (md)
+			fprintf(out, "| ");
+		fprintf(out, "%-*s", md ? 0 : w0, "metric");
+		for (size_t r = 0; r < n; r++) {
+			snprintf(head[0], sizeof(head[0]), "run %lld: %s", (long long)rows[r].run_id,
+				 rows[r].policy);
+			fprintf(out, "%s%*s", sep, md ? 0 : W, head[0]);
+		}
+		fprintf(out, "%s\n", md ? " |" : "");
+		if (md) {
+			fprintf(out, "| ---");
+			for (size_t r = 0; r < n; r++)
+				fprintf(out, " | ---:");
+			fprintf(out, " |\n| scenario");
+		} else {
+			fprintf(out, "%-*s", w0, "scenario");
+		}
+		for (size_t r = 0; r < n; r++)
+			fprintf(out, "%s%*.*s", sep, md ? 0 : W, W, rows[r].scenario);
+		fprintf(out, "%s\n", md ? " |" : "");
+		bool labels = false;
+		for (size_t r = 0; r < n; r++)
+			labels |= rows[r].label[0] != 0;
+		if (labels) {
+			fprintf(out, md ? "| label" : "%-34s", "label");
+			for (size_t r = 0; r < n; r++)
+				fprintf(out, "%s%*.*s", sep, md ? 0 : W, W, rows[r].label);
+			fprintf(out, "%s\n", md ? " |" : "");
+		}
+		fprintf(out, md ? "| simulated" : "%-34s", "simulated");
+		for (size_t r = 0; r < n; r++) {
+			cli_fmt_ns((double)rows[r].sim_end_ns, cell, sizeof(cell));
+			if (strcmp(rows[r].status, "complete")) {
+				size_t l = strlen(cell);
+				snprintf(cell + l, sizeof(cell) - l, " (%s)", rows[r].status);
+			}
+			fprintf(out, "%s%*s", sep, md ? 0 : W, cell);
+		}
+		fprintf(out, "%s\n", md ? " |" : "");
+	}
+	for (size_t k = 0; k < nkey_metrics; k++) {
+		const key_metric *m = &key_metrics[k];
+		bool any = false;
+		for (size_t r = 0; r < n; r++)
+			any |= has[r * nkey_metrics + k] || (key_unit(m) == CLI_WHEN && files[r]);
+		if (!any)
+			continue;
+		if (csv) {
+			fprintf(out, "%s", rcusim_metrics[m->id].name);
+			for (size_t r = 0; r < n; r++) {
+				if (has[r * nkey_metrics + k])
+					fprintf(out, ",%.17g", vals[r * nkey_metrics + k]);
+				else
+					fprintf(out, ",");
+			}
+			fprintf(out, "\n");
+			continue;
+		}
+		if (md)
+			fprintf(out, "| %s", m->label);
+		else
+			fprintf(out, "%-34s", m->label);
+		for (size_t r = 0; r < n; r++) {
+			fmt_value(m, has[r * nkey_metrics + k], vals[r * nkey_metrics + k], files[r],
+				  cell, sizeof(cell));
+			fprintf(out, "%s%*s", md ? " | " : "  ", md ? 0 : W, cell);
+		}
+		fprintf(out, "%s\n", md ? " |" : "");
+	}
+out:
+	free(vals);
+	free(has);
+	free(files);
+	return status;
+}
 
 static const char compare_usage[] =
 	"usage: rcusim compare [--db FILE] [--format text|csv|md] [RUN_ID...]\n"

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 
 #ifndef RCUSIM_VERSION
 #define RCUSIM_VERSION "unknown"

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "commands.h"
 
 static const char merge_usage[] =
 	"usage: rcusim merge OUT.db IN.db...\n"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "registry.h"
 
 static const char metrics_usage[] =

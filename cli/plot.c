@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 
 /* Export one series or CDF of one run to DATA/run<id>_<what>.dat. Returns
  * the number of points (0: nothing there), or -1. */

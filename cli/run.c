@@ -1,12 +1,359 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * run.c - `rcusim run`: simulate one scenario into the results database
- * (the work is cli_do_run, which check --run-scenario shares).
+ * run.c - `rcusim run`: simulate one scenario into the results database.
+ * Its work, cli_do_run(), is shared with check --run-scenario, and its
+ * checks, cli_check_run(), with sweep, which runs them for every run before
+ * it starts any: read and validate the scenario and overrides, build the
+ * model, record the run as running, run it with a heartbeat thread and a
+ * progress line, record its results (or a side database when the database
+ * cannot take them) and print the summary. The signals that stop a run are
+ * caught with status.c's cli_stop_catch().
  */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "commands.h"
+#include "model.h"
+#include "params.h"
+#include "recorder.h"
+#include "registry.h"
+
+#ifndef RCUSIM_VERSION
+#define RCUSIM_VERSION "unknown"
+#endif
+
+/* ---- one run ------------------------------------------------------------ */
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void cli_scenario_stem(const char *path, char *buf, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	size_t n = strlen(b);
+	if (n > 4 && !strcmp(b + n - 4, ".ini"))
+		n -= 4;
+	snprintf(buf, len, "%.*s", (int)n, b);
+}
+
+static void print_summary(int64_t run_id, const char *status, const char *name,
+			  const sim_params *p, const rcusim_outcome *o, double wall,
+			  const sim_metrics *m)
+{
+	printf("run %lld %s: %s (policy %s, seed %s), %.3f s simulated in %.2f s, %llu events\n",
+	       (long long)run_id, status, name, model_policy_label(p),
+	       sim_params_text(p, P_SCENARIO_SEED), (double)o->sim_end_ns / 1e9, wall,
+	       (unsigned long long)o->events);
+	for (size_t k = 0; k < sim_metrics_nscalars(m); k++)
+		printf("  %-28s %.17g\n", sim_metrics_scalar_name(m, k), sim_metrics_scalar_value(m, k));
+}
+
+/* Progress on stderr: simulated time, events/s, ETA; at most twice a second,
+ * and only after the first second. */
+typedef struct progress {
+	double t0, last;   /* wall clock at start and at the last print */
+	bool shown;        /* something was printed (clear it at the end) */
+	bool tty;          /* print progress (stderr is a terminal, no --quiet) */
+} progress;
+
+/* At every sample: progress on a terminal. */
+static void show_progress(void *ctx, sim_time now, sim_time end, uint64_t events)
+{
+	progress *pr = ctx;
+	double w = wall_now();
+	if (!pr->tty || w - pr->t0 < 1.0 || w - pr->last < 0.5)
+		return;
+	pr->last = w;
+	pr->shown = true;
+	double frac = end > 0 ? (double)now / (double)end : 1;
+	double eta = frac > 0 ? (w - pr->t0) * (1 - frac) / frac : 0;
+	fprintf(stderr, "\r%.1f / %.1f s simulated (%.0f%%), %.2f M events/s, ETA %.0f s   ",
+		(double)now / 1e9, (double)end / 1e9, 100 * frac, (double)events / (w - pr->t0) / 1e6,
+		eta);
+	fflush(stderr);
+}
+
+/* The run's heartbeat: a thread of its own, with a connection of its own,
+ * writes it every REC_HEARTBEAT_S of wall time (RCUSIM_HEARTBEAT_MS
+ * shortens it for tests), whatever the simulation is doing, so that a live
+ * run is never taken for lost however far apart its samples are. A beat
+ * that finds the database locked is skipped (it waits for no writer): the
+ * next one comes a period later. */
+typedef struct beat {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool stop;       /* asked to end */
+	bool running;    /* the thread exists */
+	rec_db *db;      /* its connection */
+	int64_t run_id;  /* the run */
+	long period_ms;  /* between beats */
+} beat;
+
+static void *beat_main(void *arg)
+{
+	beat *b = arg;
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	pthread_mutex_lock(&b->lock);
+	while (!b->stop) {
+		until.tv_sec += b->period_ms / 1000;
+		until.tv_nsec += (b->period_ms % 1000) * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		while (!b->stop && pthread_cond_timedwait(&b->cond, &b->lock, &until) != ETIMEDOUT)
+			;
+		if (b->stop)
+			break;
+		pthread_mutex_unlock(&b->lock);
+		char err[1024];
+		rec_heartbeat(b->db, b->run_id, err, sizeof(err));
+		pthread_mutex_lock(&b->lock);
+	}
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+/* Start @b beating for @run_id of @db_path. A heartbeat that cannot start
+ * is said on stderr and the run goes on (it may then be reported lost
+ * while it runs). */
+static void beat_start(beat *b, const char *db_path, int64_t run_id)
+{
+	char err[1024];
+	const char *e = getenv("RCUSIM_HEARTBEAT_MS");
+	*b = (beat){ .run_id = run_id, .period_ms = e && atol(e) > 0 ? atol(e) : REC_HEARTBEAT_S * 1000L };
+	if (rec_open(&b->db, db_path, err, sizeof(err))) {
+		fprintf(stderr, "rcusim: heartbeat: %s; the run may be shown lost while it runs\n", err);
+		return;
+	}
+	rec_busy_timeout(b->db, 0);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_mutex_init(&b->lock, NULL);
+	pthread_cond_init(&b->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	/* The signals are the simulation's: the thread blocks them all. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&b->thread, NULL, beat_main, b);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		fprintf(stderr, "rcusim: heartbeat: %s; the run may be shown lost while it runs\n",
+			strerror(rc));
+		rec_close(b->db);
+		b->db = NULL;
+		return;
+	}
+	b->running = true;
+}
+
+static void beat_stop(beat *b)
+{
+	if (b->running) {
+		pthread_mutex_lock(&b->lock);
+		b->stop = true;
+		pthread_cond_signal(&b->cond);
+		pthread_mutex_unlock(&b->lock);
+		pthread_join(b->thread, NULL);
+		pthread_cond_destroy(&b->cond);
+		pthread_mutex_destroy(&b->lock);
+		b->running = false;
+	}
+	rec_close(b->db);
+	b->db = NULL;
+}
+
+/* The parameters of @req: its scenario, then its overrides in order,
+ * validated, in *@p (the caller destroys it, also on failure); the
+ * scenario's name in @name. 0 or an error (error.h) with its message in
+ * @err. */
+static int load_run(const cli_run_req *req, sim_params **p, char *name, size_t nlen, char *err,
+		    size_t errlen)
+{
+	int rc;
+	*p = NULL;
+	if ((rc = sim_params_create(p, rcusim_params, P_COUNT, err, errlen)) ||
+	    (rc = sim_params_load_file(*p, req->scenario, err, errlen)))
+		return rc;
+	for (size_t i = 0; i < req->nsets; i++) {
+		const cli_set *s = &req->sets[i];
+		rc = s->name ? sim_params_set_value(*p, s->name, s->value, s->origin, err, errlen)
+			     : sim_params_set(*p, s->value, err, errlen);
+		if (rc)
+			return rc;
+	}
+	if (sim_params_is_auto(*p, P_SCENARIO_NAME)) {
+		cli_scenario_stem(req->scenario, name, nlen);
+	} else if (strlen(sim_params_text(*p, P_SCENARIO_NAME)) > REC_LABEL_MAX) {
+		char where[1024];
+		model_param_where(*p, P_SCENARIO_NAME, where, sizeof(where));
+		snprintf(err, errlen, "%s: %zu bytes, longer than the %d a run's name may have", where,
+			 strlen(sim_params_text(*p, P_SCENARIO_NAME)), REC_LABEL_MAX);
+		return SIM_EINPUT;
+	} else {
+		snprintf(name, nlen, "%s", sim_params_text(*p, P_SCENARIO_NAME));
+	}
+	return rcusim_validate(*p, err, errlen);
+}
+
+int cli_check_run(const cli_run_req *req)
+{
+	char err[2048], name[REC_LABEL_MAX + 1];
+	sim_params *p;
+	sim_metrics *m = NULL;
+	rcusim_sim *sim = NULL;
+	/* What `run` checks before it records anything: the parameters, then
+	 * the model built from them (some limits are the model's to know). */
+	int rc = load_run(req, &p, name, sizeof(name), err, sizeof(err));
+	if (!rc && !(rc = sim_metrics_create(&m)))
+		rc = rcusim_prepare(p, m, NULL, NULL, NULL, &sim, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "%s\n", err);
+	rcusim_release(sim);
+	sim_metrics_destroy(m);
+	sim_params_destroy(p);
+	return cli_exit_status(rc);
+}
+
+/* Record @res and @m of @run_id into @db or, when that cannot be done,
+ * into a side database next to it, named in the message. The exit status
+ * (0: recorded in @db). */
+static int record_end(rec_db *db, int64_t run_id, const rec_run_result *res, const sim_metrics *m)
+{
+	char err[1024], side_err[1024], side[PATH_MAX + 64];
+	int rc = rec_run_end(db, run_id, res, m, rcusim_metrics, M_COUNT, err, sizeof(err));
+	if (!rc)
+		return 0;
+	if (rc == SIM_EMETRIC) {
+		/* A metric missing from the registry is a bug, like a failed
+		 * model check: the run is 'failed', exit status 4. */
+		fprintf(stderr, "rcusim: run %lld failed: %s\n", (long long)run_id, err);
+		rec_run_mark(db, run_id, "failed", side_err, sizeof(side_err));
+		return cli_exit_status(rc);
+	}
+	snprintf(side, sizeof(side), "%s.run%lld-%ld.db", rec_path(db), (long long)run_id, (long)getpid());
+	int src = rec_run_save_side(db, run_id, side, res, m, rcusim_metrics, M_COUNT, side_err,
+				    sizeof(side_err));
+	if (!src) {
+		fprintf(stderr,
+			"rcusim: run %lld (%s): its results could not be written: %s.\n"
+			"They are in %s: `rcusim merge %s %s` completes the run's row there.\n",
+			(long long)run_id, res->status, err, side, rec_path(db), side);
+	} else {
+		fprintf(stderr,
+			"rcusim: run %lld (%s): its results could not be written: %s; nor to %s: %s. "
+			"They are lost.\n",
+			(long long)run_id, res->status, err, side, side_err);
+		unlink(side);
+		rec_run_mark(db, run_id, "failed", side_err, sizeof(side_err));
+	}
+	return cli_exit_status(rc);
+}
+
+int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
+{
+	char err[2048], name[REC_LABEL_MAX + 1];
+	int rc, status = EXIT_USAGE;
+	sim_params *p = NULL;
+	sim_metrics *m = NULL;
+	rec_db *db = NULL;
+	rcusim_sim *sim = NULL;
+	beat hb = { 0 };
+	double t0 = wall_now();
+	progress pr = { t0, t0, false, !req->quiet && isatty(STDERR_FILENO) };
+	if ((rc = load_run(req, &p, name, sizeof(name), err, sizeof(err))))
+		goto input_error;
+	if ((rc = sim_metrics_create(&m))) {
+		fprintf(stderr, "rcusim: out of memory\n");
+		status = cli_exit_status(rc);
+		goto out;
+	}
+	/* The model is built before the run is recorded: an input error that
+	 * only the model can see leaves no row. */
+	if ((rc = rcusim_prepare(p, m, cli_stop_flag(), show_progress, &pr, &sim, err, sizeof(err))))
+		goto input_error;
+	if ((rc = rec_open(&db, req->db_path, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
+		status = cli_exit_status(rc);
+		goto out;
+	}
+	rec_run_info info = { name, model_policy_label(p), sim_params_int(p, P_SCENARIO_SEED),
+			      req->label, sim_params_int(p, P_SCENARIO_DURATION), RCUSIM_VERSION };
+	int64_t run_id;
+	if ((rc = rec_run_begin(db, &info, p, &run_id, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
+		status = cli_exit_status(rc);
+		goto out;
+	}
+
+	cli_stop_catch();
+	beat_start(&hb, req->db_path, run_id);
+
+	t0 = wall_now();
+	pr.t0 = pr.last = t0;
+	rcusim_outcome o = { 0 };
+	rc = rcusim_run(sim, &o, err, sizeof(err));
+	beat_stop(&hb);
+	if (pr.shown)
+		fprintf(stderr, "\r%*s\r", 78, "");
+	rec_run_result res = { "complete", o.sim_end_ns, o.events, wall_now() - t0 };
+	if (rc == 0 && o.end == RCUSIM_ABORTED)
+		res.status = "aborted";
+	else if (rc)
+		res.status = "failed";
+	int wstatus = record_end(db, run_id, &res, m);
+	/* Recorded: from here a signal is the ordinary kind (a reader of the
+	 * summary that goes away ends the process quietly, as with any
+	 * tool). */
+	cli_stop_release();
+	if (rc) {
+		/* The simulation's failure is the run's cause, written or not. */
+		fprintf(stderr, "rcusim: run %lld failed: %s\n", (long long)run_id, err);
+		status = cli_exit_status(rc);
+		goto out;
+	}
+	if (wstatus) {
+		status = wstatus;
+		goto out;
+	}
+	if (req->summary)
+		print_summary(run_id, res.status, name, p, &o, res.wall_s, m);
+	if (run_id_out)
+		*run_id_out = run_id;
+	status = o.end == RCUSIM_ABORTED ? 128 + (int)*cli_stop_flag() : 0;
+	goto out;
+input_error:
+	/* Bad input (exit 2), or no memory to read it (3). */
+	fprintf(stderr, "%s\n", err);
+	status = cli_exit_status(rc);
+out:
+	beat_stop(&hb);
+	cli_stop_release();
+	rcusim_release(sim);
+	rec_close(db);
+	sim_metrics_destroy(m);
+	sim_params_destroy(p);
+	return status;
+}
+
+/* ---- the command -------------------------------------------------------- */
 
 static const char run_usage[] =
 	"usage: rcusim run SCENARIO.ini [--db FILE] [--set KEY=VALUE]... [--seed N]\n"

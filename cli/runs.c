@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 
 static const char runs_usage[] =
 	"usage: rcusim runs [--db FILE]\n"

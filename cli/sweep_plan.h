@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * sweep_int.h - what the two files of `rcusim sweep` share: sweep.c (the
- * options, the cross product, runs on this machine, the comparison and
- * figure) and backend.c (the same runs as a Slurm job array or through GNU
- * parallel: the results folder, run keys, submission, waiting and
- * collection).
+ * sweep_plan.h - the plan of `rcusim sweep`, below both the command
+ * (sweep.c) and its backends (backend.h): what a sweep is (struct sweep,
+ * its runs, their states), parsing its options, expanding its runs, each
+ * run's arguments, check and key (sweep_plan.c), and its report
+ * (sweep_report.c).
  */
-#ifndef RCUSIM_CLI_SWEEP_INT_H
-#define RCUSIM_CLI_SWEEP_INT_H
+#ifndef RCUSIM_CLI_SWEEP_PLAN_H
+#define RCUSIM_CLI_SWEEP_PLAN_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -26,6 +26,7 @@ typedef enum sweep_backend {
 	SWEEP_LOCAL,    /* rcusim run processes on this machine, into one database */
 	SWEEP_SLURM,    /* one Slurm job array, one task a run, a database each */
 	SWEEP_PARALLEL, /* GNU parallel, here or over ssh, a database a run */
+	SWEEP_NBACKENDS
 } sweep_backend;
 
 /* Where a run of a results folder stands, read from its own database. */
@@ -60,6 +61,7 @@ typedef struct sweep_job {
 } sweep_job;
 
 typedef struct sweep {
+	const char *usage;                /* the command's usage, printed by --help and some errors */
 	/* 1. What to run. */
 	const char *scenario;             /* as given (local) or absolute (cluster backends) */
 	sweep_vary vary[SWEEP_MAX_VARY];  /* the varied parameters */
@@ -101,6 +103,11 @@ typedef struct sweep {
 	const char **argv_buf;            /* the --set, --sbatch-arg and --sshlogin arrays' storage */
 } sweep;
 
+/* Set @s to the defaults of a sweep with nothing given; @usage is the
+ * command's. */
+void sweep_init(sweep *s, const char *usage);
+/* Free what @s allocated (not @s). */
+void sweep_free(sweep *s);
 /* The argument vector of one run of @s: `rcusim run` of @j into @db_path
  * (NULL-terminated, at most sweep_argv_max(@s) entries, pointing into @s
  * and @j). Returns the number of arguments. */
@@ -120,19 +127,21 @@ int sweep_expand(sweep *s);
  * status of the first that would fail, its message printed and then "run
  * LABEL would fail: @none". @av holds sweep_argv_max(@s) entries. */
 int sweep_check_runs(const sweep *s, const char **av, const char *none);
+/* How each backend is named by --backend and in sweep.args. */
+extern const char *const sweep_backend_name[SWEEP_NBACKENDS];
 /* How each state is named in reports ("not run", "lost", ...). */
 extern const char *const sweep_state_name[SWEEP_NSTATES];
-/* Print the comparison of the sweep's complete runs @rows (from @db) and,
- * with s->plot, draw its figures. 0 or an exit status. */
-int sweep_report(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nrows);
+/* The run key of each job of @s (cluster backends), into its key: a
+ * 64-bit FNV-1a hash of what decides a run, its scenario (absolute path),
+ * its overrides and seed in order (its `rcusim run` arguments after the
+ * label) and the rcusim version. It leaves out the scenario file's
+ * content: edit the file (or an include) and the runs of a results folder
+ * still count as done; sweep into a new folder then. @av holds
+ * sweep_argv_max(@s) entries. */
+void sweep_set_keys(sweep *s, const char **av);
 
-/* Run the sweep @s on its cluster backend (Slurm or GNU parallel): check,
- * prepare the results folder, submit what is not complete, and (parallel,
- * or Slurm with --wait) collect. Returns the exit status (backend.c). */
-int sweep_submit(sweep *s);
-/* `rcusim sweep --collect DIR`: read the sweep of @dir into @s (parsing
- * its stored arguments, then @argc/@argv's), wait for its array with
- * --wait, merge what completed, report. Returns the exit status. */
-int sweep_collect(sweep *s, const char *dir, int argc, char **argv);
+/* sweep_report.c: print the comparison of the sweep's complete runs @rows
+ * (from @db) and, with s->plot, draw its figures. 0 or an exit status. */
+int sweep_report(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nrows);
 
 #endif

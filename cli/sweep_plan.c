@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * sweep_plan.c - what a sweep is, whatever runs it: its options
+ * (sweep_parse(), every check that needs no run), the cross product of the
+ * --vary values and seeds (sweep_expand(), seeds innermost, one label per
+ * run), each run's `rcusim run` arguments (sweep_run_argv()) and their
+ * check before any starts (sweep_check_runs()), and each run's key
+ * (sweep_set_keys()). Below the sweep command and its backends: it calls
+ * neither. Its report is sweep_report.c.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "registry.h"
+#include "sweep_plan.h"
+
+#ifndef RCUSIM_VERSION
+#define RCUSIM_VERSION "unknown"
+#endif
+
+const char *const sweep_backend_name[SWEEP_NBACKENDS] = {
+	[SWEEP_LOCAL] = "local", [SWEEP_SLURM] = "slurm", [SWEEP_PARALLEL] = "parallel",
+};
+
+const char *const sweep_state_name[SWEEP_NSTATES] = {
+	[SWEEP_MISSING] = "not run",  [SWEEP_COMPLETE] = "complete", [SWEEP_RUNNING] = "running",
+	[SWEEP_LOST] = "lost",        [SWEEP_ABORTED] = "aborted",   [SWEEP_FAILED] = "failed",
+};
+
+static bool known_param(const char *key)
+{
+	for (int k = 0; k < P_COUNT; k++)
+		if (!strcmp(rcusim_params[k].name, key))
+			return true;
+	return false;
+}
+
+static bool known_scalar(const char *name)
+{
+	for (int k = 0; k < M_COUNT; k++)
+		if (rcusim_metrics[k].kind == SIM_M_SCALAR && !strcmp(rcusim_metrics[k].name, name))
+			return true;
+	return false;
+}
+
+/* The canonical value (ns, bytes, /s, count) of @text for @key, for the x
+ * axis; NAN if it has none (a choice, a text, auto) or if @text is not a
+ * value of @key at all (then *@bad is set, if @bad). */
+static double canonical(const char *key, const char *text, bool *bad)
+{
+	if (bad)
+		*bad = false;
+	for (int k = 0; k < P_COUNT; k++)
+		if (!strcmp(rcusim_params[k].name, key)) {
+			int64_t i;
+			double d;
+			bool a;
+			char why[256];
+			const sim_param_def *def = &rcusim_params[k];
+			if (sim_param_parse(def, text, &i, &d, &a, why, sizeof(why))) {
+				if (bad)
+					*bad = true;
+				return NAN;
+			}
+			if (a || def->type == SIM_P_ENUM || def->type == SIM_P_BOOL || def->type == SIM_P_STRING)
+				return NAN;
+			return d;
+		}
+	return NAN;
+}
+
+int sweep_check_runs(const sweep *s, const char **av, const char *none)
+{
+	cli_set *sets = calloc(sweep_argv_max(s), sizeof(*sets));
+	if (!sets) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		return EXIT_IO;
+	}
+	int status = 0;
+	for (size_t j = 0; j < s->njobs && !status; j++) {
+		int n = sweep_run_argv(s, &s->jobs[j], "", av);
+		cli_run_req req = { .scenario = s->scenario, .sets = sets };
+		/* The overrides after "--label" LABEL: "--set" K=V, "--duration"
+		 * TIME, "--seed" N, as `rcusim run` applies them. */
+		for (int k = 8; k + 1 < n; k += 2) {
+			const char *name = !strcmp(av[k], "--duration") ? "scenario.duration"
+					   : !strcmp(av[k], "--seed")   ? "scenario.seed"
+									: NULL;
+			sets[req.nsets++] = (cli_set){ av[k], name, av[k + 1] };
+		}
+		if ((status = cli_check_run(&req)))
+			fprintf(stderr, "rcusim sweep: run \"%s\" would fail: %s\n", s->jobs[j].label, none);
+	}
+	free(sets);
+	return status;
+}
+
+size_t sweep_argv_max(const sweep *s)
+{
+	/* self run SCENARIO --db DB --quiet --label L, --duration D, --seed N, NULL */
+	return 14 + 2 * ((size_t)s->nvary + s->nsets);
+}
+
+int sweep_run_argv(const sweep *s, const sweep_job *j, const char *db_path, const char **av)
+{
+	int k = 0;
+	av[k++] = s->self;
+	av[k++] = "run";
+	av[k++] = s->scenario;
+	av[k++] = "--db";
+	av[k++] = db_path;
+	av[k++] = "--quiet";
+	av[k++] = "--label";
+	av[k++] = j->label;
+	for (size_t q = 0; q < s->nsets; q++) {
+		av[k++] = "--set";
+		av[k++] = s->sets[q];
+	}
+	if (s->duration) {
+		av[k++] = "--duration";
+		av[k++] = s->duration;
+	}
+	for (int q = 0; q < s->nvary; q++) {
+		av[k++] = "--set";
+		av[k++] = j->sets[q];
+	}
+	if (j->seed[0]) {
+		av[k++] = "--seed";
+		av[k++] = j->seed;
+	}
+	av[k] = NULL;
+	return k;
+}
+
+void sweep_init(sweep *s, const char *usage)
+{
+	memset(s, 0, sizeof(*s));
+	s->usage = usage;
+	s->db_path = "rcusim.db";
+	s->outdir = "figures";
+	s->format = "png";
+	s->seed_lo = s->seed_hi = -1;
+	s->par = sysconf(_SC_NPROCESSORS_ONLN);
+	ssize_t sl = readlink("/proc/self/exe", s->self, sizeof(s->self) - 1);
+	if (sl < 0)
+		snprintf(s->self, sizeof(s->self), "rcusim");
+	else
+		s->self[sl] = 0;
+}
+
+void sweep_free(sweep *s)
+{
+	for (int q = 0; q < s->nvary; q++) {
+		free(s->vary[q].buf);
+		free(s->vary[q].values);
+	}
+	free(s->jobs);
+	free(s->argv_buf);
+	free(s->manifest);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Parse "--vary KEY=V1,V2" value @v into the next of s->vary: a known
+ * parameter that no other --vary gives, and values neither empty nor
+ * repeated (each run's label, and on a cluster its key, names one run). */
+static int parse_vary(sweep *s, const char *v)
+{
+	const char *eq = strchr(v, '=');
+	if (!eq || eq == v || !eq[1] || s->nvary == SWEEP_MAX_VARY ||
+	    (size_t)(eq - v) >= sizeof(s->vary[0].key)) {
+		fprintf(stderr, "rcusim sweep: --vary: expected section.key=V1,V2,... (at most %d), got \"%s\"\n",
+			SWEEP_MAX_VARY, v);
+		return EXIT_USAGE;
+	}
+	sweep_vary *x = &s->vary[s->nvary++];
+	x->arg = v;
+	snprintf(x->key, sizeof(x->key), "%.*s", (int)(eq - v), v);
+	if (!known_param(x->key)) {
+		fprintf(stderr, "rcusim sweep: --vary: %s: unknown parameter (see `rcusim params`)\n", x->key);
+		return EXIT_USAGE;
+	}
+	/* The later one would silently override the earlier in every run. */
+	for (int q = 0; q < s->nvary - 1; q++)
+		if (!strcmp(s->vary[q].key, x->key)) {
+			fprintf(stderr, "rcusim sweep: --vary %s: %s is varied already (--vary %s): give all its "
+					"values in one --vary\n", v, x->key, s->vary[q].arg);
+			return EXIT_USAGE;
+		}
+	size_t commas = 1;
+	for (const char *c = eq + 1; *c; c++)
+		commas += *c == ',';
+	if (commas > SWEEP_MAX_RUNS) {
+		fprintf(stderr, "rcusim sweep: more than %d runs: sweep in parts (--seeds, fewer values)\n",
+			SWEEP_MAX_RUNS);
+		return EXIT_USAGE;
+	}
+	x->buf = strdup(eq + 1);
+	x->values = calloc(commas, sizeof(*x->values));
+	const char **sorted = calloc(commas, sizeof(*sorted));
+	if (!x->buf || !x->values || !sorted) {
+		free(sorted);
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		return EXIT_IO;
+	}
+	/* Split at every comma, so that an empty value is seen (strtok would
+	 * skip it, and the sweep would quietly lack a run). */
+	for (char *tok = x->buf, *comma = tok; comma; tok = comma + 1) {
+		if ((comma = strchr(tok, ',')))
+			*comma = 0;
+		if (!*tok) {
+			fprintf(stderr, "rcusim sweep: --vary %s: value %d is empty\n", v, x->n + 1);
+			free(sorted);
+			return EXIT_USAGE;
+		}
+		sorted[x->n] = tok;
+		x->values[x->n++] = tok;
+	}
+	qsort(sorted, (size_t)x->n, sizeof(*sorted), cmp_str);
+	for (int k = 1; k < x->n; k++)
+		if (!strcmp(sorted[k - 1], sorted[k])) {
+			fprintf(stderr, "rcusim sweep: --vary %s: value %s is given twice\n", v, sorted[k]);
+			free(sorted);
+			return EXIT_USAGE;
+		}
+	free(sorted);
+	return 0;
+}
+
+/* A positive integer option value, or false (message printed). */
+static bool positive(const char *opt, const char *v, long *out)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (!*v || *end || errno || n < 1) {
+		fprintf(stderr, "rcusim sweep: %s: expected a positive integer, got \"%s\"\n", opt, v);
+		return false;
+	}
+	*out = n;
+	return true;
+}
+
+int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
+{
+	const char *v, *backend = NULL;
+	const cli_str strs[] = { { "--db", &s->db_path }, { "--out", &s->outdir },
+				 { "--format", &s->format }, { NULL, NULL } };
+	const cli_str cluster[] = { { "--results", &s->results }, { "--partition", &s->partition },
+				    { "--time-limit", &s->time_limit }, { "--duration", &s->duration },
+				    { NULL, NULL } };
+	bool metric_seen = false;
+	/* Identities for cli_opt_once() of the options stored as numbers. */
+	const char *once_seeds = NULL, *once_jobs = NULL, *once_cpus = NULL;
+	int rc;
+	/* One command line: an option given twice in it is an error; the
+	 * stored arguments a collection parses first are another line. */
+	cli_opts_reset();
+	if (!collect_only) {
+		/* Room for every --set, --sbatch-arg and --sshlogin. */
+		s->argv_buf = calloc(3 * (size_t)argc + 3, sizeof(*s->argv_buf));
+		if (!s->argv_buf) {
+			fprintf(stderr, "rcusim sweep: out of memory\n");
+			return EXIT_IO;
+		}
+		s->sets = s->argv_buf;
+		s->sbatch_args = s->argv_buf + argc + 1;
+		s->sshlogins = s->argv_buf + 2 * argc + 2;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (cli_help(argv[i], s->usage))
+			return -1;
+		if ((rc = cli_strs(argc, argv, &i, strs))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+		} else if ((rc = cli_opt(argc, argv, &i, "--metric", &v))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+			if (!known_scalar(v)) {
+				fprintf(stderr, "rcusim sweep: --metric: \"%s\": unknown metric, or not a scalar (see `rcusim metrics`)\n",
+					v);
+				return EXIT_USAGE;
+			}
+			/* Those of a collection replace the stored ones. */
+			if (collect_only && !metric_seen)
+				s->nmetrics = 0;
+			metric_seen = true;
+			if (s->nmetrics == SWEEP_MAX_METRICS) {
+				fprintf(stderr, "rcusim sweep: --metric: at most %d\n", SWEEP_MAX_METRICS);
+				return EXIT_USAGE;
+			}
+			s->metrics[s->nmetrics++] = v;
+			s->metrics_given = true;
+		} else if (!strcmp(argv[i], "--plot")) {
+			s->plot = true;
+		} else if (!strcmp(argv[i], "--wait")) {
+			s->wait = true;
+		} else if (collect_only) {
+			if ((rc = cli_opt(argc, argv, &i, "--collect", &v))) {
+				if (rc < 0)
+					return EXIT_USAGE;
+				if (s->collect && strcmp(s->collect, v)) {
+					fprintf(stderr, "rcusim sweep: --collect: one results folder at a time\n");
+					return EXIT_USAGE;
+				}
+				s->collect = v;
+				continue;
+			}
+			fprintf(stderr, "rcusim sweep: --collect takes only --wait, --db, --plot, --out, --format "
+					"and --metric (the rest of the sweep is in its results folder), got %s\n",
+				argv[i]);
+			return EXIT_USAGE;
+		} else if ((rc = cli_opt(argc, argv, &i, "--vary", &v))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+			if ((rc = parse_vary(s, v)))
+				return rc;
+		} else if ((rc = cli_opt(argc, argv, &i, "--seeds", &v))) {
+			char *end;
+			if (rc < 0 || !cli_opt_once("--seeds", &once_seeds))
+				return EXIT_USAGE;
+			errno = 0;
+			s->seeds = v;
+			s->seed_lo = strtol(v, &end, 10);
+			if (end == v || strncmp(end, "..", 2) || (s->seed_hi = strtol(end + 2, &end, 10), *end) ||
+			    errno || s->seed_lo < 0 || s->seed_hi < s->seed_lo || s->seed_hi > 4294967295L) {
+				fprintf(stderr, "rcusim sweep: --seeds: expected A..B with 0 <= A <= B <= 4294967295, got \"%s\"\n", v);
+				return EXIT_USAGE;
+			}
+		} else if ((rc = cli_opt(argc, argv, &i, "--jobs", &v))) {
+			if (rc < 0 || !cli_opt_once("--jobs", &once_jobs) || !positive("--jobs", v, &s->par))
+				return EXIT_USAGE;
+			s->par_given = true;
+		} else if ((rc = cli_opt(argc, argv, &i, "--set", &v))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+			if (!strchr(v, '=')) {
+				fprintf(stderr, "rcusim sweep: --set: expected section.key=VALUE, got \"%s\"\n", v);
+				return EXIT_USAGE;
+			}
+			s->sets[s->nsets++] = v;
+		} else if ((rc = cli_strs(argc, argv, &i, cluster))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+		} else if ((rc = cli_opt(argc, argv, &i, "--backend", &v))) {
+			if (rc < 0 || !cli_opt_once("--backend", &backend))
+				return EXIT_USAGE;
+			backend = v;
+			int k = 0;
+			while (k < SWEEP_NBACKENDS && strcmp(v, sweep_backend_name[k]))
+				k++;
+			if (k == SWEEP_NBACKENDS) {
+				fprintf(stderr, "rcusim sweep: --backend: expected local, slurm or parallel, got \"%s\"\n", v);
+				return EXIT_USAGE;
+			}
+			s->backend = (sweep_backend)k;
+		} else if ((rc = cli_opt(argc, argv, &i, "--cpus-per-task", &v))) {
+			if (rc < 0 || !cli_opt_once("--cpus-per-task", &once_cpus) ||
+			    !positive("--cpus-per-task", v, &s->cpus_per_task))
+				return EXIT_USAGE;
+		} else if ((rc = cli_opt(argc, argv, &i, "--sbatch-arg", &v))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+			s->sbatch_args[s->nsbatch++] = v;
+		} else if ((rc = cli_opt(argc, argv, &i, "--sshlogin", &v))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+			s->sshlogins[s->nssh++] = v;
+		} else if (!strcmp(argv[i], "--emit-jobs")) {
+			s->emit = true;
+		} else if (argv[i][0] == '-' || s->scenario) {
+			fprintf(stderr, "rcusim sweep: unexpected argument %s\n%s", argv[i], s->usage);
+			return EXIT_USAGE;
+		} else {
+			s->scenario = argv[i];
+		}
+	}
+	if (strcmp(s->format, "png") && strcmp(s->format, "svg")) {
+		fprintf(stderr, "rcusim sweep: --format: expected png or svg, got \"%s\"\n", s->format);
+		return EXIT_USAGE;
+	}
+	if (collect_only)
+		return 0;
+	if (!s->scenario || !s->nvary) {
+		fprintf(stderr, "rcusim sweep: a scenario and at least one --vary are needed\n%s", s->usage);
+		return EXIT_USAGE;
+	}
+	/* Options of one backend given to another: a mistake, never ignored. */
+	const char *name = backend ? backend : "local";
+	const struct {
+		bool given;
+		const char *opt;
+		bool ok;
+	} only[] = {
+		{ s->emit, "--emit-jobs", s->backend == SWEEP_LOCAL },
+		{ s->results != NULL, "--results", s->backend != SWEEP_LOCAL },
+		{ s->partition != NULL, "--partition", s->backend == SWEEP_SLURM },
+		{ s->time_limit != NULL, "--time-limit", s->backend == SWEEP_SLURM },
+		{ s->cpus_per_task != 0, "--cpus-per-task", s->backend == SWEEP_SLURM },
+		{ s->nsbatch != 0, "--sbatch-arg", s->backend == SWEEP_SLURM },
+		{ s->nssh != 0, "--sshlogin", s->backend == SWEEP_PARALLEL },
+	};
+	for (size_t k = 0; k < sizeof(only) / sizeof(only[0]); k++)
+		if (only[k].given && !only[k].ok) {
+			fprintf(stderr, "rcusim sweep: %s does not go with --backend %s\n", only[k].opt, name);
+			return EXIT_USAGE;
+		}
+	if (s->backend != SWEEP_LOCAL && !s->results) {
+		fprintf(stderr, "rcusim sweep: --backend %s needs --results DIR, a folder on a filesystem that "
+				"the nodes running the tasks share\n", name);
+		return EXIT_USAGE;
+	}
+	if (!s->nmetrics) {
+		s->metrics[s->nmetrics++] = "softirq.run_max_ns";
+		s->metrics[s->nmetrics++] = "cb.qlen_total_max";
+	}
+	return 0;
+}
+
+int sweep_expand(sweep *s)
+{
+	/* The cross product, seeds innermost; at most SWEEP_MAX_RUNS runs. */
+	size_t total = 1;
+	if (s->seed_lo >= 0 && (s->seed_hi - s->seed_lo >= SWEEP_MAX_RUNS))
+		total = SWEEP_MAX_RUNS + 1;
+	else if (s->seed_lo >= 0)
+		total = (size_t)(s->seed_hi - s->seed_lo + 1);
+	for (int k = 0; k < s->nvary && total <= SWEEP_MAX_RUNS; k++)
+		total *= (size_t)s->vary[k].n;
+	if (total > SWEEP_MAX_RUNS) {
+		fprintf(stderr, "rcusim sweep: more than %d runs: sweep in parts (--seeds, fewer values)\n",
+			SWEEP_MAX_RUNS);
+		return EXIT_USAGE;
+	}
+	/* --plot's x axis is the first varied parameter: its values must be
+	 * numbers, known before any run starts. (A value that is no value of
+	 * the parameter at all is left to the runs' check, which says why.) */
+	for (int v = 0; s->plot && v < s->vary[0].n; v++) {
+		bool bad;
+		if (isnan(canonical(s->vary[0].key, s->vary[0].values[v], &bad)) && !bad) {
+			fprintf(stderr, "rcusim sweep: --plot: the x axis is the first --vary, and \"%s\" of %s "
+					"is not a number: vary a numeric parameter first, or leave out --plot\n",
+				s->vary[0].values[v], s->vary[0].key);
+			return EXIT_USAGE;
+		}
+	}
+	s->jobs = calloc(total, sizeof(*s->jobs));
+	if (!s->jobs) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		return EXIT_IO;
+	}
+	for (size_t j = 0; j < total; j++) {
+		size_t rest = j;
+		sweep_job *jb = &s->jobs[s->njobs++];
+		long nseeds = s->seed_lo >= 0 ? s->seed_hi - s->seed_lo + 1 : 1;
+		long seed = s->seed_lo >= 0 ? s->seed_lo + (long)(rest % (size_t)nseeds) : -1;
+		rest /= (size_t)nseeds;
+		size_t l = 0;
+		l += (size_t)snprintf(jb->label + l, sizeof(jb->label) - l, "sweep");
+		jb->x = NAN;
+		for (int k = s->nvary - 1; k >= 0; k--) {
+			const char *val = s->vary[k].values[rest % (size_t)s->vary[k].n];
+			rest /= (size_t)s->vary[k].n;
+			snprintf(jb->sets[k], sizeof(jb->sets[k]), "%s=%s", s->vary[k].key, val);
+			if (k == 0)
+				jb->x = canonical(s->vary[k].key, val, NULL);
+		}
+		for (int k = 0; k < s->nvary && l < sizeof(jb->label); k++)
+			l += (size_t)snprintf(jb->label + l, sizeof(jb->label) - l, " %s", jb->sets[k]);
+		if (seed >= 0) {
+			snprintf(jb->seed, sizeof(jb->seed), "%ld", seed);
+			if (l < sizeof(jb->label))
+				l += (size_t)snprintf(jb->label + l, sizeof(jb->label) - l, " seed=%ld", seed);
+		}
+		/* The label finds the run again in the database: it must fit. */
+		if (l >= sizeof(jb->label)) {
+			fprintf(stderr, "rcusim sweep: the run label \"%.60s...\" would be %zu bytes, more than "
+					"the %d a run label holds: vary fewer or shorter values\n",
+				jb->label, l, REC_LABEL_MAX);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* Fold @s and its terminating NUL into the FNV-1a hash @h. (sim/rng.c and
+ * sim/metrics.c have theirs: this one stays until sim/ offers one.) */
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	do {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	} while (*s++);
+	return h;
+}
+
+void sweep_set_keys(sweep *s, const char **av)
+{
+	for (size_t j = 0; j < s->njobs; j++) {
+		int n = sweep_run_argv(s, &s->jobs[j], "", av);
+		uint64_t h = fnv1a(0xcbf29ce484222325ULL, "rcusim run key 1");
+		h = fnv1a(h, s->scenario);
+		for (int k = 8; k < n; k++) /* after "--label" LABEL */
+			h = fnv1a(h, av[k]);
+		h = fnv1a(h, RCUSIM_VERSION);
+		snprintf(s->jobs[j].key, sizeof(s->jobs[j].key), "%016llx", (unsigned long long)h);
+	}
+}
