@@ -123,20 +123,13 @@ static long slurm_queued(const arrays *a)
 	return n;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Block until no task of the arrays @a is left in the queue, polling
  * squeue every 1 s at first and at most every POLL_MAX_S; progress on
  * stderr when it is a terminal. 0 or EXIT_IO (message printed). */
 static int slurm_wait(const arrays *a)
 {
 	bool tty = isatty(STDERR_FILENO);
-	double t0 = now_s();
+	double t0 = cli_monotonic_s();
 	for (;;) {
 		long q = slurm_queued(a);
 		if (q < 0)
@@ -146,9 +139,9 @@ static int slurm_wait(const arrays *a)
 		if (tty) {
 			fputc('\r', stderr);
 			arrays_print(a, stderr);
-			fprintf(stderr, ": %ld tasks queued or running, %.0f s   ", q, now_s() - t0);
+			fprintf(stderr, ": %ld tasks queued or running, %.0f s   ", q, cli_monotonic_s() - t0);
 		}
-		double pause = 1 + (now_s() - t0) / 10;
+		double pause = 1 + (cli_monotonic_s() - t0) / 10;
 		struct timespec ts = { (time_t)(pause < POLL_MAX_S ? pause : POLL_MAX_S), 0 };
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;

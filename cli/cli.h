@@ -85,6 +85,9 @@ bool cli_run_id(const char *cmd, const char *s, int64_t *id);
 
 /* ---- format.c: values for a reader -------------------------------------- */
 
+/* Seconds on the monotonic clock (CLOCK_MONOTONIC), for elapsed wall time. */
+double cli_monotonic_s(void);
+
 /* Human forms: "12.3 ms", "1.50 MiB", "1,234,567". */
 void cli_fmt_ns(double ns, char *buf, size_t len);
 void cli_fmt_bytes(double b, char *buf, size_t len);

@@ -2,14 +2,23 @@
 /*
  * format.c - how values are written for a reader: times, sizes and counts
  * in human form ("12.3 ms", "1.50 MiB", "1,234,567"), and any text as one
- * word for a POSIX shell.
+ * word for a POSIX shell; and the monotonic clock elapsed times are read
+ * from.
  */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
+
+double cli_monotonic_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 void cli_fmt_ns(double ns, char *buf, size_t len)
 {

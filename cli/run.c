@@ -32,13 +32,6 @@
 
 /* ---- one run ------------------------------------------------------------ */
 
-static double wall_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 void cli_scenario_stem(const char *path, char *buf, size_t len)
 {
 	const char *b = strrchr(path, '/');
@@ -73,7 +66,7 @@ typedef struct progress {
 static void show_progress(void *ctx, sim_time now, sim_time end, uint64_t events)
 {
 	progress *pr = ctx;
-	double w = wall_now();
+	double w = cli_monotonic_s();
 	if (!pr->tty || w - pr->t0 < 1.0 || w - pr->last < 0.5)
 		return;
 	pr->last = w;
@@ -276,7 +269,7 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	rec_db *db = NULL;
 	rcusim_sim *sim = NULL;
 	beat hb = { 0 };
-	double t0 = wall_now();
+	double t0 = cli_monotonic_s();
 	progress pr = { t0, t0, false, !req->quiet && isatty(STDERR_FILENO) };
 	if ((rc = load_run(req, &p, name, sizeof(name), err, sizeof(err))))
 		goto input_error;
@@ -306,14 +299,14 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	cli_stop_catch();
 	beat_start(&hb, req->db_path, run_id);
 
-	t0 = wall_now();
+	t0 = cli_monotonic_s();
 	pr.t0 = pr.last = t0;
 	rcusim_outcome o = { 0 };
 	rc = rcusim_run(sim, &o, err, sizeof(err));
 	beat_stop(&hb);
 	if (pr.shown)
 		fprintf(stderr, "\r%*s\r", 78, "");
-	rec_run_result res = { "complete", o.sim_end_ns, o.events, wall_now() - t0 };
+	rec_run_result res = { "complete", o.sim_end_ns, o.events, cli_monotonic_s() - t0 };
 	if (rc == 0 && o.end == RCUSIM_ABORTED)
 		res.status = "aborted";
 	else if (rc)
