@@ -36,10 +36,8 @@
 #include <strings.h>
 
 #include "checks.h"
+#include "jiffies.h"
 #include "model.h"
-
-/* time_after(a, b) (include/linux/jiffies.h) on 64-bit jiffies. */
-static inline bool time_after(int64_t a, int64_t b) { return b - a < 0; }
 
 /* ---- configuration and groups ------------------------------------------------------- */
 
@@ -310,11 +308,7 @@ static void bypass_enqueue(rcu_nocb_state *st, int cpu, sim_time t, uint32_t obj
 		nd->n_bypassed++;
 		return;
 	}
-	uint64_t k = nd->bypass_tail & (l->cap - 1);
-	l->t_lo[k] = (uint32_t)t;
-	l->t_hi[k] = (uint16_t)((uint64_t)t >> 32);
-	if (l->obj)
-		l->obj[k] = obj;
+	rcu_segcblist_put(l, nd->bypass_tail, t, obj);
 	nd->bypass_tail++;
 	nd->n_bypassed++;
 }
