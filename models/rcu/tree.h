@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * rcu_tree.h - Tree RCU of Linux 6.12 (kernel/rcu/tree.c, tree.h,
- * rcu_segcblist.c, rcu.h, tree_plugin.h's !PREEMPT_RCU part, tree_stall.h's
- * stall times) for non-offloaded CPUs without nohz_full: gp_seq arithmetic,
- * the rcu_node tree, the per-CPU segmented callback list, grace-period
- * requests, quiescent states and their reports up the tree, the GP kthread's
- * init / FQS / cleanup steps, and rcu_do_batch with its limits. Pure state
+ * tree.h - Tree RCU of Linux 6.12 (kernel/rcu/tree.c, tree.h, rcu.h,
+ * tree_plugin.h's !PREEMPT_RCU part, tree_stall.h's stall times) for
+ * non-offloaded CPUs without nohz_full: gp_seq arithmetic, the rcu_node
+ * tree, the per-CPU segmented callback list (rcu/segcblist.h), grace-period
+ * requests, quiescent states and their reports up the tree (tree.c), the GP
+ * kthread's init / FQS / cleanup steps (tree_gp.c), and rcu_do_batch with
+ * its limits (tree.c). Pure state
  * machine: the caller decides when each function runs and pays for the CPU
  * time; functions that in the kernel wake the GP kthread, raise RCU_SOFTIRQ,
  * set need_resched or resched_cpu() another CPU say so in their results.
@@ -14,16 +15,16 @@
  *
  * Names: the kernel's segcblist and gp_seq helpers keep their names
  * (rcu_segcblist_*, rcu_seq_*); every other public name is rcu_tree_ plus
- * the kernel function's name without its rcu_ (classic RCU, rcu_classic.h,
+ * the kernel function's name without its rcu_ (classic RCU, rcu/classic.h,
  * already owns rcu_pending, rcu_do_batch, call_rcu and rcu_data). Each
  * comment names the kernel function and its 6.12 file:line.
  *
- * Offloaded CPUs (rcu_nocbs, models/rcu_nocb.h) are marked in their
+ * Offloaded CPUs (rcu_nocbs, rcu/tree_nocb.h) are marked in their
  * rcu_data (offloaded): the callback handling 6.12 skips for them is
- * skipped here; their callbacks are queued and invoked by rcu_nocb.
+ * skipped here; their callbacks are queued and invoked by tree_nocb.c.
  *
- * Left out (the file header of rcu_tree.c says why): CPU hotplug, nohz_full, PREEMPT_RCU's blocked readers,
- * expedited grace periods, stall warnings themselves, polled grace periods,
+ * Left out (the file header of tree.c says why): CPU hotplug, nohz_full,
+ * PREEMPT_RCU's blocked readers, expedited grace periods, stall warnings themselves, polled grace periods,
  * and lock contention (every trylock succeeds).
  */
 #ifndef RCUSIM_MODELS_RCU_TREE_H
