@@ -46,11 +46,15 @@ extern const model_ops kernel_model; /* every kind of workload.c's table */
 
 /* Number of CPUs the machine section describes. */
 int model_ncpus(const sim_params *p);
-/* A message naming where parameter @id was set: "FILE:LINE: name" or "name". */
 /* The run's policy label (the database's run.policy, the summary line):
  * rcu.policy under classic RCU, "tree" under Tree RCU, which has none. */
 const char *model_policy_label(const sim_params *p);
-void model_param_where(const sim_params *p, int id, char *buf, size_t len);
+/* sim_params_where() (params.h), under its old name for cli/ until it
+ * calls that. */
+static inline void model_param_where(const sim_params *p, int id, char *buf, size_t len)
+{
+	sim_params_where(p, (size_t)id, buf, len);
+}
 /* fault.cpus: "0,5,8-11" on a machine of @ncpus CPUs into @out (may be
  * NULL), their count into *n. 0, or -1 with the reason in @why. */
 int fault_cpus_parse(const char *s, int ncpus, int *out, int *n, char *why, size_t whylen);

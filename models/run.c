@@ -29,16 +29,6 @@ const char *model_policy_label(const sim_params *p)
 	return sim_params_int(p, P_RCU_FLAVOR) == FLAVOR_TREE ? "tree" : sim_params_text(p, P_RCU_POLICY);
 }
 
-void model_param_where(const sim_params *p, int id, char *buf, size_t len)
-{
-	const char *o = sim_params_origin(p, (size_t)id);
-	const char *name = sim_params_def(p, (size_t)id)->name;
-	if (!strcmp(o, "default"))
-		snprintf(buf, len, "%s (default)", name);
-	else
-		snprintf(buf, len, "%s: %s", o, name);
-}
-
 typedef struct sampler {
 	sim_timer timer;      /* fires every interval */
 	sim_time interval_ns; /* scenario.sample_interval */
@@ -191,20 +181,6 @@ static const applies applicability[] = {
 	{ P_WORKLOAD_QUEUE_BATCH, P_WORKLOAD_KIND, WL_QUEUE, "workload.kind = queue", false },
 };
 
-/* Was knob @id set by the user: on the command line (--set, whatever the
- * value), or away from its default by the scenario itself (not by an
- * included preset, nor a file's default written out, as `rcusim params
- * --format ini` writes every one)? */
-static bool set_by_scenario(const sim_params *p, int id)
-{
-	const char *origin = sim_params_origin(p, (size_t)id);
-	if (!strncmp(origin, "--", 2))
-		return true;
-	return strcmp(origin, "default") &&
-	       strcmp(sim_params_text(p, (size_t)id), sim_params_def(p, (size_t)id)->def) &&
-	       !sim_params_preset(p, (size_t)id);
-}
-
 /* A knob set away from its default by the scenario itself or --set, that
  * the model it chose does not read, is a mistake to report, not to ignore.
  * One set by an included file is not: a kernel preset gives every
@@ -216,11 +192,11 @@ static int check_applicable(const sim_params *p, char *err, size_t errlen)
 	char a[512];
 	for (size_t i = 0; i < sizeof(applicability) / sizeof(applicability[0]); i++) {
 		const applies *r = &applicability[i];
-		if (!set_by_scenario(p, r->id) ||
+		if (!sim_params_set_by_scenario(p, r->id) ||
 		    (r->classic && sim_params_int(p, P_RCU_FLAVOR) != FLAVOR_CLASSIC) ||
 		    (r->when >> sim_params_int(p, (size_t)r->chooser) & 1))
 			continue;
-		model_param_where(p, r->id, a, sizeof(a));
+		sim_params_where(p, r->id, a, sizeof(a));
 		snprintf(err, errlen, "%s: applies only with %s, and %s is %s (%s)", a, r->what,
 			 sim_params_def(p, (size_t)r->chooser)->name,
 			 sim_params_text(p, (size_t)r->chooser), sim_params_origin(p, (size_t)r->chooser));
@@ -249,9 +225,9 @@ static int validate_nocb(const sim_params *p, char *err, size_t errlen)
 	if (rc || noff)
 		return rc;
 	for (size_t i = 0; i < sizeof(need_offload) / sizeof(need_offload[0]); i++) {
-		if (!set_by_scenario(p, need_offload[i]))
+		if (!sim_params_set_by_scenario(p, need_offload[i]))
 			continue;
-		model_param_where(p, need_offload[i], a, sizeof(a));
+		sim_params_where(p, need_offload[i], a, sizeof(a));
 		snprintf(err, errlen, "%s: applies only to offloaded CPUs, and rcu.nocbs names none "
 			 "(%s, %s)", a, sim_params_text(p, P_RCU_NOCBS), sim_params_origin(p, P_RCU_NOCBS));
 		return SIM_EINPUT;
@@ -264,21 +240,21 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 	char a[512], b[512];
 	const char *kind = sim_params_text(p, P_WORKLOAD_KIND);
 	if (!find_model(kind)) {
-		model_param_where(p, P_WORKLOAD_KIND, a, sizeof(a));
+		sim_params_where(p, P_WORKLOAD_KIND, a, sizeof(a));
 		snprintf(err, errlen,
 			 "%s: workload \"%s\" is not implemented in this version of rcusim (available: queue, %s)",
 			 a, kind, workload_kinds());
 		return SIM_EINPUT;
 	}
 	if (!rcu_flavor_find(p)) {
-		model_param_where(p, P_RCU_FLAVOR, a, sizeof(a));
+		sim_params_where(p, P_RCU_FLAVOR, a, sizeof(a));
 		snprintf(err, errlen, "%s: RCU flavor \"%s\" is not implemented in this version of rcusim",
 			 a, sim_params_text(p, P_RCU_FLAVOR));
 		return SIM_EINPUT;
 	}
 	if (sim_params_int(p, P_RCU_QLOWMARK) >= sim_params_int(p, P_RCU_QHIMARK)) {
-		model_param_where(p, P_RCU_QLOWMARK, a, sizeof(a));
-		model_param_where(p, P_RCU_QHIMARK, b, sizeof(b));
+		sim_params_where(p, P_RCU_QLOWMARK, a, sizeof(a));
+		sim_params_where(p, P_RCU_QHIMARK, b, sizeof(b));
 		snprintf(err, errlen, "%s: must be below rcu.qhimark (%s = %s), got %s", a, b,
 			 sim_params_text(p, P_RCU_QHIMARK), sim_params_text(p, P_RCU_QLOWMARK));
 		return SIM_EINPUT;
@@ -292,7 +268,7 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 		if ((rc = rcu_tree_cfg_from_params(&cfg, p, err, errlen)))
 			return rc;
 		if (sim_params_int(p, P_RCU_GP_KTHREAD_CPU) >= model_ncpus(p)) {
-			model_param_where(p, P_RCU_GP_KTHREAD_CPU, a, sizeof(a));
+			sim_params_where(p, P_RCU_GP_KTHREAD_CPU, a, sizeof(a));
 			snprintf(err, errlen, "%s: CPU %s, but the machine has CPUs 0-%d", a,
 				 sim_params_text(p, P_RCU_GP_KTHREAD_CPU), model_ncpus(p) - 1);
 			return SIM_EINPUT;
@@ -303,7 +279,7 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 	sim_time def = sim_params_int(p, P_SCHED_DEF_TIMESLICE);
 	if (!sim_params_is_auto(p, P_SCHED_MIN_TIMESLICE) &&
 	    sim_params_int(p, P_SCHED_MIN_TIMESLICE) > def) {
-		model_param_where(p, P_SCHED_MIN_TIMESLICE, a, sizeof(a));
+		sim_params_where(p, P_SCHED_MIN_TIMESLICE, a, sizeof(a));
 		snprintf(err, errlen, "%s: must not exceed sched.def_timeslice (%s), got %s", a,
 			 sim_params_text(p, P_SCHED_DEF_TIMESLICE),
 			 sim_params_text(p, P_SCHED_MIN_TIMESLICE));
@@ -313,7 +289,7 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 	 * runs pending softirqs (kcpu.c, arm_sysret()). */
 	if (!strcmp(kind, "callrcu") && sim_params_int(p, P_WORKLOAD_CALLRCU_ARRIVALS) == 1 &&
 	    !strcmp(sim_params_text(p, P_MACHINE_ARCH), "sparc64")) {
-		model_param_where(p, P_WORKLOAD_CALLRCU_ARRIVALS, a, sizeof(a));
+		sim_params_where(p, P_WORKLOAD_CALLRCU_ARRIVALS, a, sizeof(a));
 		snprintf(err, errlen,
 			 "%s: bulk needs machine.arch = x86_64, and machine.arch is sparc64 (%s): sparc64 "
 			 "runs pending softirqs at each system call's return, whose times bulk does not "

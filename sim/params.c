@@ -483,6 +483,25 @@ bool sim_params_is_auto(const sim_params *p, size_t i)
 	return p->v[i].is_auto;
 }
 
+void sim_params_where(const sim_params *p, size_t i, char *buf, size_t len)
+{
+	const char *o = sim_params_origin(p, i);
+	const char *name = sim_params_def(p, i)->name;
+	if (!strcmp(o, "default"))
+		snprintf(buf, len, "%s (default)", name);
+	else
+		snprintf(buf, len, "%s: %s", o, name);
+}
+
+bool sim_params_set_by_scenario(const sim_params *p, size_t i)
+{
+	const char *origin = sim_params_origin(p, i);
+	if (!strncmp(origin, "--", 2))
+		return true;
+	return strcmp(origin, "default") && strcmp(sim_params_text(p, i), sim_params_def(p, i)->def) &&
+	       !sim_params_preset(p, i);
+}
+
 int64_t sim_params_int(const sim_params *p, size_t i)
 {
 	return p->v[i].i;

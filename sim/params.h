@@ -89,6 +89,14 @@ const char *sim_params_origin(const sim_params *p, size_t i);
  * a scenario built upon), not by the file read first or by --set. */
 bool sim_params_preset(const sim_params *p, size_t i);
 bool sim_params_is_auto(const sim_params *p, size_t i);
+/* Where parameter @i was set, for messages, into @buf: "FILE:LINE: name",
+ * "--set: name", or "name (default)". */
+void sim_params_where(const sim_params *p, size_t i, char *buf, size_t len);
+/* Was @i set by the user: on the command line (--set, whatever the value),
+ * or away from its default by the scenario itself (not by an included
+ * preset, nor a file's default written out, as `rcusim params --format
+ * ini` writes every one)? */
+bool sim_params_set_by_scenario(const sim_params *p, size_t i);
 /* INT, TIME (ns), SIZE (bytes), BOOL (0/1), ENUM (index). 0 when auto. */
 int64_t sim_params_int(const sim_params *p, size_t i);
 /* REAL, RATE (/s), FREQ (Hz); INT/TIME/SIZE converted. 0 when auto. */

@@ -87,12 +87,12 @@ int fault_validate(const sim_params *p, char *err, size_t errlen)
 	int bad = fault_cpus_parse(sim_params_text(p, P_FAULT_CPUS), ncpus, cpus, &n, why, sizeof(why));
 	free(cpus);
 	if (bad) {
-		model_param_where(p, P_FAULT_CPUS, a, sizeof(a));
+		sim_params_where(p, P_FAULT_CPUS, a, sizeof(a));
 		snprintf(err, errlen, "%s: %s", a, why);
 		return SIM_EINPUT;
 	}
 	if (sim_params_int(p, P_FAULT_START) >= sim_params_int(p, P_SCENARIO_DURATION)) {
-		model_param_where(p, P_FAULT_START, a, sizeof(a));
+		sim_params_where(p, P_FAULT_START, a, sizeof(a));
 		snprintf(err, errlen, "%s: the fault would begin at or after the run's end (scenario.duration = %s), got %s",
 			 a, sim_params_text(p, P_SCENARIO_DURATION), sim_params_text(p, P_FAULT_START));
 		return SIM_EINPUT;

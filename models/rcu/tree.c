@@ -96,7 +96,7 @@ int rcu_tree_cfg_from_params(rcu_tree_cfg *cfg, const sim_params *p, char *err, 
 	int levels, count[RCU_TREE_MAX_LVLS];
 	if (rcu_tree_geometry(cfg->ncpus, cfg->rcu_fanout_leaf, cfg->rcu_fanout, &levels, count)) {
 		char a[512];
-		model_param_where(p, P_RCU_RCU_FANOUT_LEAF, a, sizeof(a));
+		sim_params_where(p, P_RCU_RCU_FANOUT_LEAF, a, sizeof(a));
 		snprintf(err, errlen, "%s: %d CPUs need more than %d rcu_node levels with %d CPUs per leaf",
 			 a, cfg->ncpus, RCU_TREE_MAX_LVLS, cfg->rcu_fanout_leaf);
 		return SIM_EINPUT;

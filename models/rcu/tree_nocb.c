@@ -193,7 +193,7 @@ int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, con
 	*noffloaded = 0;
 	memset(mask, 0, (size_t)ncpus * sizeof(*mask));
 	if (strcmp(list, "none") && rcu_nocb_parse_cpulist(list, ncpus, mask, why, sizeof(why))) {
-		model_param_where(p, P_RCU_NOCBS, a, sizeof(a));
+		sim_params_where(p, P_RCU_NOCBS, a, sizeof(a));
 		snprintf(err, errlen, "%s: %s", a, why);
 		return SIM_EINPUT;
 	}
@@ -205,7 +205,7 @@ int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, con
 	/* rcu_set_jiffies_lazy_flush() takes jiffies: whole ones here. */
 	cfg->jiffies_lazy_flush = sim_params_int(p, P_RCU_LAZY_FLUSH) * hz / 1000000000;
 	if (cfg->jiffies_lazy_flush < 1) {
-		model_param_where(p, P_RCU_LAZY_FLUSH, a, sizeof(a));
+		sim_params_where(p, P_RCU_LAZY_FLUSH, a, sizeof(a));
 		snprintf(err, errlen, "%s: %s is less than one jiffy at machine.hz = %lld", a,
 			 sim_params_text(p, P_RCU_LAZY_FLUSH), (long long)hz);
 		return SIM_EINPUT;

@@ -17,7 +17,7 @@ static int callrcu_create(kworkload *w, const sim_params *p, char *err, size_t e
 	w->p_kernel = rate * (double)sim_params_int(p, P_WORKLOAD_SYSCALL_COST) / 1e9;
 	if (w->p_kernel >= 1) {
 		char a[512];
-		model_param_where(p, P_WORKLOAD_CALLRCU_RATE, a, sizeof(a));
+		sim_params_where(p, P_WORKLOAD_CALLRCU_RATE, a, sizeof(a));
 		snprintf(err, errlen,
 			 "%s: %s x workload.syscall_cost (%s) is %.3g: a job would spend more than "
 			 "all its time in system calls",

@@ -50,7 +50,7 @@ static int make_create(kworkload *w, const sim_params *p, char *err, size_t errl
 					(double)sim_params_int(p, P_WORKLOAD_MAKE_MAPPED_FILES));
 	int64_t transient = sim_params_int(p, P_WORKLOAD_MAKE_OPENS_PER_JOB) - mk->held_per_job;
 	if (transient < 0) {
-		model_param_where(p, P_WORKLOAD_MAKE_OPENS_PER_JOB, a, sizeof(a));
+		sim_params_where(p, P_WORKLOAD_MAKE_OPENS_PER_JOB, a, sizeof(a));
 		snprintf(err, errlen, "%s: must be at least make_live_procs x make_mapped_files (%d), got %s",
 			 a, mk->held_per_job, sim_params_text(p, P_WORKLOAD_MAKE_OPENS_PER_JOB));
 		return SIM_EINPUT;
@@ -61,7 +61,7 @@ static int make_create(kworkload *w, const sim_params *p, char *err, size_t errl
 	double med = (double)sim_params_int(p, P_WORKLOAD_MAKE_HOLD_MEDIAN);
 	double mean = (double)sim_params_int(p, P_WORKLOAD_MAKE_HOLD_MEAN);
 	if (mean < med) {
-		model_param_where(p, P_WORKLOAD_MAKE_HOLD_MEAN, a, sizeof(a));
+		sim_params_where(p, P_WORKLOAD_MAKE_HOLD_MEAN, a, sizeof(a));
 		snprintf(err, errlen, "%s: a lognormal's mean is at least its median (%s), got %s", a,
 			 sim_params_text(p, P_WORKLOAD_MAKE_HOLD_MEDIAN),
 			 sim_params_text(p, P_WORKLOAD_MAKE_HOLD_MEAN));
