@@ -55,9 +55,6 @@ static inline void model_param_where(const sim_params *p, int id, char *buf, siz
 {
 	sim_params_where(p, (size_t)id, buf, len);
 }
-/* fault.cpus: "0,5,8-11" on a machine of @ncpus CPUs into @out (may be
- * NULL), their count into *n. 0, or -1 with the reason in @why. */
-int fault_cpus_parse(const char *s, int ncpus, int *out, int *n, char *why, size_t whylen);
 /* The fault.* parameters fit the machine and the run: 0 or SIM_EINPUT
  * (message naming where the value was set). */
 int fault_validate(const sim_params *p, char *err, size_t errlen);

@@ -75,12 +75,6 @@ uint64_t rcu_nocb_int_sqrt(uint64_t x);
  * nr_cpu_ids / int_sqrt(nr_cpu_ids) for @ncpus >= 1 (8 -> 4, 32 -> 6,
  * 256 -> 16, 4096 -> 64). */
 int rcu_nocb_default_stride(int ncpus);
-/* cpulist_parse() = bitmap_parselist() (lib/bitmap-str.c:374) of @s into
- * @mask[0..ncpus): "" none, "all", "N" (the last CPU), "a-b", "a-b:used/group"
- * (and "all:used/group"), separated by commas or white space. 0, or
- * SIM_EINPUT with "rcu_nocbs=S: why" in @err (the kernel warns and offloads
- * every CPU instead, tree_nocb.h:63-66); @mask is then all false. */
-int rcu_nocb_parse_cpulist(const char *s, int ncpus, bool *mask, char *err, size_t errlen);
 
 /* The configuration and the mask of offloaded CPUs (@mask[0..CPUs)) the
  * parameters @p give (rcu.nocbs, "none" or a CPU list; rcu.nocb_gp_stride;
