@@ -102,6 +102,45 @@ int64_t sim_params_int(const sim_params *p, size_t i);
 /* REAL, RATE (/s), FREQ (Hz); INT/TIME/SIZE converted. 0 when auto. */
 double sim_params_real(const sim_params *p, size_t i);
 
+/* ---- which knobs apply ------------------------------------------------------
+ * Each part of a model (a scheduler, an RCU flavor, a workload kind) names
+ * the knobs it reads in a table (sim_knobs) and when it is in the run; a
+ * knob that the user set (sim_params_set_by_scenario()) and that no part in
+ * the run reads is refused, whatever its value. */
+
+/* A condition on one ENUM or BOOL parameter. */
+typedef struct sim_param_when {
+	int param;           /* the parameter whose value decides; -1: always holds */
+	const char *choices; /* the values for which it holds, "a|b" (BOOL: yes, no); "!a": all but a */
+	const char *what;    /* for messages, or NULL: "param = a or b" */
+} sim_param_when;
+
+/* The condition that always holds. */
+#define SIM_ALWAYS { -1, NULL, NULL }
+
+/* A knob a part reads, and when (besides the part being in the run). */
+typedef struct sim_knob {
+	int id;              /* the knob */
+	sim_param_when when; /* param -1: whenever the part is in the run */
+} sim_knob;
+
+/* The knobs one part reads. */
+typedef struct sim_knobs {
+	sim_param_when in;   /* when the part is in the run (param -1: always) */
+	const sim_knob *knob; /* its knobs */
+	size_t n;            /* how many */
+} sim_knobs;
+
+/* Does @w hold for the values of @p? */
+bool sim_params_when(const sim_params *p, const sim_param_when *w);
+/* Refuse the first knob of @parts (in order: part by part, row by row) set
+ * by the user that no part reads with these values: SIM_EINPUT with "WHERE:
+ * applies only with WHAT, and PARAM is VALUE (ORIGIN)", naming the
+ * condition that failed (of an owner in the run, else the owners' "in"
+ * together); else 0. */
+int sim_params_check_knobs(const sim_params *p, const sim_knobs *const *parts, size_t nparts,
+			   char *err, size_t errlen);
+
 /* Listing formats for `rcusim params`. */
 typedef enum sim_params_format { SIM_PARAMS_TEXT, SIM_PARAMS_INI, SIM_PARAMS_MD } sim_params_format;
 /* Print every definition: name, default, unit, meaning, source (as Markdown,
