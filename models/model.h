@@ -26,8 +26,26 @@ typedef struct model_env {
 	sim_rng_kind rng;    /* scenario.rng */
 } model_env;
 
+/* The most knob tables (sim_knobs, params.h) one model names. */
+#define MODEL_KNOB_PARTS 64
+
 typedef struct model_ops {
 	const char *name; /* the workload kinds it runs, for messages */
+	/* Does it run workload.kind @kind? */
+	bool (*runs)(const char *kind);
+	/* "queue" or "callrcu, make, ...": the kinds it runs, for messages. */
+	const char *(*kinds)(void);
+	/* Before the knobs: the values of its parameters that must fit
+	 * together whatever runs (qlowmark under qhimark, a fault within the
+	 * run). 0 or SIM_EINPUT (message); NULL: none. */
+	int (*check)(const sim_params *p, char *err, size_t errlen);
+	/* The knob tables of its parts, in order, into @out (room for @max):
+	 * their number. */
+	size_t (*knobs)(const sim_knobs **out, size_t max);
+	/* After the knobs: its parts' own configuration (an RCU flavor's, a
+	 * workload kind's), each part checking its own. 0, SIM_EINPUT
+	 * (message) or SIM_ENOMEM; NULL: none. */
+	int (*validate)(const sim_params *p, char *err, size_t errlen);
 	/* Build the model and arm its first events. *state is freed by destroy
 	 * even when create fails part-way. */
 	int (*create)(void **state, const model_env *env, char *err, size_t errlen);
@@ -55,9 +73,6 @@ static inline void model_param_where(const sim_params *p, int id, char *buf, siz
 {
 	sim_params_where(p, (size_t)id, buf, len);
 }
-/* The fault.* parameters fit the machine and the run: 0 or SIM_EINPUT
- * (message naming where the value was set). */
-int fault_validate(const sim_params *p, char *err, size_t errlen);
 
 /* Most sample points a run's series may hold together (16 bytes each in
  * memory, and as many rows in the database): models/samples.c. */

@@ -26,7 +26,7 @@ int fault_validate(const sim_params *p, char *err, size_t errlen)
 	if (!fault_kind(p))
 		return 0;
 	char a[512], why[256];
-	int ncpus = (int)(sim_params_int(p, P_MACHINE_CORES) * sim_params_int(p, P_MACHINE_THREADS_PER_CORE));
+	int ncpus = machine_ncpus(p);
 	int *cpus = malloc((size_t)ncpus * sizeof(*cpus)), n;
 	if (!cpus) {
 		snprintf(err, errlen, "fault: out of memory");

@@ -42,7 +42,6 @@
 #include <string.h>
 
 #include "checks.h"
-#include "model.h"
 
 #define NSEC_PER_MSEC INT64_C(1000000)
 #define NSEC_PER_SEC INT64_C(1000000000)
@@ -74,7 +73,7 @@ void rcu_tree_cfg_default(rcu_tree_cfg *cfg, int ncpus, int hz)
 
 int rcu_tree_cfg_from_params(rcu_tree_cfg *cfg, const sim_params *p, char *err, size_t errlen)
 {
-	rcu_tree_cfg_default(cfg, model_ncpus(p), (int)sim_params_int(p, P_MACHINE_HZ));
+	rcu_tree_cfg_default(cfg, machine_ncpus(p), (int)sim_params_int(p, P_MACHINE_HZ));
 	cfg->rcu_fanout_leaf = (int)sim_params_int(p, P_RCU_RCU_FANOUT_LEAF);
 	cfg->blimit = sim_params_int(p, P_RCU_BLIMIT);
 	cfg->qhimark = sim_params_int(p, P_RCU_QHIMARK);

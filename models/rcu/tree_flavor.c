@@ -423,8 +423,57 @@ static void tree_softirq_qs(void *state, int cpu)
 	rcu_tree_qs(tf->rs, cpu);
 }
 
+/* The knobs Tree RCU reads, with rcu.flavor = tree: rcu_tree_cfg_from_params()
+ * (tree.c), the CPU model's GP and rcuc kthreads (kthread_prio only under
+ * EEVDF, which has the SCHED_FIFO class it sets) and its idle tick
+ * (irq.nohz_idle: rcu_needs_cpu()). */
+static const sim_knob tree_knob[] = {
+	{ P_RCU_RCU_FANOUT_LEAF, SIM_ALWAYS },
+	{ P_RCU_JIFFIES_TILL_FIRST_FQS, SIM_ALWAYS },
+	{ P_RCU_JIFFIES_TILL_NEXT_FQS, SIM_ALWAYS },
+	{ P_RCU_JIFFIES_TILL_SCHED_QS, SIM_ALWAYS },
+	{ P_RCU_STALL_TIMEOUT, SIM_ALWAYS },
+	{ P_RCU_RCU_DIVISOR, SIM_ALWAYS },
+	{ P_RCU_RCU_RESCHED_NS, SIM_ALWAYS },
+	{ P_RCU_FLOOD_BLIMIT, SIM_ALWAYS },
+	{ P_RCU_QOVLD, SIM_ALWAYS },
+	{ P_RCU_USE_SOFTIRQ, SIM_ALWAYS },
+	{ P_RCU_KTHREAD_PRIO, { P_SCHED_KIND, "eevdf", NULL } },
+	{ P_RCU_GP_KTHREAD_CPU, SIM_ALWAYS },
+	{ P_RCU_GP_NODE_COST, SIM_ALWAYS },
+	{ P_RCU_FQS_CPU_COST, SIM_ALWAYS },
+	{ P_IRQ_NOHZ_IDLE, SIM_ALWAYS },
+	{ P_RCU_BLIMIT, SIM_ALWAYS },
+	{ P_RCU_QHIMARK, SIM_ALWAYS },
+	{ P_RCU_QLOWMARK, SIM_ALWAYS },
+};
+static const sim_knobs tree_knobs = { { P_RCU_FLAVOR, "tree", NULL }, tree_knob,
+				      sizeof(tree_knob) / sizeof(tree_knob[0]) };
+/* Tree RCU's parts: the tree, and offloading (tree_nocb.c). */
+static const sim_knobs *const tree_parts[] = { &tree_knobs, &rcu_nocb_knobs, NULL };
+
+/* The tree fits the machine, the GP kthread's CPU exists, offloading's
+ * knobs fit (rcu_nocb_validate()). */
+static int tree_validate(const sim_params *p, char *err, size_t errlen)
+{
+	char a[512];
+	rcu_tree_cfg cfg;
+	int rc = rcu_tree_cfg_from_params(&cfg, p, err, errlen);
+	if (rc)
+		return rc;
+	if (sim_params_int(p, P_RCU_GP_KTHREAD_CPU) >= machine_ncpus(p)) {
+		sim_params_where(p, P_RCU_GP_KTHREAD_CPU, a, sizeof(a));
+		snprintf(err, errlen, "%s: CPU %s, but the machine has CPUs 0-%d", a,
+			 sim_params_text(p, P_RCU_GP_KTHREAD_CPU), machine_ncpus(p) - 1);
+		return SIM_EINPUT;
+	}
+	return rcu_nocb_validate(p, err, errlen);
+}
+
 const rcu_flavor rcu_tree = {
 	.name = "tree",
+	.knobs = tree_parts,
+	.validate = tree_validate,
 	.create = tree_create,
 	.destroy = tree_destroy,
 	.call_rcu = tree_call_rcu,

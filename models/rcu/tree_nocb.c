@@ -36,7 +36,6 @@
 #include "checks.h"
 #include "cpulist.h"
 #include "jiffies.h"
-#include "model.h"
 
 /* ---- configuration and groups ------------------------------------------------------- */
 
@@ -80,7 +79,7 @@ int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, con
 			     char *err, size_t errlen)
 {
 	char a[512], why[256];
-	int ncpus = model_ncpus(p);
+	int ncpus = machine_ncpus(p);
 	int64_t hz = sim_params_int(p, P_MACHINE_HZ);
 	const char *list = sim_params_text(p, P_RCU_NOCBS);
 	rcu_nocb_cfg_default(cfg);
@@ -102,6 +101,48 @@ int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, con
 		sim_params_where(p, P_RCU_LAZY_FLUSH, a, sizeof(a));
 		snprintf(err, errlen, "%s: %s is less than one jiffy at machine.hz = %lld", a,
 			 sim_params_text(p, P_RCU_LAZY_FLUSH), (long long)hz);
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
+/* The knobs of offloading and lazy callbacks, with rcu.flavor = tree: read
+ * by rcu_nocb_cfg_from_params() and the flavor (tree_nocb_flavor.c:
+ * rcu.lazy_shrink_at; the workload's call site, rcu.call_site). */
+static const sim_knob nocb_knob[] = {
+	{ P_RCU_NOCBS, SIM_ALWAYS },
+	{ P_RCU_NOCB_GP_STRIDE, SIM_ALWAYS },
+	{ P_RCU_LAZY, SIM_ALWAYS },
+	{ P_RCU_LAZY_FLUSH, { P_RCU_LAZY, "yes", NULL } },
+	{ P_RCU_LAZY_SHRINK_AT, { P_RCU_LAZY, "yes", NULL } },
+	{ P_RCU_CALL_SITE, { P_RCU_LAZY, "yes", NULL } },
+};
+const sim_knobs rcu_nocb_knobs = { { P_RCU_FLAVOR, "tree", NULL }, nocb_knob,
+				   sizeof(nocb_knob) / sizeof(nocb_knob[0]) };
+
+int rcu_nocb_validate(const sim_params *p, char *err, size_t errlen)
+{
+	/* The knobs that act only on offloaded CPUs. */
+	static const int need_offload[] = { P_RCU_NOCB_GP_STRIDE, P_RCU_LAZY, P_RCU_LAZY_FLUSH,
+					    P_RCU_LAZY_SHRINK_AT, P_RCU_CALL_SITE };
+	char a[512];
+	rcu_nocb_cfg cfg;
+	int noff;
+	bool *mask = malloc((size_t)machine_ncpus(p) * sizeof(*mask));
+	if (!mask) {
+		snprintf(err, errlen, "out of memory");
+		return SIM_ENOMEM;
+	}
+	int rc = rcu_nocb_cfg_from_params(&cfg, mask, &noff, p, err, errlen);
+	free(mask);
+	if (rc || noff)
+		return rc;
+	for (size_t i = 0; i < sizeof(need_offload) / sizeof(need_offload[0]); i++) {
+		if (!sim_params_set_by_scenario(p, (size_t)need_offload[i]))
+			continue;
+		sim_params_where(p, (size_t)need_offload[i], a, sizeof(a));
+		snprintf(err, errlen, "%s: applies only to offloaded CPUs, and rcu.nocbs names none "
+			 "(%s, %s)", a, sim_params_text(p, P_RCU_NOCBS), sim_params_origin(p, P_RCU_NOCBS));
 		return SIM_EINPUT;
 	}
 	return 0;

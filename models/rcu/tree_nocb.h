@@ -76,6 +76,13 @@ uint64_t rcu_nocb_int_sqrt(uint64_t x);
  * 256 -> 16, 4096 -> 64). */
 int rcu_nocb_default_stride(int ncpus);
 
+/* The knobs offloading reads (params.h), with rcu.flavor = tree. */
+extern const sim_knobs rcu_nocb_knobs;
+/* rcu.nocbs parses, rcu.lazy_flush is a jiffy or more, and the knobs that
+ * act only on offloaded CPUs are not set without one: 0, SIM_EINPUT
+ * (message naming where the value was set) or SIM_ENOMEM. */
+int rcu_nocb_validate(const sim_params *p, char *err, size_t errlen);
+
 /* The configuration and the mask of offloaded CPUs (@mask[0..CPUs)) the
  * parameters @p give (rcu.nocbs, "none" or a CPU list; rcu.nocb_gp_stride;
  * rcu.lazy; rcu.lazy_flush in whole jiffies of machine.hz), and how many

@@ -233,8 +233,27 @@ static int make_finish(const kmodel *k, sim_metrics *m)
 	return rc ? SIM_ENOMEM : 0;
 }
 
+/* The knobs the make workload reads (its own, and the refused-open knobs kernel.c reads for the kinds that open files), with workload.kind = make. */
+static const sim_knob make_knob[] = {
+	{ P_WORKLOAD_MAKE_JOB_CPU, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_JOB_CPU_SIGMA, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_SYSTEM_SHARE, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_OPENS_PER_JOB, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_OPEN_FAIL_SHARE, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_HOLD_MEDIAN, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_HOLD_MEAN, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_MAPPED_FILES, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_LIVE_PROCS, SIM_ALWAYS },
+	{ P_WORKLOAD_ON_ENFILE, SIM_ALWAYS },
+	{ P_WORKLOAD_RETRY_DELAY, SIM_ALWAYS },
+	{ P_WORKLOAD_RETRY_MAX, SIM_ALWAYS },
+};
+static const sim_knobs make_knobs = { { P_WORKLOAD_KIND, "make", NULL }, make_knob,
+				 sizeof(make_knob) / sizeof(make_knob[0]) };
+
 const workload_ops make_workload = {
 	.kind = "make",
+	.knobs = &make_knobs,
 	.frees_files = true,
 	.create = make_create,
 	.destroy = make_destroy,
