@@ -560,47 +560,48 @@ static void when_what(const sim_params *p, const sim_param_when *const *w, size_
 int sim_params_check_knobs(const sim_params *p, const sim_knobs *const *parts, size_t nparts,
 			   char *err, size_t errlen)
 {
-	for (size_t i = 0; i < nparts; i++)
-		for (size_t r = 0; r < parts[i]->n; r++) {
-			int id = parts[i]->knob[r].id;
-			if (!sim_params_set_by_scenario(p, (size_t)id))
-				continue;
-			/* Its owners: read in the run by one of them, or the
-			 * condition to name. */
-			const sim_param_when *failed = NULL, *outs[16];
-			size_t nout = 0;
-			bool applies = false;
-			for (size_t j = 0; j < nparts && !applies; j++)
-				for (size_t q = 0; q < parts[j]->n && !applies; q++) {
-					const sim_knob *k = &parts[j]->knob[q];
-					if (k->id != id)
-						continue;
-					if (!sim_params_when(p, &parts[j]->in)) {
-						if (nout < sizeof(outs) / sizeof(outs[0]) &&
-						    (!nout || outs[0]->param == parts[j]->in.param))
-							outs[nout++] = &parts[j]->in;
-					} else if (!sim_params_when(p, &k->when)) {
-						if (!failed)
-							failed = &k->when;
-					} else {
-						applies = true;
-					}
+	/* In the registry's order, so that of two mistakes the same one is
+	 * named whichever part's table lists it. */
+	for (int id = 0; id < (int)sim_params_count(p); id++) {
+		if (!sim_params_set_by_scenario(p, (size_t)id))
+			continue;
+		/* Its owners: read in the run by one of them, or the
+		 * condition to name. */
+		const sim_param_when *failed = NULL, *outs[16];
+		size_t nout = 0;
+		bool owned = false, applies = false;
+		for (size_t j = 0; j < nparts && !applies; j++)
+			for (size_t q = 0; q < parts[j]->n && !applies; q++) {
+				const sim_knob *k = &parts[j]->knob[q];
+				if (k->id != id)
+					continue;
+				owned = true;
+				if (!sim_params_when(p, &parts[j]->in)) {
+					if (nout < sizeof(outs) / sizeof(outs[0]) &&
+					    (!nout || outs[0]->param == parts[j]->in.param))
+						outs[nout++] = &parts[j]->in;
+				} else if (!sim_params_when(p, &k->when)) {
+					if (!failed)
+						failed = &k->when;
+				} else {
+					applies = true;
 				}
-			if (applies)
-				continue;
-			const sim_param_when *w = failed ? failed : outs[0];
-			char a[512], what[256];
-			if (failed)
-				when_what(p, &failed, 1, what, sizeof(what));
-			else
-				when_what(p, outs, nout, what, sizeof(what));
-			sim_params_where(p, (size_t)id, a, sizeof(a));
-			snprintf(err, errlen, "%s: applies only with %s, and %s is %s (%s)", a, what,
-				 sim_params_def(p, (size_t)w->param)->name,
-				 sim_params_text(p, (size_t)w->param),
-				 sim_params_origin(p, (size_t)w->param));
-			return SIM_EINPUT;
-		}
+			}
+		if (!owned || applies)
+			continue;
+		const sim_param_when *w = failed ? failed : outs[0];
+		char a[512], what[256];
+		if (failed)
+			when_what(p, &failed, 1, what, sizeof(what));
+		else
+			when_what(p, outs, nout, what, sizeof(what));
+		sim_params_where(p, (size_t)id, a, sizeof(a));
+		snprintf(err, errlen, "%s: applies only with %s, and %s is %s (%s)", a, what,
+			 sim_params_def(p, (size_t)w->param)->name,
+			 sim_params_text(p, (size_t)w->param),
+			 sim_params_origin(p, (size_t)w->param));
+		return SIM_EINPUT;
+	}
 	return 0;
 }
 

@@ -133,8 +133,9 @@ typedef struct sim_knobs {
 
 /* Does @w hold for the values of @p? */
 bool sim_params_when(const sim_params *p, const sim_param_when *w);
-/* Refuse the first knob of @parts (in order: part by part, row by row) set
- * by the user that no part reads with these values: SIM_EINPUT with "WHERE:
+/* Refuse the first knob (in the registry's order) that a table of @parts
+ * names, that the user set, and that no part in the run reads with these
+ * values: SIM_EINPUT with "WHERE:
  * applies only with WHAT, and PARAM is VALUE (ORIGIN)", naming the
  * condition that failed (of an owner in the run, else the owners' "in"
  * together); else 0. */
