@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * rcu_classic.c - classic RCU's state machine after kernel/rcupdate.c:
+ * classic.c - classic RCU's state machine after kernel/rcupdate.c:
  * 2.6.14 (maxbatch, set_need_resched above 10000) and 2.6.16 (blimit,
  * qhimark, qlowmark, rsinterval, force_quiescent_state; commit
  * 21a1ea9eb404). One rcu_ctrlblk (the kernel's rcu_ctrlblk and rcu_state

@@ -5,8 +5,8 @@
  * kernel's CPU code calls: call_rcu(), rcu_pending() and
  * rcu_check_callbacks() from the tick, the quiescent state at context
  * switch, the softirq (tasklet) handler, and what a run samples and
- * reports. Classic RCU (models/rcu_classic.c, 2.6.14-2.6.16) is the first
- * flavor, Tree RCU of 6.12 (models/rcu_tree_flavor.c over rcu_tree.c) the
+ * reports. Classic RCU (rcu/classic.c, 2.6.14-2.6.16) is the first
+ * flavor, Tree RCU of 6.12 (rcu/tree_flavor.c over tree.c) the
  * second; a new one is one file and its entry (with its extern
  * declaration) in rcu_flavors[] (rcu.c).
  * The flavor decides nothing about CPU time: the caller pays for every

@@ -106,7 +106,7 @@ static inline bool rcu_segcblist_ready_cbs(const rcu_segcblist *l) { return l->t
 static inline bool rcu_segcblist_pend_cbs(const rcu_segcblist *l) { return !rcu_segcblist_restempty(l, RCU_DONE_TAIL); }
 /* Double @l's ring, keeping the callbacks [head, @end) at their indices
  * (@end: tails[RCU_NEXT_TAIL], or past a bypass kept after NEXT in the same
- * ring, rcu_nocb.h). 0 or SIM_ENOMEM (the list unchanged). */
+ * ring, tree_nocb.h). 0 or SIM_ENOMEM (the list unchanged). */
 int rcu_segcblist_grow(rcu_segcblist *l, uint64_t end);
 /* rcu_segcblist_enqueue() (rcu_segcblist.c:329): append a callback called
  * at @t (>= 0) for object @obj to NEXT, growing the ring when full. 0 or

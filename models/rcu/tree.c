@@ -15,7 +15,7 @@
  *   and rcu_gp_init()'s RCU_GP_ONOFF pass finds nothing to do (its walk over
  *   the leaves is still counted); no offline-CPU reports.
  * - nohz_full CPUs: not modelled. Offloaded (rcu_nocbs) CPUs are
- *   rcu_nocb.c's; here only rdp->offloaded skips what 6.12 skips for them
+ *   tree_nocb.c's; here only rdp->offloaded skips what 6.12 skips for them
  *   (__note_gp_changes, rcu_report_qs_rdp, rcu_core, rcu_pending's
  *   callback terms, rcu_gp_cleanup's accelerate, rcu_needs_cpu).
  * - PREEMPT_RCU (blocked readers, boosting), expedited and polled grace

@@ -432,7 +432,7 @@ int64_t rcu_tree_do_batch(rcu_tree_state *rsp, int cpu, const rcu_tree_batch *b,
  * overflow trigger by the callbacks left, those of the list and
  * @elsewhere more (an offloaded CPU's bypass: ->cblist.len counts it).
  * rcu_do_batch()'s loop and end (tree.c 6.12:2555-2620), for
- * rcu_tree_do_batch() and the offloaded batches of rcu_nocb.c. DONE must
+ * rcu_tree_do_batch() and the offloaded batches of tree_nocb.c. DONE must
  * hold @n. */
 void rcu_tree_invoke_done(rcu_tree_state *rsp, int cpu, int64_t n, sim_time first_ns,
 			  sim_time cost_ns, sim_hist *lat, int64_t elsewhere);
@@ -443,7 +443,7 @@ int rcu_tree_invoked_objs(const rcu_tree_state *rsp, int cpu, int64_t n, const u
 			  size_t lens[2]);
 
 /* The Tree RCU state inside the flavor rcu_tree's state @rsp
- * (models/rcu_tree_flavor.c), for tests. */
+ * (rcu/tree_flavor.c), for tests. */
 rcu_tree_state *rcu_tree_flavor_state(void *rsp);
 
 /* Are the tree and every list consistent (masks within their nodes, no

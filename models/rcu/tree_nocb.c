@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * rcu_nocb.c - offloaded (rcu_nocbs) and lazy callbacks after Linux 6.12
+ * tree_nocb.c - offloaded (rcu_nocbs) and lazy callbacks after Linux 6.12
  * (kernel/rcu/tree_nocb.h; tree.h's nocb fields; tree.c's __call_rcu_common
  * and rcu_do_batch; lib/math/int_sqrt.c;
  * kernel/time/timer.c's wheel for when nocb_timer fires). Every rule names
- * the function and 6.12 line it follows; the code is ours. rcu_nocb.h lists
- * the API; the tree flavor (rcu_tree_flavor.c) drives it in a run.
+ * the function and 6.12 line it follows; the code is ours. tree_nocb.h lists
+ * the API; the tree flavor (tree_flavor.c, tree_nocb_flavor.c) drives it in a run.
  *
  * What it deliberately leaves out, and why:
  * - CPU hotplug and runtime (de-)offloading (rcu_nocb_cpu_offload, the
  *   nocb_toggling_rdp hand-over in nocb_gp_wait): every CPU is online from
- *   boot and keeps its state, as in rcu_tree.c.
+ *   boot and keeps its state, as in tree.c.
  * - rcu_nocb_poll: the kthreads sleep and are woken (the default).
  * - Early boot: the bypass is not used before the scheduler runs and
  *   rcu_async_should_hurry() makes every call_rcu() a hurry one until
@@ -19,7 +19,7 @@
  *   the caller builds the mask (sim_cpulist_parse("all") for the latter).
  * - The "rcu-lazy" shrinker (tree_nocb.h:1198-1282) and rcu_barrier(): only
  *   the flush they use is here (rcu_nocb_flush_bypass); the shrinker's pass
- *   is the tree flavor's (rcu_tree_flavor.c, rcu.lazy_shrink_at).
+ *   is the tree flavor's (tree_nocb_flavor.c, rcu.lazy_shrink_at).
  * - Locks: every trylock succeeds (rcu_nocb_try_flush_bypass always
  *   flushes, rcu_advance_cbs_nowake and nocb_cb_wait's advance always get
  *   the leaf), and each function is atomic.
