@@ -26,8 +26,26 @@ typedef struct model_env {
 	sim_rng_kind rng;    /* scenario.rng */
 } model_env;
 
+/* The most knob tables (sim_knobs, params.h) one model names. */
+#define MODEL_KNOB_PARTS 64
+
 typedef struct model_ops {
 	const char *name; /* the workload kinds it runs, for messages */
+	/* Does it run workload.kind @kind? */
+	bool (*runs)(const char *kind);
+	/* "queue" or "callrcu, make, ...": the kinds it runs, for messages. */
+	const char *(*kinds)(void);
+	/* Before the knobs: the values of its parameters that must fit
+	 * together whatever runs (qlowmark under qhimark, a fault within the
+	 * run). 0 or SIM_EINPUT (message); NULL: none. */
+	int (*check)(const sim_params *p, char *err, size_t errlen);
+	/* The knob tables of its parts, in order, into @out (room for @max):
+	 * their number. */
+	size_t (*knobs)(const sim_knobs **out, size_t max);
+	/* After the knobs: its parts' own configuration (an RCU flavor's, a
+	 * workload kind's), each part checking its own. 0, SIM_EINPUT
+	 * (message) or SIM_ENOMEM; NULL: none. */
+	int (*validate)(const sim_params *p, char *err, size_t errlen);
 	/* Build the model and arm its first events. *state is freed by destroy
 	 * even when create fails part-way. */
 	int (*create)(void **state, const model_env *env, char *err, size_t errlen);
@@ -46,17 +64,15 @@ extern const model_ops kernel_model; /* every kind of workload.c's table */
 
 /* Number of CPUs the machine section describes. */
 int model_ncpus(const sim_params *p);
-/* A message naming where parameter @id was set: "FILE:LINE: name" or "name". */
 /* The run's policy label (the database's run.policy, the summary line):
  * rcu.policy under classic RCU, "tree" under Tree RCU, which has none. */
 const char *model_policy_label(const sim_params *p);
-void model_param_where(const sim_params *p, int id, char *buf, size_t len);
-/* fault.cpus: "0,5,8-11" on a machine of @ncpus CPUs into @out (may be
- * NULL), their count into *n. 0, or -1 with the reason in @why. */
-int fault_cpus_parse(const char *s, int ncpus, int *out, int *n, char *why, size_t whylen);
-/* The fault.* parameters fit the machine and the run: 0 or SIM_EINPUT
- * (message naming where the value was set). */
-int fault_validate(const sim_params *p, char *err, size_t errlen);
+/* sim_params_where() (params.h), under its old name for cli/ until it
+ * calls that. */
+static inline void model_param_where(const sim_params *p, int id, char *buf, size_t len)
+{
+	sim_params_where(p, (size_t)id, buf, len);
+}
 
 /* Most sample points a run's series may hold together (16 bytes each in
  * memory, and as many rows in the database): models/samples.c. */

@@ -12,6 +12,7 @@
  * the closed forms test the engine, the RNG streams and the statistics
  * before any kernel mechanism is involved. Leaves out everything else.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,8 +220,38 @@ static int queue_finish(void *state, sim_time now, char *err, size_t errlen)
 	return cb_stats_check(&q->cb, pending, err, errlen);
 }
 
+static bool queue_runs(const char *kind)
+{
+	return !strcmp(kind, "queue");
+}
+
+static const char *queue_kinds(void)
+{
+	return "queue";
+}
+
+/* The knobs queue.c reads, with workload.kind = queue. */
+static const sim_knob queue_knob[] = {
+	{ P_WORKLOAD_QUEUE_RATE, SIM_ALWAYS },
+	{ P_WORKLOAD_QUEUE_SERVICE, SIM_ALWAYS },
+	{ P_WORKLOAD_QUEUE_SERVICE_RATE, SIM_ALWAYS },
+	{ P_WORKLOAD_QUEUE_BATCH, SIM_ALWAYS },
+};
+static const sim_knobs queue_knobs = { { P_WORKLOAD_KIND, "queue", NULL }, queue_knob,
+				       sizeof(queue_knob) / sizeof(queue_knob[0]) };
+
+static size_t queue_knobs_list(const sim_knobs **out, size_t max)
+{
+	assert(max >= 1);
+	out[0] = &queue_knobs;
+	return 1;
+}
+
 const model_ops queue_model = {
 	.name = "queue",
+	.runs = queue_runs,
+	.kinds = queue_kinds,
+	.knobs = queue_knobs_list,
 	.create = queue_create,
 	.sample = queue_sample,
 	.finish = queue_finish,

@@ -29,4 +29,11 @@ enum rcusim_metric_id {
 
 extern const sim_metric_def rcusim_metrics[M_COUNT];
 
+/* Number of CPUs the machine section describes (machine.cores x
+ * machine.threads_per_core). */
+static inline int machine_ncpus(const sim_params *p)
+{
+	return (int)(sim_params_int(p, P_MACHINE_CORES) * sim_params_int(p, P_MACHINE_THREADS_PER_CORE));
+}
+
 #endif

@@ -63,7 +63,7 @@ int model_samples_validate(const sim_params *p, char *err, size_t errlen)
 	double per_series = floor((double)MODEL_SAMPLE_POINTS_MAX / series);
 	assert(per_series >= 2);
 	char a[512], need[32], cap[32], least[32];
-	model_param_where(p, P_SCENARIO_SAMPLE_INTERVAL, a, sizeof(a));
+	sim_params_where(p, P_SCENARIO_SAMPLE_INTERVAL, a, sizeof(a));
 	fmt_bytes(points * POINT_BYTES, need, sizeof(need));
 	fmt_bytes((double)MODEL_SAMPLE_POINTS_MAX * POINT_BYTES, cap, sizeof(cap));
 	fmt_time_up((double)duration / (per_series - 1), least, sizeof(least));

@@ -483,6 +483,137 @@ bool sim_params_is_auto(const sim_params *p, size_t i)
 	return p->v[i].is_auto;
 }
 
+void sim_params_where(const sim_params *p, size_t i, char *buf, size_t len)
+{
+	const char *o = sim_params_origin(p, i);
+	const char *name = sim_params_def(p, i)->name;
+	if (!strcmp(o, "default"))
+		snprintf(buf, len, "%s (default)", name);
+	else
+		snprintf(buf, len, "%s: %s", o, name);
+}
+
+/* The word of ENUM or BOOL parameter @i's value (an ENUM's choice, "yes" or
+ * "no") into @buf. */
+static const char *when_word(const sim_params *p, size_t i, char *buf, size_t len)
+{
+	const sim_param_def *d = sim_params_def(p, i);
+	int64_t v = sim_params_int(p, i);
+	if (d->type != SIM_P_ENUM)
+		return v ? "yes" : "no";
+	const char *c = d->choices;
+	for (int64_t k = 0; k < v && c; k++)
+		if ((c = strchr(c, '|')))
+			c++;
+	size_t n = c ? strcspn(c, "|") : 0;
+	snprintf(buf, len, "%.*s", (int)n, c ? c : "");
+	return buf;
+}
+
+/* Is @word one of the '|'-separated @list? */
+static bool in_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *c = list; c; c = strchr(c, '|') ? strchr(c, '|') + 1 : NULL)
+		if (strcspn(c, "|") == n && !strncmp(c, word, n))
+			return true;
+	return false;
+}
+
+bool sim_params_when(const sim_params *p, const sim_param_when *w)
+{
+	char buf[64];
+	if (w->param < 0)
+		return true;
+	const char *word = when_word(p, (size_t)w->param, buf, sizeof(buf));
+	if (w->choices[0] == '!')
+		return !in_list(w->choices + 1, word);
+	return in_list(w->choices, word);
+}
+
+/* "param = a or b" for the conditions @w[0..n) on one parameter, their
+ * choices in the parameter's order (or the first one's own what). */
+static void when_what(const sim_params *p, const sim_param_when *const *w, size_t n, char *buf,
+		      size_t len)
+{
+	if (w[0]->what) {
+		snprintf(buf, len, "%s", w[0]->what);
+		return;
+	}
+	const sim_param_def *d = sim_params_def(p, (size_t)w[0]->param);
+	const char *all = d->type == SIM_P_ENUM ? d->choices : "yes|no";
+	size_t at = (size_t)snprintf(buf, len, "%s = ", d->name);
+	bool first = true;
+	for (const char *c = all; c && at < len; c = strchr(c, '|') ? strchr(c, '|') + 1 : NULL) {
+		char word[64];
+		snprintf(word, sizeof(word), "%.*s", (int)strcspn(c, "|"), c);
+		bool named = false;
+		for (size_t k = 0; k < n && !named; k++)
+			named = w[k]->choices[0] != '!' && in_list(w[k]->choices, word);
+		if (!named)
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", first ? "" : " or ", word);
+		first = false;
+	}
+}
+
+int sim_params_check_knobs(const sim_params *p, const sim_knobs *const *parts, size_t nparts,
+			   char *err, size_t errlen)
+{
+	/* In the registry's order, so that of two mistakes the same one is
+	 * named whichever part's table lists it. */
+	for (int id = 0; id < (int)sim_params_count(p); id++) {
+		if (!sim_params_set_by_scenario(p, (size_t)id))
+			continue;
+		/* Its owners: read in the run by one of them, or the
+		 * condition to name. */
+		const sim_param_when *failed = NULL, *outs[16];
+		size_t nout = 0;
+		bool owned = false, applies = false;
+		for (size_t j = 0; j < nparts && !applies; j++)
+			for (size_t q = 0; q < parts[j]->n && !applies; q++) {
+				const sim_knob *k = &parts[j]->knob[q];
+				if (k->id != id)
+					continue;
+				owned = true;
+				if (!sim_params_when(p, &parts[j]->in)) {
+					if (nout < sizeof(outs) / sizeof(outs[0]) &&
+					    (!nout || outs[0]->param == parts[j]->in.param))
+						outs[nout++] = &parts[j]->in;
+				} else if (!sim_params_when(p, &k->when)) {
+					if (!failed)
+						failed = &k->when;
+				} else {
+					applies = true;
+				}
+			}
+		if (!owned || applies)
+			continue;
+		const sim_param_when *w = failed ? failed : outs[0];
+		char a[512], what[256];
+		if (failed)
+			when_what(p, &failed, 1, what, sizeof(what));
+		else
+			when_what(p, outs, nout, what, sizeof(what));
+		sim_params_where(p, (size_t)id, a, sizeof(a));
+		snprintf(err, errlen, "%s: applies only with %s, and %s is %s (%s)", a, what,
+			 sim_params_def(p, (size_t)w->param)->name,
+			 sim_params_text(p, (size_t)w->param),
+			 sim_params_origin(p, (size_t)w->param));
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
+bool sim_params_set_by_scenario(const sim_params *p, size_t i)
+{
+	const char *origin = sim_params_origin(p, i);
+	if (!strncmp(origin, "--", 2))
+		return true;
+	return strcmp(origin, "default") && strcmp(sim_params_text(p, i), sim_params_def(p, i)->def) &&
+	       !sim_params_preset(p, i);
+}
+
 int64_t sim_params_int(const sim_params *p, size_t i)
 {
 	return p->v[i].i;

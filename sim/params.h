@@ -89,10 +89,58 @@ const char *sim_params_origin(const sim_params *p, size_t i);
  * a scenario built upon), not by the file read first or by --set. */
 bool sim_params_preset(const sim_params *p, size_t i);
 bool sim_params_is_auto(const sim_params *p, size_t i);
+/* Where parameter @i was set, for messages, into @buf: "FILE:LINE: name",
+ * "--set: name", or "name (default)". */
+void sim_params_where(const sim_params *p, size_t i, char *buf, size_t len);
+/* Was @i set by the user: on the command line (--set, whatever the value),
+ * or away from its default by the scenario itself (not by an included
+ * preset, nor a file's default written out, as `rcusim params --format
+ * ini` writes every one)? */
+bool sim_params_set_by_scenario(const sim_params *p, size_t i);
 /* INT, TIME (ns), SIZE (bytes), BOOL (0/1), ENUM (index). 0 when auto. */
 int64_t sim_params_int(const sim_params *p, size_t i);
 /* REAL, RATE (/s), FREQ (Hz); INT/TIME/SIZE converted. 0 when auto. */
 double sim_params_real(const sim_params *p, size_t i);
+
+/* ---- which knobs apply ------------------------------------------------------
+ * Each part of a model (a scheduler, an RCU flavor, a workload kind) names
+ * the knobs it reads in a table (sim_knobs) and when it is in the run; a
+ * knob that the user set (sim_params_set_by_scenario()) and that no part in
+ * the run reads is refused, whatever its value. */
+
+/* A condition on one ENUM or BOOL parameter. */
+typedef struct sim_param_when {
+	int param;           /* the parameter whose value decides; -1: always holds */
+	const char *choices; /* the values for which it holds, "a|b" (BOOL: yes, no); "!a": all but a */
+	const char *what;    /* for messages, or NULL: "param = a or b" */
+} sim_param_when;
+
+/* The condition that always holds. */
+#define SIM_ALWAYS { -1, NULL, NULL }
+
+/* A knob a part reads, and when (besides the part being in the run). */
+typedef struct sim_knob {
+	int id;              /* the knob */
+	sim_param_when when; /* param -1: whenever the part is in the run */
+} sim_knob;
+
+/* The knobs one part reads. */
+typedef struct sim_knobs {
+	sim_param_when in;   /* when the part is in the run (param -1: always) */
+	const sim_knob *knob; /* its knobs */
+	size_t n;            /* how many */
+} sim_knobs;
+
+/* Does @w hold for the values of @p? */
+bool sim_params_when(const sim_params *p, const sim_param_when *w);
+/* Refuse the first knob (in the registry's order) that a table of @parts
+ * names, that the user set, and that no part in the run reads with these
+ * values: SIM_EINPUT with "WHERE:
+ * applies only with WHAT, and PARAM is VALUE (ORIGIN)", naming the
+ * condition that failed (of an owner in the run, else the owners' "in"
+ * together); else 0. */
+int sim_params_check_knobs(const sim_params *p, const sim_knobs *const *parts, size_t nparts,
+			   char *err, size_t errlen);
 
 /* Listing formats for `rcusim params`. */
 typedef enum sim_params_format { SIM_PARAMS_TEXT, SIM_PARAMS_INI, SIM_PARAMS_MD } sim_params_format;

@@ -17,6 +17,7 @@
  */
 #include "rng.h"
 #include "error.h"
+#include "hash.h"
 
 #include <assert.h>
 #ifdef SIM_RNG_NULL_DRAWS
@@ -62,11 +63,7 @@ static inline double null_u(void)
 
 uint32_t sim_rng_derive_seed(uint64_t seed, const char *part, uint64_t index)
 {
-	uint64_t h = UINT64_C(0xcbf29ce484222325); /* FNV-1a offset basis */
-	for (const unsigned char *p = (const unsigned char *)part; *p; p++) {
-		h ^= *p;
-		h *= UINT64_C(0x100000001b3);
-	}
+	uint64_t h = sim_fnv1a_str(SIM_FNV1A_BASIS, part);
 	uint64_t z = mix64(mix64(mix64(seed) ^ h) ^ index);
 	uint32_t s = (uint32_t)(z ^ (z >> 32));
 	return s ? s : 1; /* some GSL generators treat 0 as "default seed" */

@@ -5,6 +5,8 @@
  * pending softirqs run on sparc64 and x86_64 (machine.arch), and what each
  * injected fault (fault.kind) stops. */
 #include <check.h>
+
+#include "cpulist.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -420,22 +422,22 @@ START_TEST(sample_check_failure_has_its_message)
 }
 END_TEST
 
-START_TEST(fault_cpus_parse_and_reject)
+START_TEST(sim_cpulist_parse_distinct_and_reject)
 {
 	int cpus[8], n;
 	char why[256];
-	ck_assert_int_eq(fault_cpus_parse("0,5, 2-4", 8, cpus, &n, why, sizeof(why)), 0);
+	ck_assert_int_eq(sim_cpulist_parse_distinct("0,5, 2-4", 8, cpus, &n, why, sizeof(why)), 0);
 	ck_assert_int_eq(n, 5);
 	ck_assert_int_eq(cpus[0], 0);
 	ck_assert_int_eq(cpus[1], 5);
 	ck_assert_int_eq(cpus[4], 4);
-	ck_assert_int_eq(fault_cpus_parse("8", 8, cpus, &n, why, sizeof(why)), -1);
+	ck_assert_int_eq(sim_cpulist_parse_distinct("8", 8, cpus, &n, why, sizeof(why)), -1);
 	ck_assert_ptr_nonnull(strstr(why, "0-7"));
-	ck_assert_int_eq(fault_cpus_parse("1,1", 8, cpus, &n, why, sizeof(why)), -1);
-	ck_assert_int_eq(fault_cpus_parse("3-1", 8, cpus, &n, why, sizeof(why)), -1);
-	ck_assert_int_eq(fault_cpus_parse("a", 8, cpus, &n, why, sizeof(why)), -1);
-	ck_assert_int_eq(fault_cpus_parse("1;2", 8, cpus, &n, why, sizeof(why)), -1);
-	ck_assert_int_eq(fault_cpus_parse("", 8, cpus, &n, why, sizeof(why)), -1);
+	ck_assert_int_eq(sim_cpulist_parse_distinct("1,1", 8, cpus, &n, why, sizeof(why)), -1);
+	ck_assert_int_eq(sim_cpulist_parse_distinct("3-1", 8, cpus, &n, why, sizeof(why)), -1);
+	ck_assert_int_eq(sim_cpulist_parse_distinct("a", 8, cpus, &n, why, sizeof(why)), -1);
+	ck_assert_int_eq(sim_cpulist_parse_distinct("1;2", 8, cpus, &n, why, sizeof(why)), -1);
+	ck_assert_int_eq(sim_cpulist_parse_distinct("", 8, cpus, &n, why, sizeof(why)), -1);
 }
 END_TEST
 
@@ -447,7 +449,7 @@ int main(void)
 	tcase_add_loop_test(tc, rtrap_runs_softirqs_after_irq_exit_and_at_syscall_return, 0, 2);
 	tcase_add_loop_test(tc, fault_irqs_off_stops_everything_on_the_cpu, 0, 2);
 	tcase_add_loop_test(tc, fault_no_qs_holds_the_grace_period, 0, 2);
-	tcase_add_test(tc, fault_cpus_parse_and_reject);
+	tcase_add_test(tc, sim_cpulist_parse_distinct_and_reject);
 	tcase_add_test(tc, softirq_stops_restarting_on_need_resched);
 	tcase_add_test(tc, softirq_deferred_to_a_runnable_ksoftirqd);
 	tcase_add_test(tc, softirq_budget_passes_or_time);

@@ -226,12 +226,50 @@ START_TEST(params_listing_has_every_parameter)
 }
 END_TEST
 
+/* Two parts reading workload.syscall_cost (callrcu and syncrcu), one
+ * reading rcu.lazy_flush only with rcu.lazy = yes: a knob at its default is
+ * never refused; one set where no part in the run reads it is, naming the
+ * failed condition of the part in the run, else the parts' kinds together,
+ * in the choices' order; of two, the first in the registry is named. */
+static const sim_knob callrcu_knob[] = { { P_WORKLOAD_SYSCALL_COST, SIM_ALWAYS } };
+static const sim_knob syncrcu_knob[] = { { P_WORKLOAD_SYSCALL_COST, SIM_ALWAYS },
+					{ P_WORKLOAD_SYNCRCU_GAP, SIM_ALWAYS } };
+static const sim_knob lazy_knob[] = { { P_RCU_LAZY_FLUSH, { P_RCU_LAZY, "yes", NULL } } };
+static const sim_knobs syncrcu_part = { { P_WORKLOAD_KIND, "syncrcu", NULL }, syncrcu_knob, 2 };
+static const sim_knobs callrcu_part = { { P_WORKLOAD_KIND, "callrcu", NULL }, callrcu_knob, 1 };
+static const sim_knobs lazy = { { P_RCU_FLAVOR, "tree", NULL }, lazy_knob, 1 };
+
+START_TEST(params_knobs_refused_where_no_part_reads_them)
+{
+	const sim_knobs *parts[] = { &syncrcu_part, &callrcu_part, &lazy };
+	ck_assert_int_eq(sim_params_set(P, "workload.kind=make", err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_params_check_knobs(P, parts, 3, err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_params_set(P, "workload.syscall_cost=1us", err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_params_check_knobs(P, parts, 3, err, sizeof(err)), SIM_EINPUT);
+	ck_assert_str_eq(err, "--set: workload.syscall_cost: applies only with workload.kind = "
+			      "callrcu or syncrcu, and workload.kind is make (--set)");
+	ck_assert_int_eq(sim_params_set(P, "workload.kind=callrcu", err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_params_check_knobs(P, parts, 3, err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_params_set(P, "rcu.flavor=tree", err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_params_set(P, "rcu.lazy_flush=5s", err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_params_set(P, "workload.syncrcu_gap=1ms", err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_params_check_knobs(P, parts, 3, err, sizeof(err)), SIM_EINPUT);
+	ck_assert_str_eq(err, "--set: rcu.lazy_flush: applies only with rcu.lazy = yes, and rcu.lazy "
+			      "is no (default)");
+	ck_assert_int_eq(sim_params_set(P, "rcu.lazy=yes", err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_params_check_knobs(P, parts, 3, err, sizeof(err)), SIM_EINPUT);
+	ck_assert_str_eq(err, "--set: workload.syncrcu_gap: applies only with workload.kind = "
+			      "syncrcu, and workload.kind is callrcu (--set)");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("params");
 	TCase *tc = tcase_create("params");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, params_defaults_parse);
+	tcase_add_test(tc, params_knobs_refused_where_no_part_reads_them);
 	tcase_add_test(tc, params_units);
 	tcase_add_test(tc, params_comments_and_whitespace);
 	tcase_add_loop_test(tc, params_errors_name_file_line_key, 0, (int)(sizeof(bad) / sizeof(bad[0])));

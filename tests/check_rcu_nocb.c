@@ -11,6 +11,8 @@
  * The numbers in each test are worked out by hand in its comments. */
 #include <check.h>
 
+#include "cpulist.h"
+
 #include "testlib.h"
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +37,7 @@ static world mk_cfg(int ncpus, int hz, int64_t qhimark, const char *list, const 
 	world w;
 	ck_assert_msg(rcu_tree_create(&w.rsp, &tc, payload, err, sizeof(err)) == 0, "%s", err);
 	bool *mask = calloc((size_t)ncpus, sizeof(*mask));
-	ck_assert_msg(rcu_nocb_parse_cpulist(list, ncpus, mask, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(sim_cpulist_parse("rcu_nocbs", list, ncpus, mask, err, sizeof(err)) == 0, "%s", err);
 	rcu_nocb_cfg def;
 	rcu_nocb_cfg_default(&def);
 	ck_assert_msg(rcu_nocb_create(&w.st, w.rsp, cfg ? cfg : &def, mask, err, sizeof(err)) == 0, "%s",
@@ -232,7 +234,7 @@ START_TEST(nocb_cpulist_good)
 	const cpulist_case *c = &good_lists[_i];
 	bool mask[32];
 	char err[256], got[33];
-	ck_assert_msg(rcu_nocb_parse_cpulist(c->s, 32, mask, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(sim_cpulist_parse("rcu_nocbs", c->s, 32, mask, err, sizeof(err)) == 0, "%s", err);
 	for (int i = 0; i < 32; i++)
 		got[i] = mask[i] ? '1' : '0';
 	got[32] = '\0';
@@ -261,7 +263,7 @@ START_TEST(nocb_cpulist_bad)
 	bool mask[32];
 	char err[256] = "";
 	memset(mask, 1, sizeof(mask));
-	ck_assert_int_eq(rcu_nocb_parse_cpulist(bad_lists[_i], 32, mask, err, sizeof(err)), SIM_EINPUT);
+	ck_assert_int_eq(sim_cpulist_parse("rcu_nocbs", bad_lists[_i], 32, mask, err, sizeof(err)), SIM_EINPUT);
 	ck_assert_msg(strncmp(err, "rcu_nocbs=", 10) == 0 && strstr(err, bad_lists[_i]) != NULL, "%s", err);
 	for (int i = 0; i < 32; i++)
 		ck_assert(!mask[i]);
@@ -964,7 +966,7 @@ START_TEST(nocb_random_conservation)
 	ck_assert(!rsp->rda[0].cblist.runs == !tc.cb_runs);
 	sim_time *snap = malloc(REF_CAP * sizeof(*snap));
 	bool mask[24];
-	ck_assert_int_eq(rcu_nocb_parse_cpulist("0-9,12-23", 24, mask, err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_cpulist_parse("rcu_nocbs", "0-9,12-23", 24, mask, err, sizeof(err)), 0);
 	rcu_nocb_state *st;
 	ck_assert_int_eq(rcu_nocb_create(&st, rsp, &cfg, mask, err, sizeof(err)), 0);
 	ck_assert_int_eq(st->ngroups, 4);

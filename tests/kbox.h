@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernel/kernel_int.h"
+#include "model.h"
 #include "rcu/tree.h"
 
 typedef struct box {

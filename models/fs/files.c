@@ -58,7 +58,7 @@ int kfiles_create(kmodel *k, const sim_params *p, char *err, size_t errlen)
 	};
 	if (slab_estimate(&sc) < 1) {
 		char a[512];
-		model_param_where(p, P_VFS_FILE_SIZE, a, sizeof(a));
+		sim_params_where(p, P_VFS_FILE_SIZE, a, sizeof(a));
 		snprintf(err, errlen, "%s: no object of %s fits a %s slab with its descriptor", a,
 			 sim_params_text(p, P_VFS_FILE_SIZE), sim_params_text(p, P_MACHINE_PAGE_SIZE));
 		return SIM_EINPUT;

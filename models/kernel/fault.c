@@ -11,59 +11,7 @@
 #include <string.h>
 
 #include "kernel/kernel_int.h"
-
-int fault_cpus_parse(const char *s, int ncpus, int *out, int *n, char *why, size_t whylen)
-{
-	*n = 0;
-	const char *q = s;
-	for (;;) {
-		char *end;
-		while (*q == ' ')
-			q++;
-		if (*q < '0' || *q > '9') {
-			snprintf(why, whylen, "expected a CPU number at \"%s\"", q);
-			return -1;
-		}
-		long a = strtol(q, &end, 10), b = a;
-		q = end;
-		if (*q == '-') {
-			q++;
-			if (*q < '0' || *q > '9') {
-				snprintf(why, whylen, "expected the end of a CPU range at \"%s\"", q);
-				return -1;
-			}
-			b = strtol(q, &end, 10);
-			q = end;
-		}
-		if (a > b || b >= ncpus) {
-			snprintf(why, whylen, "CPUs %ld-%ld: the machine has CPUs 0-%d", a, b, ncpus - 1);
-			return -1;
-		}
-		for (long i = a; i <= b; i++) {
-			for (int j = 0; j < *n; j++)
-				if (out && out[j] == i) {
-					snprintf(why, whylen, "CPU %ld named twice", i);
-					return -1;
-				}
-			if (out)
-				out[*n] = (int)i;
-			(*n)++;
-			if (*n > ncpus) {
-				snprintf(why, whylen, "more CPUs than the machine has (%d)", ncpus);
-				return -1;
-			}
-		}
-		while (*q == ' ')
-			q++;
-		if (!*q)
-			return 0;
-		if (*q != ',') {
-			snprintf(why, whylen, "expected ',' at \"%s\"", q);
-			return -1;
-		}
-		q++;
-	}
-}
+#include "cpulist.h"
 
 static unsigned fault_kind(const sim_params *p)
 {
@@ -79,21 +27,21 @@ int fault_validate(const sim_params *p, char *err, size_t errlen)
 	if (!fault_kind(p))
 		return 0;
 	char a[512], why[256];
-	int ncpus = (int)(sim_params_int(p, P_MACHINE_CORES) * sim_params_int(p, P_MACHINE_THREADS_PER_CORE));
+	int ncpus = machine_ncpus(p);
 	int *cpus = malloc((size_t)ncpus * sizeof(*cpus)), n;
 	if (!cpus) {
 		snprintf(err, errlen, "fault: out of memory");
 		return SIM_ENOMEM;
 	}
-	int bad = fault_cpus_parse(sim_params_text(p, P_FAULT_CPUS), ncpus, cpus, &n, why, sizeof(why));
+	int bad = sim_cpulist_parse_distinct(sim_params_text(p, P_FAULT_CPUS), ncpus, cpus, &n, why, sizeof(why));
 	free(cpus);
 	if (bad) {
-		model_param_where(p, P_FAULT_CPUS, a, sizeof(a));
+		sim_params_where(p, P_FAULT_CPUS, a, sizeof(a));
 		snprintf(err, errlen, "%s: %s", a, why);
 		return SIM_EINPUT;
 	}
 	if (sim_params_int(p, P_FAULT_START) >= sim_params_int(p, P_SCENARIO_DURATION)) {
-		model_param_where(p, P_FAULT_START, a, sizeof(a));
+		sim_params_where(p, P_FAULT_START, a, sizeof(a));
 		snprintf(err, errlen, "%s: the fault would begin at or after the run's end (scenario.duration = %s), got %s",
 			 a, sim_params_text(p, P_SCENARIO_DURATION), sim_params_text(p, P_FAULT_START));
 		return SIM_EINPUT;
@@ -124,7 +72,7 @@ int kfault_create(kmodel *k, const sim_params *p, char *err, size_t errlen)
 	if (!(f->cpus = malloc((size_t)k->mach.ncpus * sizeof(*f->cpus))))
 		return SIM_ENOMEM;
 	char why[256];
-	fault_cpus_parse(sim_params_text(p, P_FAULT_CPUS), k->mach.ncpus, f->cpus, &f->ncpus, why,
+	sim_cpulist_parse_distinct(sim_params_text(p, P_FAULT_CPUS), k->mach.ncpus, f->cpus, &f->ncpus, why,
 			 sizeof(why));
 	f->start = sim_params_int(p, P_FAULT_START);
 	f->end = f->start + sim_params_int(p, P_FAULT_DURATION);

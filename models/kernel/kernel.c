@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kernel/kernel_int.h"
+#include "model.h"
 
 static void kernel_destroy(void *state)
 {
@@ -469,8 +470,68 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	return cb_stats_check(&k->rcu.cb, pending, err, errlen);
 }
 
+static bool kernel_runs(const char *kind)
+{
+	return workload_find(kind) != NULL;
+}
+
+/* The kernel's own knobs, whatever runs: softirqs (softirq.c), with
+ * deferral to ksoftirqd read only from irq_exit. */
+static const sim_knob machine_knob[] = {
+	{ P_SOFTIRQ_DEFER_TO_KSOFTIRQD, { P_SOFTIRQ_IN_IRQ_EXIT, "yes", NULL } },
+};
+static const sim_knobs machine_knobs = { SIM_ALWAYS, machine_knob,
+					 sizeof(machine_knob) / sizeof(machine_knob[0]) };
+/* What workload_create() reads for every kind it runs. */
+static const sim_knob kworkload_knob[] = {
+	{ P_WORKLOAD_JOBS, SIM_ALWAYS },
+};
+static const sim_knobs kworkload_knobs = {
+	{ P_WORKLOAD_KIND, "!queue", "a kernel workload (not queue)" }, kworkload_knob,
+	sizeof(kworkload_knob) / sizeof(kworkload_knob[0])
+};
+
+/* The kernel model's parts, in order: the schedulers, softirqs, the RCU
+ * flavors (rcu.c's table), the workload, each kind (workload.c's table). */
+static size_t kernel_knobs(const sim_knobs **out, size_t max)
+{
+	size_t n = 0;
+	assert(max >= 4);
+	out[n++] = &sched_o1_knobs;
+	out[n++] = &sched_eevdf_knobs;
+	out[n++] = &machine_knobs;
+	n += rcu_flavors_knobs(out + n, max - n - 1);
+	out[n++] = &kworkload_knobs;
+	n += workloads_knobs(out + n, max - n);
+	return n;
+}
+
+/* Before the knobs, whatever runs: RCU's (rcu_params_check()) and the
+ * fault's (fault_validate()). */
+static int kernel_check(const sim_params *p, char *err, size_t errlen)
+{
+	int rc = rcu_params_check(p, err, errlen);
+	return rc ? rc : fault_validate(p, err, errlen);
+}
+
+/* After the knobs: the RCU flavor's, the scheduler's, the workload kind's
+ * own validate. */
+static int kernel_validate(const sim_params *p, char *err, size_t errlen)
+{
+	const workload_ops *w = workload_find(sim_params_text(p, P_WORKLOAD_KIND));
+	int rc = rcu_flavor_validate(p, err, errlen);
+	if (rc || (rc = sched_validate(p, err, errlen)))
+		return rc;
+	return w && w->validate ? w->validate(p, err, errlen) : 0;
+}
+
 const model_ops kernel_model = {
 	.name = "kernel",
+	.runs = kernel_runs,
+	.kinds = workload_kinds,
+	.check = kernel_check,
+	.knobs = kernel_knobs,
+	.validate = kernel_validate,
 	.create = kernel_create,
 	.sample = kernel_sample,
 	.finish = kernel_finish,

@@ -23,7 +23,6 @@
 
 #include "rcu/cbstats.h"
 #include "checks.h"
-#include "model.h"
 #include "rcu/rcu.h"
 #include "sched/sched.h"
 #include "fs/file_table.h"
@@ -532,6 +531,9 @@ void kcpu_fault_end(kcpu *c, sim_time now);
 /* The fault of fault.* (none: nothing armed). 0, SIM_EINPUT (message) or
  * SIM_ENOMEM. */
 int kfault_create(kmodel *k, const sim_params *p, char *err, size_t errlen);
+/* The fault.* parameters fit the machine and the run: 0 or SIM_EINPUT
+ * (message naming where the value was set). */
+int fault_validate(const sim_params *p, char *err, size_t errlen);
 void kfault_destroy(kmodel *k);
 
 #endif

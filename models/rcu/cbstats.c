@@ -4,7 +4,6 @@
 
 #include <stdio.h>
 
-#include "model.h"
 
 int cb_stats_init(cb_stats *s, sim_metrics *m)
 {

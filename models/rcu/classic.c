@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * rcu_classic.c - classic RCU's state machine after kernel/rcupdate.c:
+ * classic.c - classic RCU's state machine after kernel/rcupdate.c:
  * 2.6.14 (maxbatch, set_need_resched above 10000) and 2.6.16 (blimit,
  * qhimark, qlowmark, rsinterval, force_quiescent_state; commit
  * 21a1ea9eb404). One rcu_ctrlblk (the kernel's rcu_ctrlblk and rcu_state
@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "checks.h"
-#include "model.h"
 
 int rcu_ctrlblk_init(rcu_ctrlblk *rcp, int ncpus)
 {
@@ -424,8 +423,25 @@ static int classic_finish(void *state, sim_metrics *m, sim_time now)
 	return rc ? SIM_ENOMEM : 0;
 }
 
+/* The knobs classic RCU reads, with rcu.flavor = classic, and the batch
+ * policies (rcu.policy) that read each. */
+static const sim_knob classic_knob[] = {
+	{ P_RCU_POLICY, SIM_ALWAYS },
+	{ P_RCU_MAXBATCH, { P_RCU_POLICY, "fixed", NULL } },
+	{ P_RCU_RESCHED_OVER, { P_RCU_POLICY, "fixed", NULL } },
+	{ P_RCU_BLIMIT, { P_RCU_POLICY, "tunable|watermark", NULL } },
+	{ P_RCU_QHIMARK, { P_RCU_POLICY, "watermark", NULL } },
+	{ P_RCU_QLOWMARK, { P_RCU_POLICY, "watermark", NULL } },
+	{ P_RCU_RSINTERVAL, { P_RCU_POLICY, "watermark", NULL } },
+	{ P_RCU_RESET_LAST_RS_QLEN, { P_RCU_POLICY, "watermark", NULL } },
+};
+static const sim_knobs classic_knobs = { { P_RCU_FLAVOR, "classic", NULL }, classic_knob,
+					 sizeof(classic_knob) / sizeof(classic_knob[0]) };
+static const sim_knobs *const classic_parts[] = { &classic_knobs, NULL };
+
 const rcu_flavor rcu_classic = {
 	.name = "classic",
+	.knobs = classic_parts,
 	.create = classic_create,
 	.destroy = classic_destroy,
 	.call_rcu = classic_call_rcu,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * rcu_classic.h - classic RCU (kernel/rcupdate.c, 2.6.14-2.6.16): the
+ * classic.h - classic RCU (kernel/rcupdate.c, 2.6.14-2.6.16): the
  * global control block, per-CPU callback lists, grace periods, quiescent
  * states, and rcu_do_batch under the three batch policies. Pure state
  * machine: the caller decides when each function runs and pays for the CPU

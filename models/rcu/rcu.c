@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* rcu.c - the RCU flavors rcu.flavor chooses from (rcu.h). */
+/* rcu.c - the RCU flavors rcu.flavor chooses from (rcu.h), and what is
+ * checked of the rcu.* parameters whichever runs. */
 #include "rcu/rcu.h"
 
+#include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Every flavor (its file, rcu_NAME.c or rcu_NAME_flavor.c, defines rcu_NAME); params.def's
@@ -16,4 +19,40 @@ const rcu_flavor *rcu_flavor_find(const sim_params *p)
 		if (!strcmp(rcu_flavors[i]->name, name))
 			return rcu_flavors[i];
 	return NULL;
+}
+
+size_t rcu_flavors_knobs(const sim_knobs **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(rcu_flavors) / sizeof(rcu_flavors[0]); i++)
+		for (const sim_knobs *const *k = rcu_flavors[i]->knobs; k && *k; k++) {
+			assert(n < max);
+			out[n++] = *k;
+		}
+	return n;
+}
+
+int rcu_params_check(const sim_params *p, char *err, size_t errlen)
+{
+	char a[512], b[512];
+	if (!rcu_flavor_find(p)) {
+		sim_params_where(p, P_RCU_FLAVOR, a, sizeof(a));
+		snprintf(err, errlen, "%s: RCU flavor \"%s\" is not implemented in this version of rcusim",
+			 a, sim_params_text(p, P_RCU_FLAVOR));
+		return SIM_EINPUT;
+	}
+	if (sim_params_int(p, P_RCU_QLOWMARK) >= sim_params_int(p, P_RCU_QHIMARK)) {
+		sim_params_where(p, P_RCU_QLOWMARK, a, sizeof(a));
+		sim_params_where(p, P_RCU_QHIMARK, b, sizeof(b));
+		snprintf(err, errlen, "%s: must be below rcu.qhimark (%s = %s), got %s", a, b,
+			 sim_params_text(p, P_RCU_QHIMARK), sim_params_text(p, P_RCU_QLOWMARK));
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
+int rcu_flavor_validate(const sim_params *p, char *err, size_t errlen)
+{
+	const rcu_flavor *f = rcu_flavor_find(p);
+	return f && f->validate ? f->validate(p, err, errlen) : 0;
 }

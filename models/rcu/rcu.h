@@ -5,8 +5,8 @@
  * kernel's CPU code calls: call_rcu(), rcu_pending() and
  * rcu_check_callbacks() from the tick, the quiescent state at context
  * switch, the softirq (tasklet) handler, and what a run samples and
- * reports. Classic RCU (models/rcu_classic.c, 2.6.14-2.6.16) is the first
- * flavor, Tree RCU of 6.12 (models/rcu_tree_flavor.c over rcu_tree.c) the
+ * reports. Classic RCU (rcu/classic.c, 2.6.14-2.6.16) is the first
+ * flavor, Tree RCU of 6.12 (rcu/tree_flavor.c over tree.c) the
  * second; a new one is one file and its entry (with its extern
  * declaration) in rcu_flavors[] (rcu.c).
  * The flavor decides nothing about CPU time: the caller pays for every
@@ -109,6 +109,14 @@ typedef struct rcu_flavor_env {
 
 typedef struct rcu_flavor {
 	const char *name; /* the rcu.flavor value */
+	/* The knob tables of the flavor's parts (params.h), NULL-terminated:
+	 * the knobs each reads, with rcu.flavor = name, and when. */
+	const sim_knobs *const *knobs;
+	/* Its own configuration from the parameters fits the machine: 0,
+	 * SIM_EINPUT (message naming where the value was set) or SIM_ENOMEM.
+	 * Called with rcu.flavor = name, after the knobs. NULL: nothing to
+	 * check. */
+	int (*validate)(const sim_params *p, char *err, size_t errlen);
 	/* Build the state from @env into *rsp (freed by destroy even when
 	 * create fails part-way). 0, SIM_ENOMEM or SIM_EINPUT (message). */
 	int (*create)(void **rsp, const rcu_flavor_env *env, char *err, size_t errlen);
@@ -223,5 +231,14 @@ typedef struct rcu_flavor {
 
 /* The flavor rcu.flavor names. */
 const rcu_flavor *rcu_flavor_find(const sim_params *p);
+/* The knob tables of every flavor, in rcu_flavors[]'s order, into @out
+ * (room for @max): their number. */
+size_t rcu_flavors_knobs(const sim_knobs **out, size_t max);
+/* What every flavor needs whatever runs: rcu.flavor names one, and
+ * rcu.qlowmark is below rcu.qhimark (both flavors read them). 0 or
+ * SIM_EINPUT (message naming where the values were set). */
+int rcu_params_check(const sim_params *p, char *err, size_t errlen);
+/* The validate of the flavor rcu.flavor names (0 without one). */
+int rcu_flavor_validate(const sim_params *p, char *err, size_t errlen);
 
 #endif

@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * rcu_tree.c - Tree RCU's state machine after Linux 6.12 (kernel/rcu/tree.c,
- * tree.h, rcu_segcblist.[ch], rcu.h, tree_plugin.h for CONFIG_PREEMPT_RCU=n,
- * tree_stall.h's times; include/linux/rcu_node_tree.h, rcu_segcblist.h).
+ * tree.c - Tree RCU's state machine after Linux 6.12 (kernel/rcu/tree.c,
+ * tree.h, rcu.h, tree_plugin.h for CONFIG_PREEMPT_RCU=n; include/linux/
+ * rcu_node_tree.h): configuration and the rcu_node tree, grace-period
+ * requests and callback classification, call_rcu, quiescent states and
+ * their reports up the tree, and rcu_do_batch. The segmented callback list
+ * is segcblist.c's, the grace-period kthread's steps tree_gp.c's.
  * Every rule below names the function and 6.12 line it follows; the code is
- * ours. rcu_tree.h lists the API; this is no rcu_flavor yet (the CPU model's
- * integration builds one on it).
+ * ours. tree.h lists the API; the flavor (tree_flavor.c) builds the
+ * rcu_flavor on it.
  *
  * What it deliberately leaves out, and why:
  * - CPU hotplug: every CPU is online from boot, so qsmaskinit never changes
  *   and rcu_gp_init()'s RCU_GP_ONOFF pass finds nothing to do (its walk over
  *   the leaves is still counted); no offline-CPU reports.
  * - nohz_full CPUs: not modelled. Offloaded (rcu_nocbs) CPUs are
- *   rcu_nocb.c's; here only rdp->offloaded skips what 6.12 skips for them
+ *   tree_nocb.c's; here only rdp->offloaded skips what 6.12 skips for them
  *   (__note_gp_changes, rcu_report_qs_rdp, rcu_core, rcu_pending's
  *   callback terms, rcu_gp_cleanup's accelerate, rcu_needs_cpu).
  * - PREEMPT_RCU (blocked readers, boosting), expedited and polled grace
@@ -31,6 +34,7 @@
  * - CONFIG_RCU_DOUBLE_CHECK_CB_TIME's jiffies backstop (off by default).
  */
 #include "rcu/tree.h"
+#include "rcu/tree_int.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -38,264 +42,9 @@
 #include <string.h>
 
 #include "checks.h"
-#include "model.h"
 
 #define NSEC_PER_MSEC INT64_C(1000000)
 #define NSEC_PER_SEC INT64_C(1000000000)
-
-/* time_after(a, b) (include/linux/jiffies.h) on 64-bit jiffies. */
-static inline bool time_after(int64_t a, int64_t b) { return b - a < 0; }
-static inline bool time_before(int64_t a, int64_t b) { return a - b < 0; }
-
-/* ---- the segmented callback list ------------------------------------------ */
-
-int rcu_segcblist_init(rcu_segcblist *l, bool payload, bool runs)
-{
-	memset(l, 0, sizeof(*l));
-	assert(!(payload && runs));
-	if (runs) {
-		l->cap = UINT64_C(1) << 62; /* no ring of callbacks to fill */
-		l->rcap = 16;
-		l->runs = malloc(l->rcap * sizeof(*l->runs));
-		return l->runs ? 0 : SIM_ENOMEM;
-	}
-	l->cap = 64;
-	l->t_lo = malloc(l->cap * sizeof(*l->t_lo));
-	l->t_hi = malloc(l->cap * sizeof(*l->t_hi));
-	if (payload)
-		l->obj = malloc(l->cap * sizeof(*l->obj));
-	if (!l->t_lo || !l->t_hi || (payload && !l->obj)) {
-		rcu_segcblist_fini(l);
-		return SIM_ENOMEM;
-	}
-	return 0;
-}
-
-void rcu_segcblist_fini(rcu_segcblist *l)
-{
-	free(l->t_lo);
-	free(l->t_hi);
-	free(l->obj);
-	free(l->runs);
-	l->t_lo = NULL;
-	l->t_hi = NULL;
-	l->obj = NULL;
-	l->runs = NULL;
-}
-
-int rcu_segcblist_run_reserve(rcu_segcblist *l)
-{
-	if (!l->runs || l->rtail - l->rhead < l->rcap)
-		return 0;
-	uint64_t m = l->rcap - 1, nm = 2 * l->rcap - 1;
-	rcu_cbrun *nr = malloc(2 * l->rcap * sizeof(*nr));
-	if (!nr)
-		return SIM_ENOMEM;
-	for (uint64_t i = l->rhead; i != l->rtail; i++)
-		nr[i & nm] = l->runs[i & m];
-	free(l->runs);
-	l->runs = nr;
-	l->rcap *= 2;
-	return 0;
-}
-
-int rcu_segcblist_run_append(rcu_segcblist *l, uint64_t end, sim_time t0, sim_time step, uint64_t n)
-{
-	uint64_t m = l->rcap - 1;
-	if (!n)
-		return 0;
-	if (l->rtail != l->rhead) {
-		rcu_cbrun *r = &l->runs[(l->rtail - 1) & m];
-		assert(r->start + r->n == end);
-		sim_time gap = t0 - (r->t0 + (sim_time)(r->n - 1) * r->step);
-		/* The calls together still evenly spaced: join the run. */
-		if ((r->n == 1 || gap == r->step) && (n == 1 || step == gap)) {
-			r->step = gap;
-			r->n += n;
-			return 0;
-		}
-	}
-	if (rcu_segcblist_run_reserve(l))
-		return SIM_ENOMEM;
-	m = l->rcap - 1;
-	l->runs[l->rtail & m] = (rcu_cbrun){ end, n, t0, n > 1 ? step : 0 };
-	l->rtail++;
-	return 0;
-}
-
-sim_time rcu_segcblist_run_time(const rcu_segcblist *l, uint64_t i)
-{
-	uint64_t m = l->rcap - 1, lo = l->rhead, hi = l->rtail;
-	assert(lo != hi && i - l->head < l->runs[(hi - 1) & m].start + l->runs[(hi - 1) & m].n - l->head);
-	while (hi - lo > 1) { /* the last run starting at or before i */
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (l->runs[mid & m].start - l->head <= i - l->head)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	const rcu_cbrun *r = &l->runs[lo & m];
-	return r->t0 + (sim_time)(i - r->start) * r->step;
-}
-
-int rcu_segcblist_grow(rcu_segcblist *l, uint64_t end)
-{
-	assert(!l->runs); /* run mode never fills its cap */
-	uint64_t ncap = l->cap * 2, om = l->cap - 1, nm = ncap - 1;
-	uint32_t *lo = malloc(ncap * sizeof(*lo));
-	uint16_t *hi = malloc(ncap * sizeof(*hi));
-	uint32_t *ob = l->obj ? malloc(ncap * sizeof(*ob)) : NULL;
-	if (!lo || !hi || (l->obj && !ob)) {
-		free(lo);
-		free(hi);
-		free(ob);
-		return SIM_ENOMEM;
-	}
-	for (uint64_t i = l->head; i != end; i++) {
-		lo[i & nm] = l->t_lo[i & om];
-		hi[i & nm] = l->t_hi[i & om];
-		if (ob)
-			ob[i & nm] = l->obj[i & om];
-	}
-	free(l->t_lo);
-	free(l->t_hi);
-	free(l->obj);
-	l->t_lo = lo;
-	l->t_hi = hi;
-	l->obj = ob;
-	l->cap = ncap;
-	return 0;
-}
-
-int rcu_segcblist_enqueue(rcu_segcblist *l, sim_time t, uint32_t obj)
-{
-	assert(t >= 0);
-	if (__builtin_expect(rcu_segcblist_n_cbs(l) == (int64_t)l->cap, 0) &&
-	    rcu_segcblist_grow(l, l->tails[RCU_NEXT_TAIL]))
-		return SIM_ENOMEM;
-	if (l->runs) {
-		if (rcu_segcblist_run_append(l, l->tails[RCU_NEXT_TAIL], t, 0, 1))
-			return SIM_ENOMEM;
-		l->tails[RCU_NEXT_TAIL]++;
-		return 0;
-	}
-	uint64_t k = l->tails[RCU_NEXT_TAIL] & (l->cap - 1);
-	l->t_lo[k] = (uint32_t)t;
-	l->t_hi[k] = (uint16_t)((uint64_t)t >> 32);
-	if (l->obj)
-		l->obj[k] = obj;
-	l->tails[RCU_NEXT_TAIL]++;
-	return 0;
-}
-
-int rcu_segcblist_put_n(rcu_segcblist *l, uint64_t end, sim_time t0, sim_time step, int64_t n)
-{
-	assert(t0 >= 0 && step >= 0 && n >= 0);
-	if (l->runs)
-		return rcu_segcblist_run_append(l, end, t0, step, (uint64_t)n);
-	while (end - l->head + (uint64_t)n > l->cap)
-		if (rcu_segcblist_grow(l, end))
-			return SIM_ENOMEM;
-	/* In at most two pieces of the ring: up to its end, then from 0. */
-	uint64_t k0 = end & (l->cap - 1), left = (uint64_t)n;
-	sim_time t = t0;
-	while (left) {
-		uint64_t len = left < l->cap - k0 ? left : l->cap - k0;
-		uint32_t *lo = l->t_lo + k0;
-		uint16_t *hi = l->t_hi + k0;
-		for (uint64_t i = 0; i < len; i++) {
-			uint64_t ti = (uint64_t)t + i * (uint64_t)step;
-			lo[i] = (uint32_t)ti;
-			hi[i] = (uint16_t)(ti >> 32);
-		}
-		if (l->obj)
-			memset(l->obj + k0, 0, len * sizeof(*l->obj));
-		t += (sim_time)len * step;
-		left -= len;
-		k0 = 0;
-	}
-	return 0;
-}
-
-int rcu_segcblist_enqueue_n(rcu_segcblist *l, sim_time t0, sim_time step, int64_t n)
-{
-	if (rcu_segcblist_put_n(l, l->tails[RCU_NEXT_TAIL], t0, step, n))
-		return SIM_ENOMEM;
-	l->tails[RCU_NEXT_TAIL] += (uint64_t)n;
-	return 0;
-}
-
-/* rcu_segcblist_advance() (rcu_segcblist.c:469-509). With indices for
- * tails, the kernel's seglen moves are implicit. */
-void rcu_segcblist_advance(rcu_segcblist *l, uint64_t seq)
-{
-	int i, j;
-	if (rcu_segcblist_restempty(l, RCU_DONE_TAIL))
-		return;
-	/* WAIT, then NEXT_READY, while its gp_seq has been reached (:481-486). */
-	for (i = RCU_WAIT_TAIL; i < RCU_NEXT_TAIL; i++) {
-		if (rcu_ulong_cmp_lt(seq, l->gp_seq[i]))
-			break;
-		l->tails[RCU_DONE_TAIL] = l->tails[i];
-	}
-	if (i == RCU_WAIT_TAIL) /* nothing moved (:489) */
-		return;
-	for (j = RCU_WAIT_TAIL; j < i; j++) /* the emptied segments end where DONE does (:493-494) */
-		l->tails[j] = l->tails[RCU_DONE_TAIL];
-	/* Slide what still waits down to WAIT (:502-507). */
-	for (j = RCU_WAIT_TAIL; i < RCU_NEXT_TAIL; i++, j++) {
-		if (l->tails[j] == l->tails[RCU_NEXT_TAIL])
-			break;
-		l->tails[j] = l->tails[i];
-		l->gp_seq[j] = l->gp_seq[i];
-	}
-}
-
-/* rcu_segcblist_accelerate() (rcu_segcblist.c:526-587). */
-bool rcu_segcblist_accelerate(rcu_segcblist *l, uint64_t seq)
-{
-	int i;
-	if (rcu_segcblist_restempty(l, RCU_DONE_TAIL))
-		return false;
-	/* The newest non-empty waiting segment that needs an earlier GP (:542-545). */
-	for (i = RCU_NEXT_READY_TAIL; i > RCU_DONE_TAIL; i--)
-		if (!rcu_segcblist_segempty(l, i) && rcu_ulong_cmp_lt(l->gp_seq[i], seq))
-			break;
-	/* Nothing after it, or it is NEXT_READY (NEXT stays unassigned) (:568). */
-	if (rcu_segcblist_restempty(l, i) || ++i >= RCU_NEXT_TAIL)
-		return false;
-	/* Everything after segment i - 1 merges into segment i, waiting for seq (:582-585). */
-	for (; i < RCU_NEXT_TAIL; i++) {
-		l->tails[i] = l->tails[RCU_NEXT_TAIL];
-		l->gp_seq[i] = seq;
-	}
-	return true;
-}
-
-bool rcu_segcblist_sane(const rcu_segcblist *l)
-{
-	uint64_t prev = l->head;
-	for (int s = 0; s < RCU_CBLIST_NSEGS; s++) {
-		if (l->tails[s] - l->head < prev - l->head)
-			return false;
-		prev = l->tails[s];
-	}
-	if (prev - l->head > l->cap)
-		return false;
-	/* Run mode: the runs start at the head's and reach the end of NEXT. */
-	if (l->runs) {
-		uint64_t m = l->rcap - 1;
-		if (l->rtail == l->rhead)
-			return prev == l->head;
-		const rcu_cbrun *f = &l->runs[l->rhead & m], *z = &l->runs[(l->rtail - 1) & m];
-		if (l->head - f->start >= f->n || z->start + z->n - l->head < prev - l->head ||
-		    l->rtail - l->rhead > l->rcap)
-			return false;
-	}
-	/* include/linux/rcu_segcblist.h:50: WAIT empty implies NEXT_READY empty. */
-	return !rcu_segcblist_segempty(l, RCU_WAIT_TAIL) ||
-	       rcu_segcblist_segempty(l, RCU_NEXT_READY_TAIL);
-}
 
 /* ---- configuration and geometry ------------------------------------------------- */
 
@@ -324,7 +73,7 @@ void rcu_tree_cfg_default(rcu_tree_cfg *cfg, int ncpus, int hz)
 
 int rcu_tree_cfg_from_params(rcu_tree_cfg *cfg, const sim_params *p, char *err, size_t errlen)
 {
-	rcu_tree_cfg_default(cfg, model_ncpus(p), (int)sim_params_int(p, P_MACHINE_HZ));
+	rcu_tree_cfg_default(cfg, machine_ncpus(p), (int)sim_params_int(p, P_MACHINE_HZ));
 	cfg->rcu_fanout_leaf = (int)sim_params_int(p, P_RCU_RCU_FANOUT_LEAF);
 	cfg->blimit = sim_params_int(p, P_RCU_BLIMIT);
 	cfg->qhimark = sim_params_int(p, P_RCU_QHIMARK);
@@ -346,7 +95,7 @@ int rcu_tree_cfg_from_params(rcu_tree_cfg *cfg, const sim_params *p, char *err, 
 	int levels, count[RCU_TREE_MAX_LVLS];
 	if (rcu_tree_geometry(cfg->ncpus, cfg->rcu_fanout_leaf, cfg->rcu_fanout, &levels, count)) {
 		char a[512];
-		model_param_where(p, P_RCU_RCU_FANOUT_LEAF, a, sizeof(a));
+		sim_params_where(p, P_RCU_RCU_FANOUT_LEAF, a, sizeof(a));
 		snprintf(err, errlen, "%s: %d CPUs need more than %d rcu_node levels with %d CPUs per leaf",
 			 a, cfg->ncpus, RCU_TREE_MAX_LVLS, cfg->rcu_fanout_leaf);
 		return SIM_EINPUT;
@@ -586,17 +335,7 @@ bool rcu_tree_advance_cbs(rcu_tree_state *rsp, int cpu)
 	return rcu_tree_accelerate_cbs(rsp, rdp->leaf, cpu);
 }
 
-/* rcu_gpnum_ovf() (tree.c:768-775): flag a CPU that fell a quarter of the
- * counter behind its leaf. */
-static void gpnum_ovf(const rcu_tree_node *rnp, rcu_tree_data *rdp)
-{
-	if (rcu_ulong_cmp_lt(rdp->gp_seq + UINT64_MAX / 4, rnp->gp_seq))
-		rdp->gpwrap = true;
-}
-
-/* __note_gp_changes() (tree.c:1265-1311) for @cpu under its leaf. True:
- * wake the GP kthread. */
-static bool note_gp_changes_locked(rcu_tree_state *rsp, int cpu)
+bool rcu_tree_note_gp_changes_locked(rcu_tree_state *rsp, int cpu)
 {
 	rcu_tree_data *rdp = &rsp->rda[cpu];
 	rcu_tree_node *rnp = &rsp->node[rdp->leaf];
@@ -624,7 +363,7 @@ static bool note_gp_changes_locked(rcu_tree_state *rsp, int cpu)
 	if (rcu_ulong_cmp_lt(rdp->gp_seq_needed, rnp->gp_seq_needed) || rdp->gpwrap)
 		rdp->gp_seq_needed = rnp->gp_seq_needed;
 	rdp->gpwrap = false;
-	gpnum_ovf(rnp, rdp);
+	rcu_tree_gpnum_ovf(rnp, rdp);
 	return ret;
 }
 
@@ -634,7 +373,7 @@ bool rcu_tree_note_gp_changes(rcu_tree_state *rsp, int cpu)
 	/* note_gp_changes() (tree.c:1314-1333); its trylock always succeeds here. */
 	if (rdp->gp_seq == rsp->node[rdp->leaf].gp_seq && !rdp->gpwrap)
 		return false;
-	return note_gp_changes_locked(rsp, cpu);
+	return rcu_tree_note_gp_changes_locked(rsp, cpu);
 }
 
 /* ---- call_rcu and its kicks ----------------------------------------------------- */
@@ -909,265 +648,6 @@ bool rcu_tree_core(rcu_tree_state *rsp, int cpu)
 	return wake;
 }
 
-/* ---- the GP kthread ------------------------------------------------------------------ */
-
-int rcu_tree_gp_init(rcu_tree_state *rsp, int gp_cpu, int64_t jiffies)
-{
-	/* rcu_gp_init() (tree.c:1796-1949). */
-	rsp->gp_state = RCU_GP_DONE_GPS;
-	if (!rsp->gp_flags)
-		return 0; /* spurious wakeup (:1807-1811) */
-	rsp->gp_flags = 0;
-	if (rcu_tree_gp_in_progress(rsp))
-		return 0; /* cannot happen (:1814-1821) */
-	/* record_gp_stall_check_time() (tree_stall.h:173-185). */
-	rsp->gp_start = jiffies;
-	rsp->jiffies_stall = jiffies + rsp->jiffies_till_stall;
-	rsp->jiffies_resched = jiffies + rsp->jiffies_till_stall / 2;
-	rcu_seq_start(&rsp->gp_seq);
-	/* RCU_GP_ONOFF (:1855-1904): no hotplug, so every leaf is looked at and
-	 * left alone. */
-	rsp->gp_state = RCU_GP_ONOFF;
-	int walked = rsp->nleaves;
-	/* RCU_GP_INIT (:1919-1942): breadth first, every node. */
-	rsp->gp_state = RCU_GP_INIT;
-	int gp_leaf = gp_cpu >= 0 ? rsp->rda[gp_cpu].leaf : -1;
-	for (int n = 0; n < rsp->nnodes; n++) {
-		rcu_tree_node *rnp = &rsp->node[n];
-		assert(!rnp->qsmask);
-		rnp->qsmask = rnp->qsmaskinit;
-		rnp->gp_seq = rsp->gp_seq;
-		if (n == gp_leaf)
-			(void)note_gp_changes_locked(rsp, gp_cpu);
-		walked++;
-	}
-	return walked;
-}
-
-bool rcu_tree_gp_fqs_check_wake(rcu_tree_state *rsp)
-{
-	/* rcu_gp_fqs_check_wake() (tree.c:1955-1973); updates the loop's gf. */
-	if (rsp->fqs_gf & RCU_GP_FLAG_OVLD)
-		return true;
-	rsp->fqs_gf = rsp->gp_flags;
-	if (rsp->fqs_gf & RCU_GP_FLAG_FQS)
-		return true;
-	return !rsp->node[0].qsmask;
-}
-
-/* The top of rcu_gp_fqs_loop()'s loop (tree.c:2026-2046): shorten the wait
- * under overload, set jiffies_force_qs, and wait (0 when the wake
- * condition already holds). */
-static int64_t fqs_loop_top(rcu_tree_state *rsp, int64_t jiffies)
-{
-	if (rsp->cbovld) {
-		rsp->fqs_j = (rsp->fqs_j + 2) / 3;
-		if (rsp->fqs_j <= 0)
-			rsp->fqs_j = 1;
-	}
-	if (!rsp->fqs_ret || time_before(jiffies + rsp->fqs_j, rsp->jiffies_force_qs))
-		rsp->jiffies_force_qs = jiffies + rsp->fqs_j;
-	rsp->gp_state = RCU_GP_WAIT_FQS;
-	rsp->fqs_wait_end = jiffies + rsp->fqs_j;
-	return rcu_tree_gp_fqs_check_wake(rsp) ? 0 : rsp->fqs_j;
-}
-
-int64_t rcu_tree_gp_fqs_loop_start(rcu_tree_state *rsp, int64_t jiffies)
-{
-	/* tree.c:2016-2025 */
-	rsp->fqs_first = true;
-	rsp->fqs_j = rsp->jiffies_till_first_fqs;
-	rsp->fqs_gf = rsp->cbovld ? RCU_GP_FLAG_OVLD : 0;
-	rsp->fqs_ret = false;
-	return fqs_loop_top(rsp, jiffies);
-}
-
-/* rcu_watching_snap_save() (tree.c:783-801): snapshot the CPU's counter; 1
- * if it is idle now. */
-static int watching_snap_save(rcu_tree_state *rsp, rcu_tree_data *rdp)
-{
-	rdp->watching_snap = rdp->watching;
-	if (!(rdp->watching_snap & 1)) {
-		gpnum_ovf(&rsp->node[rdp->leaf], rdp);
-		return 1;
-	}
-	return 0;
-}
-
-/* rcu_watching_snap_recheck() (tree.c:815-949) at @jiffies: 1 if the CPU
- * went through an extended QS since the snapshot, -1 to resched_cpu() it,
- * else 0; escalates its urgency with the GP's age. */
-static int watching_snap_recheck(rcu_tree_state *rsp, rcu_tree_data *rdp, int64_t jiffies)
-{
-	int ret = 0;
-	/* rcu_watching_snap_stopped_since() (tree.c:324-338). */
-	if (!(rdp->watching_snap & 1) || rdp->watching_snap != rdp->watching) {
-		gpnum_ovf(&rsp->node[rdp->leaf], rdp);
-		return 1;
-	}
-	/* :880-890: urgent at age jtsq, heavy at 2 jtsq, past jiffies_resched
-	 * or under overload. */
-	int64_t jtsq = rsp->jiffies_to_sched_qs;
-	if (!rdp->rcu_need_heavy_qs &&
-	    (time_after(jiffies, rsp->gp_start + jtsq * 2) ||
-	     time_after(jiffies, rsp->jiffies_resched) || rsp->cbovld)) {
-		rdp->rcu_need_heavy_qs = true;
-		rdp->rcu_urgent_qs = true;
-		rsp->n_heavy_qs++;
-	} else if (time_after(jiffies, rsp->gp_start + jtsq)) {
-		rsp->n_urgent_qs += !rdp->rcu_urgent_qs;
-		rdp->rcu_urgent_qs = true;
-	}
-	/* :915-920: past half the stall timeout, resched_cpu() at most once
-	 * per jtsq. */
-	if (time_after(jiffies, rsp->jiffies_resched) &&
-	    time_after(jiffies, rdp->last_fqs_resched + jtsq)) {
-		rdp->last_fqs_resched = jiffies;
-		ret = -1;
-	}
-	return ret;
-}
-
-/* force_qs_rnp() (tree.c:2684-2737). */
-static void force_qs_rnp(rcu_tree_state *rsp, bool first, int64_t jiffies, rcu_tree_fqs_result *res)
-{
-	rsp->cbovld = rsp->cbovldnext;
-	rsp->cbovldnext = false;
-	for (int n = rsp->level_first[rsp->nlevels - 1]; n < rsp->nnodes; n++) {
-		rcu_tree_node *rnp = &rsp->node[n];
-		uint64_t mask = 0, rsmask = 0;
-		res->leaves++;
-		rsp->cbovldnext |= rnp->cbovldmask != 0;
-		if (!rnp->qsmask)
-			continue;
-		for (uint64_t m = rnp->qsmask; m; m &= m - 1) {
-			int cpu = rnp->grplo + __builtin_ctzll(m);
-			rcu_tree_data *rdp = &rsp->rda[cpu];
-			int ret = first ? watching_snap_save(rsp, rdp)
-					: watching_snap_recheck(rsp, rdp, jiffies);
-			res->cpus++;
-			if (ret > 0) {
-				mask |= rdp->grpmask;
-				rcu_tree_disable_urgency_upon_qs(rdp);
-				res->reported++;
-			}
-			if (ret < 0)
-				rsmask |= rdp->grpmask;
-		}
-		/* Report for the idle ones; the GP kthread is the caller, so
-		 * a wakeup of itself is nothing (rcu_gp_kthread_wake, tree.c:1115). */
-		if (mask)
-			(void)rcu_tree_report_qs_rnp(rsp, mask, n, rnp->gp_seq);
-		for (uint64_t m = rsmask; m; m &= m - 1)
-			rsp->resched[res->nresched++] = rnp->grplo + __builtin_ctzll(m);
-	}
-}
-
-void rcu_tree_gp_fqs(rcu_tree_state *rsp, bool first, int64_t jiffies, rcu_tree_fqs_result *res)
-{
-	/* rcu_gp_fqs() (tree.c:1978-2009); nr_fqs_jiffies_stall is 0 outside
-	 * stall printing, so its countdown is left out. */
-	memset(res, 0, sizeof(*res));
-	res->resched = rsp->resched;
-	rsp->n_force_qs++;
-	force_qs_rnp(rsp, first, jiffies, res);
-	rsp->gp_flags &= ~RCU_GP_FLAG_FQS; /* no immediate re-entry */
-}
-
-rcu_tree_fqs_step rcu_tree_gp_fqs_loop_wake(rcu_tree_state *rsp, int64_t jiffies,
-					    rcu_tree_fqs_result *res)
-{
-	memset(res, 0, sizeof(*res));
-	res->resched = rsp->resched;
-	/* swait_event_idle_timeout_exclusive(): the condition is evaluated at
-	 * every wakeup and at the timeout; a wakeup that finds it false
-	 * sleeps on. */
-	if (!rcu_tree_gp_fqs_check_wake(rsp) && time_before(jiffies, rsp->fqs_wait_end)) {
-		res->wait = rsp->fqs_wait_end - jiffies;
-		return RCU_TREE_FQS_SLEEP;
-	}
-	/* The loop body (tree.c:2048-2093). */
-	rsp->gp_state = RCU_GP_DOING_FQS;
-	if (!rsp->node[0].qsmask)
-		return RCU_TREE_FQS_DONE;
-	rcu_tree_fqs_step step;
-	if (!time_after(rsp->jiffies_force_qs, jiffies) ||
-	    (rsp->fqs_gf & (RCU_GP_FLAG_FQS | RCU_GP_FLAG_OVLD))) {
-		rcu_tree_gp_fqs(rsp, rsp->fqs_first, jiffies, res);
-		rsp->fqs_gf = 0;
-		if (rsp->fqs_first) { /* under overload the second scan is immediate too */
-			rsp->fqs_first = false;
-			rsp->fqs_gf = rsp->cbovld ? RCU_GP_FLAG_OVLD : 0;
-		}
-		rsp->fqs_ret = false;
-		rsp->fqs_j = rsp->jiffies_till_next_fqs;
-		step = RCU_TREE_FQS_SCANNED;
-	} else {
-		/* A stray wakeup: keep the FQS time (tree.c:2079-2093). */
-		rsp->fqs_ret = true;
-		rsp->fqs_j = time_after(jiffies, rsp->jiffies_force_qs) ? 1
-									: rsp->jiffies_force_qs - jiffies;
-		rsp->fqs_gf = 0;
-		step = RCU_TREE_FQS_WAIT;
-	}
-	res->wait = fqs_loop_top(rsp, jiffies);
-	return step;
-}
-
-/* rcu_future_gp_cleanup() (tree.c:1051-1062): is a later GP requested here? */
-static bool future_gp_cleanup(rcu_tree_node *rnp)
-{
-	bool needmore = rcu_ulong_cmp_lt(rnp->gp_seq, rnp->gp_seq_needed);
-	if (!needmore)
-		rnp->gp_seq_needed = rnp->gp_seq; /* avoid counter wrap */
-	return needmore;
-}
-
-int rcu_tree_gp_cleanup(rcu_tree_state *rsp, int gp_cpu, int64_t jiffies, bool *needgp_out)
-{
-	/* rcu_gp_cleanup() (tree.c:2100-2214). */
-	bool needgp = false;
-	int walked = 0;
-	rsp->gp_state = RCU_GP_CLEANUP;
-	rsp->gp_end = jiffies;
-	if (jiffies - rsp->gp_start > rsp->gp_max)
-		rsp->gp_max = jiffies - rsp->gp_start;
-	/* Every node sees the end before rcu_state does (:2139-2165). */
-	uint64_t new_gp_seq = rcu_seq_endval(rsp->gp_seq);
-	int gp_leaf = gp_cpu >= 0 ? rsp->rda[gp_cpu].leaf : -1;
-	int first_leaf = rsp->level_first[rsp->nlevels - 1];
-	for (int n = 0; n < rsp->nnodes; n++) {
-		rcu_tree_node *rnp = &rsp->node[n];
-		assert(!rnp->qsmask);
-		rnp->gp_seq = new_gp_seq;
-		if (n == gp_leaf)
-			needgp = note_gp_changes_locked(rsp, gp_cpu) || needgp;
-		needgp = future_gp_cleanup(rnp) || needgp;
-		if (n >= first_leaf) /* CPUs no longer overloaded (:2153-2158) */
-			for (uint64_t m = rnp->cbovldmask; m; m &= m - 1)
-				rcu_tree_check_cb_ovld(rsp, rnp->grplo + __builtin_ctzll(m));
-		walked++;
-	}
-	rcu_seq_end(&rsp->gp_seq); /* :2171 */
-	rsp->gp_state = RCU_GP_IDLE;
-	rsp->gp_completed++;
-	rcu_tree_node *root = &rsp->node[0];
-	if (!needgp && rcu_ulong_cmp_lt(root->gp_seq, root->gp_seq_needed))
-		needgp = true; /* requested since the walk (:2176-2180) */
-	/* The kthread's own CPU accelerates under the root; that may request
-	 * the next GP itself (:2182-2207); not if it is offloaded (:2183). */
-	bool accel = gp_cpu >= 0 && !rsp->rda[gp_cpu].offloaded &&
-		     rcu_tree_accelerate_cbs(rsp, 0, gp_cpu);
-	if (!accel && needgp)
-		rsp->gp_flags = RCU_GP_FLAG_INIT;
-	else
-		rsp->gp_flags &= RCU_GP_FLAG_INIT;
-	rsp->gp_state = RCU_GP_CLEANED;
-	if (needgp_out)
-		*needgp_out = (rsp->gp_flags & RCU_GP_FLAG_INIT) != 0;
-	return walked;
-}
-
 /* ---- invoking callbacks ------------------------------------------------------------------ */
 
 int64_t rcu_tree_batch_limit(const rcu_tree_state *rsp, int cpu)
@@ -1188,38 +668,11 @@ void rcu_tree_invoke_done(rcu_tree_state *rsp, int cpu, int64_t n, sim_time firs
 	rcu_tree_data *rdp = &rsp->rda[cpu];
 	rcu_segcblist *l = &rdp->cblist;
 	const rcu_tree_cfg *c = &rsp->cfg;
-	/* Each callback's latency from its call_rcu time. */
-	if (lat && l->runs) {
-		/* Run by run: callback k of a run (called at t0 + k step) is
-		 * invoked cost_ns after the one before it, so the latencies
-		 * within a run step by cost_ns - step. */
-		uint64_t idx = l->head, left = (uint64_t)n, m = l->rcap - 1;
-		sim_time at = first_ns;
-		for (uint64_t r = l->rhead; left; r++) {
-			const rcu_cbrun *run = &l->runs[r & m];
-			uint64_t off = idx - run->start, take = run->n - off < left ? run->n - off : left;
-			sim_time v0 = at - (run->t0 + (sim_time)off * run->step);
-			assert(v0 >= 0 && v0 + (sim_time)(take - 1) * (cost_ns - run->step) >= 0);
-			sim_hist_add_linear(lat, (uint64_t)v0, cost_ns - run->step, take);
-			idx += take;
-			left -= take;
-			at += (sim_time)take * cost_ns;
-		}
-	} else if (lat) {
-		sim_time at = first_ns;
-		for (int64_t k = 0; k < n; k++, at += cost_ns) {
-			sim_time t = rcu_segcblist_call_time(l, l->head + (uint64_t)k, at);
-			RCUSIM_CHECK(at - t < (INT64_C(1) << 47), "rcu_tree.call_time_window");
-			sim_hist_add(lat, (uint64_t)(at - t));
-		}
-	}
-	/* The rest go back to the front of DONE: only head moves here
-	 * (rcu_segcblist_extract_done_cbs / insert_done_cbs, add_len(-count)). */
-	l->head += (uint64_t)n;
-	if (l->runs)
-		while (l->rhead != l->rtail &&
-		       l->runs[l->rhead & (l->rcap - 1)].start + l->runs[l->rhead & (l->rcap - 1)].n <= l->head)
-			l->rhead++;
+	/* Each callback's latency from its call_rcu time; the rest go back to
+	 * the front of DONE. */
+	if (lat)
+		rcu_segcblist_add_latencies(l, n, first_ns, cost_ns, lat);
+	rcu_segcblist_remove_done(l, n);
 	rdp->n_cbs_invoked += (uint64_t)n;
 	/* tree.c:2611-2620: restore blimit once the flood has drained; reset
 	 * the overflow trigger. */
@@ -1276,19 +729,7 @@ int64_t rcu_tree_do_batch(rcu_tree_state *rsp, int cpu, const rcu_tree_batch *b,
 int rcu_tree_invoked_objs(const rcu_tree_state *rsp, int cpu, int64_t n, const uint32_t *runs[2],
 			  size_t lens[2])
 {
-	const rcu_segcblist *l = &rsp->rda[cpu].cblist;
-	assert(l->obj && n >= 0 && (uint64_t)n <= l->cap);
-	if (!n)
-		return 0;
-	uint64_t first = (l->head - (uint64_t)n) & (l->cap - 1);
-	uint64_t len = (uint64_t)n < l->cap - first ? (uint64_t)n : l->cap - first;
-	runs[0] = l->obj + first;
-	lens[0] = (size_t)len;
-	if (len == (uint64_t)n)
-		return 1;
-	runs[1] = l->obj;
-	lens[1] = (size_t)((uint64_t)n - len);
-	return 2;
+	return rcu_segcblist_removed_objs(&rsp->rda[cpu].cblist, n, runs, lens);
 }
 
 bool rcu_tree_sane(const rcu_tree_state *rsp)

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * rcu_tree.h - Tree RCU of Linux 6.12 (kernel/rcu/tree.c, tree.h,
- * rcu_segcblist.c, rcu.h, tree_plugin.h's !PREEMPT_RCU part, tree_stall.h's
- * stall times) for non-offloaded CPUs without nohz_full: gp_seq arithmetic,
- * the rcu_node tree, the per-CPU segmented callback list, grace-period
- * requests, quiescent states and their reports up the tree, the GP kthread's
- * init / FQS / cleanup steps, and rcu_do_batch with its limits. Pure state
+ * tree.h - Tree RCU of Linux 6.12 (kernel/rcu/tree.c, tree.h, rcu.h,
+ * tree_plugin.h's !PREEMPT_RCU part, tree_stall.h's stall times) for
+ * non-offloaded CPUs without nohz_full: gp_seq arithmetic, the rcu_node
+ * tree, the per-CPU segmented callback list (rcu/segcblist.h), grace-period
+ * requests, quiescent states and their reports up the tree (tree.c), the GP
+ * kthread's init / FQS / cleanup steps (tree_gp.c), and rcu_do_batch with
+ * its limits (tree.c). Pure state
  * machine: the caller decides when each function runs and pays for the CPU
  * time; functions that in the kernel wake the GP kthread, raise RCU_SOFTIRQ,
  * set need_resched or resched_cpu() another CPU say so in their results.
@@ -14,16 +15,16 @@
  *
  * Names: the kernel's segcblist and gp_seq helpers keep their names
  * (rcu_segcblist_*, rcu_seq_*); every other public name is rcu_tree_ plus
- * the kernel function's name without its rcu_ (classic RCU, rcu_classic.h,
+ * the kernel function's name without its rcu_ (classic RCU, rcu/classic.h,
  * already owns rcu_pending, rcu_do_batch, call_rcu and rcu_data). Each
  * comment names the kernel function and its 6.12 file:line.
  *
- * Offloaded CPUs (rcu_nocbs, models/rcu_nocb.h) are marked in their
+ * Offloaded CPUs (rcu_nocbs, rcu/tree_nocb.h) are marked in their
  * rcu_data (offloaded): the callback handling 6.12 skips for them is
- * skipped here; their callbacks are queued and invoked by rcu_nocb.
+ * skipped here; their callbacks are queued and invoked by tree_nocb.c.
  *
- * Left out (the file header of rcu_tree.c says why): CPU hotplug, nohz_full, PREEMPT_RCU's blocked readers,
- * expedited grace periods, stall warnings themselves, polled grace periods,
+ * Left out (the file header of tree.c says why): CPU hotplug, nohz_full,
+ * PREEMPT_RCU's blocked readers, expedited grace periods, stall warnings themselves, polled grace periods,
  * and lock contention (every trylock succeeds).
  */
 #ifndef RCUSIM_MODELS_RCU_TREE_H
@@ -37,6 +38,7 @@
 #include "metrics.h"
 #include "registry.h"
 #include "rcu/rcu.h"
+#include "rcu/segcblist.h"
 
 /* ---- 1. gp_seq arithmetic (kernel/rcu/rcu.h:66-205 6.12) -------------- */
 
@@ -46,11 +48,7 @@
 /* rcu_state.gp_seq at boot (tree.c:86): 300 grace periods before the counter
  * wraps through 0, so that wrap bugs show early. The model starts there. */
 #define RCU_TREE_GP_SEQ_INIT ((UINT64_C(0) - 300) << RCU_SEQ_CTR_SHIFT)
-
-/* ULONG_CMP_GE / ULONG_CMP_LT (include/linux/rcupdate.h:34-35): a >= b and
- * a < b modulo 2^64, for values less than 2^63 apart. */
-static inline bool rcu_ulong_cmp_ge(uint64_t a, uint64_t b) { return UINT64_MAX / 2 >= a - b; }
-static inline bool rcu_ulong_cmp_lt(uint64_t a, uint64_t b) { return UINT64_MAX / 2 < a - b; }
+/* (ULONG_CMP_GE and ULONG_CMP_LT, rcu_ulong_cmp_ge/lt: rcu/segcblist.h.) */
 
 /* rcu_seq_ctr() (rcu.h:66): the grace-period count of @s. */
 static inline uint64_t rcu_seq_ctr(uint64_t s) { return s >> RCU_SEQ_CTR_SHIFT; }
@@ -91,130 +89,7 @@ static inline bool rcu_seq_new_gp(uint64_t old, uint64_t new_)
 	return rcu_ulong_cmp_lt((old + RCU_SEQ_STATE_MASK) & ~RCU_SEQ_STATE_MASK, new_);
 }
 
-/* ---- 2. the segmented callback list (rcu_segcblist) -------------------- */
-
-/* Segments (include/linux/rcu_segcblist.h:31-64). */
-enum {
-	RCU_DONE_TAIL,       /* grace period over: ready to invoke */
-	RCU_WAIT_TAIL,       /* waiting for gp_seq[RCU_WAIT_TAIL] */
-	RCU_NEXT_READY_TAIL, /* waiting for gp_seq[RCU_NEXT_READY_TAIL] */
-	RCU_NEXT_TAIL,       /* newest: no grace period assigned yet */
-	RCU_CBLIST_NSEGS
-};
-
-/* One CPU's callbacks: a FIFO ring of call_rcu times (and, optionally, the
- * object each frees), the four segments back to back in it as the kernel's
- * tails[] cut one linked list: segment s is [tails[s-1], tails[s]) with
- * tails[-1] = head. Indices grow for ever; slot = index & (cap - 1).
- * A call time is kept as its low 48 bits (6 bytes: t_lo + t_hi) and
- * rebuilt from the time it is read at, so a callback costs 6 bytes, 10
- * with its object; it must be read within 2^48 ns (78 hours) of its
- * call_rcu. */
-/* A run of callbacks called at evenly spaced times (bulk calls): the
- * callbacks [start, start + n), called at t0, t0 + step, ... */
-typedef struct rcu_cbrun {
-	uint64_t start;      /* index of its first callback */
-	uint64_t n;          /* callbacks in it */
-	sim_time t0;         /* ns: call time of the first */
-	sim_time step;       /* ns: from one call to the next (0 for a run of one) */
-} rcu_cbrun;
-
-typedef struct rcu_segcblist {
-	uint32_t *t_lo;      /* ns: bits 0-31 of each callback's call_rcu time (ring) */
-	uint16_t *t_hi;      /* ns: bits 32-47 of it (ring) */
-	uint32_t *obj;       /* the object each frees (ring), or NULL without payload */
-	uint64_t cap;        /* ring size, a power of two */
-	uint64_t head;       /* index of the oldest callback */
-	uint64_t tails[RCU_CBLIST_NSEGS]; /* index one past each segment's last callback */
-	uint64_t gp_seq[RCU_CBLIST_NSEGS]; /* WAIT, NEXT_READY: gp_seq at which they are ready */
-	/* Run mode (rcu_segcblist_init() with @runs): the call times as runs
-	 * instead of one per callback (t_lo, t_hi and obj unused, cap never
-	 * reached): a ring of runs covering [head, end of the list), a call
-	 * that continues the last run's spacing joining it. */
-	rcu_cbrun *runs;     /* ring of runs, or NULL */
-	uint64_t rcap;       /* its size, a power of two */
-	uint64_t rhead, rtail; /* run indices: the head callback's run, one past the last */
-} rcu_segcblist;
-
-/* An empty list with a ring of 64 (rcu_segcblist_init, rcu_segcblist.c:237);
- * @payload keeps an object number with each callback; @runs (not with
- * @payload) keeps the call times as runs (rcu_cbrun), for callbacks queued
- * in bulk: a run costs 32 bytes, a callback within one nothing. 0 or
- * SIM_ENOMEM. */
-int rcu_segcblist_init(rcu_segcblist *l, bool payload, bool runs);
-void rcu_segcblist_fini(rcu_segcblist *l);
-/* rcu_segcblist_n_cbs() (rcu_segcblist.h:49): callbacks queued. */
-static inline int64_t rcu_segcblist_n_cbs(const rcu_segcblist *l)
-{
-	return (int64_t)(l->tails[RCU_NEXT_TAIL] - l->head);
-}
-/* rcu_segcblist_get_seglen() (rcu_segcblist.c:92): callbacks in @seg. */
-static inline int64_t rcu_segcblist_seglen(const rcu_segcblist *l, int seg)
-{
-	return (int64_t)(l->tails[seg] - (seg ? l->tails[seg - 1] : l->head));
-}
-/* rcu_segcblist_empty() (rcu_segcblist.h:43). */
-static inline bool rcu_segcblist_empty(const rcu_segcblist *l) { return l->tails[RCU_NEXT_TAIL] == l->head; }
-/* rcu_segcblist_segempty() (rcu_segcblist.h:112): is @seg empty? */
-static inline bool rcu_segcblist_segempty(const rcu_segcblist *l, int seg) { return !rcu_segcblist_seglen(l, seg); }
-/* rcu_segcblist_restempty() (rcu_segcblist.h:103): are the segments after
- * @seg empty? (restempty(NEXT_READY) is "NEXT is empty".) */
-static inline bool rcu_segcblist_restempty(const rcu_segcblist *l, int seg)
-{
-	return l->tails[seg] == l->tails[RCU_NEXT_TAIL];
-}
-/* rcu_segcblist_ready_cbs() (rcu_segcblist.c:267): DONE is not empty. */
-static inline bool rcu_segcblist_ready_cbs(const rcu_segcblist *l) { return l->tails[RCU_DONE_TAIL] != l->head; }
-/* rcu_segcblist_pend_cbs() (rcu_segcblist.c:277): WAIT..NEXT not empty. */
-static inline bool rcu_segcblist_pend_cbs(const rcu_segcblist *l) { return !rcu_segcblist_restempty(l, RCU_DONE_TAIL); }
-/* Double @l's ring, keeping the callbacks [head, @end) at their indices
- * (@end: tails[RCU_NEXT_TAIL], or past a bypass kept after NEXT in the same
- * ring, rcu_nocb.h). 0 or SIM_ENOMEM (the list unchanged). */
-int rcu_segcblist_grow(rcu_segcblist *l, uint64_t end);
-/* rcu_segcblist_enqueue() (rcu_segcblist.c:329): append a callback called
- * at @t (>= 0) for object @obj to NEXT, growing the ring when full. 0 or
- * SIM_ENOMEM (the list unchanged). */
-int rcu_segcblist_enqueue(rcu_segcblist *l, sim_time t, uint32_t obj);
-/* Store the call times @t0, @t0 + @step, ... (@t0 >= 0, @step >= 0) of @n
- * callbacks of object 0 at indices @end, @end + 1, ... (the list's end:
- * tails[RCU_NEXT_TAIL], or a bypass's end), growing the ring to fit, or
- * as a run. Moves no tail. 0 or SIM_ENOMEM (nothing stored; the ring may
- * have grown). */
-int rcu_segcblist_put_n(rcu_segcblist *l, uint64_t end, sim_time t0, sim_time step, int64_t n);
-/* @n rcu_segcblist_enqueue()s of object 0, called at @t0, @t0 + @step, ...
- * (@n >= 0): rcu_segcblist_put_n() at NEXT's end. 0 or SIM_ENOMEM (none
- * queued; the ring may have grown). */
-int rcu_segcblist_enqueue_n(rcu_segcblist *l, sim_time t0, sim_time step, int64_t n);
-/* rcu_segcblist_advance() (rcu_segcblist.c:469): move WAIT and NEXT_READY
- * into DONE while their gp_seq is at or below @seq, then close the gap. */
-void rcu_segcblist_advance(rcu_segcblist *l, uint64_t seq);
-/* rcu_segcblist_accelerate() (rcu_segcblist.c:526): give NEXT, and any
- * later segment waiting for @seq or later, the grace period @seq, merging
- * them into the first such segment. True if some callback now waits for
- * @seq (the caller must make sure that grace period is requested). */
-bool rcu_segcblist_accelerate(rcu_segcblist *l, uint64_t seq);
-/* Run mode: room for one more run (none needed otherwise). 0 or
- * SIM_ENOMEM. */
-int rcu_segcblist_run_reserve(rcu_segcblist *l);
-/* Run mode: append @n callbacks called at @t0, @t0 + @step, ... at the
- * list's end (index @end), joining the last run where they continue its
- * spacing. 0 or SIM_ENOMEM (none added). */
-int rcu_segcblist_run_append(rcu_segcblist *l, uint64_t end, sim_time t0, sim_time step, uint64_t n);
-/* Run mode: the call time of the callback at index @i. */
-sim_time rcu_segcblist_run_time(const rcu_segcblist *l, uint64_t i);
-/* The call_rcu time of the callback at index @i, read at @now (which must
- * be at or after it, by less than 2^48 ns). */
-static inline sim_time rcu_segcblist_call_time(const rcu_segcblist *l, uint64_t i, sim_time now)
-{
-	if (l->runs)
-		return rcu_segcblist_run_time(l, i);
-	uint64_t k = i & (l->cap - 1);
-	uint64_t low = (uint64_t)l->t_hi[k] << 32 | l->t_lo[k];
-	return now - (sim_time)(((uint64_t)now - low) & ((UINT64_C(1) << 48) - 1));
-}
-/* Is the layout sane (head <= tails[0] <= ... <= tails[3], at most cap
- * queued, WAIT empty only with NEXT_READY empty)? For checks. */
-bool rcu_segcblist_sane(const rcu_segcblist *l);
+/* ---- 2. the segmented callback list: rcu/segcblist.h -------------------- */
 
 /* ---- 3. configuration --------------------------------------------------- */
 
@@ -557,7 +432,7 @@ int64_t rcu_tree_do_batch(rcu_tree_state *rsp, int cpu, const rcu_tree_batch *b,
  * overflow trigger by the callbacks left, those of the list and
  * @elsewhere more (an offloaded CPU's bypass: ->cblist.len counts it).
  * rcu_do_batch()'s loop and end (tree.c 6.12:2555-2620), for
- * rcu_tree_do_batch() and the offloaded batches of rcu_nocb.c. DONE must
+ * rcu_tree_do_batch() and the offloaded batches of tree_nocb.c. DONE must
  * hold @n. */
 void rcu_tree_invoke_done(rcu_tree_state *rsp, int cpu, int64_t n, sim_time first_ns,
 			  sim_time cost_ns, sim_hist *lat, int64_t elsewhere);
@@ -568,7 +443,7 @@ int rcu_tree_invoked_objs(const rcu_tree_state *rsp, int cpu, int64_t n, const u
 			  size_t lens[2]);
 
 /* The Tree RCU state inside the flavor rcu_tree's state @rsp
- * (models/rcu_tree_flavor.c), for tests. */
+ * (rcu/tree_flavor.c), for tests. */
 rcu_tree_state *rcu_tree_flavor_state(void *rsp);
 
 /* Are the tree and every list consistent (masks within their nodes, no

@@ -1,25 +1,25 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * rcu_nocb.c - offloaded (rcu_nocbs) and lazy callbacks after Linux 6.12
+ * tree_nocb.c - offloaded (rcu_nocbs) and lazy callbacks after Linux 6.12
  * (kernel/rcu/tree_nocb.h; tree.h's nocb fields; tree.c's __call_rcu_common
- * and rcu_do_batch; lib/bitmap-str.c for the CPU list; lib/math/int_sqrt.c;
+ * and rcu_do_batch; lib/math/int_sqrt.c;
  * kernel/time/timer.c's wheel for when nocb_timer fires). Every rule names
- * the function and 6.12 line it follows; the code is ours. rcu_nocb.h lists
- * the API; the tree flavor (rcu_tree_flavor.c) drives it in a run.
+ * the function and 6.12 line it follows; the code is ours. tree_nocb.h lists
+ * the API; the tree flavor (tree_flavor.c, tree_nocb_flavor.c) drives it in a run.
  *
  * What it deliberately leaves out, and why:
  * - CPU hotplug and runtime (de-)offloading (rcu_nocb_cpu_offload, the
  *   nocb_toggling_rdp hand-over in nocb_gp_wait): every CPU is online from
- *   boot and keeps its state, as in rcu_tree.c.
+ *   boot and keeps its state, as in tree.c.
  * - rcu_nocb_poll: the kthreads sleep and are woken (the default).
  * - Early boot: the bypass is not used before the scheduler runs and
  *   rcu_async_should_hurry() makes every call_rcu() a hurry one until
  *   rcu_end_inkernel_boot(); the model starts after both.
  * - nohz_full= (which implies offloading) and CONFIG_RCU_NOCB_CPU_DEFAULT_ALL:
- *   the caller builds the mask (rcu_nocb_parse_cpulist("all") for the latter).
+ *   the caller builds the mask (sim_cpulist_parse("all") for the latter).
  * - The "rcu-lazy" shrinker (tree_nocb.h:1198-1282) and rcu_barrier(): only
  *   the flush they use is here (rcu_nocb_flush_bypass); the shrinker's pass
- *   is the tree flavor's (rcu_tree_flavor.c, rcu.lazy_shrink_at).
+ *   is the tree flavor's (tree_nocb_flavor.c, rcu.lazy_shrink_at).
  * - Locks: every trylock succeeds (rcu_nocb_try_flush_bypass always
  *   flushes, rcu_advance_cbs_nowake and nocb_cb_wait's advance always get
  *   the leaf), and each function is atomic.
@@ -29,17 +29,13 @@
 #include "rcu/tree_nocb.h"
 
 #include <assert.h>
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "checks.h"
-#include "model.h"
-
-/* time_after(a, b) (include/linux/jiffies.h) on 64-bit jiffies. */
-static inline bool time_after(int64_t a, int64_t b) { return b - a < 0; }
+#include "cpulist.h"
+#include "jiffies.h"
 
 /* ---- configuration and groups ------------------------------------------------------- */
 
@@ -79,123 +75,18 @@ int rcu_nocb_default_stride(int ncpus)
 	return (int)((uint64_t)ncpus / rcu_nocb_int_sqrt((uint64_t)ncpus));
 }
 
-/* bitmap_getnum() (lib/bitmap-str.c:239-257): "N" is @lastbit, else a
- * decimal unsigned int. The end, or NULL with @why set. */
-static const char *cpulist_getnum(const char *s, unsigned *num, unsigned lastbit, const char **why)
-{
-	if (*s == 'N') {
-		*num = lastbit;
-		return s + 1;
-	}
-	/* _parse_integer(s, 10) (lib/kstrtox.c:52-99): digits only, no sign. */
-	uint64_t n = 0;
-	const char *p = s;
-	for (; isdigit((unsigned char)*p); p++) {
-		n = n * 10 + (uint64_t)(*p - '0');
-		if (n > UINT32_MAX) {
-			*why = "number too large";
-			return NULL;
-		}
-	}
-	if (p == s) {
-		*why = "expected a CPU number, N or all";
-		return NULL;
-	}
-	*num = (unsigned)n;
-	return p;
-}
-
-/* end_of_str(), __end_of_region() (lib/bitmap-str.c:259-272). */
-static bool end_of_str(char c) { return c == '\0' || c == '\n'; }
-static bool sep_char(char c) { return isspace((unsigned char)c) || c == ','; }
-
-int rcu_nocb_parse_cpulist(const char *s, int ncpus, bool *mask, char *err, size_t errlen)
-{
-	assert(ncpus >= 1);
-	memset(mask, 0, (size_t)ncpus * sizeof(*mask));
-	const unsigned lastbit = (unsigned)ncpus - 1;
-	const char *p = s, *why = NULL;
-	/* bitmap_parselist() (lib/bitmap-str.c:374-398) and
-	 * bitmap_parse_region() (:295-344). */
-	for (;;) {
-		while (sep_char(*p)) /* bitmap_find_region() */
-			p++;
-		if (end_of_str(*p))
-			return 0;
-		const char *at = p;
-		unsigned start, end, off, group_len;
-		if (!strncasecmp(p, "all", 3)) {
-			start = 0;
-			end = lastbit;
-			p += 3;
-		} else {
-			if (!(p = cpulist_getnum(p, &start, lastbit, &why)))
-				goto bad;
-			end = start;
-			if (!sep_char(*p) && !end_of_str(*p)) {
-				if (*p != '-') {
-					why = "expected '-', ':', ',' or the end";
-					goto bad;
-				}
-				if (!(p = cpulist_getnum(p + 1, &end, lastbit, &why)))
-					goto bad;
-			}
-		}
-		off = group_len = end + 1;
-		if (!sep_char(*p) && !end_of_str(*p)) {
-			if (*p != ':') {
-				why = "expected ':', ',' or the end";
-				goto bad;
-			}
-			if (!(p = cpulist_getnum(p + 1, &off, lastbit, &why)))
-				goto bad;
-			if (*p != '/') {
-				why = "expected '/' after the used count";
-				goto bad;
-			}
-			if (!(p = cpulist_getnum(p + 1, &group_len, lastbit, &why)))
-				goto bad;
-		}
-		/* bitmap_check_region() (:228-237). */
-		if (start > end || group_len == 0 || off > group_len) {
-			why = start > end ? "range runs backwards"
-					  : "bad used/group sizes (need 0 < group, used <= group)";
-			goto bad_region;
-		}
-		if (end > lastbit) {
-			snprintf(err, errlen, "rcu_nocbs=%s: CPU %u does not exist (CPUs 0-%u)", s, end,
-				 lastbit);
-			memset(mask, 0, (size_t)ncpus * sizeof(*mask));
-			return SIM_EINPUT;
-		}
-		/* bitmap_set_region() (:220-226). */
-		for (uint64_t b = start; b <= end; b += group_len)
-			for (uint64_t k = 0; k < off && b + k <= end; k++)
-				mask[b + k] = true;
-		continue;
-bad_region:
-		snprintf(err, errlen, "rcu_nocbs=%s: %s in \"%.*s\"", s, why, (int)(p - at), at);
-		memset(mask, 0, (size_t)ncpus * sizeof(*mask));
-		return SIM_EINPUT;
-	}
-bad:
-	snprintf(err, errlen, "rcu_nocbs=%s: %s at offset %d", s, why, (int)(p ? p - s : 0));
-	memset(mask, 0, (size_t)ncpus * sizeof(*mask));
-	return SIM_EINPUT;
-}
-
 int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, const sim_params *p,
 			     char *err, size_t errlen)
 {
 	char a[512], why[256];
-	int ncpus = model_ncpus(p);
+	int ncpus = machine_ncpus(p);
 	int64_t hz = sim_params_int(p, P_MACHINE_HZ);
 	const char *list = sim_params_text(p, P_RCU_NOCBS);
 	rcu_nocb_cfg_default(cfg);
 	*noffloaded = 0;
 	memset(mask, 0, (size_t)ncpus * sizeof(*mask));
-	if (strcmp(list, "none") && rcu_nocb_parse_cpulist(list, ncpus, mask, why, sizeof(why))) {
-		model_param_where(p, P_RCU_NOCBS, a, sizeof(a));
+	if (strcmp(list, "none") && sim_cpulist_parse("rcu_nocbs", list, ncpus, mask, why, sizeof(why))) {
+		sim_params_where(p, P_RCU_NOCBS, a, sizeof(a));
 		snprintf(err, errlen, "%s: %s", a, why);
 		return SIM_EINPUT;
 	}
@@ -207,9 +98,51 @@ int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, con
 	/* rcu_set_jiffies_lazy_flush() takes jiffies: whole ones here. */
 	cfg->jiffies_lazy_flush = sim_params_int(p, P_RCU_LAZY_FLUSH) * hz / 1000000000;
 	if (cfg->jiffies_lazy_flush < 1) {
-		model_param_where(p, P_RCU_LAZY_FLUSH, a, sizeof(a));
+		sim_params_where(p, P_RCU_LAZY_FLUSH, a, sizeof(a));
 		snprintf(err, errlen, "%s: %s is less than one jiffy at machine.hz = %lld", a,
 			 sim_params_text(p, P_RCU_LAZY_FLUSH), (long long)hz);
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
+/* The knobs of offloading and lazy callbacks, with rcu.flavor = tree: read
+ * by rcu_nocb_cfg_from_params() and the flavor (tree_nocb_flavor.c:
+ * rcu.lazy_shrink_at; the workload's call site, rcu.call_site). */
+static const sim_knob nocb_knob[] = {
+	{ P_RCU_NOCBS, SIM_ALWAYS },
+	{ P_RCU_NOCB_GP_STRIDE, SIM_ALWAYS },
+	{ P_RCU_LAZY, SIM_ALWAYS },
+	{ P_RCU_LAZY_FLUSH, { P_RCU_LAZY, "yes", NULL } },
+	{ P_RCU_LAZY_SHRINK_AT, { P_RCU_LAZY, "yes", NULL } },
+	{ P_RCU_CALL_SITE, { P_RCU_LAZY, "yes", NULL } },
+};
+const sim_knobs rcu_nocb_knobs = { { P_RCU_FLAVOR, "tree", NULL }, nocb_knob,
+				   sizeof(nocb_knob) / sizeof(nocb_knob[0]) };
+
+int rcu_nocb_validate(const sim_params *p, char *err, size_t errlen)
+{
+	/* The knobs that act only on offloaded CPUs. */
+	static const int need_offload[] = { P_RCU_NOCB_GP_STRIDE, P_RCU_LAZY, P_RCU_LAZY_FLUSH,
+					    P_RCU_LAZY_SHRINK_AT, P_RCU_CALL_SITE };
+	char a[512];
+	rcu_nocb_cfg cfg;
+	int noff;
+	bool *mask = malloc((size_t)machine_ncpus(p) * sizeof(*mask));
+	if (!mask) {
+		snprintf(err, errlen, "out of memory");
+		return SIM_ENOMEM;
+	}
+	int rc = rcu_nocb_cfg_from_params(&cfg, mask, &noff, p, err, errlen);
+	free(mask);
+	if (rc || noff)
+		return rc;
+	for (size_t i = 0; i < sizeof(need_offload) / sizeof(need_offload[0]); i++) {
+		if (!sim_params_set_by_scenario(p, (size_t)need_offload[i]))
+			continue;
+		sim_params_where(p, (size_t)need_offload[i], a, sizeof(a));
+		snprintf(err, errlen, "%s: applies only to offloaded CPUs, and rcu.nocbs names none "
+			 "(%s, %s)", a, sim_params_text(p, P_RCU_NOCBS), sim_params_origin(p, P_RCU_NOCBS));
 		return SIM_EINPUT;
 	}
 	return 0;
@@ -310,11 +243,7 @@ static void bypass_enqueue(rcu_nocb_state *st, int cpu, sim_time t, uint32_t obj
 		nd->n_bypassed++;
 		return;
 	}
-	uint64_t k = nd->bypass_tail & (l->cap - 1);
-	l->t_lo[k] = (uint32_t)t;
-	l->t_hi[k] = (uint16_t)((uint64_t)t >> 32);
-	if (l->obj)
-		l->obj[k] = obj;
+	rcu_segcblist_put(l, nd->bypass_tail, t, obj);
 	nd->bypass_tail++;
 	nd->n_bypassed++;
 }

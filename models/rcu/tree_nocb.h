@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * rcu_nocb.h - callback offloading (rcu_nocbs=) and lazy callbacks of Linux
+ * tree_nocb.h - callback offloading (rcu_nocbs=) and lazy callbacks of Linux
  * 6.12 (kernel/rcu/tree_nocb.h, tree.h's nocb fields of struct rcu_data,
  * tree.c's __call_rcu_common and rcu_do_batch for offloaded CPUs) on top of
- * rcu_tree.h, for CPUs that are online from boot and never change their
+ * tree.h, for CPUs that are online from boot and never change their
  * offload state: the rcuog groups, the per-CPU bypass list with its per-jiffy
  * allowance and its flush rules, lazy callbacks, the rcuog kthread's passes
  * (nocb_gp_wait), its deferred wakeups and their timer, and the rcuo
- * kthread's batches (nocb_cb_wait). Pure state machine like rcu_tree.h: the
+ * kthread's batches (nocb_cb_wait). Pure state machine like tree.h: the
  * caller decides when each function runs, pays its CPU time, and carries out
  * what the results ask (wake rcuog of a group, wake the rcuo kthread of a
  * CPU, wake the GP kthread, (re)arm or delete a group's timer). Jiffies are
@@ -28,10 +28,10 @@
  * rcu_report_qs_rdp (tree.c:2426) and of rcu_core (tree.c:2811), the
  * rcu_pending terms for callbacks (tree.c:4438-4446), and the kthread CPU's
  * accelerate in rcu_gp_cleanup (tree.c:2182-2183): rcu_tree_data.offloaded
- * makes rcu_tree.c skip them (set by the tree flavor, rcu_tree_flavor.c,
+ * makes tree.c skip them (set by the tree flavor, tree_nocb_flavor.c,
  * which drives this state machine in a run).
  *
- * Left out (rcu_nocb.c's file header says why): CPU hotplug and runtime
+ * Left out (tree_nocb.c's file header says why): CPU hotplug and runtime
  * (de-)offloading, rcu_nocb_poll, early boot (no bypass before the
  * scheduler runs, rcu_async_should_hurry), nohz_full's implied offloading,
  * the lazy shrinker (the tree flavor runs its pass with this flush),
@@ -75,12 +75,13 @@ uint64_t rcu_nocb_int_sqrt(uint64_t x);
  * nr_cpu_ids / int_sqrt(nr_cpu_ids) for @ncpus >= 1 (8 -> 4, 32 -> 6,
  * 256 -> 16, 4096 -> 64). */
 int rcu_nocb_default_stride(int ncpus);
-/* cpulist_parse() = bitmap_parselist() (lib/bitmap-str.c:374) of @s into
- * @mask[0..ncpus): "" none, "all", "N" (the last CPU), "a-b", "a-b:used/group"
- * (and "all:used/group"), separated by commas or white space. 0, or
- * SIM_EINPUT with "rcu_nocbs=S: why" in @err (the kernel warns and offloads
- * every CPU instead, tree_nocb.h:63-66); @mask is then all false. */
-int rcu_nocb_parse_cpulist(const char *s, int ncpus, bool *mask, char *err, size_t errlen);
+
+/* The knobs offloading reads (params.h), with rcu.flavor = tree. */
+extern const sim_knobs rcu_nocb_knobs;
+/* rcu.nocbs parses, rcu.lazy_flush is a jiffy or more, and the knobs that
+ * act only on offloaded CPUs are not set without one: 0, SIM_EINPUT
+ * (message naming where the value was set) or SIM_ENOMEM. */
+int rcu_nocb_validate(const sim_params *p, char *err, size_t errlen);
 
 /* The configuration and the mask of offloaded CPUs (@mask[0..CPUs)) the
  * parameters @p give (rcu.nocbs, "none" or a CPU list; rcu.nocb_gp_stride;
@@ -336,7 +337,7 @@ int64_t rcu_nocb_cb_wait(rcu_nocb_state *st, int cpu, const rcu_nocb_batch *b, s
 static inline bool rcu_nocb_cb_wait_cond(const rcu_nocb_state *st, int cpu) { return !st->nd[cpu].cb_sleep; }
 
 /* The offloading state inside the tree flavor's state @rsp
- * (models/rcu_tree_flavor.c), NULL when no CPU is offloaded; and, for
+ * (rcu/tree_nocb_flavor.c), NULL when no CPU is offloaded; and, for
  * tests, switch its call site between call_rcu_hurry (@hurry) and call_rcu. */
 rcu_nocb_state *rcu_tree_flavor_nocb(void *rsp);
 void rcu_tree_flavor_set_hurry(void *rsp, bool hurry);

@@ -29,6 +29,14 @@
 #include <string.h>
 
 #include "error.h"
+#include "registry.h"
+
+/* The knobs the EEVDF scheduler reads, with sched.kind = eevdf. */
+static const sim_knob eevdf_knob[] = {
+	{ P_SCHED_BASE_SLICE, SIM_ALWAYS },
+};
+const sim_knobs sched_eevdf_knobs = { { P_SCHED_KIND, "eevdf", NULL }, eevdf_knob,
+				      sizeof(eevdf_knob) / sizeof(eevdf_knob[0]) };
 
 /* kernel/sched/core.c sched_prio_to_weight[], nice -20..19. */
 static const int32_t prio_to_weight[40] = {

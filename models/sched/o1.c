@@ -19,6 +19,32 @@
 #include <string.h>
 
 #include "error.h"
+#include "registry.h"
+
+/* The knobs the O(1) scheduler reads, with sched.kind = o1. */
+static const sim_knob o1_knob[] = {
+	{ P_SCHED_DEF_TIMESLICE, SIM_ALWAYS },
+	{ P_SCHED_MIN_TIMESLICE, SIM_ALWAYS },
+	{ P_SCHED_STARVATION_LIMIT, SIM_ALWAYS },
+	{ P_SCHED_MAX_BONUS, SIM_ALWAYS },
+};
+const sim_knobs sched_o1_knobs = { { P_SCHED_KIND, "o1", NULL }, o1_knob,
+				   sizeof(o1_knob) / sizeof(o1_knob[0]) };
+
+int sched_validate(const sim_params *p, char *err, size_t errlen)
+{
+	char a[512];
+	sim_time def = sim_params_int(p, P_SCHED_DEF_TIMESLICE);
+	if (!sim_params_is_auto(p, P_SCHED_MIN_TIMESLICE) &&
+	    sim_params_int(p, P_SCHED_MIN_TIMESLICE) > def) {
+		sim_params_where(p, P_SCHED_MIN_TIMESLICE, a, sizeof(a));
+		snprintf(err, errlen, "%s: must not exceed sched.def_timeslice (%s), got %s", a,
+			 sim_params_text(p, P_SCHED_DEF_TIMESLICE),
+			 sim_params_text(p, P_SCHED_MIN_TIMESLICE));
+		return SIM_EINPUT;
+	}
+	return 0;
+}
 
 void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time min_timeslice_ns,
 		    sim_time starvation_ns, int max_bonus)

@@ -17,6 +17,7 @@
 
 #include "engine.h"
 #include "error.h"
+#include "params.h"
 
 #define SCHED_MAX_PRIO 140     /* MAX_PRIO: priorities 100..139 are nice -20..19 */
 #define SCHED_MAX_RT_PRIO 100  /* MAX_RT_PRIO */
@@ -67,6 +68,14 @@ struct sched_array {
 };
 
 typedef struct sched_class sched_class;
+
+/* The knobs each scheduler reads (params.h), with sched.kind = o1 (o1.c)
+ * or eevdf (fair.c). */
+extern const sim_knobs sched_o1_knobs, sched_eevdf_knobs;
+/* sched.min_timeslice does not exceed sched.def_timeslice: 0 or
+ * SIM_EINPUT (message naming where the value was set). Checked whichever
+ * scheduler runs, as a preset's values must fit together too. */
+int sched_validate(const sim_params *p, char *err, size_t errlen);
 
 typedef struct sched_cfg {
 	const sched_class *class; /* the scheduler (sched.kind) */

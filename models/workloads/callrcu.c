@@ -7,6 +7,7 @@
  * Callbacks free nothing the model tracks.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "kernel/kernel_int.h"
 
@@ -17,7 +18,7 @@ static int callrcu_create(kworkload *w, const sim_params *p, char *err, size_t e
 	w->p_kernel = rate * (double)sim_params_int(p, P_WORKLOAD_SYSCALL_COST) / 1e9;
 	if (w->p_kernel >= 1) {
 		char a[512];
-		model_param_where(p, P_WORKLOAD_CALLRCU_RATE, a, sizeof(a));
+		sim_params_where(p, P_WORKLOAD_CALLRCU_RATE, a, sizeof(a));
 		snprintf(err, errlen,
 			 "%s: %s x workload.syscall_cost (%s) is %.3g: a job would spend more than "
 			 "all its time in system calls",
@@ -25,7 +26,7 @@ static int callrcu_create(kworkload *w, const sim_params *p, char *err, size_t e
 			 sim_params_text(p, P_WORKLOAD_SYSCALL_COST), w->p_kernel);
 		return SIM_EINPUT;
 	}
-	w->bulk_calls = sim_params_int(p, P_WORKLOAD_CALLRCU_ARRIVALS) == 1; /* x86_64 only (rcusim_validate()) */
+	w->bulk_calls = sim_params_int(p, P_WORKLOAD_CALLRCU_ARRIVALS) == 1; /* x86_64 only (callrcu_validate()) */
 	return 0;
 }
 
@@ -54,8 +55,36 @@ static void callrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 	(void)job_call_rcu_n(c, now, t0 + step / 2, step, n, eff);
 }
 
+/* The knobs the callrcu workload reads (its own), with workload.kind = callrcu. */
+static const sim_knob callrcu_knob[] = {
+	{ P_WORKLOAD_SYSCALL_COST, SIM_ALWAYS },
+	{ P_WORKLOAD_CALLRCU_RATE, SIM_ALWAYS },
+	{ P_WORKLOAD_CALLRCU_ARRIVALS, SIM_ALWAYS },
+};
+static const sim_knobs callrcu_knobs = { { P_WORKLOAD_KIND, "callrcu", NULL }, callrcu_knob,
+				 sizeof(callrcu_knob) / sizeof(callrcu_knob[0]) };
+
+/* Bulk calls draw no time for each system call's return, where sparc64
+ * runs pending softirqs (kcpu.c, arm_sysret()): bulk is x86_64's only. */
+static int callrcu_validate(const sim_params *p, char *err, size_t errlen)
+{
+	char a[512];
+	if (sim_params_int(p, P_WORKLOAD_CALLRCU_ARRIVALS) == 1 &&
+	    !strcmp(sim_params_text(p, P_MACHINE_ARCH), "sparc64")) {
+		sim_params_where(p, P_WORKLOAD_CALLRCU_ARRIVALS, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: bulk needs machine.arch = x86_64, and machine.arch is sparc64 (%s): sparc64 "
+			 "runs pending softirqs at each system call's return, whose times bulk does not "
+			 "draw", a, sim_params_origin(p, P_MACHINE_ARCH));
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
 const workload_ops callrcu_workload = {
 	.kind = "callrcu",
+	.knobs = &callrcu_knobs,
+	.validate = callrcu_validate,
 	.frees_files = false,
 	.create = callrcu_create,
 	.run = callrcu_run,

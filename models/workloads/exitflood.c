@@ -122,8 +122,18 @@ static int exitflood_finish(const kmodel *k, sim_metrics *m)
 	return rc ? SIM_ENOMEM : 0;
 }
 
+/* The knobs the exitflood workload reads (its own), with workload.kind = exitflood. */
+static const sim_knob exitflood_knob[] = {
+	{ P_WORKLOAD_EXITFLOOD_SOCKETS, SIM_ALWAYS },
+	{ P_WORKLOAD_EXITFLOOD_AT, SIM_ALWAYS },
+	{ P_WORKLOAD_EXITFLOOD_CLOSE_COST, SIM_ALWAYS },
+};
+static const sim_knobs exitflood_knobs = { { P_WORKLOAD_KIND, "exitflood", NULL }, exitflood_knob,
+				 sizeof(exitflood_knob) / sizeof(exitflood_knob[0]) };
+
 const workload_ops exitflood_workload = {
 	.kind = "exitflood",
+	.knobs = &exitflood_knobs,
 	.frees_files = false,
 	.create = exitflood_create,
 	.destroy = exitflood_destroy,

@@ -179,8 +179,17 @@ static int fwdprog_finish(const kmodel *k, sim_metrics *m)
 	return rc ? SIM_ENOMEM : 0;
 }
 
+/* The knobs the fwdprog workload reads (its own), with workload.kind = fwdprog. */
+static const sim_knob fwdprog_knob[] = {
+	{ P_WORKLOAD_FWDPROG_DURATION, SIM_ALWAYS },
+	{ P_WORKLOAD_FWDPROG_CALL_COST, SIM_ALWAYS },
+};
+static const sim_knobs fwdprog_knobs = { { P_WORKLOAD_KIND, "fwdprog", NULL }, fwdprog_knob,
+				 sizeof(fwdprog_knob) / sizeof(fwdprog_knob[0]) };
+
 const workload_ops fwdprog_workload = {
 	.kind = "fwdprog",
+	.knobs = &fwdprog_knobs,
 	.frees_files = false,
 	.create = fwdprog_create,
 	.destroy = fwdprog_destroy,

@@ -50,7 +50,7 @@ static int make_create(kworkload *w, const sim_params *p, char *err, size_t errl
 					(double)sim_params_int(p, P_WORKLOAD_MAKE_MAPPED_FILES));
 	int64_t transient = sim_params_int(p, P_WORKLOAD_MAKE_OPENS_PER_JOB) - mk->held_per_job;
 	if (transient < 0) {
-		model_param_where(p, P_WORKLOAD_MAKE_OPENS_PER_JOB, a, sizeof(a));
+		sim_params_where(p, P_WORKLOAD_MAKE_OPENS_PER_JOB, a, sizeof(a));
 		snprintf(err, errlen, "%s: must be at least make_live_procs x make_mapped_files (%d), got %s",
 			 a, mk->held_per_job, sim_params_text(p, P_WORKLOAD_MAKE_OPENS_PER_JOB));
 		return SIM_EINPUT;
@@ -61,7 +61,7 @@ static int make_create(kworkload *w, const sim_params *p, char *err, size_t errl
 	double med = (double)sim_params_int(p, P_WORKLOAD_MAKE_HOLD_MEDIAN);
 	double mean = (double)sim_params_int(p, P_WORKLOAD_MAKE_HOLD_MEAN);
 	if (mean < med) {
-		model_param_where(p, P_WORKLOAD_MAKE_HOLD_MEAN, a, sizeof(a));
+		sim_params_where(p, P_WORKLOAD_MAKE_HOLD_MEAN, a, sizeof(a));
 		snprintf(err, errlen, "%s: a lognormal's mean is at least its median (%s), got %s", a,
 			 sim_params_text(p, P_WORKLOAD_MAKE_HOLD_MEDIAN),
 			 sim_params_text(p, P_WORKLOAD_MAKE_HOLD_MEAN));
@@ -233,8 +233,27 @@ static int make_finish(const kmodel *k, sim_metrics *m)
 	return rc ? SIM_ENOMEM : 0;
 }
 
+/* The knobs the make workload reads (its own, and the refused-open knobs kernel.c reads for the kinds that open files), with workload.kind = make. */
+static const sim_knob make_knob[] = {
+	{ P_WORKLOAD_MAKE_JOB_CPU, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_JOB_CPU_SIGMA, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_SYSTEM_SHARE, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_OPENS_PER_JOB, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_OPEN_FAIL_SHARE, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_HOLD_MEDIAN, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_HOLD_MEAN, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_MAPPED_FILES, SIM_ALWAYS },
+	{ P_WORKLOAD_MAKE_LIVE_PROCS, SIM_ALWAYS },
+	{ P_WORKLOAD_ON_ENFILE, SIM_ALWAYS },
+	{ P_WORKLOAD_RETRY_DELAY, SIM_ALWAYS },
+	{ P_WORKLOAD_RETRY_MAX, SIM_ALWAYS },
+};
+static const sim_knobs make_knobs = { { P_WORKLOAD_KIND, "make", NULL }, make_knob,
+				 sizeof(make_knob) / sizeof(make_knob[0]) };
+
 const workload_ops make_workload = {
 	.kind = "make",
+	.knobs = &make_knobs,
 	.frees_files = true,
 	.create = make_create,
 	.destroy = make_destroy,

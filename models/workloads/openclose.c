@@ -50,8 +50,20 @@ static int openclose_unit_failed(kcpu *c, job *j, sim_time now, sim_time at, job
 	return 0;
 }
 
+/* The knobs the openclose workload reads (its own, and the refused-open knobs kernel.c reads for the kinds that open files), with workload.kind = openclose. */
+static const sim_knob openclose_knob[] = {
+	{ P_WORKLOAD_ON_ENFILE, SIM_ALWAYS },
+	{ P_WORKLOAD_RETRY_DELAY, SIM_ALWAYS },
+	{ P_WORKLOAD_RETRY_MAX, SIM_ALWAYS },
+	{ P_WORKLOAD_OPENCLOSE_PAIR_COST, SIM_ALWAYS },
+	{ P_WORKLOAD_OPENCLOSE_USER_SHARE, SIM_ALWAYS },
+};
+static const sim_knobs openclose_knobs = { { P_WORKLOAD_KIND, "openclose", NULL }, openclose_knob,
+				 sizeof(openclose_knob) / sizeof(openclose_knob[0]) };
+
 const workload_ops openclose_workload = {
 	.kind = "openclose",
+	.knobs = &openclose_knobs,
 	.frees_files = true,
 	.create = openclose_create,
 	.run = openclose_run,

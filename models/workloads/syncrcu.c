@@ -115,8 +115,17 @@ static int syncrcu_finish(const kmodel *k, sim_metrics *m)
 	return rc ? SIM_ENOMEM : 0;
 }
 
+/* The knobs the syncrcu workload reads (its own), with workload.kind = syncrcu. */
+static const sim_knob syncrcu_knob[] = {
+	{ P_WORKLOAD_SYSCALL_COST, SIM_ALWAYS },
+	{ P_WORKLOAD_SYNCRCU_GAP, SIM_ALWAYS },
+};
+static const sim_knobs syncrcu_knobs = { { P_WORKLOAD_KIND, "syncrcu", NULL }, syncrcu_knob,
+				 sizeof(syncrcu_knob) / sizeof(syncrcu_knob[0]) };
+
 const workload_ops syncrcu_workload = {
 	.kind = "syncrcu",
+	.knobs = &syncrcu_knobs,
 	.frees_files = false,
 	.create = syncrcu_create,
 	.destroy = syncrcu_destroy,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* workload.c - the table of workload kinds (workload.h). */
+#include <assert.h>
 #include <string.h>
 
 #include "kernel/kernel_int.h"
@@ -31,4 +32,12 @@ const char *workload_kinds(void)
 			strcat(buf, workloads[i]->kind);
 		}
 	return buf;
+}
+
+size_t workloads_knobs(const sim_knobs **out, size_t max)
+{
+	assert(max >= NWORKLOADS);
+	for (size_t i = 0; i < NWORKLOADS; i++)
+		out[i] = workloads[i]->knobs;
+	return NWORKLOADS;
 }

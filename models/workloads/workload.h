@@ -93,6 +93,12 @@ typedef struct kworkload {
 
 typedef struct workload_ops {
 	const char *kind;       /* its workload.kind */
+	/* The knobs it reads (params.h), with workload.kind = kind. */
+	const sim_knobs *knobs;
+	/* Its parameters fit the machine, before anything is built: 0 or
+	 * SIM_EINPUT (message naming where the value was set). Called with
+	 * workload.kind = kind, after the knobs. May be NULL. */
+	int (*validate)(const sim_params *p, char *err, size_t errlen);
 	bool frees_files;       /* its callbacks free struct files: file table and filp slab modelled */
 	/* Read and check its parameters: w->call_rate, w->p_kernel, w->priv.
 	 * 0, SIM_EINPUT (message naming where the value was set) or
@@ -133,6 +139,9 @@ typedef struct workload_ops {
 const workload_ops *workload_find(const char *kind);
 /* "callrcu, make, ...": every kind, for messages. */
 const char *workload_kinds(void);
+/* The knob tables of every kind, in the table's order, into @out (room for
+ * @max): their number. */
+size_t workloads_knobs(const sim_knobs **out, size_t max);
 
 /* next_syscall for workloads whose only system calls are their Poisson
  * calls (workload_calls()). */
