@@ -9,6 +9,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "hash.h"
 #include "phold_common.h"
 
 /* Same seeds as sim/rng.c: FNV-1a of the part name, splitmix64 finaliser. */
@@ -22,11 +23,7 @@ static uint64_t mix64(uint64_t z)
 
 static unsigned long seed_of(uint64_t seed, const char *part, uint64_t index)
 {
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
-	for (const unsigned char *p = (const unsigned char *)part; *p; p++) {
-		h ^= *p;
-		h *= UINT64_C(0x100000001b3);
-	}
+	uint64_t h = sim_fnv1a_str(SIM_FNV1A_BASIS, part);
 	uint64_t z = mix64(mix64(mix64(seed) ^ h) ^ index);
 	uint32_t s = (uint32_t)(z ^ (z >> 32));
 	return s ? s : 1;

@@ -196,7 +196,7 @@ static int load_run(const cli_run_req *req, sim_params **p, char *name, size_t n
 		cli_scenario_stem(req->scenario, name, nlen);
 	} else if (strlen(sim_params_text(*p, P_SCENARIO_NAME)) > REC_LABEL_MAX) {
 		char where[1024];
-		model_param_where(*p, P_SCENARIO_NAME, where, sizeof(where));
+		sim_params_where(*p, P_SCENARIO_NAME, where, sizeof(where));
 		snprintf(err, errlen, "%s: %zu bytes, longer than the %d a run's name may have", where,
 			 strlen(sim_params_text(*p, P_SCENARIO_NAME)), REC_LABEL_MAX);
 		return SIM_EINPUT;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hash.h"
 #include "registry.h"
 #include "sweep_plan.h"
 
@@ -490,22 +491,18 @@ int sweep_expand(sweep *s)
 	return 0;
 }
 
-/* Fold @s and its terminating NUL into the FNV-1a hash @h. (sim/rng.c and
- * sim/metrics.c have theirs: this one stays until sim/ offers one.) */
+/* Fold @s and its terminating NUL into the FNV-1a hash @h (the NUL keeps
+ * "ab","c" apart from "a","bc"). */
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
-	do {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	} while (*s++);
-	return h;
+	return sim_fnv1a(h, s, strlen(s) + 1);
 }
 
 void sweep_set_keys(sweep *s, const char **av)
 {
 	for (size_t j = 0; j < s->njobs; j++) {
 		int n = sweep_run_argv(s, &s->jobs[j], "", av);
-		uint64_t h = fnv1a(0xcbf29ce484222325ULL, "rcusim run key 1");
+		uint64_t h = fnv1a(SIM_FNV1A_BASIS, "rcusim run key 1");
 		h = fnv1a(h, s->scenario);
 		for (int k = 8; k < n; k++) /* after "--label" LABEL */
 			h = fnv1a(h, av[k]);

@@ -67,13 +67,6 @@ int model_ncpus(const sim_params *p);
 /* The run's policy label (the database's run.policy, the summary line):
  * rcu.policy under classic RCU, "tree" under Tree RCU, which has none. */
 const char *model_policy_label(const sim_params *p);
-/* sim_params_where() (params.h), under its old name for cli/ until it
- * calls that. */
-static inline void model_param_where(const sim_params *p, int id, char *buf, size_t len)
-{
-	sim_params_where(p, (size_t)id, buf, len);
-}
-
 /* Most sample points a run's series may hold together (16 bytes each in
  * memory, and as many rows in the database): models/samples.c. */
 #define MODEL_SAMPLE_POINTS_MAX 100000000

@@ -4,6 +4,7 @@
  * lookups in a registry of metric names. Lookups by name are linear: a run has tens of metrics, touched at the end
  * or once per sample, never per event.
  */
+#include "hash.h"
 #include "metrics.h"
 
 #include <assert.h>
@@ -273,9 +274,7 @@ int sim_metrics_scalar(sim_metrics *m, const char *name, double v)
 
 static uint64_t series_hash(const char *name, int cpu)
 {
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		h = (h ^ *p) * UINT64_C(0x100000001b3);
+	uint64_t h = sim_fnv1a_str(SIM_FNV1A_BASIS, name);
 	return (h ^ (uint64_t)(uint32_t)cpu) * UINT64_C(0x9e3779b97f4a7c15);
 }
 
