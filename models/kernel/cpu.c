@@ -213,7 +213,7 @@ void kcpu_schedule(kcpu *c, sim_time now)
 	sched_task *next = sched_schedule(&k->sched.cfg, &c->rq, now);
 	if (c->rq.last_wait_ns > k->cnt.wait_max)
 		k->cnt.wait_max = c->rq.last_wait_ns;
-	if (rf->idle_enter && !prev != !next) {
+	if (!prev != !next) {
 		/* The idle loop's extended quiescent state. */
 		if (next)
 			rf->idle_exit(k->rcu.rsp, c->id);

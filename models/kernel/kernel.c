@@ -118,8 +118,10 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 	r->cb_cost = sim_params_int(p, P_RCU_CALLBACK_COST);
 	if (cb_stats_init(&r->cb, m))
 		return SIM_ENOMEM;
-	r->ops = rcu_flavor_find(p);
-	assert(r->ops); /* rcusim_validate() checked */
+	const rcu_flavor *f = rcu_flavor_find(p);
+	assert(f); /* rcusim_validate() checked */
+	rcu_flavor_fill(&r->flavor, f);
+	r->ops = &r->flavor;
 	/* rcu.call_site (call_rcu|call_rcu_hurry): auto is the workload's. */
 	bool hurry = sim_params_is_auto(p, P_RCU_CALL_SITE) ? k->wl.ops->hurry
 							    : sim_params_int(p, P_RCU_CALL_SITE) == 1;

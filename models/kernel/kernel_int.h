@@ -199,7 +199,8 @@ typedef struct ksoftirq {
 
 /* 4. RCU: the flavor, its state, its costs, and the callbacks' counts. */
 typedef struct krcu {
-	const rcu_flavor *ops;  /* rcu.flavor */
+	const rcu_flavor *ops;  /* rcu.flavor's table, every optional operation filled (&flavor) */
+	rcu_flavor flavor;      /* that table (rcu_flavor_fill()) */
 	void *rsp;              /* its state */
 	sim_time handler_cost;  /* ns: the RCU softirq handler's fixed work per pass */
 	sim_time cb_cost;       /* ns: one callback */

@@ -84,7 +84,7 @@ void rcu_invoke_core(kcpu *c, sim_time now)
 int rcu_cpu_kthreads_create(kmodel *k, const sim_params *p, int prio)
 {
 	krcu *r = &k->rcu;
-	if (!r->ops->core_kthread || !r->ops->core_kthread(r->rsp))
+	if (!r->ops->core_kthread(r->rsp))
 		return 0;
 	if (!(r->rcuc = calloc((size_t)k->mach.ncpus, sizeof(*r->rcuc))) ||
 	    !(r->rcuc_run = sim_metrics_hist(k->h.m, "rcuc.run_ns")))

@@ -160,7 +160,7 @@ void rcu_nocb_timer_fire(sim_engine *eng, sim_timer *tm)
 int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio)
 {
 	krcu *r = &k->rcu;
-	int ng = r->ops->nocb_groups ? r->ops->nocb_groups(r->rsp) : 0;
+	int ng = r->ops->nocb_groups(r->rsp);
 	if (!ng)
 		return 0;
 	r->nocb = true;

@@ -149,7 +149,7 @@ void kcpu_run_ended(kcpu *c, sim_time now)
 	/* ksoftirqd: rcu_softirq_qs() at the end of its handle_softirqs(), then
 	 * cond_resched() between do_softirq() calls; sleep when nothing is
 	 * pending. */
-	if (k->rcu.ops->softirq_qs && !(c->fault & FAULT_NO_QS)) {
+	if (!(c->fault & FAULT_NO_QS)) {
 		k->rcu.ops->softirq_qs(k->rcu.rsp, c->id);
 		k->rcu.ops->cond_resched(k->rcu.rsp, c->id);
 	}

@@ -114,41 +114,28 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		return;
 	}
 	if (__builtin_expect(k->mach.nohz_idle, 0) && !c->rq.curr && !c->in_softirq &&
-	    !c->softirq_pending && rf->needs_cpu && !rf->needs_cpu(k->rcu.rsp, c->id))
+	    !c->softirq_pending && !rf->needs_cpu(k->rcu.rsp, c->id))
 		return; /* idle with its tick stopped (tick_nohz_idle_stop_tick()) */
 	if (c->in_softirq) {
-		/* Hardirq part only: rcu_check_callbacks sees in_softirq() (no
-		 * quiescent state) but re-raises the tasklet; scheduler_tick
-		 * charges curr; the run lasts longer. */
-		if (rf->sched_clock_irq) {
-			rcu_effect e = { false, false, false, false };
-			rf->sched_clock_irq(k->rcu.rsp, c->id, now, false, &e);
-			kcpu_rcu_effect(c, now, &e);
-		} else if (rf->rcu_pending(k->rcu.rsp, c->id)) {
-			rf->rcu_check_callbacks(k->rcu.rsp, c->id, false);
-			c->run_raised = true;
-		}
+		/* Hardirq part only: RCU's tick sees in_softirq() (no quiescent
+		 * state) but re-raises the softirq (the run restarts);
+		 * scheduler_tick charges curr; the run lasts longer. */
+		rcu_effect e = { false, false, false, false };
+		rf->sched_clock_irq(k->rcu.rsp, c->id, now, false, &e);
+		kcpu_rcu_effect(c, now, &e);
 		if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
 			c->need_resched = true;
 		kcpu_extend_run(c, k->mach.tick_cost);
 		return;
 	}
 	kcpu_account(c, now);
-	if (rf->sched_clock_irq) {
-		/* 6.x update_process_times(): rcu_sched_clock_irq(), which reads
-		 * whether the tick came from user mode or idle only when a
-		 * quiescent state or urgency is pending. */
-		bool user = rf->tick_reads_mode(k->rcu.rsp, c->id) && tick_from_user(c);
-		rcu_effect e = { false, false, false, false };
-		rf->sched_clock_irq(k->rcu.rsp, c->id, now, user && !(c->fault & FAULT_NO_QS), &e);
-		kcpu_rcu_effect(c, now, &e);
-	} else if (rf->rcu_pending(k->rcu.rsp, c->id)) {
-		/* update_process_times(): rcu_check_callbacks() if rcu_pending(),
-		 * a quiescent state if the tick came from user mode or the idle
-		 * task; it raises the RCU softirq. */
-		rf->rcu_check_callbacks(k->rcu.rsp, c->id, tick_from_user(c) && !(c->fault & FAULT_NO_QS));
-		c->softirq_pending = true;
-	}
+	/* update_process_times(): RCU's part (2.6: rcu_check_callbacks() if
+	 * rcu_pending(); 6.x: rcu_sched_clock_irq()), which reads whether the
+	 * tick came from user mode or idle only when that matters. */
+	bool user = rf->tick_reads_mode(k->rcu.rsp, c->id) && tick_from_user(c);
+	rcu_effect e = { false, false, false, false };
+	rf->sched_clock_irq(k->rcu.rsp, c->id, now, user && !(c->fault & FAULT_NO_QS), &e);
+	kcpu_rcu_effect(c, now, &e);
 	if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
 		c->need_resched = true;
 	kcpu_irq_exit(c, now + stretch(c, k->mach.tick_cost));

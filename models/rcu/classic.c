@@ -324,19 +324,26 @@ static int classic_call_rcu(void *state, int cpu, sim_time at, uint32_t obj, rcu
 	return call_rcu(&rs->cfg, &rs->rcp, &rs->rda[cpu], at, obj, eff);
 }
 
-static bool classic_rcu_pending(const void *state, int cpu)
+/* The tick reads whether it came from user mode or idle only when
+ * rcu_pending() (update_process_times() calls rcu_check_callbacks() only
+ * then). */
+static bool classic_tick_reads_mode(const void *state, int cpu)
 {
 	const classic_state *rs = state;
 	return rcu_pending(&rs->rcp, &rs->rda[cpu]);
 }
 
-/* rcu_check_callbacks() (2.6.16): a user tick or the idle task is a
- * quiescent state; the caller schedules the tasklet. */
-static void classic_rcu_check_callbacks(void *state, int cpu, bool user)
+/* update_process_times() (kernel/timer.c 2.6.14-2.6.16): if rcu_pending(),
+ * rcu_check_callbacks(), where a user tick or the idle task is a quiescent
+ * state, and which schedules the RCU tasklet (raise). */
+static void classic_sched_clock_irq(void *state, int cpu, sim_time now, bool user, rcu_effect *eff)
 {
 	classic_state *rs = state;
+	if (!rcu_pending(&rs->rcp, &rs->rda[cpu]))
+		return;
 	if (user)
 		rcu_qsctr_inc(&rs->rda[cpu]);
+	eff->raise = true;
 }
 
 static void classic_note_context_switch(void *state, int cpu)
@@ -445,8 +452,8 @@ const rcu_flavor rcu_classic = {
 	.create = classic_create,
 	.destroy = classic_destroy,
 	.call_rcu = classic_call_rcu,
-	.rcu_pending = classic_rcu_pending,
-	.rcu_check_callbacks = classic_rcu_check_callbacks,
+	.sched_clock_irq = classic_sched_clock_irq,
+	.tick_reads_mode = classic_tick_reads_mode,
 	.rcu_note_context_switch = classic_note_context_switch,
 	.rcu_process_callbacks = classic_process_callbacks,
 	.rcu_do_batch = classic_do_batch,

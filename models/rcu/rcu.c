@@ -21,6 +21,31 @@ const rcu_flavor *rcu_flavor_find(const sim_params *p)
 	return NULL;
 }
 
+/* The defaults of the optional operations: a kernel without the mechanism. */
+static void no_cpu_op(void *rsp, int cpu) {}
+static bool no_core_kthread(const void *rsp) { return false; }
+static bool tick_always(const void *rsp, int cpu) { return true; }
+static int no_nocb_groups(const void *rsp) { return 0; }
+
+void rcu_flavor_fill(rcu_flavor *out, const rcu_flavor *f)
+{
+	*out = *f;
+	if (!out->idle_enter)
+		out->idle_enter = no_cpu_op;
+	if (!out->idle_exit)
+		out->idle_exit = no_cpu_op;
+	if (!out->core_kthread)
+		out->core_kthread = no_core_kthread;
+	if (!out->cond_resched)
+		out->cond_resched = no_cpu_op;
+	if (!out->needs_cpu)
+		out->needs_cpu = tick_always;
+	if (!out->softirq_qs)
+		out->softirq_qs = no_cpu_op;
+	if (!out->nocb_groups)
+		out->nocb_groups = no_nocb_groups;
+}
+
 size_t rcu_flavors_knobs(const sim_knobs **out, size_t max)
 {
 	size_t n = 0;

@@ -129,13 +129,16 @@ typedef struct rcu_flavor {
 	 * one; NULL: the caller makes them one by one. 0 or SIM_ENOMEM. */
 	int (*call_rcu_n)(void *rsp, int cpu, sim_time t0, sim_time step, int64_t n,
 			  rcu_effect *eff);
-	/* rcu_pending(): has @cpu RCU work, so that the tick calls
-	 * rcu_check_callbacks()? */
-	bool (*rcu_pending)(const void *rsp, int cpu);
-	/* rcu_check_callbacks() from the tick on @cpu: @user (user mode or
-	 * idle) is a quiescent state. The caller raises the RCU softirq.
-	 * NULL in a flavor with sched_clock_irq. */
-	void (*rcu_check_callbacks)(void *rsp, int cpu, bool user);
+	/* The tick on @cpu at @now: update_process_times()'s RCU part
+	 * (2.6: rcu_check_callbacks() when rcu_pending(); 6.x:
+	 * rcu_sched_clock_irq()), @user meaning from user mode or the idle
+	 * task; effects in *eff (raise: RCU core work; need_resched: an
+	 * urgent quiescent state). In a softirq run @user is false and a
+	 * raise restarts the run. */
+	void (*sched_clock_irq)(void *rsp, int cpu, sim_time now, bool user, rcu_effect *eff);
+	/* Does the tick on @cpu read @user now (2.6: rcu_pending(); 6.x: a
+	 * quiescent state or urgency pending)? The caller draws it only then. */
+	bool (*tick_reads_mode)(const void *rsp, int cpu);
 	/* The quiescent state schedule() reports on @cpu (rcu_qsctr_inc). It
 	 * may be called after later events on other CPUs (a context switch at
 	 * the end of a lazy softirq run, kcpu.c), so it changes only @cpu's own
@@ -166,42 +169,41 @@ typedef struct rcu_flavor {
 	/* Write the flavor's scalars at the end. 0 or SIM_ENOMEM. */
 	int (*finish)(void *rsp, sim_metrics *m, sim_time now);
 
-	/* Optional: the 6.x tick, rcu_sched_clock_irq() on @cpu at @now,
-	 * @user meaning from user mode or the idle task; effects in *eff
-	 * (raise: RCU core work; need_resched: an urgent quiescent state).
-	 * Without it: rcu_pending(), then rcu_check_callbacks() and a raise. */
-	void (*sched_clock_irq)(void *rsp, int cpu, sim_time now, bool user, rcu_effect *eff);
-	/* With sched_clock_irq: does the tick on @cpu read @user now (a
-	 * quiescent state or urgency pending)? The caller draws it only then. */
-	bool (*tick_reads_mode)(const void *rsp, int cpu);
-	/* Optional: @cpu enters or leaves its idle loop (an extended quiescent
+	/* The operations below are optional: where a flavor leaves one NULL,
+	 * rcu_flavor_fill() puts in what a kernel without the mechanism does
+	 * (nothing, or the answer noted), so the CPU model calls every one
+	 * without a test. gp_step (a grace-period kthread) and call_rcu_n
+	 * (bulk calls) stay NULL where absent: the caller asks for them.
+	 *
+	 * @cpu enters or leaves its idle loop (an extended quiescent
 	 * state, ct_idle_enter()/ct_idle_exit()). Own state only, as
-	 * rcu_note_context_switch. */
+	 * rcu_note_context_switch. Default: nothing. */
 	void (*idle_enter)(void *rsp, int cpu);
 	void (*idle_exit)(void *rsp, int cpu);
-	/* Optional: the grace-period kthread's next step, run on @cpu at @now
+	/* Optional, NULL when the flavor has no grace-period kthread (classic
+	 * RCU): the kthread's next step, run on @cpu at @now
 	 * (its state changes at once; the caller charges the work in *w, then
 	 * does w->next). */
 	void (*gp_step)(void *rsp, int cpu, sim_time now, rcu_gp_work *w);
 	/* With gp_step: would a wakeup now end the sleeping kthread's wait? */
 	bool (*gp_wakeable)(void *rsp);
-	/* Optional: does RCU core work run in per-CPU rcuc kthreads (true) or
-	 * in the softirq? Without it: the softirq. */
+	/* Does RCU core work run in per-CPU rcuc kthreads (true) or in the
+	 * softirq? Default: the softirq. */
 	bool (*core_kthread)(const void *rsp);
-	/* Optional: a quiescent state at cond_resched() on @cpu (rcu_all_qs(),
-	 * only when urgency was asked). Own state only. */
+	/* A quiescent state at cond_resched() on @cpu (rcu_all_qs(), only
+	 * when urgency was asked). Own state only. Default: nothing. */
 	void (*cond_resched)(void *rsp, int cpu);
-	/* Optional: rcu_needs_cpu(): callbacks queued on @cpu, so that its
-	 * tick does not stop while it idles (irq.nohz_idle). Without it: the
-	 * tick never stops. */
+	/* rcu_needs_cpu(): callbacks queued on @cpu, so that its tick does
+	 * not stop while it idles (irq.nohz_idle). Default: true, the tick
+	 * never stops. */
 	bool (*needs_cpu)(const void *rsp, int cpu);
-	/* Optional: ksoftirqd's quiescent state at the end of its softirq run
-	 * (rcu_softirq_qs()). Own state only. */
+	/* ksoftirqd's quiescent state at the end of its softirq run
+	 * (rcu_softirq_qs()). Own state only. Default: nothing. */
 	void (*softirq_qs)(void *rsp, int cpu);
 
-	/* Optional: callback offloading (rcu_nocbs). nocb_groups: the rcuog
-	 * groups, 0 when no CPU is offloaded (then none of the others is
-	 * called; NULL: none ever). call_rcu, rcu_process_callbacks, gp_step
+	/* Callback offloading (rcu_nocbs). nocb_groups: the rcuog groups, 0
+	 * when no CPU is offloaded (then none of the others is called;
+	 * default: 0, none ever). call_rcu, rcu_process_callbacks, gp_step
 	 * and the four below may leave kicks, which the caller takes with
 	 * nocb_kicks() after each and carries out. */
 	int (*nocb_groups)(const void *rsp);
@@ -231,6 +233,9 @@ typedef struct rcu_flavor {
 
 /* The flavor rcu.flavor names. */
 const rcu_flavor *rcu_flavor_find(const sim_params *p);
+/* @f into @out with every optional operation it leaves NULL filled with
+ * its default (see above), but gp_step and call_rcu_n. */
+void rcu_flavor_fill(rcu_flavor *out, const rcu_flavor *f);
 /* The knob tables of every flavor, in rcu_flavors[]'s order, into @out
  * (room for @max): their number. */
 size_t rcu_flavors_knobs(const sim_knobs **out, size_t max);

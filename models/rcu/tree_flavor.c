@@ -135,16 +135,6 @@ static int tree_call_rcu_n(void *state, int cpu, sim_time t0, sim_time step, int
 	return rcu_tree_call_rcu_n(tf->rs, cpu, t0, step, n, eff);
 }
 
-/* rcu_pending() (tree.c 6.12:4409): a deferred rcuog wakeup of this CPU's
- * (a group leader's) first. */
-static bool tree_pending(const void *state, int cpu)
-{
-	const tree_flavor *tf = state;
-	if (tf->nocb && rcu_nocb_need_deferred_wakeup(tf->nocb, cpu, RCU_NOCB_WAKE))
-		return true;
-	return rcu_tree_pending(tf->rs, cpu);
-}
-
 static void tree_note_context_switch(void *state, int cpu)
 {
 	tree_flavor *tf = state;
@@ -478,7 +468,6 @@ const rcu_flavor rcu_tree = {
 	.destroy = tree_destroy,
 	.call_rcu = tree_call_rcu,
 	.call_rcu_n = tree_call_rcu_n,
-	.rcu_pending = tree_pending,
 	.rcu_note_context_switch = tree_note_context_switch,
 	.rcu_process_callbacks = tree_core,
 	.rcu_do_batch = tree_core,
