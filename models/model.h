@@ -62,8 +62,6 @@ typedef struct model_ops {
 extern const model_ops queue_model;
 extern const model_ops kernel_model; /* every kind of workload.c's table */
 
-/* Number of CPUs the machine section describes. */
-int model_ncpus(const sim_params *p);
 /* The run's policy label (the database's run.policy, the summary line):
  * rcu.policy under classic RCU, "tree" under Tree RCU, which has none. */
 const char *model_policy_label(const sim_params *p);

@@ -148,7 +148,7 @@ static int queue_create(void **state, const model_env *env, char *err, size_t er
 		goto nomem;
 	q->eng = env->eng;
 	q->m = env->m;
-	q->ncpus = model_ncpus(p);
+	q->ncpus = machine_ncpus(p);
 	double rate = sim_params_real(p, P_WORKLOAD_QUEUE_RATE);
 	q->mean_gap_s = rate > 0 ? 1.0 / rate : INFINITY;
 	q->mean_svc_s = 1.0 / sim_params_real(p, P_WORKLOAD_QUEUE_SERVICE_RATE);

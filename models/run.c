@@ -10,11 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int model_ncpus(const sim_params *p)
-{
-	return machine_ncpus(p);
-}
-
 /* rcu.flavor's choices (params.def). */
 enum { FLAVOR_CLASSIC, FLAVOR_TREE };
 
