@@ -5,17 +5,15 @@
  * have the model compute and check its results.
  */
 #include "model.h"
+#include "rcu/rcu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* rcu.flavor's choices (params.def). */
-enum { FLAVOR_CLASSIC, FLAVOR_TREE };
-
 const char *model_policy_label(const sim_params *p)
 {
-	return sim_params_int(p, P_RCU_FLAVOR) == FLAVOR_TREE ? "tree" : sim_params_text(p, P_RCU_POLICY);
+	return rcu_policy_label(p);
 }
 
 typedef struct sampler {

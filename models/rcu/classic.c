@@ -446,9 +446,16 @@ static const sim_knobs classic_knobs = { { P_RCU_FLAVOR, "classic", NULL }, clas
 					 sizeof(classic_knob) / sizeof(classic_knob[0]) };
 static const sim_knobs *const classic_parts[] = { &classic_knobs, NULL };
 
+/* Classic RCU's runs are told apart by their batch policy. */
+static const char *classic_policy_label(const sim_params *p)
+{
+	return sim_params_text(p, P_RCU_POLICY);
+}
+
 const rcu_flavor rcu_classic = {
 	.name = "classic",
 	.knobs = classic_parts,
+	.policy_label = classic_policy_label,
 	.create = classic_create,
 	.destroy = classic_destroy,
 	.call_rcu = classic_call_rcu,

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Every flavor (its file, rcu_NAME.c or rcu_NAME_flavor.c, defines rcu_NAME); params.def's
+/* Every flavor (its file, rcu/NAME.c or rcu/NAME_flavor.c, defines rcu_NAME); params.def's
  * rcu.flavor lists their names. */
 extern const rcu_flavor rcu_classic, rcu_tree;
 static const rcu_flavor *const rcu_flavors[] = { &rcu_classic, &rcu_tree };
@@ -74,6 +74,14 @@ int rcu_params_check(const sim_params *p, char *err, size_t errlen)
 		return SIM_EINPUT;
 	}
 	return 0;
+}
+
+const char *rcu_policy_label(const sim_params *p)
+{
+	const rcu_flavor *f = rcu_flavor_find(p);
+	if (!f)
+		return sim_params_text(p, P_RCU_FLAVOR);
+	return f->policy_label ? f->policy_label(p) : f->name;
 }
 
 int rcu_flavor_validate(const sim_params *p, char *err, size_t errlen)

@@ -117,6 +117,9 @@ typedef struct rcu_flavor {
 	 * Called with rcu.flavor = name, after the knobs. NULL: nothing to
 	 * check. */
 	int (*validate)(const sim_params *p, char *err, size_t errlen);
+	/* The run's policy label (the database's run.policy), when it is not
+	 * the flavor's name: classic RCU's is rcu.policy. NULL: the name. */
+	const char *(*policy_label)(const sim_params *p);
 	/* Build the state from @env into *rsp (freed by destroy even when
 	 * create fails part-way). 0, SIM_ENOMEM or SIM_EINPUT (message). */
 	int (*create)(void **rsp, const rcu_flavor_env *env, char *err, size_t errlen);
@@ -243,6 +246,8 @@ size_t rcu_flavors_knobs(const sim_knobs **out, size_t max);
  * rcu.qlowmark is below rcu.qhimark (both flavors read them). 0 or
  * SIM_EINPUT (message naming where the values were set). */
 int rcu_params_check(const sim_params *p, char *err, size_t errlen);
+/* The run's policy label: the flavor's policy_label, else its name. */
+const char *rcu_policy_label(const sim_params *p);
 /* The validate of the flavor rcu.flavor names (0 without one). */
 int rcu_flavor_validate(const sim_params *p, char *err, size_t errlen);
 

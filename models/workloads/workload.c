@@ -5,7 +5,7 @@
 
 #include "kernel/kernel_int.h"
 
-/* Every kind (its file, wl_KIND.c, defines KIND_workload); params.def's
+/* Every kind (its file, workloads/KIND.c, defines KIND_workload); params.def's
  * workload.kind lists their names. */
 extern const workload_ops callrcu_workload, openclose_workload, make_workload, syncrcu_workload,
 	exitflood_workload, fwdprog_workload;
