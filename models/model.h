@@ -60,11 +60,13 @@ typedef struct model_ops {
 } model_ops;
 
 extern const model_ops queue_model;
-extern const model_ops kernel_model; /* every kind of workload.c's table */
+extern const model_ops kernel_model; /* every kind of workloads/workload.c's table */
 
 /* The run's policy label (the database's run.policy, the summary line):
- * rcu.policy under classic RCU, "tree" under Tree RCU, which has none. */
+ * the RCU flavor's (rcu_policy_label(), rcu/rcu.h): rcu.policy under
+ * classic RCU, else the flavor's name ("tree"). */
 const char *model_policy_label(const sim_params *p);
+
 /* Most sample points a run's series may hold together (16 bytes each in
  * memory, and as many rows in the database): models/samples.c. */
 #define MODEL_SAMPLE_POINTS_MAX 100000000
@@ -88,14 +90,14 @@ typedef struct rcusim_outcome {
  * where the offending value was set. */
 int rcusim_validate(const sim_params *p, char *err, size_t errlen);
 
-/* Simulate the scenario @p into @m. @stop (may be NULL) is watched for a
- * signal. Returns 0 (see out->end), SIM_EINPUT, SIM_ECHECK or
- * SIM_ENOMEM with a message in @err; on SIM_ECHECK @m holds what was
- * measured. @progress (may be NULL) is called at every sample. */
 /* Called at every sample with the simulated time, the end time and the
  * events so far (for progress reports; it must not touch the model). */
 typedef void rcusim_progress(void *ctx, sim_time now, sim_time end, uint64_t events);
 
+/* Simulate the scenario @p into @m. @stop (may be NULL) is watched for a
+ * signal. Returns 0 (see out->end), SIM_EINPUT, SIM_ECHECK or
+ * SIM_ENOMEM with a message in @err; on SIM_ECHECK @m holds what was
+ * measured. @progress (may be NULL) is called at every sample. */
 int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atomic_t *stop,
 		    rcusim_progress *progress, void *progress_ctx, rcusim_outcome *out, char *err,
 		    size_t errlen);

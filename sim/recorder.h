@@ -32,7 +32,8 @@ typedef struct rec_db rec_db;
 
 typedef struct rec_run_info {
 	const char *scenario; /* scenario file as given */
-	const char *policy;   /* rcu.policy (or the workload for non-RCU runs) */
+	const char *policy;   /* the run's policy label (model_policy_label(): rcu.policy
+			       * under classic RCU, else the RCU flavor's name) */
 	int64_t seed;         /* scenario.seed */
 	const char *label;    /* --label, or NULL */
 	sim_time duration_ns; /* scenario.duration */
@@ -98,11 +99,11 @@ struct sqlite3 *rec_handle(rec_db *db);
 typedef struct rec_run_row {
 	int64_t run_id;       /* run */
 	char scenario[REC_LABEL_MAX + 1]; /* scenario name */
-	char policy[32];      /* rcu.policy */
+	char policy[32];      /* its policy label (rec_run_info.policy) */
 	int64_t seed;         /* scenario.seed */
 	char label[REC_LABEL_MAX + 1]; /* --label, "" if none */
 	char status[16];      /* running, complete, aborted, failed, or lost: 'running'
-			       * in the file, its owner gone (rec_run_lost()) */
+			       * in the file, its owner gone (recorder.c's run_lost()) */
 	sim_time sim_end_ns;  /* simulated time reached */
 	sim_time sim_duration_ns; /* simulated time asked for */
 	double wall_s;        /* wall-clock seconds it took (0 if not ended) */

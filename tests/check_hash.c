@@ -19,7 +19,7 @@ START_TEST(hash_fnv1a_vectors)
 END_TEST
 
 /* A string hashes as its bytes without the NUL; with the NUL (as a run
- * key folds each field, cli/backend.c) it is one byte more. */
+ * key folds each field, cli/sweep_plan.c) it is one byte more. */
 START_TEST(hash_fnv1a_str_is_bytes)
 {
 	const char *s = "rcusim run key 1";

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* check_kcpu.c - step tests of the CPU model (models/kcpu.c): a kernel
- * model built from parameters, a state set up by hand, the engine run up to
- * one handler, the next state checked. What a reschedule IPI does and where
- * pending softirqs run on sparc64 and x86_64 (machine.arch), and what each
- * injected fault (fault.kind) stops. */
+/* check_kcpu.c - step tests of the CPU model (models/kernel/: cpu.c,
+ * softirq.c, tick.c, irq.c): a kernel model built from parameters, a state
+ * set up by hand, the engine run up to one handler, the next state checked.
+ * What a reschedule IPI does and where pending softirqs run on sparc64 and
+ * x86_64 (machine.arch), and what each injected fault (fault.kind) stops. */
 #include <check.h>
 
 #include "cpulist.h"

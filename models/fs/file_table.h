@@ -2,7 +2,7 @@
 /*
  * file_table.h - the file table (fs/file_table.c, 2.6.15 and 2.6.16): max_files,
  * get_empty_filp with its file-max check, file_free / file_free_rcu, and
- * nr_files under the three accountings, over the filp slab (models/slab.c).
+ * nr_files under the three accountings, over the filp slab (models/mm/slab.c).
  */
 #ifndef RCUSIM_MODELS_VFS_H
 #define RCUSIM_MODELS_VFS_H

@@ -182,7 +182,7 @@ typedef struct kmachine {
 
 /* 2. The scheduler. */
 typedef struct kscheduler {
-	sched_cfg cfg;          /* O(1) constants */
+	sched_cfg cfg;          /* the class (sched.kind) and its constants */
 	sched_arrays *rq_store; /* per CPU: its runqueue's priority arrays */
 	sim_time ctxsw_cost;    /* ns: one context switch, at full speed */
 } kscheduler;
@@ -363,7 +363,7 @@ static inline int job_call_rcu_n(kcpu *c, sim_time now, sim_time t0, sim_time st
 	return 0;
 }
 
-/* ---- files.c: the file table's part ---- */
+/* ---- fs/files.c: the file table's part ---- */
 
 /* Build the file table and filp slab (k->files.on) and arm each CPU's
  * cache_reap. 0, SIM_EINPUT (message) or SIM_ENOMEM. */

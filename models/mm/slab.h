@@ -6,7 +6,7 @@
  * cache_alloc_refill, cache_grow (constructor on every object),
  * cache_flusharray and free_block (a slab that empties is destroyed at once
  * above free_limit), and cache_reap. One node. Pure data structure: the
- * caller (models/kernel.c) decides when each function runs.
+ * callers (fs/file_table.c, fs/files.c) decide when each function runs.
  *
  * Objects are numbered: slab id x num + index in the slab. The
  * fragmentation metric needs only how many objects are handed out and how

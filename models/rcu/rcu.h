@@ -2,20 +2,21 @@
 /*
  * rcu.h - an RCU implementation as the CPU model sees it: a table of
  * operations (rcu_flavor) over a state the flavor owns, after the hooks the
- * kernel's CPU code calls: call_rcu(), rcu_pending() and
- * rcu_check_callbacks() from the tick, the quiescent state at context
- * switch, the softirq (tasklet) handler, and what a run samples and
- * reports. Classic RCU (rcu/classic.c, 2.6.14-2.6.16) is the first
- * flavor, Tree RCU of 6.12 (rcu/tree_flavor.c over tree.c) the
- * second; a new one is one file and its entry (with its extern
- * declaration) in rcu_flavors[] (rcu.c).
+ * kernel's CPU code calls: call_rcu(), the tick's RCU part (2.6:
+ * rcu_check_callbacks() when rcu_pending(); 6.x: rcu_sched_clock_irq()),
+ * the quiescent state at context switch, the softirq (tasklet) handler,
+ * and what a run samples and reports. Classic RCU (rcu/classic.c,
+ * 2.6.14-2.6.16) is the first flavor, Tree RCU of 6.12 (rcu/tree_flavor.c
+ * over tree.c) the second; a new one is one file and its entry (with its
+ * extern declaration) in rcu_flavors[] (rcu.c).
  * The flavor decides nothing about CPU time: the caller pays for every
  * call at the costs it holds and decides when each runs, including the
  * steps of a flavor's grace-period kthread (gp_step), which the caller runs
  * as a task on a CPU.
- * The operations after rcu_note_context_switch marked "optional" are NULL
- * in a flavor without them (classic): the caller then does what the
- * comment says instead.
+ * The operations marked optional may be NULL in a flavor without them
+ * (classic): rcu_flavor_fill() puts in each one's default, so the caller
+ * calls them without a test, but for call_rcu_n and gp_step, which it
+ * asks for.
  */
 #ifndef RCUSIM_MODELS_RCU_H
 #define RCUSIM_MODELS_RCU_H
@@ -144,7 +145,7 @@ typedef struct rcu_flavor {
 	bool (*tick_reads_mode)(const void *rsp, int cpu);
 	/* The quiescent state schedule() reports on @cpu (rcu_qsctr_inc). It
 	 * may be called after later events on other CPUs (a context switch at
-	 * the end of a lazy softirq run, kcpu.c), so it changes only @cpu's own
+	 * the end of a lazy softirq run, kernel/cpu.c's kcpu_settle()), so it changes only @cpu's own
 	 * state, read by nothing but @cpu's own handlers. */
 	void (*rcu_note_context_switch)(void *rsp, int cpu);
 	/* The RCU softirq handler on @cpu, the first pass of a __do_softirq

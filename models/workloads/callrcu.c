@@ -65,7 +65,7 @@ static const sim_knobs callrcu_knobs = { { P_WORKLOAD_KIND, "callrcu", NULL }, c
 				 sizeof(callrcu_knob) / sizeof(callrcu_knob[0]) };
 
 /* Bulk calls draw no time for each system call's return, where sparc64
- * runs pending softirqs (kcpu.c, arm_sysret()): bulk is x86_64's only. */
+ * runs pending softirqs (kernel/cpu.c, arm_sysret()): bulk is x86_64's only. */
 static int callrcu_validate(const sim_params *p, char *err, size_t errlen)
 {
 	char a[512];

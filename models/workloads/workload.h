@@ -11,7 +11,8 @@
  *
  * A workload never touches its CPU's scheduling or softirq state: what a
  * job's work asks of the CPU (need_resched, reschedule IPIs, going to
- * sleep) comes back as a job_effect, and the CPU model (kernel/cpu.c, kcpu_account()) acts on it.
+ * sleep) comes back as a job_effect, and the CPU model acts on it
+ * (kernel/cpu.c, kcpu_account()).
  */
 #ifndef RCUSIM_MODELS_WORKLOAD_H
 #define RCUSIM_MODELS_WORKLOAD_H
@@ -54,7 +55,7 @@ typedef struct job {
 	uint8_t files_order;    /* room in files: none if 0, else 8 << files_order */
 	bool started;           /* this unit's held files are allocated */
 	bool in_kernel;         /* in a long kernel path (exit): every tick finds it in kernel mode */
-	bool refused;           /* its last open was refused: retries counts on (files.h) */
+	bool refused;           /* its last open was refused: retries counts on (fs/files.h) */
 	/* Read only now and then: */
 	bool sleeping;          /* waiting to retry an open refused at file-max */
 	int retries;            /* consecutive refusals while refused, else 0 */
@@ -83,7 +84,7 @@ typedef struct kworkload {
 	double call_rate;       /* call_rcu or open attempts per ns of job CPU work */
 	double p_kernel;        /* share of job CPU time in system calls */
 	bool bulk_calls;        /* callrcu: calls drawn per stretch (workload.callrcu_arrivals = bulk) */
-	/* Refused opens (workloads that open files, files.c). */
+	/* Refused opens (workloads that open files, fs/files.c). */
 	int on_enfile;          /* 0 fail, 1 retry, 2 retry then fail */
 	sim_time retry_delay;   /* ns asleep before retrying */
 	int64_t retry_max;      /* retries before failing (on_enfile both) */
@@ -124,7 +125,8 @@ typedef struct workload_ops {
 	 * sparc64's rtrap next runs a pending softirq. */
 	double (*next_syscall)(const kworkload *w, const job *j);
 	/* ns of work until running job @j blocks (synchronize_rcu), or
-	 * INFINITY: the CPU model has an event there (kernel/cpu.c, jobev). NULL for
+	 * INFINITY: the CPU model has an event there (kcpu.jobev, armed in
+	 * kernel/cpu.c, handled in kernel/irq.c). NULL for
 	 * workloads whose jobs block only at a refused open. */
 	double (*next_block)(const kworkload *w, const job *j);
 	/* The function of its callbacks' objects (rcu.h), or NULL: for
