@@ -155,7 +155,13 @@ accounting = slab
   `rcu.fqs_cpu_cost`, `irq.nohz_idle`) and its offloading knobs (`rcu.nocbs`, `rcu.nocb_gp_stride`,
   `rcu.lazy`, `rcu.lazy_flush`, `rcu.lazy_shrink_at`, `rcu.call_site`) with `rcu.flavor = classic`;
   `rcu.lazy_flush`, `rcu.lazy_shrink_at` and `rcu.call_site` also need `rcu.lazy = yes`, and
-  `rcu.kthread_prio` `sched.kind = eevdf`. Included files may set them: a kernel preset gives every
+  `rcu.kthread_prio` `sched.kind = eevdf`; classic RCU's `rcu.policy`, `rcu.maxbatch`,
+  `rcu.resched_over`, `rcu.rsinterval` and `rcu.reset_last_rs_qlen` with `rcu.flavor = tree`; a
+  workload kind's own knobs (`workload.make_*`, `workload.callrcu_*`, `workload.queue_*`, ...;
+  `workload.on_enfile` and `workload.retry_*` are make's and openclose's) with another
+  `workload.kind`, and `workload.jobs` with `queue`. Each part of a run names the knobs it
+  reads and when, and the message says which condition failed.
+  Included files may set them: a kernel preset gives every
   version-specific value, whichever scheduler or policy the scenario built on it chooses.
 - `rcusim run --set KEY=VALUE` (repeatable, in order) overrides any parameter after the file and
   its includes are read; `--seed N` and `--duration TIME` are `--set scenario.seed=N` and
