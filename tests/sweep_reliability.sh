@@ -8,9 +8,9 @@
 #   signal_lost         a run killed by SIGKILL is lost: exit 3, not "failed"
 #   signal_aborted      a run stopped by SIGTERM is aborted: exit 3
 #   validate_first      a sweep with one bad value starts no run: exit 2
-#   validate_model      the same for a value only the model refuses: its
-#                       check moves into rcusim_validate() (models/run.c),
-#                       and this case fails until that change is merged
+#   validate_model      the same for a value only the model refuses (the
+#                       callrcu workload's create, reached through
+#                       cli_check_run()'s rcusim_prepare())
 #   own_runs            a run of another command with the sweep's label,
 #                       in its database meanwhile, is not the sweep's
 #   own_runs_concurrent two identical sweeps at once each report their own

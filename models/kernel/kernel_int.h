@@ -53,7 +53,8 @@ typedef struct kthread kthread;
 /* What makes a kernel thread one kind or another (kthread.c runs them all):
  * its work comes in steps, each a number of ns of CPU time at full speed
  * whose state changes when it starts. A new kind is a file with its table
- * and a line in kernel.c's kthread_families[]. */
+ * and its family's create, declared below beside the RCU kthreads', and a
+ * line in kernel.c's kthread_families[]. */
 typedef struct kthread_ops {
 	const char *name;
 	/* @kt, running on @c, begins its next step at @t: its state changes
