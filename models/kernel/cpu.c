@@ -147,7 +147,7 @@ static void send_reschedule_ipis(kcpu *from, sim_time now)
 	}
 }
 
-void kcpu_rcu_effect(kcpu *c, sim_time now, const rcu_effect *e)
+void kcpu_rcu_effect_apply(kcpu *c, sim_time now, const rcu_effect *e)
 {
 	kmodel *k = c->k;
 	if (e->need_resched)
@@ -164,33 +164,6 @@ void kcpu_rcu_effect(kcpu *c, sim_time now, const rcu_effect *e)
 	}
 	if (__builtin_expect(k->rcu.nocb, 0))
 		rcu_nocb_kicks(k, now);
-}
-
-/* The running job's work since seg_start, applied at @now through its
- * workload's run(); then what it asked of this CPU: a job that went to
- * sleep leaves the runqueue, and RCU's effects. */
-void kcpu_account(kcpu *c, sim_time now)
-{
-	kmodel *k = c->k;
-	sched_task *p = c->rq.curr;
-	check_settled(c);
-	if (!is_job(c, p) || now <= c->seg_start) {
-		if (__builtin_expect(is_kthread(c, p), 0))
-			kthread_progress(c, task_kthread(p), now);
-		if (now > c->seg_start)
-			c->seg_start = now;
-		return;
-	}
-	job *j = p->owner;
-	double s = speed(c);
-	job_effect eff = { { false, false, false, false }, false };
-	k->wl.ops->run(c, j, now, c->seg_start, (double)(now - c->seg_start) * s, s, &eff);
-	c->seg_start = now;
-	if (eff.slept) {
-		sched_sleep(&k->sched.cfg, &c->rq, &j->task, now);
-		c->need_resched = true;
-	}
-	kcpu_rcu_effect(c, now, &eff.rcu); /* call_rcu's, on offloaded CPUs too */
 }
 
 /* schedule() at @now: the quiescent state RCU notes at a context switch,

@@ -436,9 +436,6 @@ void kcpu_settle(kcpu *c, sim_time now, uint64_t seq, bool peek);
 void kcpu_settle_now(kcpu *c);
 /* @c's thread became busy or idle: its core's other threads' speed. */
 void kcpu_update_busy(kcpu *c);
-/* The running task's work since seg_start, applied at @now (a job's
- * through its workload's run(), then what it asked of this CPU). */
-void kcpu_account(kcpu *c, sim_time now);
 /* schedule() on @c at @now: a quiescent state, then the pick. */
 void kcpu_schedule(kcpu *c, sim_time now);
 /* Back to the interrupted or returning task at @t: schedule() if
@@ -447,8 +444,14 @@ void kcpu_return_to_task(kcpu *c, sim_time t);
 /* What RCU asked of CPU @c at @now, carried out in one place, in this
  * order: need_resched, force_quiescent_state()'s reschedule IPIs, the GP
  * kthread's wakeup, invoke_rcu_core() (in a softirq run: the run
- * restarts), then the kicks the flavor left for the offloading kthreads. */
-void kcpu_rcu_effect(kcpu *c, sim_time now, const rcu_effect *e);
+ * restarts), then the kicks the flavor left for the offloading kthreads.
+ * kcpu_rcu_effect() is its inline front: most calls ask nothing. */
+void kcpu_rcu_effect_apply(kcpu *c, sim_time now, const rcu_effect *e);
+static inline void kcpu_rcu_effect(kcpu *c, sim_time now, const rcu_effect *e)
+{
+	if (e->need_resched || e->send_ipis || e->wake_gp || e->raise || c->k->rcu.nocb)
+		kcpu_rcu_effect_apply(c, now, e);
+}
 /* A hardirq of @cost_ns landed in the softirq run in progress on @c: the
  * run ends that much later. */
 void kcpu_extend_run(kcpu *c, sim_time cost_ns);
@@ -487,6 +490,33 @@ void kthread_arm(kcpu *c, sim_time t);
  * its sleep times out). */
 void kthread_done_fire(sim_engine *eng, sim_timer *tm);
 void kthread_wake_fire(sim_engine *eng, sim_timer *tm);
+
+/* The running job's work since seg_start, applied at @now through its
+ * workload's run(); then what it asked of this CPU: a job that went to
+ * sleep leaves the runqueue, and RCU's effects. */
+static inline __attribute__((always_inline)) void kcpu_account(kcpu *c, sim_time now)
+{
+	kmodel *k = c->k;
+	sched_task *p = c->rq.curr;
+	check_settled(c);
+	if (!is_job(c, p) || now <= c->seg_start) {
+		if (__builtin_expect(is_kthread(c, p), 0))
+			kthread_progress(c, task_kthread(p), now);
+		if (now > c->seg_start)
+			c->seg_start = now;
+		return;
+	}
+	job *j = p->owner;
+	double s = speed(c);
+	job_effect eff = { { false, false, false, false }, false };
+	k->wl.ops->run(c, j, now, c->seg_start, (double)(now - c->seg_start) * s, s, &eff);
+	c->seg_start = now;
+	if (eff.slept) {
+		sched_sleep(&k->sched.cfg, &c->rq, &j->task, now);
+		c->need_resched = true;
+	}
+	kcpu_rcu_effect(c, now, &eff.rcu); /* call_rcu's, on offloaded CPUs too */
+}
 
 /* rcu_gp_kthread.c, rcu_cpu_kthread.c, rcu_nocb_kthreads.c: the RCU
  * flavor's kthreads. Each family's create is a line of kernel.c's
