@@ -4,6 +4,8 @@
  * through get_empty_filp() with the refusal at file-max handled as
  * workload.on_enfile says, fput() -> file_free() -> call_rcu(), closing all
  * a job holds, and a job's open files as a min-heap on their close times.
+ * Follows fs/file_table.c of 2.6.15-2.6.16 (get_empty_filp(), fput(),
+ * file_free()).
  */
 #ifndef RCUSIM_MODELS_FILES_H
 #define RCUSIM_MODELS_FILES_H

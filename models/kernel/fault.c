@@ -5,6 +5,7 @@
  * simulated time. A stand-in for a stall whose cause no source records;
  * what each kind does to a CPU is in irq.c (kcpu_fault_begin/end) and
  * tick.c (no tick, or one latched).
+ * Follows no kernel source: the seed story records the stall, not its cause.
  */
 #include <stdio.h>
 #include <stdlib.h>

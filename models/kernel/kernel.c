@@ -7,6 +7,7 @@
  * the end-of-run scalars with the conservation checks. What each CPU does
  * is in cpu.c, softirq.c, kthread.c (and its kinds), tick.c and irq.c; the
  * jobs in workloads/ (shared types in kernel_int.h).
+ * Its parts follow 2.6.14-2.6.16 or Linux 6.12 as each file says.
  */
 #include <assert.h>
 #include <math.h>

@@ -13,6 +13,7 @@
  * the workloads (workloads/) call the RCU flavor and the file table
  * (fs/files.c) and never the CPU model: what they ask of it comes back as
  * a job_effect.
+ * Its parts follow 2.6.14-2.6.16 or Linux 6.12 as each file says.
  */
 #ifndef RCUSIM_KERNEL_INT_H
 #define RCUSIM_KERNEL_INT_H

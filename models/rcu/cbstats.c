@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* cbstats.c - the cb.* metrics and their conservation check (cbstats.h). */
+/* cbstats.c - the cb.* metrics and their conservation check (cbstats.h).
+ * No kernel counterpart: what rcusim counts of any flavor. */
 #include "rcu/cbstats.h"
 
 #include <stdio.h>

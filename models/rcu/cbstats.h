@@ -4,6 +4,7 @@
  * machine-wide queue over time, each callback's latency) and the one
  * writer of the cb.* metrics and their conservation check, shared by the
  * kernel model and the engine's queue check.
+ * No kernel counterpart: what rcusim counts of any flavor.
  */
 #ifndef RCUSIM_MODELS_CBSTATS_H
 #define RCUSIM_MODELS_CBSTATS_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rcu.c - the RCU flavors rcu.flavor chooses from (rcu.h), and what is
- * checked of the rcu.* parameters whichever runs. */
+ * checked of the rcu.* parameters whichever runs.
+ * The table has no kernel counterpart; each flavor names its version. */
 #include "rcu/rcu.h"
 
 #include <assert.h>

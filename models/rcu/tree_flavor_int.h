@@ -3,6 +3,7 @@
  * tree_flavor_int.h - what the Tree RCU flavor's two files share: its
  * state (tree_flavor), and the offloading glue of tree_nocb_flavor.c that
  * tree_flavor.c calls or puts in the rcu_tree table. Nothing else uses it.
+ * Linux 6.12, as tree_flavor.c and tree_nocb_flavor.c.
  */
 #ifndef RCUSIM_MODELS_RCU_TREE_FLAVOR_INT_H
 #define RCUSIM_MODELS_RCU_TREE_FLAVOR_INT_H

@@ -2,6 +2,7 @@
 /*
  * tree_int.h - what Tree RCU's own files (tree.c, tree_gp.c) share and
  * nothing else uses.
+ * Linux 6.12 (kernel/rcu/tree.c), as tree.c and tree_gp.c.
  */
 #ifndef RCUSIM_MODELS_RCU_TREE_INT_H
 #define RCUSIM_MODELS_RCU_TREE_INT_H

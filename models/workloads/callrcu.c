@@ -5,6 +5,8 @@
  * their CPU time: drawn call by call, or (workload.callrcu_arrivals = bulk)
  * as a Poisson count per stretch of CPU time, spread evenly over it.
  * Callbacks free nothing the model tracks.
+ * A load, not kernel code: its calls go to the flavor (call_rcu() of
+ * 2.6.14-2.6.16 or 6.12).
  */
 #include <stdio.h>
 #include <string.h>

@@ -11,6 +11,8 @@
  * (workload.make_* in `rcusim params`). Left out: load balancing (jobs stay
  * on the CPU they start on).
  * Kernel sources: fs/open.c, fs/namei.c (open intents), fs/file_table.c.
+ * A load, not kernel code; the kernel paths it exercises are the
+ * flavor's and fs/'s, each of its version.
  */
 #include <math.h>
 #include <stdio.h>

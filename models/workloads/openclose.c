@@ -4,6 +4,7 @@
  * October 2005 reports, one pair per workload.openclose_pair_cost of CPU
  * time (a Poisson process), workload.openclose_user_share of it in user
  * mode. Each close queues the file's RCU callback at once.
+ * A load, not kernel code: the reports were against 2.6.14.
  */
 #include "fs/files.h"
 #include "kernel/kernel_int.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* workload.c - the table of workload kinds (workload.h). */
+/* workload.c - the table of workload kinds (workload.h).
+ * Loads, not kernel code; each kind names the kernel it was measured on. */
 #include <assert.h>
 #include <string.h>
 

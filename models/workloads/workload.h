@@ -13,6 +13,7 @@
  * job's work asks of the CPU (need_resched, reschedule IPIs, going to
  * sleep) comes back as a job_effect, and the CPU model acts on it
  * (kernel/cpu.c, kcpu_account()).
+ * Loads, not kernel code; each kind names the kernel it was measured on.
  */
 #ifndef RCUSIM_MODELS_WORKLOAD_H
 #define RCUSIM_MODELS_WORKLOAD_H
