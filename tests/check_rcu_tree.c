@@ -1429,6 +1429,16 @@ START_TEST(tree_cfg_from_params)
 	ck_assert(!cfg.use_softirq);
 	ck_assert_int_eq(cfg.stall_timeout_ns, INT64_C(60000000000));
 	ck_assert_int_eq(cfg.hz, 1000);
+	sim_params_destroy(p);
+	/* The 6.12 preset: qovld is DEFAULT_RCU_QOVLD (tree.c 6.12:429-431),
+	 * 20000 whatever qhimark is; 2 x qhimark only for qovld < 0. */
+	ck_assert_int_eq(sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)), 0);
+	ck_assert_msg(sim_params_load_file(p, RCUSIM_SOURCE_DIR "/scenarios/kernels/linux-6.12.ini", err,
+					   sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(sim_params_set(p, "rcu.qhimark=5000", err, sizeof(err)), 0);
+	ck_assert_int_eq(rcu_tree_cfg_from_params(&cfg, p, err, sizeof(err)), 0);
+	ck_assert_int_eq(cfg.qhimark, 5000);
+	ck_assert_int_eq(cfg.qovld, 20000);
 	/* 4194305 CPUs do not fit 4 levels. */
 	ck_assert_int_eq(sim_params_set(p, "machine.cores=65536", err, sizeof(err)), 0);
 	ck_assert_int_eq(sim_params_set(p, "machine.threads_per_core=64", err, sizeof(err)), 0);
