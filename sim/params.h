@@ -105,8 +105,9 @@ double sim_params_real(const sim_params *p, size_t i);
 /* ---- which knobs apply ------------------------------------------------------
  * Each part of a model (a scheduler, an RCU flavor, a workload kind) names
  * the knobs it reads in a table (sim_knobs) and when it is in the run; a
- * knob that the user set (sim_params_set_by_scenario()) and that no part in
- * the run reads is refused, whatever its value. */
+ * knob that the user set (sim_params_set_by_scenario(): with --set, or in
+ * the scenario file itself unless the file writes out its default) and
+ * that no part in the run reads is refused, whatever its value. */
 
 /* A condition on one ENUM or BOOL parameter. */
 typedef struct sim_param_when {

@@ -152,7 +152,6 @@ struct kcpu {
 	bool ipi_resched;       /* the reschedule IPI on its way sets need_resched (resched_cpu()) */
 	kthread *kthreads;      /* the kthreads bound to it (linked by kthread.next) */
 	kthread *rcuc;          /* its rcuc kthread (rcu.use_softirq = no), else NULL */
-	kthread *rcuog;         /* the rcuog kthread it runs (a group's first CPU), else NULL */
 	kthread *rcuo;          /* its rcuo kthread (offloaded), else NULL */
 
 	/* 5. An injected fault (fault.*). */

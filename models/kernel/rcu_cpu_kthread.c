@@ -64,9 +64,10 @@ const kthread_ops rcu_cpu_kthread_ops = {
 	.wake_fire = rcuc_wake_fire,
 };
 
-/* invoke_rcu_core() on @c at @now: RCU_SOFTIRQ raised, or with RCU core
- * work in rcuc kthreads (invoke_rcu_core_kthread(), tree.c 6.12:2848-2862)
- * work for rcuc, woken unless it is yielding (then only from idle). */
+/* invoke_rcu_core() on @c at @now: RCU_SOFTIRQ raised; or, with RCU core
+ * work in rcuc kthreads (invoke_rcu_core_kthread(), tree.c 6.12:2848-2862),
+ * work for this CPU's rcuc, which is woken unless it is yielding (then only
+ * from idle). */
 void rcu_invoke_core(kcpu *c, sim_time now)
 {
 	kthread *kt = c->rcuc;

@@ -67,6 +67,8 @@ static bool rcuo_wakeable(kthread *kt)
 	return k->rcu.ops->rcuo_wakeable(k->rcu.rsp, kt->id);
 }
 
+/* After a step: on at once while the wait's condition holds, else sleep
+ * until a kick (swait_event()). */
 static rcu_gp_next rcuog_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
 {
 	return rcuog_wakeable(kt) ? RCU_GP_NEXT_RUN : RCU_GP_NEXT_SLEEP;
@@ -77,6 +79,7 @@ static rcu_gp_next rcuo_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *tim
 	return rcuo_wakeable(kt) ? RCU_GP_NEXT_RUN : RCU_GP_NEXT_SLEEP;
 }
 
+/* A kick or wakeup: it wakes only if its wait would end. */
 static bool rcuog_wake_fire(kcpu *c, kthread *kt, sim_time now)
 {
 	return rcuog_wakeable(kt);
@@ -177,7 +180,6 @@ int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio)
 		    sim_timer_init(k->eng, &kt->nocb_timer, rcu_nocb_timer_fire, kt))
 			return SIM_ENOMEM;
 		kt->id = g;
-		k->cpu[leader].rcuog = kt;
 	}
 	for (int i = 0; i < k->mach.ncpus; i++) {
 		if (!r->ops->nocb_offloaded(r->rsp, i))

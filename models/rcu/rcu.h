@@ -16,7 +16,8 @@
  * The operations marked optional may be NULL in a flavor without them
  * (classic): rcu_flavor_fill() puts in each one's default, so the caller
  * calls them without a test, but for call_rcu_n and gp_step, which it
- * asks for.
+ * asks for; gp_wakeable is called only with gp_step, and the offloading
+ * operations after nocb_groups only when it is above 0.
  */
 #ifndef RCUSIM_MODELS_RCU_H
 #define RCUSIM_MODELS_RCU_H
@@ -177,7 +178,9 @@ typedef struct rcu_flavor {
 	 * rcu_flavor_fill() puts in what a kernel without the mechanism does
 	 * (nothing, or the answer noted), so the CPU model calls every one
 	 * without a test. gp_step (a grace-period kthread) and call_rcu_n
-	 * (bulk calls) stay NULL where absent: the caller asks for them.
+	 * (bulk calls) stay NULL where absent: the caller asks for them;
+	 * gp_wakeable is called only with gp_step, the offloading operations
+	 * after nocb_groups only when it is above 0.
 	 *
 	 * @cpu enters or leaves its idle loop (an extended quiescent
 	 * state, ct_idle_enter()/ct_idle_exit()). Own state only, as

@@ -12,7 +12,7 @@
  * A workload never touches its CPU's scheduling or softirq state: what a
  * job's work asks of the CPU (need_resched, reschedule IPIs, going to
  * sleep) comes back as a job_effect, and the CPU model acts on it
- * (kernel/cpu.c, kcpu_account()).
+ * (kcpu_account(), kernel/kernel_int.h).
  * Loads, not kernel code; each kind names the kernel it was measured on.
  */
 #ifndef RCUSIM_MODELS_WORKLOAD_H
