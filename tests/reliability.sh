@@ -275,6 +275,15 @@ smaller() {
 	expect_exit 2 "$RCUSIM" run wk.ini --db k.db
 	expect_err '^wk.ini:3: workload.exitflood_sockets: applies only with workload.kind = exitflood'
 	expect_exit 2 "$RCUSIM" run "$Q" --set workload.jobs=4 --db k.db
+	# The file table's knobs only where jobs open files; a fault's only
+	# with a fault.
+	expect_exit 2 "$RCUSIM" run "$SRC/scenarios/callrcu-small.ini" --set vfs.max_files=100 --db k.db
+	expect_err 'vfs.max_files: applies only with a workload that opens files \(make, openclose\), and workload.kind is callrcu'
+	expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-syncrcu-6.12.ini" --set machine.memory=1GiB --db k.db
+	expect_err 'machine.memory: applies only with a workload that opens files'
+	expect_exit 2 "$RCUSIM" run "$SRC/scenarios/callrcu-small.ini" --set fault.cpus=1 --db k.db
+	expect_err 'fault.cpus: applies only with an injected fault \(fault.kind\), and fault.kind is none'
+	expect_exit 0 "$RCUSIM" run "$SRC/scenarios/make-small.ini" --set vfs.max_files=100000 --duration 10ms --db k2.db --quiet
 	[ ! -e k.db ] && ok || bad "refused knobs left k.db"
 	# plots/ holds the scripts, and nothing a test left behind.
 	stray=$(find "$SRC/plots" -type f ! -name '*.gp')

@@ -30,6 +30,28 @@ static void cache_reap_timer(sim_engine *eng, sim_timer *tm)
 		kfail(c->k, SIM_ENOMEM);
 }
 
+/* The knobs the file table and the filp slab read, with a workload whose
+ * callbacks free files (workload_ops.frees_files: make, openclose). */
+static const sim_knob kfiles_knob[] = {
+	{ P_MACHINE_MEMORY, SIM_ALWAYS },
+	{ P_MACHINE_PAGE_SIZE, SIM_ALWAYS },
+	{ P_VFS_MAX_FILES, SIM_ALWAYS },
+	{ P_VFS_ACCOUNTING, SIM_ALWAYS },
+	{ P_VFS_PERCPU_BATCH, SIM_ALWAYS },
+	{ P_VFS_FILE_SIZE, SIM_ALWAYS },
+	{ P_VFS_SLAB_MGMT, SIM_ALWAYS },
+	{ P_VFS_SLAB_BUFCTL, SIM_ALWAYS },
+	{ P_VFS_ARRAY_LIMIT, SIM_ALWAYS },
+	{ P_VFS_ARRAY_BATCHCOUNT, SIM_ALWAYS },
+	{ P_VFS_SHARED_FACTOR, SIM_ALWAYS },
+	{ P_VFS_REAP_INTERVAL, SIM_ALWAYS },
+	{ P_VFS_REAP_NODE_INTERVAL, SIM_ALWAYS },
+};
+const sim_knobs kfiles_knobs = {
+	{ P_WORKLOAD_KIND, "make|openclose", "a workload that opens files (make, openclose)" },
+	kfiles_knob, sizeof(kfiles_knob) / sizeof(kfiles_knob[0])
+};
+
 int kfiles_create(kmodel *k, const sim_params *p, char *err, size_t errlen)
 {
 	kfiles *f = &k->files;

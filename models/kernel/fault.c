@@ -64,6 +64,15 @@ static void fault_off_fire(sim_engine *eng, sim_timer *tm)
 		kcpu_fault_end(&k->cpu[k->fault.cpus[i]], sim_now(eng));
 }
 
+/* The knobs of an injected fault, with fault.kind other than none. */
+static const sim_knob kfault_knob[] = {
+	{ P_FAULT_CPUS, SIM_ALWAYS },
+	{ P_FAULT_START, SIM_ALWAYS },
+	{ P_FAULT_DURATION, SIM_ALWAYS },
+};
+const sim_knobs kfault_knobs = { { P_FAULT_KIND, "!none", "an injected fault (fault.kind)" }, kfault_knob,
+				 sizeof(kfault_knob) / sizeof(kfault_knob[0]) };
+
 int kfault_create(kmodel *k, const sim_params *p, char *err, size_t errlen)
 {
 	kfault *f = &k->fault;

@@ -494,15 +494,18 @@ static const sim_knobs kworkload_knobs = {
 	sizeof(kworkload_knob) / sizeof(kworkload_knob[0])
 };
 
-/* The kernel model's parts, in order: the schedulers, softirqs, the RCU
- * flavors (rcu.c's table), the workload, each kind (workload.c's table). */
+/* The kernel model's parts, in order: the schedulers, softirqs, the file
+ * table, the injected fault, the RCU flavors (rcu.c's table), the
+ * workload, each kind (workload.c's table). */
 static size_t kernel_knobs(const sim_knobs **out, size_t max)
 {
 	size_t n = 0;
-	assert(max >= 4);
+	assert(max >= 6);
 	out[n++] = &sched_o1_knobs;
 	out[n++] = &sched_eevdf_knobs;
 	out[n++] = &machine_knobs;
+	out[n++] = &kfiles_knobs;
+	out[n++] = &kfault_knobs;
 	n += rcu_flavors_knobs(out + n, max - n - 1);
 	out[n++] = &kworkload_knobs;
 	n += workloads_knobs(out + n, max - n);

@@ -369,6 +369,8 @@ static inline int job_call_rcu_n(kcpu *c, sim_time now, sim_time t0, sim_time st
 /* Build the file table and filp slab (k->files.on) and arm each CPU's
  * cache_reap. 0, SIM_EINPUT (message) or SIM_ENOMEM. */
 int kfiles_create(kmodel *k, const sim_params *p, char *err, size_t errlen);
+/* The knobs it reads, with a workload that opens files (params.h). */
+extern const sim_knobs kfiles_knobs;
 void kfiles_destroy(kmodel *k);
 /* Arm CPU @c's first cache_reap. 0 or SIM_ENOMEM. */
 int kfiles_start_cpu(kmodel *k, kcpu *c);
@@ -563,6 +565,8 @@ void kcpu_fault_end(kcpu *c, sim_time now);
 /* The fault of fault.* (none: nothing armed). 0, SIM_EINPUT (message) or
  * SIM_ENOMEM. */
 int kfault_create(kmodel *k, const sim_params *p, char *err, size_t errlen);
+/* Its knobs, with fault.kind other than none (params.h). */
+extern const sim_knobs kfault_knobs;
 /* The fault.* parameters fit the machine and the run: 0 or SIM_EINPUT
  * (message naming where the value was set). */
 int fault_validate(const sim_params *p, char *err, size_t errlen);
