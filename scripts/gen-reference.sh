@@ -159,7 +159,10 @@ accounting = slab
   `rcu.resched_over`, `rcu.rsinterval` and `rcu.reset_last_rs_qlen` with `rcu.flavor = tree`; a
   workload kind's own knobs (`workload.make_*`, `workload.callrcu_*`, `workload.queue_*`, ...;
   `workload.on_enfile` and `workload.retry_*` are make's and openclose's) with another
-  `workload.kind`, and `workload.jobs` with `queue`. Each part of a run names the knobs it
+  `workload.kind`, and `workload.jobs` with `queue`; the file table's (`vfs.*`, `machine.memory`,
+  `machine.page_size`) with a workload that opens no files (any but make and openclose); an
+  injected fault's (`fault.cpus`, `fault.start`, `fault.duration`) with `fault.kind = none`.
+  Each part of a run names the knobs it
   reads and when, and the message says which condition failed.
   Included files may set them: a kernel preset gives every
   version-specific value, whichever scheduler or policy the scenario built on it chooses.
