@@ -164,21 +164,29 @@ static uint64_t invoked_at_first_tick(const char *const *extra, bool resched, bo
 
 START_TEST(softirq_budget_passes_or_time)
 {
-	/* 6.x __do_softirq: at most MAX_SOFTIRQ_RESTART passes and
-	 * MAX_SOFTIRQ_TIME, whichever comes first. 20000 callbacks, 1000 a pass
-	 * at 400 ns each plus 1.5 us of pass and handler: a pass is 401.5 us.
-	 * With the 2 ms limit the run stops after the pass that crosses it, the
-	 * 5th (2007.5 us; 4 end at 1606 us): 5000 invoked, the rest left to
-	 * ksoftirqd. Without it, 10 passes (10000); with 3 passes and 2 ms,
-	 * the passes end it first (3000). */
+	/* 6.x handle_softirqs(): at most MAX_SOFTIRQ_RESTART passes, and no
+	 * restart once jiffies has reached its end, jiffies +
+	 * msecs_to_jiffies(MAX_SOFTIRQ_TIME) at its start (6.12
+	 * kernel/softirq.c:513, 569-574): 2 ms is one jiffy at HZ 10 (rounded
+	 * up), so the run may restart until the next tick, 100 ms on, whatever
+	 * 2 ms says. 20000 callbacks, 1000 a pass at 20 us each plus 1.5 us of
+	 * pass and handler: a pass is 20.0015 ms. The run starts at a tick,
+	 * on the boundary: its 5th pass ends just past the next one (100.0075
+	 * ms), where it stops: 5000 invoked, the rest left to ksoftirqd. Without
+	 * the limit, 10 passes (10000); with 3 passes, the passes end it first
+	 * (3000). */
 	box b;
-	const char *t2[] = { "rcu.maxbatch=1000", "softirq.time_limit=2ms", NULL };
-	const char *t0[] = { "rcu.maxbatch=1000", "softirq.time_limit=0ns", NULL };
-	const char *p3[] = { "rcu.maxbatch=1000", "softirq.time_limit=2ms", "softirq.max_restart=3", NULL };
+	const char *t2[] = { "rcu.maxbatch=1000", "rcu.callback_cost=20us", "softirq.time_limit=2ms", NULL };
+	const char *t0[] = { "rcu.maxbatch=1000", "rcu.callback_cost=20us", "softirq.time_limit=0ns", NULL };
+	const char *p3[] = { "rcu.maxbatch=1000", "rcu.callback_cost=20us", "softirq.time_limit=2ms",
+			     "softirq.max_restart=3", NULL };
 	ck_assert_uint_eq(invoked_at_first_tick_of(t2, 20000, false, &b), 5000);
 	ck_assert_uint_eq(b.k->cpu[0].run_passes, 5);
-	run_to(&b, sim_now(b.eng) + 2000000); /* the run (committed at its start) ends */
-	ck_assert(!b.k->cpu[0].in_softirq && b.k->cpu[0].ksd_runnable);
+	ck_assert_int_eq(b.k->cpu[0].run_start % 100000000, 2000); /* after the tick's 2 us */
+	ck_assert_uint_eq(b.k->cnt.ksd_wakeups, 0);
+	/* Its end, past the next tick's 2 us: it wakes ksoftirqd for the rest. */
+	run_to(&b, b.k->cpu[0].run_start + 5 * 20001500 + 2000 + 1);
+	ck_assert_uint_eq(b.k->cnt.ksd_wakeups, 1);
 	box_destroy(&b);
 	ck_assert_uint_eq(invoked_at_first_tick_of(t0, 20000, false, &b), 10000);
 	box_destroy(&b);

@@ -67,6 +67,7 @@ static int machine_create(kmodel *k, const sim_params *p)
 	mc->irq_rate = sim_params_real(p, P_IRQ_RATE);
 	mc->sparc64 = !strcmp(sim_params_text(p, P_MACHINE_ARCH), "sparc64");
 	mc->nohz_idle = sim_params_int(p, P_IRQ_NOHZ_IDLE) != 0;
+	mc->tick_phase = (tick_phase)sim_params_int(p, P_IRQ_TICK_PHASE);
 	mc->core_busy = calloc((size_t)mc->ncores, sizeof(*mc->core_busy));
 	return mc->core_busy ? 0 : SIM_ENOMEM;
 }
@@ -105,9 +106,13 @@ static void softirq_create(kmodel *k, const sim_params *p)
 		.in_irq_exit = sim_params_int(p, P_SOFTIRQ_IN_IRQ_EXIT) != 0,
 		.stop_on_resched = sim_params_int(p, P_SOFTIRQ_STOP_ON_NEED_RESCHED) != 0,
 		.defer = sim_params_int(p, P_SOFTIRQ_DEFER_TO_KSOFTIRQD) != 0,
-		.time_limit = sim_params_int(p, P_SOFTIRQ_TIME_LIMIT),
 		.pass_cost = sim_params_int(p, P_SOFTIRQ_PASS_COST),
 	};
+	/* msecs_to_jiffies() rounds up: 2 ms is 1 jiffy at HZ 100-300, 2 at
+	 * HZ 1000 (include/linux/jiffies.h 6.12). */
+	int64_t limit = sim_params_int(p, P_SOFTIRQ_TIME_LIMIT), hz = sim_params_int(p, P_MACHINE_HZ);
+	k->softirq.budget_j = (int64_t)(((__int128)limit * hz + SIM_NS_PER_S - 1) / SIM_NS_PER_S);
+	k->softirq.cut_at_tick = k->softirq.budget_j > 0 || k->softirq.stop_on_resched;
 }
 
 /* 4. RCU: the flavor rcu.flavor names, over the callbacks' counts; after
@@ -242,8 +247,25 @@ static int jobs_create(kmodel *k, const sim_params *p)
 	return 0;
 }
 
-/* Boot: every CPU picks its first task, ticks staggered over one period as
- * the CPUs' timers are, device interrupts start. 0 or SIM_ENOMEM. */
+/* The first tick of CPU @i (irq.tick_phase): spread over the first period,
+ * all on its end (the first jiffy boundary), or skewed from it by
+ * (tick period / 2) / N a CPU (tick-sched.c 6.12:1588-1597). The tick
+ * timer visits the CPUs in order (tick.c), so each phase leaves them in
+ * order: equal times go by the sequence numbers reserved in this order. */
+static sim_time first_tick(const kmachine *mc, int i)
+{
+	switch (mc->tick_phase) {
+	case TICK_ALIGNED:
+		return mc->tick_ns;
+	case TICK_SKEWED:
+		return mc->tick_ns + (mc->tick_ns / 2) / mc->ncpus * i;
+	default:
+		return mc->tick_ns * (i + 1) / mc->ncpus;
+	}
+}
+
+/* Boot: every CPU picks its first task, ticks started at their phases,
+ * device interrupts start. 0 or SIM_ENOMEM. */
 static int machine_start(kmodel *k)
 {
 	kmachine *mc = &k->mach;
@@ -251,7 +273,7 @@ static int machine_start(kmodel *k)
 		kcpu *c = &k->cpu[i];
 		c->rq.curr = NULL;
 		kcpu_schedule(c, 0);
-		c->tick_when = mc->tick_ns * (i + 1) / mc->ncpus;
+		c->tick_when = first_tick(mc, i);
 		c->tick_seq = sim_engine_reserve_seq(k->eng);
 		if (mc->irq_rate > 0 &&
 		    sim_timer_at(k->eng, &c->irq,

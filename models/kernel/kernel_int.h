@@ -132,6 +132,8 @@ struct kcpu {
 	bool run_more;          /* the run left callbacks ready (tasklet re-raised) */
 	int run_passes;         /* __do_softirq passes the run has made */
 	bool run_raised;        /* a tick in the run re-raised the tasklet */
+	bool run_cut;           /* its passes stopped at a tick: the restart rule decides at its end */
+	int64_t run_end_j;      /* handle_softirqs()'s end: no restart from this jiffy on */
 	bool ksd_runnable;      /* ksoftirqd is on the runqueue */
 	sim_time ksd_woken;     /* ns: when ksoftirqd was last woken */
 	bool ksd_waiting;       /* woken and not yet run */
@@ -164,6 +166,9 @@ struct kcpu {
 	sim_rng *rng_irq;       /* stream "irq.device", this CPU */
 };
 
+/* irq.tick_phase: where each CPU's tick falls in the period. */
+typedef enum tick_phase { TICK_SPREAD, TICK_ALIGNED, TICK_SKEWED } tick_phase;
+
 /* 1. The machine: geometry, speed, the timer and interrupt costs. */
 typedef struct kmachine {
 	int ncpus, ncores, tpc; /* CPUs, cores, threads per core */
@@ -175,6 +180,7 @@ typedef struct kmachine {
 	sim_time irq_cost;      /* ns: a device interrupt's or IPI's hardirq work */
 	double irq_rate;        /* device interrupts per second per CPU */
 	bool nohz_idle;         /* irq.nohz_idle: an idle CPU without callbacks takes no tick */
+	tick_phase tick_phase;  /* irq.tick_phase */
 	bool sparc64;           /* machine.arch: trap returns run pending softirqs, an IPI is a
 				 * trap through rtrap (else x86_64: irq_exit only, an IPI acks) */
 	sim_timer tick;         /* the next timer interrupt of any CPU (tick_next's) */
@@ -194,7 +200,10 @@ typedef struct ksoftirq {
 	bool in_irq_exit;       /* irq_exit() runs softirqs (no: only ksoftirqd does) */
 	bool stop_on_resched;   /* no restart with need_resched set (3.8+) */
 	bool defer;             /* leave them to a runnable ksoftirqd (4.9-6.4) */
-	sim_time time_limit;    /* ns a run may take before it stops restarting, 0 = none */
+	int64_t budget_j;       /* jiffies a run may restart in (msecs_to_jiffies(time_limit)),
+				 * 0 = no limit */
+	bool cut_at_tick;       /* a run's passes are committed up to the CPU's next tick
+				 * only, where need_resched may change (3.8+ restart rule) */
 	sim_time pass_cost;     /* ns: one __do_softirq pass, at full speed */
 } ksoftirq;
 

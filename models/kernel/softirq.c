@@ -26,12 +26,27 @@
 
 #include "kernel/kernel_int.h"
 
+/* May __do_softirq() go round again at @now? 2.6.16: while it has passes
+ * left; 6.12 handle_softirqs() (kernel/softirq.c:569-574): also while
+ * jiffies is before its end and need_resched() is clear. */
+static bool may_restart(const kcpu *c, sim_time now)
+{
+	const ksoftirq *s = &c->k->softirq;
+	return c->run_passes < s->max_restart &&
+	       !(s->budget_j && now / c->k->mach.tick_ns >= c->run_end_j) &&
+	       !(s->stop_on_resched && c->need_resched);
+}
+
 /* The restart loop of __do_softirq() from @t, as many passes as the run
- * has left (at least one): the RCU handler's list moves and a batch, then
- * rcu_do_batch once a pass while it re-raises itself (each invoked callback
- * runs its function, for files file_free_rcu -> kmem_cache_free on this
- * CPU). Commits every invocation and arms the run's end (see
- * kcpu_do_softirq()). */
+ * has left and may take (at least one): the RCU handler's list moves and a
+ * batch, then rcu_do_batch once a pass while it re-raises itself (each
+ * invoked callback runs its function, for files file_free_rcu ->
+ * kmem_cache_free on this CPU). Under 6.x's restart rule the passes are
+ * committed up to the first that the CPU's next tick lands in: that tick
+ * may set need_resched (and moves jiffies), so whether the run goes on is
+ * decided at that pass's end (kcpu_run_ended()). ksoftirqd reports
+ * rcu_softirq_qs() after each pass (softirq.c 6.12:566-567). Commits every
+ * invocation and arms the run's end (see kcpu_do_softirq()). */
 static void do_softirq_passes(kcpu *c, sim_time t)
 {
 	kmodel *k = c->k;
@@ -46,7 +61,8 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 	rcu_effect e = { false, false, false, false };
 	check_settled(c);
 	assert(c->run_passes < k->softirq.max_restart);
-	while (c->run_passes < k->softirq.max_restart) {
+	c->run_cut = false;
+	for (;;) {
 		c->run_passes++;
 		at += pass;
 		b.first_ns = at;
@@ -59,9 +75,14 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 			count_invoked(k, n, at, cost);
 			at += cost * n;
 		}
-		if (!more || (k->softirq.time_limit && at - c->run_start >= k->softirq.time_limit) ||
-		    (k->softirq.stop_on_resched && c->need_resched))
+		if (c->run_ctx == RUN_KSOFTIRQD && !(c->fault & FAULT_NO_QS))
+			rf->softirq_qs(k->rcu.rsp, c->id);
+		if (!more || !may_restart(c, at))
 			break;
+		if (k->softirq.cut_at_tick && at > c->tick_when) {
+			c->run_cut = true;
+			break;
+		}
 	}
 	c->run_more = more;
 	kcpu_rcu_effect(c, t, &e); /* rcu_core()'s GP kthread wakeup, a deferred rcuog wakeup */
@@ -95,6 +116,7 @@ void kcpu_do_softirq(kcpu *c, sim_time t, run_ctx ctx)
 	c->run_start = t;
 	c->run_passes = 0;
 	c->run_raised = false;
+	c->run_end_j = t / c->k->mach.tick_ns + c->k->softirq.budget_j;
 	c->softirq_pending = false;
 	c->k->cnt.runs[ctx]++;
 	kcpu_update_busy(c);
@@ -118,12 +140,14 @@ static void wakeup_softirqd(kcpu *c, sim_time now)
 void kcpu_run_ended(kcpu *c, sim_time now)
 {
 	kmodel *k = c->k;
-	if (c->run_raised && !c->run_more) {
-		/* A tick in the run re-raised the tasklet (rcu_check_callbacks ->
-		 * tasklet_schedule): __do_softirq restarts if it has passes left,
+	if (c->run_cut || (c->run_raised && !c->run_more)) {
+		/* Its passes stopped at a tick (6.x), or a tick in the run
+		 * re-raised the tasklet (rcu_check_callbacks ->
+		 * tasklet_schedule): __do_softirq restarts if its rule lets it,
 		 * else the softirq stays pending. */
 		c->run_raised = false;
-		if (c->run_passes < k->softirq.max_restart) {
+		c->run_cut = false;
+		if (may_restart(c, now)) {
 			do_softirq_passes(c, now);
 			return;
 		}

@@ -2,7 +2,10 @@
 /*
  * callrcu.c - workload callrcu: CPU hogs that call call_rcu() from short
  * system calls, a Poisson process at workload.callrcu_rate per second of
- * their CPU time: drawn call by call, or (workload.callrcu_arrivals = bulk)
+ * their CPU time at the machine's full speed (a thread alone on its core;
+ * with its core's other threads busy, fewer in proportion to its speed):
+ * the rate is converted once to calls per ns of work at the reference
+ * speed, in which the CPU model counts a job's progress. Drawn call by call, or (workload.callrcu_arrivals = bulk)
  * as a Poisson count per stretch of CPU time, spread evenly over it.
  * Callbacks free nothing the model tracks.
  * A load, not kernel code: its calls go to the flavor (call_rcu() of
@@ -15,9 +18,12 @@
 
 static int callrcu_create(kworkload *w, const sim_params *p, char *err, size_t errlen)
 {
+	/* Calls per ns of work: a second of full-speed CPU time on a machine
+	 * at machine.clock is 1e9 x clock / REF_CLOCK_HZ ns of work. */
 	double rate = sim_params_real(p, P_WORKLOAD_CALLRCU_RATE);
-	w->call_rate = rate / 1e9;
-	w->p_kernel = rate * (double)sim_params_int(p, P_WORKLOAD_SYSCALL_COST) / 1e9;
+	double scale = REF_CLOCK_HZ / sim_params_real(p, P_MACHINE_CLOCK);
+	w->call_rate = rate / 1e9 * scale;
+	w->p_kernel = rate * (double)sim_params_int(p, P_WORKLOAD_SYSCALL_COST) / 1e9 * scale;
 	if (w->p_kernel >= 1) {
 		char a[512];
 		sim_params_where(p, P_WORKLOAD_CALLRCU_RATE, a, sizeof(a));

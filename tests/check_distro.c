@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* check_distro.c - the kernel as distributions ship it, rule by rule: where
+ * each CPU's tick falls (aligned on the jiffy boundary, skewed with
+ * skew_tick=1, spread as 2.6's per-CPU timers were), checked against a
+ * tick trace recorded on a 6.18 box (tests/data/); call rates per second
+ * of CPU time on any machine.clock. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kbox.h"
+#include "testlib.h"
+
+#ifndef RCUSIM_SOURCE_DIR
+#error "RCUSIM_SOURCE_DIR: the source tree, for tests/data"
+#endif
+
+static char err[1024];
+
+/* @n CPUs (no SMT), HZ 250, 6.12's scheduler and Tree RCU, no load, with
+ * @sets on top. */
+static void box_create(box *b, int n, const char *const *sets)
+{
+	char cores[64];
+	snprintf(cores, sizeof(cores), "machine.cores=%d", n);
+	const char *const base[] = {
+		"workload.kind=callrcu", "workload.callrcu_rate=0/s", cores,
+		"machine.threads_per_core=1", "machine.hz=250", "machine.arch=x86_64",
+		"sched.kind=eevdf", "sched.ksoftirqd_nice=0", "rcu.flavor=tree",
+		"workload.jobs=0", "scenario.duration=1h", NULL
+	};
+	box_create_from(b, base, sets);
+}
+
+/* @d reduced to [-period / 2, period / 2). */
+static int64_t phase_diff(int64_t d, int64_t period)
+{
+	d %= period;
+	if (d < -period / 2)
+		d += period;
+	if (d >= period / 2)
+		d -= period;
+	return d;
+}
+
+START_TEST(tick_phase_at_boot_and_after)
+{
+	/* 8 CPUs at HZ 250 (4 ms): aligned = every CPU at 4 ms; skewed = CPU i
+	 * at 4 ms + i x (2 ms / 8) = 4 ms + i x 250 us (tick-sched.c
+	 * 6.12:1592-1597); spread = CPU i at (i + 1) x 0.5 ms. A second of
+	 * ticks later each CPU keeps its phase: the tick timer visits the
+	 * CPUs in order whatever their times. */
+	static const char *const phase[] = { "irq.tick_phase=aligned", "irq.tick_phase=skewed",
+					     "irq.tick_phase=spread" };
+	for (int v = 0; v < 3; v++) {
+		box b;
+		const char *sets[] = { phase[v], NULL };
+		box_create(&b, 8, sets);
+		for (int i = 0; i < 8; i++) {
+			sim_time want = v == 0 ? 4 * MS : v == 1 ? 4 * MS + i * 250000 : (i + 1) * MS / 2;
+			ck_assert_int_eq(b.k->cpu[i].tick_when, want);
+		}
+		run_to(&b, S + 1);
+		for (int i = 0; i < 8; i++) {
+			sim_time want = v == 0 ? 4 * MS : v == 1 ? 4 * MS + i * 250000 : (i + 1) * MS / 2;
+			sim_time when = b.k->cpu[i].tick_when;
+			ck_assert_int_gt(when, S + 1); /* the next one */
+			ck_assert_int_le(when, S + 4 * MS);
+			ck_assert_int_eq((when - want) % (4 * MS), 0);
+		}
+		box_destroy(&b);
+	}
+}
+END_TEST
+
+/* The tick handler's times (tick_nohz_handler's hrtimer_expire_entry now=,
+ * ns) per CPU of a tracefs `trace` file, and their count. */
+typedef struct ticks {
+	int64_t *t[2];
+	size_t n[2], cap[2];
+} ticks;
+
+static void read_ticks(const char *path, ticks *tk)
+{
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s", path);
+	memset(tk, 0, sizeof(*tk));
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		const char *cpu = strstr(line, "] "), *fn = strstr(line, "function=tick_nohz_handler");
+		const char *now = fn ? strstr(fn, "now=") : NULL;
+		if (line[0] == '#' || !cpu || !now || !strstr(line, "hrtimer_expire_entry:"))
+			continue;
+		int c = (int)strtol(cpu - 3, NULL, 10);
+		ck_assert(c == 0 || c == 1);
+		if (tk->n[c] == tk->cap[c]) {
+			tk->cap[c] = tk->cap[c] ? 2 * tk->cap[c] : 1024;
+			tk->t[c] = realloc(tk->t[c], tk->cap[c] * sizeof(int64_t));
+			ck_assert_ptr_nonnull(tk->t[c]);
+		}
+		tk->t[c][tk->n[c]++] = strtoll(now + 4, NULL, 10);
+	}
+	fclose(f);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int64_t median(int64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_i64);
+	return v[n / 2];
+}
+
+START_TEST(tick_phase_matches_a_real_box)
+{
+	/* tests/data/tracefs-ticks-6.18-hz250.txt: 2 s of a 2-CPU 6.18 guest
+	 * (HZ 250, no skew_tick on its command line), both CPUs busy, the
+	 * tick's hrtimer_expire_entry recorded with trace_clock=mono. Its
+	 * period is 4 ms and CPU 1's ticks come within tens of us of CPU 0's
+	 * (the median phase difference is under a microsecond): aligned. The
+	 * model's aligned phase is the recorded one within 50 us; spread (2.6)
+	 * is 2 ms off it, half a period. */
+	ticks tk;
+	read_ticks(RCUSIM_SOURCE_DIR "/tests/data/tracefs-ticks-6.18-hz250.txt", &tk);
+	ck_assert_uint_gt(tk.n[0], 400);
+	ck_assert_uint_gt(tk.n[1], 400);
+	const int64_t period = 4000000;
+	int64_t *gap = malloc(tk.n[0] * sizeof(int64_t)), *off = malloc(tk.n[1] * sizeof(int64_t));
+	ck_assert(gap && off);
+	for (size_t i = 1; i < tk.n[0]; i++)
+		gap[i - 1] = tk.t[0][i] - tk.t[0][i - 1];
+	ck_assert_int_lt(llabs(median(gap, tk.n[0] - 1) - period), 1000);
+	for (size_t i = 0; i < tk.n[1]; i++)
+		off[i] = phase_diff(tk.t[1][i] - tk.t[0][0], period);
+	int64_t real = median(off, tk.n[1]);
+	ck_assert_int_lt(llabs(real), 50000);
+
+	static const char *const phase[] = { "irq.tick_phase=aligned", "irq.tick_phase=spread" };
+	for (int v = 0; v < 2; v++) {
+		box b;
+		const char *sets[] = { phase[v], NULL };
+		box_create(&b, 2, sets);
+		run_to(&b, S);
+		int64_t model = phase_diff(b.k->cpu[1].tick_when - b.k->cpu[0].tick_when, period);
+		if (v == 0)
+			ck_assert_int_lt(llabs(model - real), 50000);
+		else
+			ck_assert_int_gt(llabs(model - real), period / 2 - 50000);
+		box_destroy(&b);
+	}
+	free(gap);
+	free(off);
+	free(tk.t[0]);
+	free(tk.t[1]);
+}
+END_TEST
+
+START_TEST(softirq_budget_in_jiffies)
+{
+	/* msecs_to_jiffies(2) rounds up (include/linux/jiffies.h): 1 jiffy at
+	 * HZ 100, 250 and 300, 2 at HZ 1000. */
+	static const int hz[] = { 100, 250, 300, 1000 }, want[] = { 1, 1, 1, 2 };
+	for (int v = 0; v < 4; v++) {
+		box b;
+		char set[64];
+		snprintf(set, sizeof(set), "machine.hz=%d", hz[v]);
+		const char *sets[] = { set, "softirq.time_limit=2ms", NULL };
+		box_create(&b, 2, sets);
+		ck_assert_int_eq(b.k->softirq.budget_j, want[v]);
+		box_destroy(&b);
+	}
+}
+END_TEST
+
+/* The longest softirq run, ns, of a flood on CPU 1 of 2 (one task a CPU,
+ * ticks aligned): 20,000 callbacks at 4 us each, qhimark above them, so
+ * each rcu_do_batch() takes max(blimit, 20000 >> 7) = 156 of the
+ * callbacks left (about 624 us) and re-raises RCU_SOFTIRQ; @sets on top. */
+static sim_time flood_run_max(const char *const *sets)
+{
+	box b;
+	const char *base[16] = { "irq.tick_phase=aligned", "workload.jobs=2", "rcu.qhimark=100000",
+				 "rcu.callback_cost=4us", "softirq.max_restart=10",
+				 "softirq.stop_on_need_resched=yes" };
+	int n = 6;
+	for (; *sets; sets++)
+		base[n++] = *sets;
+	base[n] = NULL;
+	box_create(&b, 2, base);
+	run_to(&b, MS / 2);
+	queue_on(&b, 1, 20000);
+	run_to(&b, S);
+	ck_assert_uint_eq(b.k->rcu.cb.invoked, 20000);
+	sim_time max = (sim_time)b.k->h.softirq_run->max;
+	box_destroy(&b);
+	return max;
+}
+
+START_TEST(softirq_run_ends_at_the_jiffy)
+{
+	/* handle_softirqs() restarts while jiffies is before its end (6.12
+	 * kernel/softirq.c:513, 569-574). The run starts at a tick's irq_exit,
+	 * on the jiffy boundary: at HZ 250 its passes go on until the first
+	 * that ends past the next boundary, 4 ms on (the tick landing in that
+	 * pass moves jiffies): 4 ms plus at most a pass (and the ticks' own
+	 * cost); at HZ 1000, 2 jiffies: 2 ms plus a pass. 2 ms of time, as
+	 * rcusim had it, would end both at 2-2.6 ms. */
+	const sim_time pass = 156 * 4000 + 3000;
+	const char *hz250[] = { "machine.hz=250", "softirq.time_limit=2ms", NULL };
+	sim_time m = flood_run_max(hz250);
+	ck_assert_msg(m >= 4 * MS && m <= 4 * MS + pass + 10000, "HZ 250: %lld ns", (long long)m);
+	const char *hz1000[] = { "machine.hz=1000", "softirq.time_limit=2ms", NULL };
+	m = flood_run_max(hz1000);
+	ck_assert_msg(m >= 2 * MS && m <= 2 * MS + pass + 10000, "HZ 1000: %lld ns", (long long)m);
+}
+END_TEST
+
+START_TEST(softirq_rereads_need_resched_after_the_tick)
+{
+	/* No time budget, HZ 1000, two tasks on CPU 1 under EEVDF: a tick in
+	 * the run that finds the running task's slice (2.25 ms with 2 CPUs:
+	 * 0.75 ms x (1 + ilog2(2))) used up sets need_resched, and the run
+	 * stops at the end of the pass that tick lands in (handle_softirqs()
+	 * reads need_resched() after every pass): within a slice, a tick and a
+	 * pass. Without the rule (stop_on_need_resched = no) it makes all 10
+	 * passes, 6 ms (each batch a little smaller than the last). */
+	const sim_time pass = 156 * 4000 + 3000;
+	const char *on[] = { "machine.hz=1000", "softirq.time_limit=0ns", "workload.jobs=4", NULL };
+	sim_time m = flood_run_max(on);
+	ck_assert_msg(m <= 2250000 + MS + pass + 10000, "%lld ns", (long long)m);
+	const char *off[] = { "machine.hz=1000", "softirq.time_limit=0ns", "workload.jobs=4",
+			      "softirq.stop_on_need_resched=no", NULL };
+	m = flood_run_max(off);
+	ck_assert_msg(m >= 6 * MS, "%lld ns", (long long)m);
+}
+END_TEST
+
+START_TEST(callrcu_rate_is_per_second_on_any_clock)
+{
+	/* One hog alone on a one-thread CPU, 100,000 call_rcu() a second of its
+	 * CPU time, 10 s: a million calls at 1.2 GHz and at 6.9 GHz alike (a
+	 * Poisson count, sd 1000), less the share of the CPU its callbacks
+	 * take from it: 100,000 x rcu.callback_cost (400 ns at 1.2 GHz, so 4%;
+	 * 1.2 / 6.9 of that at 6.9 GHz), within 0.5% for the passes and ticks.
+	 * Before, the rate was per ns of work at 1.2 GHz: 5.75 million calls
+	 * at 6.9 GHz. */
+	static const char *const clock[] = { "machine.clock=1.2GHz", "machine.clock=6.9GHz" };
+	for (int v = 0; v < 2; v++) {
+		sim_metrics *m;
+		const char *sets[] = { clock[v], "machine.cores=1", "machine.threads_per_core=1",
+				       "machine.arch=x86_64", "workload.jobs=1",
+				       "workload.callrcu_rate=100000/s", "workload.syscall_cost=500ns",
+				       "scenario.duration=10s", NULL };
+		ck_assert_msg(testlib_simulate("callrcu", sets, &m, err, sizeof(err)) == 0, "%s", err);
+		double enq = testlib_get(m, "cb.enqueued");
+		double want = 1e6 * (1 - 1e5 * 400e-9 * (v == 0 ? 1 : 1.2 / 6.9));
+		ck_assert_msg(enq > want * 0.995 - 3000 && enq < want + 3000, "%s: %.0f calls, %.0f expected",
+			      clock[v], enq, want);
+		sim_metrics_destroy(m);
+	}
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("distro");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, tick_phase_at_boot_and_after);
+	tcase_add_test(tc, tick_phase_matches_a_real_box);
+	tcase_add_test(tc, softirq_budget_in_jiffies);
+	tcase_add_test(tc, softirq_run_ends_at_the_jiffy);
+	tcase_add_test(tc, softirq_rereads_need_resched_after_the_tick);
+	tcase_add_test(tc, callrcu_rate_is_per_second_on_any_clock);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return testlib_run_suite(suite());
+}
