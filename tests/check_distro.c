@@ -241,6 +241,136 @@ START_TEST(softirq_rereads_need_resched_after_the_tick)
 }
 END_TEST
 
+/* One CPU, two jobs (no calls: always in user mode unless told), ticks
+ * aligned, sched.preempt @model: the running job, made to be in a system
+ * call when @kernel, is asked to reschedule and a reschedule IPI's
+ * interrupt returns at 1 ms. */
+static void irq_return_with_resched(box *b, const char *model, bool kernel)
+{
+	char set[64];
+	snprintf(set, sizeof(set), "sched.preempt=%s", model);
+	const char *sets[] = { set, "workload.jobs=2", "irq.tick_phase=aligned", "workload.syscall_cost=2us",
+			       NULL };
+	box_create(b, 1, sets);
+	run_to(b, MS / 2);
+	kcpu *c = &b->k->cpu[0];
+	ck_assert(is_job(c, c->rq.curr));
+	((job *)c->rq.curr->owner)->in_kernel = kernel;
+	kcpu_settle_now(c);
+	c->need_resched = true;
+	ck_assert_int_eq(sim_timer_at(b->eng, &c->ipi, MS), 0);
+}
+
+START_TEST(preemption_at_irq_return_per_model)
+{
+	/* full: the interrupted job is preempted as the interrupt returns
+	 * (irqentry_exit_cond_resched(), kernel/entry/common.c 6.12:303-313,
+	 * 353-354), in kernel mode too. none and voluntary: not in kernel mode
+	 * (sched_dynamic_update() leaves it off, kernel/sched/core.c
+	 * 6.12:7420-7440); the job goes on to its next preemption point, at
+	 * most one system call's 2 us on (1.2 GHz, alone on its core), and
+	 * switches there; from user mode it switches at once
+	 * (exit_to_user_mode_loop(), common.c:101). */
+	static const char *const model[] = { "full", "none", "voluntary" };
+	for (int v = 0; v < 3; v++) {
+		for (int kernel = 0; kernel < 2; kernel++) {
+			box b;
+			irq_return_with_resched(&b, model[v], kernel);
+			kcpu *c = &b.k->cpu[0];
+			const sched_task *before = c->rq.curr;
+			uint64_t sw = c->rq.nr_switches;
+			run_to(&b, MS + 1000); /* the IPI's handler (irq.cost) has returned */
+			bool deferred = v > 0 && kernel;
+			if (deferred) {
+				ck_assert_ptr_eq(c->rq.curr, before);
+				ck_assert(c->need_resched);
+				ck_assert(sim_timer_armed(&c->resched_pt));
+				ck_assert_int_le(c->resched_pt.when, MS + 5000 + 2000 + 1);
+				run_to(&b, c->resched_pt.when + 1);
+			}
+			ck_assert_msg(c->rq.curr != before, "%s, %s mode", model[v], kernel ? "kernel" : "user");
+			ck_assert_uint_eq(c->rq.nr_switches, sw + 1);
+			ck_assert(!c->need_resched && !sim_timer_armed(&c->resched_pt));
+			box_destroy(&b);
+		}
+	}
+}
+END_TEST
+
+/* When the one callback queued at 0.5 ms on CPU 0 of 2 is invoked (ns),
+ * with CPU 1's job always in a system call, or 0 if not by 300 ms;
+ * preempt=none, @sets on top. */
+static sim_time gp_with_cpu_in_kernel(const char *const *sets)
+{
+	box b;
+	const char *base[16] = { "workload.jobs=2", "irq.tick_phase=aligned", "sched.preempt=none" };
+	int n = 3;
+	for (; *sets; sets++)
+		base[n++] = *sets;
+	base[n] = NULL;
+	box_create(&b, 2, base);
+	run_to(&b, MS / 2);
+	((job *)b.k->cpu[1].rq.curr->owner)->in_kernel = true;
+	queue_on(&b, 0, 1);
+	sim_time t = 0;
+	for (sim_time at = MS; at <= 300 * MS && !t; at += MS) {
+		run_to(&b, at);
+		if (b.k->rcu.cb.invoked)
+			t = at;
+	}
+	box_destroy(&b);
+	return t;
+}
+
+START_TEST(preempt_rcu_tick_in_kernel_is_a_qs)
+{
+	/* A grace period that needs CPU 1, whose job never leaves the kernel.
+	 * PREEMPT_RCU (rcu_flavor_sched_clock_irq(), tree_plugin.h
+	 * 6.12:730-747): its tick outside a reader is a quiescent state, so
+	 * the GP ends within a few ticks (the callback is invoked by 20 ms).
+	 * Non-preemptible RCU (:975-991), or PREEMPT_RCU with every tick
+	 * inside a reader: no tick of it is one; the GP waits for RCU's
+	 * urgency (jiffies_to_sched_qs = 25 jiffies at HZ 250 with 2 CPUs: the
+	 * FQS scan after jiffy 26, about 108 ms) to set need_resched at its
+	 * next tick, the job's next preemption point to switch, the next tick
+	 * to report it, and the GP's end to reach the callback: 100-130 ms. */
+	const char *yes[] = { "rcu.preempt_rcu=yes", "workload.reader_share=0", NULL };
+	const char *no[] = { "rcu.preempt_rcu=no", NULL };
+	const char *all[] = { "rcu.preempt_rcu=yes", "workload.reader_share=1", NULL };
+	sim_time t = gp_with_cpu_in_kernel(yes);
+	ck_assert_msg(t > 0 && t <= 20 * MS, "PREEMPT_RCU: %lld", (long long)t);
+	t = gp_with_cpu_in_kernel(no);
+	ck_assert_msg(t >= 100 * MS && t <= 130 * MS, "non-preemptible: %lld", (long long)t);
+	t = gp_with_cpu_in_kernel(all);
+	ck_assert_msg(t >= 100 * MS && t <= 130 * MS, "all in readers: %lld", (long long)t);
+}
+END_TEST
+
+START_TEST(cond_resched_reports_only_without_preempt_rcu)
+{
+	/* __cond_resched() without need_resched: rcu_all_qs() only #ifndef
+	 * CONFIG_PREEMPT_RCU (kernel/sched/core.c 6.12:7231-7234), and that
+	 * reports a QS only when RCU marked the CPU urgent
+	 * (tree_plugin.h:878-899). */
+	for (int prcu = 0; prcu < 2; prcu++) {
+		box b;
+		const char *sets[] = { prcu ? "rcu.preempt_rcu=yes" : "rcu.preempt_rcu=no", "sched.preempt=none",
+				       NULL };
+		box_create(&b, 2, sets);
+		rcu_tree_data *rdp = &tree(&b)->rda[1];
+		rdp->cpu_no_qs = true;
+		rdp->rcu_urgent_qs = false;
+		b.k->rcu.ops->cond_resched(b.k->rcu.rsp, 1);
+		ck_assert(rdp->cpu_no_qs); /* not urgent: nothing */
+		rdp->rcu_urgent_qs = true;
+		b.k->rcu.ops->cond_resched(b.k->rcu.rsp, 1);
+		ck_assert(rdp->cpu_no_qs == (prcu == 1));
+		ck_assert(rdp->rcu_urgent_qs == (prcu == 1));
+		box_destroy(&b);
+	}
+}
+END_TEST
+
 START_TEST(callrcu_rate_is_per_second_on_any_clock)
 {
 	/* One hog alone on a one-thread CPU, 100,000 call_rcu() a second of its
@@ -277,6 +407,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, softirq_budget_in_jiffies);
 	tcase_add_test(tc, softirq_run_ends_at_the_jiffy);
 	tcase_add_test(tc, softirq_rereads_need_resched_after_the_tick);
+	tcase_add_test(tc, preemption_at_irq_return_per_model);
+	tcase_add_test(tc, preempt_rcu_tick_in_kernel_is_a_qs);
+	tcase_add_test(tc, cond_resched_reports_only_without_preempt_rcu);
 	tcase_add_test(tc, callrcu_rate_is_per_second_on_any_clock);
 	suite_add_tcase(s, tc);
 	return s;

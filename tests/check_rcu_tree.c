@@ -720,14 +720,14 @@ START_TEST(tree_tick_and_urgent_qs)
 	rcu_effect eff = { 0 };
 	/* Urgency from a kernel-mode tick becomes need_resched, once. */
 	rdp->rcu_urgent_qs = true;
-	rcu_tree_sched_clock_irq(rsp, 1, false, &eff);
+	rcu_tree_sched_clock_irq(rsp, 1, false, false, &eff);
 	ck_assert(eff.need_resched && !rdp->rcu_urgent_qs && rdp->cpu_no_qs);
 	eff = (rcu_effect){ 0 };
-	rcu_tree_sched_clock_irq(rsp, 1, false, &eff);
+	rcu_tree_sched_clock_irq(rsp, 1, false, false, &eff);
 	ck_assert(!eff.need_resched && !eff.raise);
 	/* A user-mode tick is a QS and needs no resched. */
 	rdp->rcu_urgent_qs = true;
-	rcu_tree_sched_clock_irq(rsp, 1, true, &eff);
+	rcu_tree_sched_clock_irq(rsp, 1, true, false, &eff);
 	ck_assert(!eff.need_resched && !rdp->cpu_no_qs && !rdp->rcu_urgent_qs);
 	/* cond_resched() reports only when asked; heavy adds a momentary
 	 * extended QS to the watching counter. */
@@ -754,7 +754,7 @@ START_TEST(tree_tick_and_urgent_qs)
 	ck_assert(rcu_tree_needs_cpu(rsp, 1));
 	rcu_tree_eqs_exit(rsp, 1);
 	eff = (rcu_effect){ 0 };
-	rcu_tree_sched_clock_irq(rsp, 1, false, &eff);
+	rcu_tree_sched_clock_irq(rsp, 1, false, false, &eff);
 	ck_assert(eff.raise);
 	rcu_tree_destroy(rsp);
 }
@@ -1314,7 +1314,7 @@ START_TEST(tree_random_conservation)
 				rcu_tree_note_context_switch(rsp, cpu);
 			} else {
 				rcu_effect eff = { 0 };
-				rcu_tree_sched_clock_irq(rsp, cpu, true, &eff);
+				rcu_tree_sched_clock_irq(rsp, cpu, true, false, &eff);
 			}
 			break;
 		case 4: /* idle entry or exit */

@@ -132,6 +132,31 @@ void kcpu_return_to_task(kcpu *c, sim_time t)
 	kthread_arm(c, t);
 }
 
+void kcpu_irq_return(kcpu *c, sim_time t)
+{
+	kmodel *k = c->k;
+	if (c->need_resched && k->sched.preempt != PREEMPT_FULL && is_job(c, c->rq.curr) &&
+	    kcpu_irq_in_kernel(c)) {
+		/* preempt=none/voluntary: no irqentry_exit_cond_resched()
+		 * (kernel/sched/core.c 6.12:7420-7440): the job in kernel mode
+		 * goes on to its next preemption point, its return to user or a
+		 * cond_resched(), a uniform share of its workload's kernel
+		 * stretch away (it was interrupted at a uniform point of it). */
+		if (!sim_timer_armed(&c->resched_pt)) {
+			double work = sim_rng_uniform(c->rng_mode) * k->wl.kstretch;
+			if (sim_timer_at(k->eng, &c->resched_pt, t + (sim_time)ceil(work / speed(c))))
+				kfail(k, SIM_ENOMEM);
+		}
+		c->irq_mode = 0;
+		c->seg_start = t;
+		arm_sysret(c, t);
+		arm_jobev(c, t);
+		return;
+	}
+	c->irq_mode = 0;
+	kcpu_return_to_task(c, t);
+}
+
 /* smp_send_reschedule() from @from to every other CPU that still owes
  * the grace period a quiescent state: force_quiescent_state()'s IPIs. */
 static void send_reschedule_ipis(kcpu *from, sim_time now)
@@ -174,6 +199,8 @@ void kcpu_schedule(kcpu *c, sim_time now)
 	const rcu_flavor *rf = k->rcu.ops;
 	check_settled(c);
 	c->need_resched = false;
+	if (__builtin_expect(sim_timer_armed(&c->resched_pt), 0))
+		sim_timer_cancel(k->eng, &c->resched_pt);
 	if (!(c->fault & FAULT_NO_QS))
 		rf->rcu_note_context_switch(k->rcu.rsp, c->id);
 	sched_task *prev = c->rq.curr;

@@ -29,6 +29,7 @@ static bool hardirq_lands(kcpu *c, sim_time now)
 		return false;
 	}
 	kcpu_account(c, now);
+	c->irq_mode = 0;
 	return true;
 }
 
@@ -55,7 +56,7 @@ void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm)
 	if (k->mach.sparc64)
 		kcpu_trap_return(c, t);
 	else
-		kcpu_return_to_task(c, t);
+		kcpu_irq_return(c, t);
 }
 
 /* A device interrupt at @now: its handler cost, then irq_exit; the next
@@ -82,6 +83,7 @@ void kcpu_sysret_fire(sim_engine *eng, sim_timer *tm)
 	if (c->in_softirq || !is_job(c, c->rq.curr) || (c->fault & FAULT_IRQS_OFF))
 		return;
 	kcpu_account(c, now);
+	c->irq_mode = 1; /* returning to user mode */
 	kcpu_trap_return(c, now);
 }
 
@@ -110,12 +112,24 @@ void kcpu_job_wake_fire(sim_engine *eng, sim_timer *tm)
 	kcpu_settle_now(c);
 	if (!sched_wake(&c->k->sched.cfg, &c->rq, &j->task, now))
 		return;
-	if (c->in_softirq || (c->fault & FAULT_IRQS_OFF)) {
-		c->need_resched = true;
-	} else {
+	c->need_resched = true;
+	if (!c->in_softirq && !(c->fault & FAULT_IRQS_OFF)) {
+		/* The hrtimer interrupt's return. */
 		kcpu_account(c, now);
-		kcpu_schedule(c, now);
+		c->irq_mode = 0;
+		kcpu_irq_return(c, now);
 	}
+}
+
+void kcpu_resched_pt_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	sim_time now = sim_now(eng);
+	kcpu_settle_now(c);
+	if (c->in_softirq || !is_job(c, c->rq.curr) || !c->need_resched || (c->fault & FAULT_IRQS_OFF))
+		return; /* switched meanwhile, or in a softirq run whose end reschedules */
+	kcpu_account(c, now);
+	kcpu_schedule(c, now);
 }
 
 void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind)
@@ -146,10 +160,11 @@ void kcpu_fault_end(kcpu *c, sim_time now)
 	/* The task made no progress with interrupts off; the interrupt that
 	 * came meanwhile is taken now (irq_exit), else it just goes on. */
 	c->seg_start = now;
+	c->irq_mode = 0;
 	if (c->fault_latched) {
 		c->fault_latched = false;
 		kcpu_irq_exit(c, now + stretch(c, c->k->mach.irq_cost));
 	} else {
-		kcpu_return_to_task(c, now);
+		kcpu_irq_return(c, now);
 	}
 }

@@ -83,6 +83,7 @@ static int scheduler_create(kmodel *k, const sim_params *p)
 		       sim_params_int(p, P_SCHED_STARVATION_LIMIT),
 		       (int)sim_params_int(p, P_SCHED_MAX_BONUS));
 	s->ctxsw_cost = sim_params_int(p, P_SCHED_CTXSW_COST);
+	s->preempt = (preempt_model)sim_params_int(p, P_SCHED_PREEMPT);
 	if (!strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf")) {
 		/* get_update_sysctl_factor(): 1 + ilog2(min(CPUs, 8)). */
 		int cpus = k->mach.ncpus < 8 ? k->mach.ncpus : 8, lg = 0;
@@ -121,6 +122,8 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 {
 	krcu *r = &k->rcu;
 	r->handler_cost = sim_params_int(p, P_RCU_TASKLET_COST);
+	r->preempt_rcu = !strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree") &&
+			 sim_params_int(p, P_RCU_PREEMPT_RCU);
 	r->cb_cost = sim_params_int(p, P_RCU_CALLBACK_COST);
 	if (cb_stats_init(&r->cb, m))
 		return SIM_ENOMEM;
@@ -180,6 +183,7 @@ static int workload_create(kmodel *k, const sim_params *p, char *err, size_t err
 	w->on_enfile = !strcmp(on, "fail") ? 0 : !strcmp(on, "retry") ? 1 : 2;
 	w->retry_delay = sim_params_int(p, P_WORKLOAD_RETRY_DELAY);
 	w->retry_max = sim_params_int(p, P_WORKLOAD_RETRY_MAX);
+	w->reader_share = sim_params_real(p, P_WORKLOAD_READER_SHARE);
 	/* Cache-line aligned, as struct job asks (a multiple of its size). */
 	size_t n = w->njobs ? (size_t)w->njobs : 1;
 	if (n > SIZE_MAX / sizeof(*w->jobs) || !(w->jobs = aligned_alloc(_Alignof(job), n * sizeof(*w->jobs))))
@@ -216,6 +220,7 @@ static int cpus_create(kmodel *k, const model_env *env)
 		sim_timer_init(env->eng, &c->irq, kcpu_irq_fire, c);
 		sim_timer_init(env->eng, &c->sysret, kcpu_sysret_fire, c);
 		sim_timer_init(env->eng, &c->jobev, kcpu_jobev_fire, c);
+		sim_timer_init(env->eng, &c->resched_pt, kcpu_resched_pt_fire, c);
 		if (kfiles_start_cpu(k, c))
 			return SIM_ENOMEM;
 	}

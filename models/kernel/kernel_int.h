@@ -151,6 +151,11 @@ struct kcpu {
 				 * while it runs */
 	sim_timer sysret;       /* sparc64: the running job's next system-call return, armed
 				 * while a softirq is pending (rtrap runs it there) */
+	sim_timer resched_pt;   /* sched.preempt none/voluntary: the running job's next
+				 * preemption point, armed while need_resched waits for it */
+	signed char irq_mode;   /* the interrupt in progress found the job in: 0 not drawn,
+				 * 1 user mode, 2 kernel mode (one draw serves RCU and the
+				 * scheduler) */
 	bool ipi_resched;       /* the reschedule IPI on its way sets need_resched (resched_cpu()) */
 	kthread *kthreads;      /* the kthreads bound to it (linked by kthread.next) */
 	kthread *rcuc;          /* its rcuc kthread (rcu.use_softirq = no), else NULL */
@@ -188,8 +193,12 @@ typedef struct kmachine {
 } kmachine;
 
 /* 2. The scheduler. */
+/* sched.preempt, in its values' order. */
+typedef enum preempt_model { PREEMPT_NONE, PREEMPT_VOLUNTARY, PREEMPT_FULL } preempt_model;
+
 typedef struct kscheduler {
 	sched_cfg cfg;          /* the class (sched.kind) and its constants */
+	preempt_model preempt;  /* sched.preempt: who an interrupt's return preempts */
 	sched_arrays *rq_store; /* per CPU: its runqueue's priority arrays */
 	sim_time ctxsw_cost;    /* ns: one context switch, at full speed */
 } kscheduler;
@@ -213,6 +222,7 @@ typedef struct krcu {
 	rcu_flavor flavor;      /* that table (rcu_flavor_fill()) */
 	void *rsp;              /* its state */
 	sim_time handler_cost;  /* ns: the RCU softirq handler's fixed work per pass */
+	bool preempt_rcu;       /* rcu.preempt_rcu: a kernel tick outside a reader is a QS */
 	sim_time cb_cost;       /* ns: one callback */
 	cb_stats cb;            /* queued, invoked, queue over time, latencies */
 	/* The flavor's kthreads (Tree RCU). */
@@ -452,6 +462,11 @@ void kcpu_schedule(kcpu *c, sim_time now);
 /* Back to the interrupted or returning task at @t: schedule() if
  * need_resched is set, else it goes on. */
 void kcpu_return_to_task(kcpu *c, sim_time t);
+/* An interrupt returns to the task at @t: kcpu_return_to_task(), except
+ * that under sched.preempt none or voluntary a job interrupted in kernel
+ * mode is not preempted there but at its next preemption point
+ * (resched_pt). */
+void kcpu_irq_return(kcpu *c, sim_time t);
 /* What RCU asked of CPU @c at @now, carried out in one place, in this
  * order: need_resched, force_quiescent_state()'s reschedule IPIs, the GP
  * kthread's wakeup, invoke_rcu_core() (in a softirq run: the run
@@ -565,6 +580,13 @@ void kcpu_jobev_fire(sim_engine *eng, sim_timer *tm);
 /* Timer handler: sparc64, the running job returns from a system call with a
  * softirq pending. */
 void kcpu_sysret_fire(sim_engine *eng, sim_timer *tm);
+/* Timer handler: the running job reaches its next preemption point (its
+ * return to user mode or a cond_resched()) with need_resched set. */
+void kcpu_resched_pt_fire(sim_engine *eng, sim_timer *tm);
+/* Is the running job of @c in kernel mode at this interrupt? Drawn once
+ * per interrupt (irq_mode): inside a system call it is; otherwise with its
+ * workload's share of CPU time in system calls. */
+bool kcpu_irq_in_kernel(kcpu *c);
 /* The fault @kind begins or ends on @c at @now. */
 void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind);
 void kcpu_fault_end(kcpu *c, sim_time now);

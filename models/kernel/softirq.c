@@ -168,7 +168,7 @@ void kcpu_run_ended(kcpu *c, sim_time now)
 			return;
 		}
 		kcpu_update_busy(c);
-		kcpu_return_to_task(c, now);
+		kcpu_irq_return(c, now);
 		return;
 	}
 	/* ksoftirqd: rcu_softirq_qs() at the end of its handle_softirqs(), then
@@ -206,7 +206,7 @@ void kcpu_irq_exit(kcpu *c, sim_time t)
 	}
 	if (c->softirq_pending)
 		wakeup_softirqd(c, t);
-	kcpu_return_to_task(c, t);
+	kcpu_irq_return(c, t);
 }
 
 /* A trap return on sparc64 at @t that is not an interrupt's (an IPI, a
@@ -217,5 +217,5 @@ void kcpu_trap_return(kcpu *c, sim_time t)
 		kcpu_do_softirq(c, t, RUN_TRAP_RETURN);
 		return;
 	}
-	kcpu_return_to_task(c, t);
+	kcpu_irq_return(c, t);
 }

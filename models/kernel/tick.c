@@ -81,13 +81,29 @@ int kcpu_arm_tick(kmodel *k, int i)
 	return sim_timer_at_seq(k->eng, &k->mach.tick, k->cpu[i].tick_when, k->cpu[i].tick_seq);
 }
 
-/* Does the tick on @c come from user mode or the idle task (a quiescent
- * state)? Drawn: a job's tick is in kernel mode with its share of CPU time
- * in system calls, and always while it is inside one. */
-static bool tick_from_user(kcpu *c)
+bool kcpu_irq_in_kernel(kcpu *c)
 {
-	return !c->rq.curr || (is_job(c, c->rq.curr) && !sim_rng_bernoulli(c->rng_mode, c->k->wl.p_kernel) &&
-			       !((const job *)c->rq.curr->owner)->in_kernel);
+	if (!c->irq_mode) {
+		const sched_task *t = c->rq.curr;
+		bool kernel = t != NULL;
+		if (t && is_job(c, t)) {
+			kernel = sim_rng_bernoulli(c->rng_mode, c->k->wl.p_kernel);
+			kernel |= ((const job *)t->owner)->in_kernel;
+		}
+		c->irq_mode = kernel ? 2 : 1;
+	}
+	return c->irq_mode == 2;
+}
+
+/* Is the tick in kernel mode inside a read-side critical section, or with
+ * preemption or softirqs off, where PREEMPT_RCU sees no quiescent state
+ * (tree_plugin.h 6.12:735-736)? A job is with its workload's reader share;
+ * a kernel thread always is (the GP kthread under its rcu_node locks, rcuc
+ * and rcuo invoking with BH off). Drawn only under PREEMPT_RCU. */
+static bool tick_in_reader(kcpu *c)
+{
+	const sched_task *t = c->rq.curr;
+	return !is_job(c, t) || sim_rng_bernoulli(c->rng_mode, c->k->wl.reader_share);
 }
 
 void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
@@ -100,6 +116,7 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	RCUSIM_CHECK(c->tick_when == now && c->tick_seq == sim_engine_cur_seq(eng), "kcpu.tick");
 	prefetch_ahead(k, c->id);
 	kcpu_settle_now(c);
+	c->irq_mode = 0;
 	c->tick_when = now + k->mach.tick_ns;
 	c->tick_seq = sim_engine_reserve_seq(eng);
 	if (kcpu_arm_tick(k, c->id + 1 < k->mach.ncpus ? c->id + 1 : 0)) {
@@ -121,7 +138,7 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		 * state) but re-raises the softirq (the run restarts);
 		 * scheduler_tick charges curr; the run lasts longer. */
 		rcu_effect e = { false, false, false, false };
-		rf->sched_clock_irq(k->rcu.rsp, c->id, now, false, &e);
+		rf->sched_clock_irq(k->rcu.rsp, c->id, now, false, true, &e);
 		kcpu_rcu_effect(c, now, &e);
 		if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
 			c->need_resched = true;
@@ -131,10 +148,19 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	kcpu_account(c, now);
 	/* update_process_times(): RCU's part (2.6: rcu_check_callbacks() if
 	 * rcu_pending(); 6.x: rcu_sched_clock_irq()), which reads whether the
-	 * tick came from user mode or idle only when that matters. */
-	bool user = rf->tick_reads_mode(k->rcu.rsp, c->id) && tick_from_user(c);
+	 * tick came from user mode or idle (and under PREEMPT_RCU, from a
+	 * reader) only when that matters. */
+	bool user = false, reader = false;
+	if (rf->tick_reads_mode(k->rcu.rsp, c->id)) {
+		user = !kcpu_irq_in_kernel(c);
+		reader = !user && k->rcu.preempt_rcu && tick_in_reader(c);
+	}
+	if (c->fault & FAULT_NO_QS) {
+		user = false;
+		reader = true;
+	}
 	rcu_effect e = { false, false, false, false };
-	rf->sched_clock_irq(k->rcu.rsp, c->id, now, user && !(c->fault & FAULT_NO_QS), &e);
+	rf->sched_clock_irq(k->rcu.rsp, c->id, now, user, reader, &e);
 	kcpu_rcu_effect(c, now, &e);
 	if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
 		c->need_resched = true;

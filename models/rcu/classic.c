@@ -336,8 +336,10 @@ static bool classic_tick_reads_mode(const void *state, int cpu)
 /* update_process_times() (kernel/timer.c 2.6.14-2.6.16): if rcu_pending(),
  * rcu_check_callbacks(), where a user tick or the idle task is a quiescent
  * state, and which schedules the RCU tasklet (raise). */
-static void classic_sched_clock_irq(void *state, int cpu, sim_time now, bool user, rcu_effect *eff)
+static void classic_sched_clock_irq(void *state, int cpu, sim_time now, bool user, bool reader,
+				    rcu_effect *eff)
 {
+	(void)reader; /* non-preemptible: only user mode and idle count */
 	classic_state *rs = state;
 	if (!rcu_pending(&rs->rcp, &rs->rda[cpu]))
 		return;

@@ -140,7 +140,8 @@ typedef struct rcu_flavor {
 	 * task; effects in *eff (raise: RCU core work; need_resched: an
 	 * urgent quiescent state). In a softirq run @user is false and a
 	 * raise restarts the run. */
-	void (*sched_clock_irq)(void *rsp, int cpu, sim_time now, bool user, rcu_effect *eff);
+	void (*sched_clock_irq)(void *rsp, int cpu, sim_time now, bool user, bool reader,
+				rcu_effect *eff);
 	/* Does the tick on @cpu read @user now (2.6: rcu_pending(); 6.x: a
 	 * quiescent state or urgency pending)? The caller draws it only then. */
 	bool (*tick_reads_mode)(const void *rsp, int cpu);

@@ -92,6 +92,7 @@ int rcu_tree_cfg_from_params(rcu_tree_cfg *cfg, const sim_params *p, char *err, 
 		cfg->jiffies_till_sched_qs = sim_params_int(p, P_RCU_JIFFIES_TILL_SCHED_QS);
 	cfg->stall_timeout_ns = sim_params_int(p, P_RCU_STALL_TIMEOUT);
 	cfg->use_softirq = sim_params_int(p, P_RCU_USE_SOFTIRQ) != 0;
+	cfg->preempt_rcu = sim_params_int(p, P_RCU_PREEMPT_RCU) != 0;
 	int levels, count[RCU_TREE_MAX_LVLS];
 	if (rcu_tree_geometry(cfg->ncpus, cfg->rcu_fanout_leaf, cfg->rcu_fanout, &levels, count)) {
 		char a[512];
@@ -528,6 +529,8 @@ void rcu_tree_note_context_switch(rcu_tree_state *rsp, int cpu)
 void rcu_tree_all_qs(rcu_tree_state *rsp, int cpu)
 {
 	rcu_tree_data *rdp = &rsp->rda[cpu];
+	if (rsp->cfg.preempt_rcu)
+		return; /* __cond_resched() calls it only #ifndef CONFIG_PREEMPT_RCU (core.c:7231-7234) */
 	if (!rdp->rcu_urgent_qs)
 		return;
 	rdp->rcu_urgent_qs = false;
@@ -563,7 +566,7 @@ bool rcu_tree_pending(const rcu_tree_state *rsp, int cpu)
 	return rsp->node[rdp->leaf].gp_seq != rdp->gp_seq || rdp->gpwrap; /* a GP started or ended */
 }
 
-void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, rcu_effect *eff)
+void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, bool reader, rcu_effect *eff)
 {
 	rcu_tree_data *rdp = &rsp->rda[cpu];
 	/* tree.c:2659-2666: urgency turns into need_resched in the kernel. */
@@ -572,7 +575,10 @@ void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, rcu_effec
 			eff->need_resched = true;
 		rdp->rcu_urgent_qs = false;
 	}
-	if (user) /* rcu_flavor_sched_clock_irq() (tree_plugin.h:975-991) */
+	/* rcu_flavor_sched_clock_irq(): PREEMPT_RCU (tree_plugin.h:730-747)
+	 * rcu_qs() unless rcu_preempt_depth() or the preempt/softirq count;
+	 * else (:975-991) from user mode or idle only. */
+	if (rsp->cfg.preempt_rcu ? !reader : user)
 		rdp->cpu_no_qs = false;
 	if (rcu_tree_pending(rsp, cpu)) /* tree.c:2668-2669 */
 		eff->raise = true;

@@ -113,6 +113,7 @@ typedef struct rcu_tree_cfg {
 	int64_t jiffies_till_sched_qs;  /* GP age that asks for urgent QSes; < 0 = default */
 	sim_time stall_timeout_ns; /* ns: rcu_cpu_stall_timeout (21 s), whole jiffies */
 	bool use_softirq;    /* RCU core in RCU_SOFTIRQ (true) or rcuc/N kthreads */
+	bool preempt_rcu;    /* CONFIG_PREEMPT_RCU: a kernel tick outside a reader is a QS */
 	bool cb_runs;        /* keep call times as runs (rcu_segcblist_init()): bulk calls */
 	uint64_t gp_seq_init; /* rcu_state.gp_seq at boot (RCU_TREE_GP_SEQ_INIT) */
 } rcu_tree_cfg;
@@ -320,11 +321,13 @@ void rcu_tree_eqs_exit(rcu_tree_state *rsp, int cpu);
  * has @cpu RCU core work? */
 bool rcu_tree_pending(const rcu_tree_state *rsp, int cpu);
 /* rcu_sched_clock_irq() (tree.c:2646): the tick on @cpu, @user meaning
- * taken from user mode or from idle (rcu_is_cpu_rrupt_from_idle):
- * urgency turns into need_resched in the kernel, user/idle is a QS
- * (rcu_flavor_sched_clock_irq, tree_plugin.h:975), and rcu_pending()
- * invokes RCU core. Effects in *eff. */
-void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, rcu_effect *eff);
+ * taken from user mode or from idle (rcu_is_cpu_rrupt_from_idle), @reader
+ * inside a read-side critical section or with preemption or softirqs off:
+ * urgency turns into need_resched in the kernel; a QS is user/idle
+ * (non-preemptible RCU: rcu_flavor_sched_clock_irq, tree_plugin.h:975), or
+ * anything but a reader (PREEMPT_RCU: tree_plugin.h:730-757); and
+ * rcu_pending() invokes RCU core. Effects in *eff. */
+void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, bool reader, rcu_effect *eff);
 /* rcu_check_quiescent_state() (tree.c:2448): note_gp_changes(), then
  * report @cpu's QS if the GP needs it and one was noted. True: wake. */
 bool rcu_tree_check_quiescent_state(rcu_tree_state *rsp, int cpu);

@@ -255,11 +255,12 @@ static int tree_finish(void *state, sim_metrics *m, sim_time now)
 
 /* rcu_sched_clock_irq() (tree.c 6.12:2646-2673), with check_cpu_stall()
  * counting the warnings it would print. */
-static void tree_sched_clock_irq(void *state, int cpu, sim_time now, bool user, rcu_effect *eff)
+static void tree_sched_clock_irq(void *state, int cpu, sim_time now, bool user, bool reader,
+				 rcu_effect *eff)
 {
 	tree_flavor *tf = state;
 	rcu_tree_state *rs = tf->rs;
-	rcu_tree_sched_clock_irq(rs, cpu, user, eff);
+	rcu_tree_sched_clock_irq(rs, cpu, user, reader, eff);
 	if (__builtin_expect(tf->nocb != NULL, 0) &&
 	    rcu_nocb_need_deferred_wakeup(tf->nocb, cpu, RCU_NOCB_WAKE))
 		eff->raise = true; /* rcu_pending()'s first test (tree.c:4421) */
@@ -428,6 +429,8 @@ static const sim_knob tree_knob[] = {
 	{ P_RCU_FLOOD_BLIMIT, SIM_ALWAYS },
 	{ P_RCU_QOVLD, SIM_ALWAYS },
 	{ P_RCU_USE_SOFTIRQ, SIM_ALWAYS },
+	{ P_RCU_PREEMPT_RCU, SIM_ALWAYS },
+	{ P_WORKLOAD_READER_SHARE, { P_RCU_PREEMPT_RCU, "yes", NULL } },
 	{ P_RCU_KTHREAD_PRIO, { P_SCHED_KIND, "eevdf", NULL } },
 	{ P_RCU_GP_KTHREAD_CPU, SIM_ALWAYS },
 	{ P_RCU_GP_NODE_COST, SIM_ALWAYS },
@@ -451,6 +454,15 @@ static int tree_validate(const sim_params *p, char *err, size_t errlen)
 	int rc = rcu_tree_cfg_from_params(&cfg, p, err, errlen);
 	if (rc)
 		return rc;
+	if (sim_params_int(p, P_RCU_PREEMPT_RCU) && !strcmp(sim_params_text(p, P_SCHED_PREEMPT), "full")) {
+		sim_params_where(p, P_RCU_PREEMPT_RCU, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: preemptible RCU with sched.preempt = full (%s) preempts readers inside "
+			 "rcu_read_lock(), whose blocked-tasks lists rcusim does not model yet; use "
+			 "sched.preempt = none or voluntary (no reader is preempted there)",
+			 a, sim_params_origin(p, P_SCHED_PREEMPT));
+		return SIM_EINPUT;
+	}
 	if (sim_params_int(p, P_RCU_GP_KTHREAD_CPU) >= machine_ncpus(p)) {
 		sim_params_where(p, P_RCU_GP_KTHREAD_CPU, a, sizeof(a));
 		snprintf(err, errlen, "%s: CPU %s, but the machine has CPUs 0-%d", a,

@@ -34,6 +34,7 @@ static int callrcu_create(kworkload *w, const sim_params *p, char *err, size_t e
 			 sim_params_text(p, P_WORKLOAD_SYSCALL_COST), w->p_kernel);
 		return SIM_EINPUT;
 	}
+	w->kstretch = (double)sim_params_int(p, P_WORKLOAD_SYSCALL_COST);
 	w->bulk_calls = sim_params_int(p, P_WORKLOAD_CALLRCU_ARRIVALS) == 1; /* x86_64 only (callrcu_validate()) */
 	return 0;
 }

@@ -43,6 +43,7 @@ static int exitflood_create(kworkload *w, const sim_params *p, char *err, size_t
 	x->exit_start = x->exit_end = -1;
 	w->call_rate = 0;
 	w->p_kernel = 0; /* the hogs; the exiting job says in_kernel */
+	w->kstretch = x->close_cost; /* close_files(): cond_resched() after each (fs/file.c 6.12:419) */
 	return 0;
 }
 

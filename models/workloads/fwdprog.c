@@ -51,6 +51,7 @@ static int fwdprog_create(kworkload *w, const sim_params *p, char *err, size_t e
 	f->pass = -1;
 	w->call_rate = 0;
 	w->p_kernel = 0; /* the hogs; the flooder says in_kernel */
+	w->kstretch = f->turn; /* a cond_resched() each turn of its loop */
 	return 0;
 }
 

@@ -59,6 +59,7 @@ static int make_create(kworkload *w, const sim_params *p, char *err, size_t errl
 	}
 	w->call_rate = (double)transient / mk->job_work;
 	w->p_kernel = sim_params_real(p, P_WORKLOAD_MAKE_SYSTEM_SHARE);
+	w->kstretch = w->p_kernel / w->call_rate; /* the kernel time between two opens, as one */
 	mk->fail_share = sim_params_real(p, P_WORKLOAD_MAKE_OPEN_FAIL_SHARE);
 	double med = (double)sim_params_int(p, P_WORKLOAD_MAKE_HOLD_MEDIAN);
 	double mean = (double)sim_params_int(p, P_WORKLOAD_MAKE_HOLD_MEAN);

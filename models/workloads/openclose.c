@@ -13,6 +13,7 @@ static int openclose_create(kworkload *w, const sim_params *p, char *err, size_t
 {
 	w->call_rate = 1.0 / (double)sim_params_int(p, P_WORKLOAD_OPENCLOSE_PAIR_COST);
 	w->p_kernel = 1.0 - sim_params_real(p, P_WORKLOAD_OPENCLOSE_USER_SHARE);
+	w->kstretch = (double)sim_params_int(p, P_WORKLOAD_OPENCLOSE_PAIR_COST) / 2; /* open(), close() */
 	(void)err;
 	(void)errlen;
 	return 0;

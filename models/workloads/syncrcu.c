@@ -40,6 +40,7 @@ static int syncrcu_create(kworkload *w, const sim_params *p, char *err, size_t e
 	sy->per_call = gap + sys;
 	w->call_rate = 0; /* no Poisson calls: the loop's own */
 	w->p_kernel = sy->per_call > 0 ? sys / sy->per_call : 1;
+	w->kstretch = sys;
 	sy->lat = sim_metrics_hist(w->m, "syncrcu.latency_ns");
 	return sy->lat ? 0 : SIM_ENOMEM;
 }

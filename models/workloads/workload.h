@@ -84,6 +84,9 @@ typedef struct kworkload {
 	int64_t njobs;          /* workload.jobs */
 	double call_rate;       /* call_rcu or open attempts per ns of job CPU work */
 	double p_kernel;        /* share of job CPU time in system calls */
+	double kstretch;        /* ns of work: a job's kernel stretch between two preemption
+				 * points (its return to user, a cond_resched()) */
+	double reader_share;    /* share of its kernel time in rcu_read_lock() sections */
 	bool bulk_calls;        /* callrcu: calls drawn per stretch (workload.callrcu_arrivals = bulk) */
 	/* Refused opens (workloads that open files, fs/files.c). */
 	int on_enfile;          /* 0 fail, 1 retry, 2 retry then fail */
@@ -102,7 +105,8 @@ typedef struct workload_ops {
 	 * workload.kind = kind, after the knobs. May be NULL. */
 	int (*validate)(const sim_params *p, char *err, size_t errlen);
 	bool frees_files;       /* its callbacks free struct files: file table and filp slab modelled */
-	/* Read and check its parameters: w->call_rate, w->p_kernel, w->priv.
+	/* Read and check its parameters: w->call_rate, w->p_kernel,
+	 * w->kstretch, w->priv.
 	 * 0, SIM_EINPUT (message naming where the value was set) or
 	 * SIM_ENOMEM. */
 	int (*create)(kworkload *w, const sim_params *p, char *err, size_t errlen);
