@@ -371,6 +371,183 @@ START_TEST(cond_resched_reports_only_without_preempt_rcu)
 }
 END_TEST
 
+START_TEST(preempted_reader_blocks_the_gp)
+{
+	/* preempt=full, PREEMPT_RCU, 2 CPUs, 2 jobs on CPU 1 (jobs 1 and 3).
+	 * A grace period starts for a callback queued at 0.5 ms; as it does,
+	 * before CPU 1 has reported, CPU 1's job is preempted inside a
+	 * reader with 40 ms left (every kernel tick of it in one): it queues on the leaf
+	 * and blocks the GP (RCU_GP_BLKD, tree_plugin.h 6.12:165-168,
+	 * 254-257), while the context switch reports CPU 1's own quiescent
+	 * state. No tick of CPU 1 can end it, nor can FQS (force_qs_rnp()
+	 * skips a leaf whose CPUs reported, tree.c 6.12:2699-2709): the
+	 * callback waits until the job has run the rest of its reader and
+	 * unlocks (rcu_report_unblock_qs_rnp(), tree.c:2353-2386); then the GP
+	 * ends within a few ticks. */
+	box b;
+	const char *sets[] = { "workload.jobs=4", "irq.tick_phase=aligned", "sched.preempt=full",
+			       "rcu.preempt_rcu=yes", "workload.reader_share=1", NULL };
+	box_create(&b, 2, sets);
+	kmodel *k = b.k;
+	kcpu *c = &k->cpu[1];
+	rcu_tree_state *rs = tree(&b);
+	run_to(&b, MS / 2);
+	queue_on(&b, 0, 1);
+	while (!rcu_tree_gp_in_progress(rs)) {
+		REQUIRE(sim_now(b.eng) < 20 * MS);
+		run_to(&b, sim_now(b.eng) + 10000);
+	}
+	ck_assert(rs->node[0].qsmask & rs->rda[1].grpmask); /* CPU 1 still owes it */
+	job *j = c->rq.curr->owner;
+	j->in_kernel = true;
+	kcpu_settle_now(c);
+	c->need_resched = true;
+	ck_assert_int_eq(sim_timer_at(b.eng, &c->ipi, sim_now(b.eng)), 0);
+	sim_time preempted = sim_now(b.eng);
+	run_to(&b, preempted + 20000); /* the IPI's handler and the switch */
+	ck_assert(j->rdr.queued && j->rdr.q_blocks);
+	ck_assert_ptr_ne(c->rq.curr, &j->task);
+	j->rdr_left = 40 * MS; /* the reader's rest, set for the test */
+	ck_assert_int_eq(rs->node[0].nblkd, 1);
+	ck_assert_int_eq(rs->node[0].gp_blkd, 1);
+	ck_assert_uint_eq(rs->readers_blocked, 1);
+	j->in_kernel = false;
+	while (j->rdr.queued) {
+		REQUIRE(sim_now(b.eng) < 200 * MS);
+		ck_assert_uint_eq(k->rcu.cb.invoked, 0);
+		if (sim_now(b.eng) > preempted + 2 * 4 * MS) /* CPU 1 reported at a tick */
+			ck_assert(!(rs->node[0].qsmask & rs->rda[1].grpmask));
+		run_to(&b, sim_now(b.eng) + 100000);
+	}
+	sim_time unlocked = sim_now(b.eng);
+	ck_assert_int_gt(unlocked, preempted + 40 * MS); /* it ran 40 ms of it, sharing the CPU */
+	ck_assert_uint_eq(rs->readers_held_gp, 1);
+	ck_assert_int_eq(rs->node[0].gp_blkd, 0);
+	run_to(&b, unlocked + 5 * 4 * MS);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 1);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(reader_preempted_after_its_cpu_reported_waits_for_the_next_gp)
+{
+	/* The same, but the reader is preempted after CPU 1 reported: it
+	 * queues at the head and blocks only the next grace period, which
+	 * rcu_gp_init() makes wait for every task then on the list
+	 * (rcu_preempt_check_blocked_tasks(), tree_plugin.h 6.12:704-721). */
+	box b;
+	const char *sets[] = { "workload.jobs=4", "irq.tick_phase=aligned", "sched.preempt=full",
+			       "rcu.preempt_rcu=yes", "workload.reader_share=1", NULL };
+	box_create(&b, 2, sets);
+	kmodel *k = b.k;
+	kcpu *c = &k->cpu[1];
+	rcu_tree_state *rs = tree(&b);
+	run_to(&b, MS / 2);
+	queue_on(&b, 0, 1);
+	while (rs->node[0].qsmask & rs->rda[1].grpmask || !rcu_tree_gp_in_progress(rs)) {
+		REQUIRE(sim_now(b.eng) < 100 * MS);
+		run_to(&b, sim_now(b.eng) + 100000);
+	}
+	/* CPU 1 has reported; the GP still waits for CPU 0 or its end. */
+	job *j = c->rq.curr->owner;
+	j->in_kernel = true;
+	kcpu_settle_now(c);
+	c->need_resched = true;
+	ck_assert_int_eq(sim_timer_at(b.eng, &c->ipi, sim_now(b.eng)), 0);
+	run_to(&b, sim_now(b.eng) + 20000);
+	ck_assert(j->rdr.queued && !j->rdr.q_blocks);
+	ck_assert_int_eq(rs->node[0].gp_blkd, 0);
+	j->rdr_left = 60 * MS; /* the reader's rest, set for the test */
+	j->in_kernel = false;
+	/* That GP ends and its callback is invoked while the reader is still
+	 * out; a second callback's GP waits for it. */
+	run_to(&b, sim_now(b.eng) + 5 * 4 * MS);
+	ck_assert(j->rdr.queued);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 1);
+	queue_on(&b, 0, 1);
+	run_to(&b, sim_now(b.eng) + 3 * 4 * MS);
+	ck_assert(j->rdr.queued); /* it has run at most 32 of its 60 ms */
+	ck_assert(rcu_tree_gp_in_progress(rs));
+	ck_assert_int_eq(rs->node[0].gp_blkd, 1);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 1);
+	while (k->rcu.cb.invoked < 2) {
+		REQUIRE(sim_now(b.eng) < 400 * MS);
+		ck_assert(!j->rdr.queued || k->rcu.cb.invoked == 1);
+		run_to(&b, sim_now(b.eng) + 100000);
+	}
+	ck_assert(!j->rdr.queued);
+	box_destroy(&b);
+}
+END_TEST
+
+/* preempt=full, PREEMPT_RCU, 2 CPUs, jobs 1 and 3 on CPU 1: job 1 is
+ * preempted inside a reader as a grace period begins (it blocks it), with
+ * 100 ms of the reader left; @sets on top. When it unlocks (ns after the
+ * preemption), the most it was boosted at once, and its priority after. */
+static sim_time boosted_unlock(const char *const *sets, uint64_t *boosted, bool *fifo_after)
+{
+	box b;
+	const char *base[16] = { "workload.jobs=4", "irq.tick_phase=aligned", "sched.preempt=full",
+				 "rcu.preempt_rcu=yes", "workload.reader_share=1" };
+	int n = 5;
+	for (; *sets; sets++)
+		base[n++] = *sets;
+	base[n] = NULL;
+	box_create(&b, 2, base);
+	kmodel *k = b.k;
+	kcpu *c = &k->cpu[1];
+	rcu_tree_state *rs = tree(&b);
+	run_to(&b, MS / 2);
+	queue_on(&b, 0, 1);
+	while (!rcu_tree_gp_in_progress(rs))
+		run_to(&b, sim_now(b.eng) + 10000);
+	job *j = c->rq.curr->owner;
+	j->in_kernel = true;
+	kcpu_settle_now(c);
+	c->need_resched = true;
+	ck_assert_int_eq(sim_timer_at(b.eng, &c->ipi, sim_now(b.eng)), 0);
+	sim_time preempted = sim_now(b.eng);
+	run_to(&b, preempted + 20000);
+	ck_assert(j->rdr.queued && j->rdr.q_blocks);
+	j->in_kernel = false;
+	j->rdr_left = 100 * MS;
+	*boosted = 0;
+	while (j->rdr.queued) {
+		REQUIRE(sim_now(b.eng) < 2 * S);
+		if (j->task.fifo)
+			ck_assert_ptr_eq(c->rq.curr, &j->task); /* FIFO: nothing fair runs over it */
+		run_to(&b, sim_now(b.eng) + 100000);
+	}
+	*boosted = k->rcu.readers_boosted;
+	*fifo_after = j->task.fifo;
+	sim_time t = sim_now(b.eng) - preempted;
+	box_destroy(&b);
+	return t;
+}
+
+START_TEST(boosting_ends_a_starved_reader)
+{
+	/* Without boosting the preempted reader shares CPU 1 with the other
+	 * job (EEVDF, equal weights): its 100 ms take about 200 ms. With
+	 * RCU_BOOST and a 20 ms delay (RCU_BOOST_DELAY_JIFFIES = 5 at HZ 250),
+	 * the first FQS scan after that finds CPU 1's leaf reported but held by
+	 * the reader (rcu_initiate_boost(), tree_plugin.h 6.12:1163-1186) and
+	 * its rcub lends SCHED_FIFO: the reader runs alone to its unlock, about
+	 * 20 + (100 - 10) ms after, and is deboosted there. */
+	uint64_t boosted;
+	bool fifo;
+	const char *off[] = { "rcu.boost=no", NULL };
+	sim_time t = boosted_unlock(off, &boosted, &fifo);
+	ck_assert_msg(t >= 180 * MS && t <= 220 * MS, "no boost: %lld", (long long)t);
+	ck_assert_uint_eq(boosted, 0);
+	const char *on[] = { "rcu.boost=yes", "rcu.boost_delay=20ms", NULL };
+	t = boosted_unlock(on, &boosted, &fifo);
+	ck_assert_msg(t >= 105 * MS && t <= 125 * MS, "boost: %lld", (long long)t);
+	ck_assert_uint_eq(boosted, 1);
+	ck_assert(!fifo);
+}
+END_TEST
+
 START_TEST(callrcu_rate_is_per_second_on_any_clock)
 {
 	/* One hog alone on a one-thread CPU, 100,000 call_rcu() a second of its
@@ -410,6 +587,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, preemption_at_irq_return_per_model);
 	tcase_add_test(tc, preempt_rcu_tick_in_kernel_is_a_qs);
 	tcase_add_test(tc, cond_resched_reports_only_without_preempt_rcu);
+	tcase_add_test(tc, preempted_reader_blocks_the_gp);
+	tcase_add_test(tc, reader_preempted_after_its_cpu_reported_waits_for_the_next_gp);
+	tcase_add_test(tc, boosting_ends_a_starved_reader);
 	tcase_add_test(tc, callrcu_rate_is_per_second_on_any_clock);
 	suite_add_tcase(s, tc);
 	return s;

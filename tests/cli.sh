@@ -93,9 +93,6 @@ expect_exit 2 "$RCUSIM" run b10.ini --db b.db --set rcu.qhimark=500
 expect_err_line '--set: rcu.qhimark: applies only with rcu.policy = watermark, and rcu.policy is fixed (b10.ini:3)'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12-rt.ini" --db b.db --set softirq.defer_to_ksoftirqd=yes
 expect_err_line "--set: softirq.defer_to_ksoftirqd: applies only with softirq.in_irq_exit = yes, and softirq.in_irq_exit is no ($SRC/scenarios/kernels/linux-6.12-rt.ini:22)"
-# Preemptible RCU under preempt=full would preempt readers, not modelled yet.
-expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12-rt.ini" --db b.db --set rcu.preempt_rcu=yes
-expect_err_line "--set: rcu.preempt_rcu: preemptible RCU with sched.preempt = full ($SRC/scenarios/kernels/linux-6.12-rt.ini:19) preempts readers inside rcu_read_lock(), whose blocked-tasks lists rcusim does not model yet; use sched.preempt = none or voluntary (no reader is preempted there)"
 # Bulk call_rcu arrivals draw no system-call returns, which sparc64 needs.
 printf '[workload]\nkind = callrcu\ncallrcu_arrivals = bulk\n' >b12.ini
 expect_exit 2 "$RCUSIM" run b12.ini --db b.db

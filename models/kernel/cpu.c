@@ -153,6 +153,17 @@ void kcpu_irq_return(kcpu *c, sim_time t)
 		arm_jobev(c, t);
 		return;
 	}
+	if (c->need_resched && k->rcu.preempt_rcu && is_job(c, c->rq.curr) && kcpu_irq_in_kernel(c) &&
+	    kcpu_irq_in_reader(c)) {
+		/* preempt=full under PREEMPT_RCU: preempted inside
+		 * rcu_read_lock(), a uniform share of the reader left; the
+		 * context switch queues it on its leaf first (unless it is
+		 * there already, rcu_note_context_switch(), tree_plugin.h
+		 * 6.12:332-353). */
+		job *j = c->rq.curr->owner;
+		if (!j->rdr.queued && !(c->fault & FAULT_NO_QS))
+			kcpu_reader_preempted(c, j);
+	}
 	c->irq_mode = 0;
 	kcpu_return_to_task(c, t);
 }
@@ -201,6 +212,14 @@ void kcpu_schedule(kcpu *c, sim_time now)
 	c->need_resched = false;
 	if (__builtin_expect(sim_timer_armed(&c->resched_pt), 0))
 		sim_timer_cancel(k->eng, &c->resched_pt);
+	if (__builtin_expect(sim_timer_armed(&c->unlock), 0)) {
+		/* It leaves the CPU still inside its reader: what it ran of it. */
+		job *j = c->rq.curr->owner;
+		sim_timer_cancel(k->eng, &c->unlock);
+		j->rdr_left -= (double)(now - j->rdr_start) * speed(c);
+		if (j->rdr_left < 0)
+			j->rdr_left = 0;
+	}
 	if (!(c->fault & FAULT_NO_QS))
 		rf->rcu_note_context_switch(k->rcu.rsp, c->id);
 	sched_task *prev = c->rq.curr;
@@ -244,6 +263,14 @@ void kcpu_schedule(kcpu *c, sim_time now)
 	if (is_kthread(c, next)) {
 		kthread_runs(c, task_kthread(next), t);
 		return;
+	}
+	if (__builtin_expect(next && ((job *)next->owner)->rdr.queued, 0)) {
+		/* Back in the reader it was preempted in: its unlock comes
+		 * when it has run the rest. */
+		job *j = next->owner;
+		j->rdr_start = t;
+		if (sim_timer_at(k->eng, &c->unlock, t + (sim_time)ceil(j->rdr_left / speed(c))))
+			kfail(k, SIM_ENOMEM);
 	}
 	arm_sysret(c, t);
 	arm_jobev(c, t);

@@ -9,6 +9,7 @@
  * A reschedule IPI sets no need_resched on either architecture (only its
  * sender could).
  */
+#include <assert.h>
 #include <math.h>
 
 #include "kernel/kernel_int.h"

@@ -36,6 +36,7 @@ static void kernel_destroy(void *state)
 	free(k->rcu.rcuc);
 	free(k->rcu.rcuog);
 	free(k->rcu.rcuo);
+	rcu_readers_destroy(k);
 	if (k->wl.jobs)
 		for (int64_t j = 0; j < k->wl.njobs; j++) {
 			free(k->wl.jobs[j].files);
@@ -184,6 +185,7 @@ static int workload_create(kmodel *k, const sim_params *p, char *err, size_t err
 	w->retry_delay = sim_params_int(p, P_WORKLOAD_RETRY_DELAY);
 	w->retry_max = sim_params_int(p, P_WORKLOAD_RETRY_MAX);
 	w->reader_share = sim_params_real(p, P_WORKLOAD_READER_SHARE);
+	w->reader_len = (double)sim_params_int(p, P_WORKLOAD_READER_LEN);
 	/* Cache-line aligned, as struct job asks (a multiple of its size). */
 	size_t n = w->njobs ? (size_t)w->njobs : 1;
 	if (n > SIZE_MAX / sizeof(*w->jobs) || !(w->jobs = aligned_alloc(_Alignof(job), n * sizeof(*w->jobs))))
@@ -221,6 +223,7 @@ static int cpus_create(kmodel *k, const model_env *env)
 		sim_timer_init(env->eng, &c->sysret, kcpu_sysret_fire, c);
 		sim_timer_init(env->eng, &c->jobev, kcpu_jobev_fire, c);
 		sim_timer_init(env->eng, &c->resched_pt, kcpu_resched_pt_fire, c);
+		sim_timer_init(env->eng, &c->unlock, kcpu_unlock_fire, c);
 		if (kfiles_start_cpu(k, c))
 			return SIM_ENOMEM;
 	}
@@ -316,6 +319,8 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = cpus_create(k, env);
 	if (!rc)
 		rc = rcu_kthreads_create(k, p);
+	if (!rc)
+		rc = rcu_readers_create(k);
 	if (!rc)
 		rc = jobs_create(k, p);
 	if (!rc)
@@ -468,6 +473,8 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 		rc |= sim_metrics_scalar(m, "gp.kthread_cpu_ns", (double)g->cpu_ns);
 		rc |= sim_metrics_scalar(m, "fqs.resched_cpu", (double)k->rcu.resched_ipis);
 	}
+	if (k->rcu.preempt_rcu && k->sched.cfg.class == &sched_fair_class)
+		rc |= sim_metrics_scalar(m, "kernel.readers_boosted", (double)k->rcu.readers_boosted);
 	if (k->rcu.rcuc) {
 		uint64_t wakeups = 0;
 		sim_time wait = 0, cpu_ns = 0;

@@ -153,8 +153,11 @@ struct kcpu {
 				 * while a softirq is pending (rtrap runs it there) */
 	sim_timer resched_pt;   /* sched.preempt none/voluntary: the running job's next
 				 * preemption point, armed while need_resched waits for it */
+	sim_timer unlock;       /* PREEMPT_RCU: the running job's rcu_read_unlock() of the
+				 * reader it was preempted in, armed while it runs */
 	signed char irq_mode;   /* the interrupt in progress found the job in: 0 not drawn,
-				 * 1 user mode, 2 kernel mode (one draw serves RCU and the
+				 * 1 user mode, 2 kernel mode, 3 kernel mode inside a reader,
+				 * 4 kernel mode outside one (one draw serves RCU and the
 				 * scheduler) */
 	bool ipi_resched;       /* the reschedule IPI on its way sets need_resched (resched_cpu()) */
 	kthread *kthreads;      /* the kthreads bound to it (linked by kthread.next) */
@@ -237,6 +240,12 @@ typedef struct krcu {
 	kthread *rcuog;         /* per group (only those with an offloaded CPU are set up), or NULL */
 	int nrcuog;             /* groups */
 	kthread *rcuo;          /* per CPU (only offloaded ones set up), or NULL */
+	/* Readers preempted inside rcu_read_lock() (rcu.preempt_rcu,
+	 * rcu_readers.c), per leaf rcu_node by its index. */
+	int nreader_lists;      /* slots below */
+	job **blkd;             /* each leaf's, oldest first (linked by job.rdr_next) */
+	job **boosted;          /* each leaf's reader its rcub is boosting now, or NULL */
+	uint64_t readers_boosted; /* readers lent SCHED_FIFO priority */
 } krcu;
 
 /* 5. The file table and the filp slab (workloads whose callbacks free files). */
@@ -587,6 +596,24 @@ void kcpu_resched_pt_fire(sim_engine *eng, sim_timer *tm);
  * per interrupt (irq_mode): inside a system call it is; otherwise with its
  * workload's share of CPU time in system calls. */
 bool kcpu_irq_in_kernel(kcpu *c);
+/* And inside a read-side critical section (or with preemption or BH off)?
+ * A kernel thread always is; a job with its workload's reader share.
+ * Drawn once per interrupt, only in kernel mode. */
+bool kcpu_irq_in_reader(kcpu *c);
+/* rcu_readers.c: readers preempted inside rcu_read_lock(). */
+
+/* The lists (with rcu.preempt_rcu). 0 or SIM_ENOMEM; destroy frees them. */
+int rcu_readers_create(kmodel *k);
+void rcu_readers_destroy(kmodel *k);
+/* @j, running on @c, is preempted inside a reader: on its leaf's list
+ * (the flavor decides whether it blocks the grace period), a uniform share
+ * of a reader left to run. */
+void kcpu_reader_preempted(kcpu *c, job *j);
+/* The FQS scan asked to boost the readers of @n leaves at @now. */
+void rcu_boost_leaves(kmodel *k, const int *leaves, int n, sim_time now);
+/* Timer handler: the running job's rcu_read_unlock() of the reader it was
+ * preempted in. */
+void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm);
 /* The fault @kind begins or ends on @c at @now. */
 void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind);
 void kcpu_fault_end(kcpu *c, sim_time now);

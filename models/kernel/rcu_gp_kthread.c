@@ -48,6 +48,9 @@ static rcu_gp_next gp_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeo
 			kfail(k, SIM_ENOMEM);
 	}
 	kt->gpw.nresched = 0;
+	if (__builtin_expect(kt->gpw.nboost, 0))
+		rcu_boost_leaves(k, kt->gpw.boost, kt->gpw.nboost, t);
+	kt->gpw.nboost = 0;
 	rcu_gp_next next = kt->gpw.next;
 	*timeout = kt->gpw.timeout_ns;
 	if (next != RCU_GP_NEXT_RUN && k->rcu.ops->gp_wakeable(k->rcu.rsp))

@@ -92,18 +92,20 @@ bool kcpu_irq_in_kernel(kcpu *c)
 		}
 		c->irq_mode = kernel ? 2 : 1;
 	}
-	return c->irq_mode == 2;
+	return c->irq_mode >= 2;
 }
 
-/* Is the tick in kernel mode inside a read-side critical section, or with
- * preemption or softirqs off, where PREEMPT_RCU sees no quiescent state
- * (tree_plugin.h 6.12:735-736)? A job is with its workload's reader share;
- * a kernel thread always is (the GP kthread under its rcu_node locks, rcuc
- * and rcuo invoking with BH off). Drawn only under PREEMPT_RCU. */
-static bool tick_in_reader(kcpu *c)
+/* Where PREEMPT_RCU sees no quiescent state (tree_plugin.h 6.12:735-736): a
+ * kernel thread always (the GP kthread under its rcu_node locks, rcuc and
+ * rcuo invoking with BH off), a job with its workload's reader share. */
+bool kcpu_irq_in_reader(kcpu *c)
 {
-	const sched_task *t = c->rq.curr;
-	return !is_job(c, t) || sim_rng_bernoulli(c->rng_mode, c->k->wl.reader_share);
+	if (c->irq_mode == 2) {
+		const sched_task *t = c->rq.curr;
+		bool in = !is_job(c, t) || sim_rng_bernoulli(c->rng_mode, c->k->wl.reader_share);
+		c->irq_mode = in ? 3 : 4;
+	}
+	return c->irq_mode == 3;
 }
 
 void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
@@ -153,7 +155,7 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	bool user = false, reader = false;
 	if (rf->tick_reads_mode(k->rcu.rsp, c->id)) {
 		user = !kcpu_irq_in_kernel(c);
-		reader = !user && k->rcu.preempt_rcu && tick_in_reader(c);
+		reader = !user && k->rcu.preempt_rcu && kcpu_irq_in_reader(c);
 	}
 	if (c->fault & FAULT_NO_QS) {
 		user = false;

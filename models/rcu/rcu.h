@@ -40,6 +40,16 @@ typedef struct rcu_effect {
 				or its rcuc kthread when core_kthread says so) */
 } rcu_effect;
 
+/* A task preempted inside rcu_read_lock() under PREEMPT_RCU, as its leaf
+ * rcu_node's blocked-tasks list knows it (tree_plugin.h 6.12:162-278):
+ * kept by the task, filled in by the flavor. */
+typedef struct rcu_reader {
+	int leaf;            /* the leaf rcu_node it queued on (rcu_blocked_node) */
+	uint64_t q_init;     /* that node's grace periods begun when it queued */
+	bool q_blocks;       /* it blocked the one in progress then (its CPU owed it) */
+	bool queued;         /* on the list (rcu_read_unlock_special.b.blocked) */
+} rcu_reader;
+
 /* How the RCU core work on a CPU runs: its handler's context and times. */
 typedef struct rcu_core_ctx {
 	sim_time now;        /* ns: the run's start */
@@ -62,6 +72,8 @@ typedef struct rcu_gp_work {
 	int64_t cpus;        /* CPUs whose state it examined (FQS) */
 	const int *resched;  /* CPUs to resched_cpu() at the step's end, valid until the next step */
 	int nresched;        /* how many */
+	const int *boost;    /* leaves whose blocked readers to start boosting (rcu_initiate_boost()) */
+	int nboost;          /* how many */
 	rcu_gp_next next;    /* then */
 	sim_time timeout_ns; /* ns: RCU_GP_NEXT_TIMEOUT's deadline (absolute) */
 } rcu_gp_work;
@@ -208,6 +220,18 @@ typedef struct rcu_flavor {
 	/* ksoftirqd's quiescent state at the end of its softirq run
 	 * (rcu_softirq_qs()). Own state only. Default: nothing. */
 	void (*softirq_qs)(void *rsp, int cpu);
+	/* PREEMPT_RCU, called only by a flavor with preemptible readers: the
+	 * task @r on @cpu is preempted inside rcu_read_lock() (before the
+	 * context switch's own quiescent state), and later its
+	 * rcu_read_unlock() takes it off the list, the last one to block its
+	 * node's grace period reporting for it (effects in *eff). NULL
+	 * without the mechanism. */
+	void (*reader_preempted)(void *rsp, int cpu, rcu_reader *r);
+	void (*reader_unlock)(void *rsp, rcu_reader *r, rcu_effect *eff);
+	/* Does the grace period in progress wait for @r? Is leaf @leaf still
+	 * boosting (rnp->boost_tasks: some reader it waits for is left)? */
+	bool (*reader_blocks_gp)(const void *rsp, const rcu_reader *r);
+	bool (*boosting)(const void *rsp, int leaf);
 
 	/* Callback offloading (rcu_nocbs). nocb_groups: the rcuog groups, 0
 	 * when no CPU is offloaded (then none of the others is called;

@@ -93,6 +93,9 @@ int rcu_tree_cfg_from_params(rcu_tree_cfg *cfg, const sim_params *p, char *err, 
 	cfg->stall_timeout_ns = sim_params_int(p, P_RCU_STALL_TIMEOUT);
 	cfg->use_softirq = sim_params_int(p, P_RCU_USE_SOFTIRQ) != 0;
 	cfg->preempt_rcu = sim_params_int(p, P_RCU_PREEMPT_RCU) != 0;
+	cfg->boost = cfg->preempt_rcu && sim_params_int(p, P_RCU_BOOST) != 0;
+	cfg->boost_delay_j = (int64_t)(((__int128)sim_params_int(p, P_RCU_BOOST_DELAY) * cfg->hz +
+					SIM_NS_PER_S - 1) / SIM_NS_PER_S);
 	int levels, count[RCU_TREE_MAX_LVLS];
 	if (rcu_tree_geometry(cfg->ncpus, cfg->rcu_fanout_leaf, cfg->rcu_fanout, &levels, count)) {
 		char a[512];
@@ -170,6 +173,7 @@ void rcu_tree_destroy(rcu_tree_state *rsp)
 	free(rsp->rda);
 	free(rsp->node);
 	free(rsp->resched);
+	free(rsp->boost);
 	free(rsp);
 }
 
@@ -199,7 +203,8 @@ int rcu_tree_create(rcu_tree_state **out, const rcu_tree_cfg *cfg, bool payload,
 	rsp->node = calloc((size_t)rsp->nnodes, sizeof(*rsp->node));
 	rsp->rda = calloc((size_t)rsp->ncpus, sizeof(*rsp->rda));
 	rsp->resched = calloc((size_t)rsp->ncpus, sizeof(*rsp->resched));
-	if (!rsp->node || !rsp->rda || !rsp->resched)
+	rsp->boost = calloc((size_t)rsp->nnodes, sizeof(*rsp->boost));
+	if (!rsp->node || !rsp->rda || !rsp->resched || !rsp->boost)
 		goto nomem;
 	resolve_tunables(rsp);
 	rsp->gp_seq = cfg->gp_seq_init; /* tree.c:86 */
@@ -519,6 +524,8 @@ void rcu_tree_note_context_switch(rcu_tree_state *rsp, int cpu)
 {
 	rcu_tree_data *rdp = &rsp->rda[cpu];
 	rdp->cpu_no_qs = false; /* rcu_qs() */
+	if (rsp->cfg.preempt_rcu)
+		return; /* PREEMPT_RCU's (tree_plugin.h 6.12:323-373) reads no urgency */
 	if (!rdp->rcu_urgent_qs)
 		return;
 	rdp->rcu_urgent_qs = false;
@@ -584,6 +591,21 @@ void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, bool read
 		eff->raise = true;
 }
 
+void rcu_tree_reader_preempted(rcu_tree_state *rsp, int cpu, rcu_reader *r)
+{
+	rcu_tree_data *rdp = &rsp->rda[cpu];
+	rcu_tree_node *rnp = &rsp->node[rdp->leaf];
+	assert(rsp->cfg.preempt_rcu && !r->queued);
+	r->leaf = rdp->leaf;
+	r->q_init = rnp->gp_inits;
+	r->q_blocks = rcu_seq_state(rnp->gp_seq) && (rnp->qsmask & rdp->grpmask);
+	r->queued = true;
+	rnp->nblkd++;
+	if (r->q_blocks)
+		rnp->gp_blkd++;
+	rsp->readers_blocked++;
+}
+
 /* rcu_report_qs_rsp() (tree.c:2265-2273): all QSes in; the GP kthread
  * (woken) ends the grace period. */
 static bool report_qs_rsp(rcu_tree_state *rsp)
@@ -603,6 +625,8 @@ bool rcu_tree_report_qs_rnp(rcu_tree_state *rsp, uint64_t mask, int rnp_idx, uin
 		rnp->qsmask &= ~mask;
 		if (rnp->qsmask)
 			return false; /* others still owe it at this level */
+		if (rnp->gp_blkd)
+			return false; /* readers preempted here still hold it (:2317-2322) */
 		rnp->completedqs = rnp->gp_seq;
 		mask = rnp->grpmask;
 		if (rnp->parent < 0)
@@ -610,6 +634,37 @@ bool rcu_tree_report_qs_rnp(rcu_tree_state *rsp, uint64_t mask, int rnp_idx, uin
 		rnp = &rsp->node[rnp->parent];
 	}
 	return report_qs_rsp(rsp);
+}
+
+bool rcu_tree_reader_blocks_gp(const rcu_tree_state *rsp, const rcu_reader *r)
+{
+	/* It blocks the one in progress if that one began after it queued
+	 * (and adopted the list) or it queued owing that one. */
+	const rcu_tree_node *rnp = &rsp->node[r->leaf];
+	return r->queued && rcu_seq_state(rnp->gp_seq) && (r->q_init != rnp->gp_inits || r->q_blocks);
+}
+
+bool rcu_tree_reader_unlock(rcu_tree_state *rsp, rcu_reader *r)
+{
+	rcu_tree_node *rnp = &rsp->node[r->leaf];
+	assert(r->queued && rnp->nblkd > 0);
+	bool blocks = rcu_tree_reader_blocks_gp(rsp, r);
+	r->queued = false;
+	rnp->nblkd--;
+	if (!blocks)
+		return false;
+	assert(rnp->gp_blkd > 0);
+	rsp->readers_held_gp++;
+	if (--rnp->gp_blkd)
+		return false;
+	rnp->boosting = false; /* boost_tasks ran off the list's end (:542-551) */
+	if (rnp->qsmask)
+		return false;
+	/* rcu_report_unblock_qs_rnp() (tree.c:2353-2386). */
+	rnp->completedqs = rnp->gp_seq;
+	if (rnp->parent < 0)
+		return report_qs_rsp(rsp);
+	return rcu_tree_report_qs_rnp(rsp, rnp->grpmask, rnp->parent, rnp->gp_seq);
 }
 
 bool rcu_tree_report_qs_rdp(rcu_tree_state *rsp, int cpu)

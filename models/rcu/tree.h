@@ -114,6 +114,8 @@ typedef struct rcu_tree_cfg {
 	sim_time stall_timeout_ns; /* ns: rcu_cpu_stall_timeout (21 s), whole jiffies */
 	bool use_softirq;    /* RCU core in RCU_SOFTIRQ (true) or rcuc/N kthreads */
 	bool preempt_rcu;    /* CONFIG_PREEMPT_RCU: a kernel tick outside a reader is a QS */
+	bool boost;          /* CONFIG_RCU_BOOST (with preempt_rcu) */
+	int64_t boost_delay_j; /* RCU_BOOST_DELAY_JIFFIES */
 	bool cb_runs;        /* keep call times as runs (rcu_segcblist_init()): bulk calls */
 	uint64_t gp_seq_init; /* rcu_state.gp_seq at boot (RCU_TREE_GP_SEQ_INIT) */
 } rcu_tree_cfg;
@@ -151,6 +153,13 @@ typedef struct rcu_tree_node {
 	int grplo, grphi;       /* lowest and highest CPU below */
 	int level;              /* 0 = root */
 	int parent;             /* index of the parent in rcu_tree_state.node, -1 at the root */
+	/* Leaf, PREEMPT_RCU: the blocked-tasks list by its counts (blkd_tasks,
+	 * gp_tasks: tree_plugin.h 6.12:162-278). */
+	int64_t nblkd;          /* readers preempted here and not yet unlocked */
+	int64_t gp_blkd;        /* of them, those the grace period in progress waits for */
+	uint64_t gp_inits;      /* grace periods begun on this node */
+	int64_t boost_time;     /* jiffy from which its readers may be boosted */
+	bool boosting;          /* boost_tasks != NULL: its rcub boosts them one by one */
 } rcu_tree_node;
 
 /* struct rcu_data (tree.h:178): one CPU's RCU state. */
@@ -216,6 +225,10 @@ typedef struct rcu_tree_state {
 	bool cbovldnext;        /* some leaf's cbovldmask set during the last scan */
 	uint64_t gp_completed;  /* grace periods ended (not the kernel's) */
 	uint64_t n_urgent_qs;   /* FQS rechecks that set a CPU's rcu_urgent_qs alone (not the kernel's) */
+	uint64_t readers_blocked; /* PREEMPT_RCU: readers preempted inside rcu_read_lock() */
+	uint64_t readers_held_gp; /* of them, unlocks that a grace period had waited for */
+	uint64_t boosts_started;  /* rcu_initiate_boost() calls that woke a leaf's rcub */
+	int *boost;               /* the last scan's leaves to boost (nleaves slots) */
 	uint64_t n_heavy_qs;    /* FQS rechecks that set its rcu_need_heavy_qs (not the kernel's) */
 	/* 4. rcu_gp_fqs_loop()'s locals between its steps */
 	bool fqs_first;         /* first_gp_fqs */
@@ -328,6 +341,20 @@ bool rcu_tree_pending(const rcu_tree_state *rsp, int cpu);
  * anything but a reader (PREEMPT_RCU: tree_plugin.h:730-757); and
  * rcu_pending() invokes RCU core. Effects in *eff. */
 void rcu_tree_sched_clock_irq(rcu_tree_state *rsp, int cpu, bool user, bool reader, rcu_effect *eff);
+/* rcu_note_context_switch() with @cpu's task preempted inside a reader
+ * (tree_plugin.h 6.12:332-353, rcu_preempt_ctxt_queue()): @r queues on
+ * the CPU's leaf, blocking the grace period in progress if the CPU had not
+ * reported to it (RCU_GP_BLKD), else only the next (rcu_gp_init() adopts
+ * the whole list, :704-721). */
+void rcu_tree_reader_preempted(rcu_tree_state *rsp, int cpu, rcu_reader *r);
+/* @r's rcu_read_unlock() (rcu_read_unlock_special() ->
+ * rcu_preempt_deferred_qs_irqrestore(), tree_plugin.h 6.12:476-586): off
+ * its node's list; if it was the last the grace period waited for there
+ * and the node's CPUs have all reported, rcu_report_unblock_qs_rnp()
+ * (tree.c:2353-2386). True: the grace period may end (wake its kthread). */
+bool rcu_tree_reader_unlock(rcu_tree_state *rsp, rcu_reader *r);
+/* Does the grace period in progress on @r's leaf wait for @r? */
+bool rcu_tree_reader_blocks_gp(const rcu_tree_state *rsp, const rcu_reader *r);
 /* rcu_check_quiescent_state() (tree.c:2448): note_gp_changes(), then
  * report @cpu's QS if the GP needs it and one was noted. True: wake. */
 bool rcu_tree_check_quiescent_state(rcu_tree_state *rsp, int cpu);
@@ -357,6 +384,7 @@ typedef struct rcu_tree_fqs_result {
 	int cpus;            /* CPUs checked (holdouts) */
 	int reported;        /* of them, reported quiescent (idle, or were) */
 	int nresched;        /* CPUs to resched_cpu(): an IPI each */
+	int nboost;          /* leaves to start boosting (rcu_tree_state.boost) */
 	const int *resched;  /* their numbers (rcu_tree_state.resched, until the next scan) */
 	int64_t wait;        /* jiffies to wait before the next step (0 = at once) */
 } rcu_tree_fqs_result;

@@ -245,6 +245,12 @@ static int tree_finish(void *state, sim_metrics *m, sim_time now)
 	rc |= sim_metrics_scalar(m, "qs.urgent_asked", (double)rs->n_urgent_qs);
 	rc |= sim_metrics_scalar(m, "qs.heavy_asked", (double)rs->n_heavy_qs);
 	rc |= sim_metrics_scalar(m, "rcu.stall_warnings", (double)tf->stall_warnings);
+	if (rs->cfg.preempt_rcu) {
+		rc |= sim_metrics_scalar(m, "rcu.readers_blocked", (double)rs->readers_blocked);
+		rc |= sim_metrics_scalar(m, "rcu.readers_held_gp", (double)rs->readers_held_gp);
+		if (rs->cfg.boost)
+			rc |= sim_metrics_scalar(m, "rcu.boosts_started", (double)rs->boosts_started);
+	}
 	/* A grace period still running at the end has lasted at least this. */
 	if (rcu_tree_gp_in_progress(rs) && tf->phase != GPK_IDLE)
 		rc |= sim_metrics_scalar(m, "gp.open_ns", (double)(now - tf->gp_start_ns));
@@ -350,6 +356,8 @@ static void tree_gp_step(void *state, int cpu, sim_time now, rcu_gp_work *w)
 			w->cpus = res.cpus;
 			w->resched = res.resched;
 			w->nresched = res.nresched;
+			w->boost = rs->boost;
+			w->nboost = res.nboost;
 			break;
 		case RCU_TREE_FQS_SLEEP:
 		case RCU_TREE_FQS_WAIT:
@@ -401,6 +409,31 @@ static void tree_cond_resched(void *state, int cpu)
 	rcu_tree_all_qs(tf->rs, cpu);
 }
 
+static void tree_reader_preempted(void *state, int cpu, rcu_reader *r)
+{
+	tree_flavor *tf = state;
+	rcu_tree_reader_preempted(tf->rs, cpu, r);
+}
+
+static void tree_reader_unlock(void *state, rcu_reader *r, rcu_effect *eff)
+{
+	tree_flavor *tf = state;
+	if (rcu_tree_reader_unlock(tf->rs, r))
+		eff->wake_gp = true;
+}
+
+static bool tree_reader_blocks_gp(const void *state, const rcu_reader *r)
+{
+	const tree_flavor *tf = state;
+	return rcu_tree_reader_blocks_gp(tf->rs, r);
+}
+
+static bool tree_boosting(const void *state, int leaf)
+{
+	const tree_flavor *tf = state;
+	return tf->rs->node[leaf].boosting;
+}
+
 static bool tree_needs_cpu(const void *state, int cpu)
 {
 	const tree_flavor *tf = state;
@@ -431,6 +464,9 @@ static const sim_knob tree_knob[] = {
 	{ P_RCU_USE_SOFTIRQ, SIM_ALWAYS },
 	{ P_RCU_PREEMPT_RCU, SIM_ALWAYS },
 	{ P_WORKLOAD_READER_SHARE, { P_RCU_PREEMPT_RCU, "yes", NULL } },
+	{ P_WORKLOAD_READER_LEN, { P_RCU_PREEMPT_RCU, "yes", NULL } },
+	{ P_RCU_BOOST, { P_RCU_PREEMPT_RCU, "yes", NULL } },
+	{ P_RCU_BOOST_DELAY, { P_RCU_BOOST, "yes", NULL } },
 	{ P_RCU_KTHREAD_PRIO, { P_SCHED_KIND, "eevdf", NULL } },
 	{ P_RCU_GP_KTHREAD_CPU, SIM_ALWAYS },
 	{ P_RCU_GP_NODE_COST, SIM_ALWAYS },
@@ -454,13 +490,13 @@ static int tree_validate(const sim_params *p, char *err, size_t errlen)
 	int rc = rcu_tree_cfg_from_params(&cfg, p, err, errlen);
 	if (rc)
 		return rc;
-	if (sim_params_int(p, P_RCU_PREEMPT_RCU) && !strcmp(sim_params_text(p, P_SCHED_PREEMPT), "full")) {
-		sim_params_where(p, P_RCU_PREEMPT_RCU, a, sizeof(a));
+	if (sim_params_int(p, P_RCU_PREEMPT_RCU) && sim_params_int(p, P_RCU_BOOST) &&
+	    strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf")) {
+		sim_params_where(p, P_RCU_BOOST, a, sizeof(a));
 		snprintf(err, errlen,
-			 "%s: preemptible RCU with sched.preempt = full (%s) preempts readers inside "
-			 "rcu_read_lock(), whose blocked-tasks lists rcusim does not model yet; use "
-			 "sched.preempt = none or voluntary (no reader is preempted there)",
-			 a, sim_params_origin(p, P_SCHED_PREEMPT));
+			 "%s: boosting lends SCHED_FIFO priority, which only sched.kind = eevdf models, "
+			 "and sched.kind is %s (%s)",
+			 a, sim_params_text(p, P_SCHED_KIND), sim_params_origin(p, P_SCHED_KIND));
 		return SIM_EINPUT;
 	}
 	if (sim_params_int(p, P_RCU_GP_KTHREAD_CPU) >= machine_ncpus(p)) {
@@ -497,6 +533,10 @@ const rcu_flavor rcu_tree = {
 	.core_kthread = tree_core_kthread,
 	.cond_resched = tree_cond_resched,
 	.softirq_qs = tree_softirq_qs,
+	.reader_preempted = tree_reader_preempted,
+	.reader_unlock = tree_reader_unlock,
+	.reader_blocks_gp = tree_reader_blocks_gp,
+	.boosting = tree_boosting,
 	.needs_cpu = tree_needs_cpu,
 	.nocb_groups = rcu_tree_nocb_groups,
 	.nocb_leader = rcu_tree_nocb_leader,

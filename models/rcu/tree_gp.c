@@ -44,14 +44,29 @@ int rcu_tree_gp_init(rcu_tree_state *rsp, int gp_cpu, int64_t jiffies)
 	int gp_leaf = gp_cpu >= 0 ? rsp->rda[gp_cpu].leaf : -1;
 	for (int n = 0; n < rsp->nnodes; n++) {
 		rcu_tree_node *rnp = &rsp->node[n];
-		assert(!rnp->qsmask);
+		assert(!rnp->qsmask && !rnp->gp_blkd);
 		rnp->qsmask = rnp->qsmaskinit;
 		rnp->gp_seq = rsp->gp_seq;
+		/* rcu_preempt_check_blocked_tasks() (tree_plugin.h 6.12:704-721):
+		 * every reader preempted here before now blocks this GP. */
+		rnp->gp_inits++;
+		rnp->gp_blkd = rnp->nblkd;
+		/* rcu_preempt_boost_start_gp() (tree.c:1929, tree_plugin.h:1193-1196). */
+		rnp->boost_time = jiffies + rsp->cfg.boost_delay_j;
+		rnp->boosting = false;
 		if (n == gp_leaf)
 			(void)rcu_tree_note_gp_changes_locked(rsp, gp_cpu);
 		walked++;
 	}
 	return walked;
+}
+
+/* The root has every quiescent state and no preempted reader holds it
+ * (rcu_preempt_blocked_readers_cgp(), which matters only when the root is
+ * the one leaf: tree.c 6.12:2050-2061). */
+static bool root_done(const rcu_tree_state *rsp)
+{
+	return !rsp->node[0].qsmask && !rsp->node[0].gp_blkd;
 }
 
 bool rcu_tree_gp_fqs_check_wake(rcu_tree_state *rsp)
@@ -62,7 +77,7 @@ bool rcu_tree_gp_fqs_check_wake(rcu_tree_state *rsp)
 	rsp->fqs_gf = rsp->gp_flags;
 	if (rsp->fqs_gf & RCU_GP_FLAG_FQS)
 		return true;
-	return !rsp->node[0].qsmask;
+	return root_done(rsp);
 }
 
 /* The top of rcu_gp_fqs_loop()'s loop (tree.c:2026-2046): shorten the wait
@@ -148,8 +163,19 @@ static void force_qs_rnp(rcu_tree_state *rsp, bool first, int64_t jiffies, rcu_t
 		uint64_t mask = 0, rsmask = 0;
 		res->leaves++;
 		rsp->cbovldnext |= rnp->cbovldmask != 0;
-		if (!rnp->qsmask)
+		if (!rnp->qsmask) {
+			/* rcu_initiate_boost() of a leaf whose CPUs all reported
+			 * but whose preempted readers hold the GP (:2699-2709,
+			 * tree_plugin.h:1163-1186): once the GP is boost_delay
+			 * old, or under callback overload. */
+			if (rnp->gp_blkd && rsp->cfg.boost && !rnp->boosting &&
+			    (!time_after(rnp->boost_time, jiffies) || rsp->cbovld)) {
+				rnp->boosting = true;
+				rsp->boosts_started++;
+				rsp->boost[res->nboost++] = n;
+			}
 			continue;
+		}
 		for (uint64_t m = rnp->qsmask; m; m &= m - 1) {
 			int cpu = rnp->grplo + __builtin_ctzll(m);
 			rcu_tree_data *rdp = &rsp->rda[cpu];
@@ -198,7 +224,7 @@ rcu_tree_fqs_step rcu_tree_gp_fqs_loop_wake(rcu_tree_state *rsp, int64_t jiffies
 	}
 	/* The loop body (tree.c:2048-2093). */
 	rsp->gp_state = RCU_GP_DOING_FQS;
-	if (!rsp->node[0].qsmask)
+	if (root_done(rsp))
 		return RCU_TREE_FQS_DONE;
 	rcu_tree_fqs_step step;
 	if (!time_after(rsp->jiffies_force_qs, jiffies) ||

@@ -461,6 +461,30 @@ static sched_task *fair_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time no
 	return next;
 }
 
+/* rt_mutex_setprio(): to SCHED_FIFO (boosted) and back. A task leaving
+ * FIFO is placed as a waking one with no lag (switched_to_fair()). */
+static bool fair_set_fifo(const sched_cfg *cfg, sched_rq *rq, sched_task *p, bool fifo, sim_time now)
+{
+	if (p->fifo == fifo)
+		return false;
+	update_curr(cfg, rq, now);
+	bool queued = p->on_rq && p != rq->curr;
+	if (queued)
+		dequeue_queued(rq, p, -1);
+	p->fifo = fifo;
+	if (!fifo) {
+		p->vlag = 0;
+		place(cfg, rq, p, false);
+		if (p == rq->curr)
+			p->exec_start = now;
+	}
+	if (queued)
+		enqueue(rq, p);
+	if (p == rq->curr)
+		return !fifo; /* back among the fair tasks: let the pick decide */
+	return fifo && p->on_rq && (!rq->curr || !rq->curr->fifo);
+}
+
 const sched_class sched_fair_class = {
 	.name = "eevdf",
 	.attach = fair_attach,
@@ -469,4 +493,5 @@ const sched_class sched_fair_class = {
 	.sleep = fair_sleep,
 	.tick = fair_tick,
 	.schedule = fair_schedule,
+	.set_fifo = fair_set_fifo,
 };

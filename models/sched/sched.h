@@ -201,6 +201,11 @@ struct sched_class {
 	/* The picking half of schedule() at @now: make the pick curr (NULL if
 	 * none: idle) and return it. */
 	sched_task *(*schedule)(const sched_cfg *cfg, sched_rq *rq, sim_time now);
+	/* rt_mutex_setprio() as priority inheritance does it at @now: @p
+	 * (curr, queued or asleep) becomes SCHED_FIFO above every fair task
+	 * (@fifo) or fair again. Returns true if curr should be preempted.
+	 * NULL where the class has no SCHED_FIFO (O(1)). */
+	bool (*set_fifo)(const sched_cfg *cfg, sched_rq *rq, sched_task *p, bool fifo, sim_time now);
 };
 
 extern const sched_class sched_o1_class, sched_fair_class;
@@ -237,6 +242,11 @@ static inline bool sched_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffie
 static inline sched_task *sched_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 {
 	return cfg->class->schedule(cfg, rq, now);
+}
+
+static inline bool sched_set_fifo(const sched_cfg *cfg, sched_rq *rq, sched_task *p, bool fifo, sim_time now)
+{
+	return cfg->class->set_fifo(cfg, rq, p, fifo, now);
 }
 
 #endif

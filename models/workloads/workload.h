@@ -65,6 +65,11 @@ typedef struct job {
 	slab_obj *held;         /* files its processes keep through mappings */
 	int nheld;              /* held files allocated */
 	sim_time blocked_at;    /* ns: when it last blocked waiting (synchronize_rcu) */
+	/* PREEMPT_RCU: preempted inside rcu_read_lock(), on its leaf's list. */
+	rcu_reader rdr;         /* its place there (rdr.queued) */
+	struct job *rdr_next;   /* the next newer one on its leaf's list (kernel/rcu_readers.c) */
+	double rdr_left;        /* ns of work to its rcu_read_unlock() */
+	sim_time rdr_start;     /* ns: it last went on running with rdr_left to do */
 } __attribute__((aligned(64))) job;
 _Static_assert(offsetof(job, sleeping) <= 128, "what a switch reads fits a job's first two lines");
 
@@ -87,6 +92,7 @@ typedef struct kworkload {
 	double kstretch;        /* ns of work: a job's kernel stretch between two preemption
 				 * points (its return to user, a cond_resched()) */
 	double reader_share;    /* share of its kernel time in rcu_read_lock() sections */
+	double reader_len;      /* ns of work: one such section */
 	bool bulk_calls;        /* callrcu: calls drawn per stretch (workload.callrcu_arrivals = bulk) */
 	/* Refused opens (workloads that open files, fs/files.c). */
 	int on_enfile;          /* 0 fail, 1 retry, 2 retry then fail */

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * rcu_readers.c - tasks preempted inside rcu_read_lock() under PREEMPT_RCU
+ * (rcu.preempt_rcu with sched.preempt = full), the CPU model's side:
+ * rcu_note_context_switch() queueing one on its leaf rcu_node, its
+ * rcu_read_unlock() once it has run the rest of its reader, and RCU
+ * priority boosting (CONFIG_RCU_BOOST), where a leaf's rcub kthread lends
+ * its SCHED_FIFO priority through an rt_mutex to the readers the grace
+ * period waits for, the oldest first, one at a time. Follows
+ * kernel/rcu/tree_plugin.h of 6.12 (:323-373, 476-586, 1060-1196); the
+ * lists' rules are the flavor's (rcu/tree.c). Left out: the rcub kthread's
+ * own CPU time and wakeup (the boost takes effect at the FQS scan that asks
+ * for it), expedited grace periods' readers (exp_tasks).
+ *
+ * Each leaf keeps its preempted readers oldest first (the kernel's
+ * blkd_tasks is newest first; gp_tasks and boost_tasks walk toward its
+ * oldest end, which is this list's start).
+ */
+#include <assert.h>
+#include <stdlib.h>
+
+#include "kernel/kernel_int.h"
+
+int rcu_readers_create(kmodel *k)
+{
+	krcu *r = &k->rcu;
+	if (!r->preempt_rcu)
+		return 0;
+	/* Leaves are numbered among all rcu_nodes, fewer than 2 per CPU. */
+	r->nreader_lists = 2 * k->mach.ncpus + 8;
+	r->blkd = calloc((size_t)r->nreader_lists, sizeof(*r->blkd));
+	r->boosted = calloc((size_t)r->nreader_lists, sizeof(*r->boosted));
+	return r->blkd && r->boosted ? 0 : SIM_ENOMEM;
+}
+
+void rcu_readers_destroy(kmodel *k)
+{
+	free(k->rcu.blkd);
+	free(k->rcu.boosted);
+}
+
+void kcpu_reader_preempted(kcpu *c, job *j)
+{
+	kmodel *k = c->k;
+	krcu *r = &k->rcu;
+	r->ops->reader_preempted(r->rsp, c->id, &j->rdr);
+	assert(j->rdr.leaf >= 0 && j->rdr.leaf < r->nreader_lists);
+	job **pp = &r->blkd[j->rdr.leaf];
+	while (*pp)
+		pp = &(*pp)->rdr_next;
+	*pp = j;
+	j->rdr_next = NULL;
+	j->rdr_left = sim_rng_uniform(c->rng_mode) * k->wl.reader_len;
+}
+
+/* The rcub kthread of @leaf at @now: lend its priority to the oldest reader
+ * there the grace period waits for, unless one is boosted already
+ * (rcu_boost(): one at a time). */
+static void boost_next(kmodel *k, int leaf, sim_time now)
+{
+	krcu *r = &k->rcu;
+	if (r->boosted[leaf])
+		return;
+	job *j = r->blkd[leaf];
+	while (j && !r->ops->reader_blocks_gp(r->rsp, &j->rdr))
+		j = j->rdr_next;
+	if (!j)
+		return;
+	r->boosted[leaf] = j;
+	r->readers_boosted++;
+	kcpu *o = j->cpu;
+	kcpu_settle(o, now, sim_engine_cur_seq(k->eng), false);
+	if (!sched_set_fifo(&k->sched.cfg, &o->rq, &j->task, true, now))
+		return;
+	/* Its priority now beats o's current task: resched_curr(). */
+	o->need_resched = true;
+	if (!o->in_softirq && !(o->fault & FAULT_IRQS_OFF)) {
+		k->cnt.ipis++;
+		o->ipi_resched = true;
+		if (!sim_timer_armed(&o->ipi) && sim_timer_at(k->eng, &o->ipi, now))
+			kfail(k, SIM_ENOMEM);
+	}
+}
+
+void rcu_boost_leaves(kmodel *k, const int *leaves, int n, sim_time now)
+{
+	for (int i = 0; i < n; i++)
+		boost_next(k, leaves[i], now);
+}
+
+void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	kmodel *k = c->k;
+	krcu *r = &k->rcu;
+	sim_time now = sim_now(eng);
+	kcpu_settle_now(c);
+	if (c->in_softirq || (c->fault & FAULT_IRQS_OFF)) {
+		/* Interrupted: it gets there once the CPU is its own again. */
+		sim_time at = c->in_softirq ? (c->run_lazy ? c->run_end_at : c->done.when) : k->fault.end;
+		if (sim_timer_at(k->eng, &c->unlock, at > now ? at : now + 1))
+			kfail(k, SIM_ENOMEM);
+		return;
+	}
+	assert(is_job(c, c->rq.curr)); /* the timer leaves with it (kcpu_schedule()) */
+	job *j = c->rq.curr->owner;
+	int leaf = j->rdr.leaf;
+	job **pp = &r->blkd[leaf];
+	while (*pp != j)
+		pp = &(*pp)->rdr_next;
+	*pp = j->rdr_next;
+	j->rdr_next = NULL;
+	j->rdr_left = 0;
+	rcu_effect e = { false, false, false, false };
+	r->ops->reader_unlock(r->rsp, &j->rdr, &e);
+	if (r->boosted[leaf] == j) {
+		/* rt_mutex_futex_unlock() of the boost mutex: its own priority
+		 * back; rcub boosts the next reader, if any is left. */
+		r->boosted[leaf] = NULL;
+		kcpu_account(c, now);
+		if (sched_set_fifo(&k->sched.cfg, &c->rq, &j->task, false, now))
+			e.need_resched = true;
+		if (r->ops->boosting(r->rsp, leaf))
+			boost_next(k, leaf, now);
+	}
+	kcpu_rcu_effect(c, now, &e);
+}
