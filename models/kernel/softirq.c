@@ -89,14 +89,18 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 	if (c->run_ctx != RUN_KSOFTIRQD && !more && !c->run_raised && is_job(c, c->rq.curr) &&
 	    !k->wl.ops->next_block &&
 	    !kthread_runnable_on(c) &&
-	    (!c->need_resched || (!c->ksd_runnable && c->rq.nr_running > 0))) {
+	    (!c->need_resched || (!c->ksd_runnable && c->rq.nr_running > 0 &&
+				  k->sched.preempt == PREEMPT_FULL && !k->rcu.preempt_rcu))) {
 		/* Nothing happens at its end but the interrupted task going on,
 		 * or a context switch to another task that is not ksoftirqd
 		 * (schedule() changes only this CPU's state, and its core stays
 		 * busy): no event, unless something lands on this CPU before
 		 * then (kcpu_settle()), or one of its core's other threads
 		 * changes speed (kcpu_update_busy()). Not where jobs block: the
-		 * task going on arms its block's event from the run's end. */
+		 * task going on arms its block's event from the run's end; nor
+		 * where the switch may not happen (preempt=none or voluntary: a
+		 * preemption point to arm) or the next task may arm its
+		 * reader's unlock (PREEMPT_RCU). */
 		c->run_lazy = true;
 		c->run_end_at = at;
 		c->run_seq = sim_engine_reserve_seq(k->eng);

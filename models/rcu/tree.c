@@ -802,9 +802,16 @@ bool rcu_tree_sane(const rcu_tree_state *rsp)
 			return false;
 		if (rnp->qsmask && (!gp || rnp->gp_seq != rsp->gp_seq))
 			return false;
-		/* A node with its qsmask empty has reported to its parent. */
+		/* A node with its qsmask empty and no preempted reader holding
+		 * the GP has reported to its parent. */
 		if (gp && rnp->gp_seq == rsp->gp_seq && rnp->parent >= 0 && !rnp->qsmask &&
-		    (rsp->node[rnp->parent].qsmask & rnp->grpmask))
+		    !rnp->gp_blkd && (rsp->node[rnp->parent].qsmask & rnp->grpmask))
+			return false;
+		/* The readers a GP waits for are among those listed, and only a
+		 * GP in progress here waits for any; only leaves list them. */
+		if (rnp->nblkd < 0 || rnp->gp_blkd < 0 || rnp->gp_blkd > rnp->nblkd ||
+		    (rnp->gp_blkd && !rcu_seq_state(rnp->gp_seq)) || (rnp->boosting && !rnp->gp_blkd) ||
+		    (rnp->nblkd && n < rsp->level_first[rsp->nlevels - 1]))
 			return false;
 	}
 	for (int cpu = 0; cpu < rsp->ncpus; cpu++)
