@@ -378,13 +378,15 @@ static int arm(sim_engine *eng, sim_timer *t, sim_time when, uint64_t seq)
 	if (place(eng, e))
 		return SIM_ENOMEM;
 	eng->count++;
-	if (t->key) {
-		t->key = 0; /* so that a compaction drops the old entry */
-		note_stale(eng);
-	}
+	bool rearmed = t->key != 0;
 	t->when = when;
-	t->key = e.seq;
+	t->key = e.seq; /* the old entry is stale from now: a compaction drops it */
 	t->refs++;
+	/* Only now, with the key the new entry's: a compaction here used to
+	 * find the timer keyless and drop the new entry too, so that a timer
+	 * re-armed at that moment looked armed and never fired. */
+	if (rearmed)
+		note_stale(eng);
 	return SIM_OK;
 }
 

@@ -142,6 +142,41 @@ START_TEST(engine_cancel_and_rearm)
 }
 END_TEST
 
+START_TEST(engine_rearm_that_compacts_keeps_the_new_entry)
+{
+	/* 2048 armed timers, 1024 of them cancelled: stale entries are half the
+	 * queue, not yet more. Re-arming one more makes them more than half (1025
+	 * of 2049), so the re-arm itself compacts. Its new entry must survive: it
+	 * fires once, at its new time, and so does every timer still armed. (It
+	 * used to be dropped with the old one: the timer looked armed and never
+	 * fired.) */
+	enum { N = 2048, CANCELLED = 1024 };
+	sim_engine *eng;
+	sim_engine_create(&eng);
+	static rec r[N];
+	static int log[N];
+	int n = 0;
+	for (int i = 0; i < N; i++) {
+		r[i] = (rec){ .id = i, .log = log, .nlog = &n };
+		sim_timer_init(eng, &r[i].t, log_fire, &r[i]);
+		sim_timer_at(eng, &r[i].t, 1000 + i);
+	}
+	for (int i = 0; i < CANCELLED; i++)
+		sim_timer_cancel(eng, &r[i].t);
+	sim_timer_at(eng, &r[N - 1].t, 10);
+	ck_assert(sim_timer_armed(&r[N - 1].t));
+	ck_assert_uint_eq(sim_pending(eng), N - CANCELLED);
+	sim_engine_run(eng, SIM_TIME_MAX);
+	ck_assert_int_eq(n, N - CANCELLED);
+	ck_assert_int_eq(log[0], N - 1); /* the re-armed one, first, at 10 */
+	for (int i = 1; i < n; i++)
+		ck_assert_int_eq(log[i], CANCELLED + i - 1);
+	for (int i = 0; i < N; i++)
+		sim_timer_fini(eng, &r[i].t);
+	sim_engine_destroy(eng);
+}
+END_TEST
+
 /* A handler that cancels its victim, re-arms itself once, and finishes a
  * third timer whose stale entries are still queued. */
 typedef struct killer {
@@ -461,6 +496,7 @@ int main(void)
 	tcase_add_test(tc, engine_equal_time_fifo);
 	tcase_add_test(tc, engine_end_is_inclusive);
 	tcase_add_test(tc, engine_cancel_and_rearm);
+	tcase_add_test(tc, engine_rearm_that_compacts_keeps_the_new_entry);
 	tcase_add_test(tc, engine_cancel_during_dispatch);
 	tcase_add_test(tc, engine_fini_purges_stale);
 	tcase_add_test(tc, engine_after_clamps_overflow);
