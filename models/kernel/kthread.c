@@ -89,12 +89,14 @@ void kthread_wake(kthread *kt, sim_time now, bool event)
 		sim_timer_cancel(k->eng, &kt->wake);
 	if (!sched_wake(&k->sched.cfg, &c->rq, &kt->task, now))
 		return;
-	if (!event || c->in_softirq || (c->fault & FAULT_IRQS_OFF)) {
-		c->need_resched = true;
+	c->need_resched = true;
+	if (!event || c->in_softirq || (c->fault & FAULT_IRQS_OFF))
 		return;
-	}
+	/* The timer interrupt's return (under preempt=none or voluntary a job
+	 * in kernel mode goes on to its next preemption point). */
 	kcpu_account(c, now);
-	kcpu_schedule(c, now);
+	c->irq_mode = 0;
+	kcpu_irq_return(c, now);
 }
 
 /* The step of @kt that began at its CPU's seg_start ends at @t: what its
