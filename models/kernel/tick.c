@@ -8,8 +8,10 @@
  * is a Bernoulli draw with the job's share of CPU time in system calls,
  * drawn only when RCU reads it.
  *
- * Every CPU ticks once per period at its own offset (staggered), so the
- * ticks come round the CPUs in a fixed order and one timer serves them
+ * Every CPU ticks once per period at its own phase (irq.tick_phase: spread
+ * over the period as 2.6's per-CPU timers, all on the jiffy boundary as
+ * 6.x, or skewed as skew_tick=1), so the ticks come round the CPUs in a
+ * fixed order (equal times by sequence number) and one timer serves them
  * all: each CPU keeps its next tick's time and the sequence number its own
  * timer would have been armed with, so every event keeps its place in the
  * (time, seq) order, while the pending set holds one tick instead of one
@@ -29,8 +31,8 @@ static inline const sched_task *likely_curr(const kcpu *c)
 	return c->rq.curr;
 }
 
-/* The ticks of a period come round the CPUs in order (they are staggered),
- * so the next ones are known: fetch ahead, in four stages two ticks apart,
+/* The ticks of a period come round the CPUs in order, so the next ones
+ * are known: fetch ahead, in four stages two ticks apart,
  * what they touch first, each stage what the one before brought in leads
  * to: the CPU; its task and queue; the job that will run (its first two
  * lines) and the CPU's filp array; that job's first open file and the
