@@ -297,6 +297,43 @@ START_TEST(preemption_at_irq_return_per_model)
 }
 END_TEST
 
+START_TEST(lazy_preemption_waits_for_the_tick)
+{
+	/* preempt=lazy (6.13+): a fair request sets only the lazy bit, which
+	 * the interrupt's return does not read (need_resched() is the full
+	 * bit); a job in a long kernel path goes on until the next tick
+	 * promotes the bit (sched_tick(), kernel/sched/core.c 6.13.7:5651-5652)
+	 * and that tick's return preempts it. From user mode the return acts on
+	 * either bit (kernel/entry/common.c 6.19:31-32); a full request
+	 * (resched_curr()) preempts in kernel mode at once, as under full. */
+	for (int v = 0; v < 3; v++) {
+		box b;
+		const char *sets[] = { "sched.preempt=lazy", "workload.jobs=2", "irq.tick_phase=aligned", NULL };
+		box_create(&b, 1, sets);
+		run_to(&b, MS / 2);
+		kcpu *c = &b.k->cpu[0];
+		const sched_task *before = c->rq.curr;
+		((job *)before->owner)->in_kernel = v != 1;
+		kcpu_settle_now(c);
+		kcpu_resched(c, v != 2);
+		ck_assert(c->resched_lazy == (v != 2));
+		ck_assert_int_eq(sim_timer_at(b.eng, &c->ipi, MS), 0);
+		run_to(&b, MS + 20000);
+		if (v == 0) { /* lazy, kernel mode: on until the tick at 4 ms */
+			ck_assert_ptr_eq(c->rq.curr, before);
+			ck_assert(c->need_resched && c->resched_lazy);
+			ck_assert(!sim_timer_armed(&c->resched_pt));
+			run_to(&b, 4 * MS - 1);
+			ck_assert_ptr_eq(c->rq.curr, before);
+			run_to(&b, 4 * MS + 20000);
+		}
+		ck_assert_msg(c->rq.curr != before, "case %d", v);
+		ck_assert(!c->need_resched && !c->resched_lazy);
+		box_destroy(&b);
+	}
+}
+END_TEST
+
 /* When the one callback queued at 0.5 ms on CPU 0 of 2 is invoked (ns),
  * with CPU 1's job always in a system call, or 0 if not by 300 ms;
  * preempt=none, @sets on top. */
@@ -585,6 +622,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, softirq_run_ends_at_the_jiffy);
 	tcase_add_test(tc, softirq_rereads_need_resched_after_the_tick);
 	tcase_add_test(tc, preemption_at_irq_return_per_model);
+	tcase_add_test(tc, lazy_preemption_waits_for_the_tick);
 	tcase_add_test(tc, preempt_rcu_tick_in_kernel_is_a_qs);
 	tcase_add_test(tc, cond_resched_reports_only_without_preempt_rcu);
 	tcase_add_test(tc, preempted_reader_blocks_the_gp);

@@ -118,6 +118,15 @@ static void arm_jobev(kcpu *c, sim_time t)
 		kfail(k, SIM_ENOMEM);
 }
 
+/* The task on @c goes on at @t: its events re-armed. */
+static void go_on(kcpu *c, sim_time t)
+{
+	c->seg_start = t;
+	arm_sysret(c, t);
+	arm_jobev(c, t);
+	kthread_arm(c, t);
+}
+
 /* Back to the interrupted or returning task at @t: schedule() if
  * need_resched is set, else it goes on (and on sparc64 its next system call
  * returns through rtrap, which runs a softirq still pending). */
@@ -127,41 +136,51 @@ void kcpu_return_to_task(kcpu *c, sim_time t)
 		kcpu_schedule(c, t);
 		return;
 	}
-	c->seg_start = t;
-	arm_sysret(c, t);
-	arm_jobev(c, t);
-	kthread_arm(c, t);
+	go_on(c, t);
 }
 
 void kcpu_irq_return(kcpu *c, sim_time t)
 {
 	kmodel *k = c->k;
-	if (c->need_resched && k->sched.preempt != PREEMPT_FULL && is_job(c, c->rq.curr) &&
-	    kcpu_irq_in_kernel(c)) {
-		/* preempt=none/voluntary: no irqentry_exit_cond_resched()
-		 * (kernel/sched/core.c 6.12:7420-7440): the job in kernel mode
-		 * goes on to its next preemption point, its return to user or a
-		 * cond_resched(), a uniform share of its workload's kernel
-		 * stretch away (it was interrupted at a uniform point of it). */
-		if (!sim_timer_armed(&c->resched_pt)) {
-			double work = sim_rng_uniform(c->rng_mode) * k->wl.kstretch;
-			if (sim_timer_at(k->eng, &c->resched_pt, t + (sim_time)ceil(work / speed(c))))
-				kfail(k, SIM_ENOMEM);
+	preempt_model m = k->sched.preempt;
+	sched_task *curr = c->rq.curr;
+	if (c->need_resched && curr && (m == PREEMPT_NONE || m == PREEMPT_VOLUNTARY || c->resched_lazy)) {
+		/* No irqentry_exit_cond_resched() (none, voluntary: kernel/sched/
+		 * core.c 6.12:7420-7440), or a lazy request, which irq exit does
+		 * not read (need_resched() is the full bit; lazy: the tick
+		 * promotes it). A kernel thread goes on (under none and
+		 * voluntary it reaches a preemption point within its step and is
+		 * switched here as before); a job in kernel mode goes on to its
+		 * next preemption point: its return to user, or under none and
+		 * voluntary also a cond_resched(), a uniform share of its
+		 * workload's kernel stretch away (it was interrupted at a uniform
+		 * point of it). A job in a long kernel path (in_kernel) under
+		 * lazy has no such point: the next tick preempts it. */
+		bool lazy = c->resched_lazy;
+		if (is_kthread(c, curr) && lazy) {
+			c->irq_mode = 0;
+			go_on(c, t);
+			return;
 		}
-		c->irq_mode = 0;
-		c->seg_start = t;
-		arm_sysret(c, t);
-		arm_jobev(c, t);
-		return;
+		if (is_job(c, curr) && kcpu_irq_in_kernel(c)) {
+			if (!sim_timer_armed(&c->resched_pt) && !(lazy && ((job *)curr->owner)->in_kernel)) {
+				double work = sim_rng_uniform(c->rng_mode) * k->wl.kstretch;
+				if (sim_timer_at(k->eng, &c->resched_pt, t + (sim_time)ceil(work / speed(c))))
+					kfail(k, SIM_ENOMEM);
+			}
+			c->irq_mode = 0;
+			go_on(c, t);
+			return;
+		}
 	}
-	if (c->need_resched && k->rcu.preempt_rcu && is_job(c, c->rq.curr) && kcpu_irq_in_kernel(c) &&
+	if (c->need_resched && k->rcu.preempt_rcu && is_job(c, curr) && kcpu_irq_in_kernel(c) &&
 	    kcpu_irq_in_reader(c)) {
-		/* preempt=full under PREEMPT_RCU: preempted inside
-		 * rcu_read_lock(), a uniform share of the reader left; the
-		 * context switch queues it on its leaf first (unless it is
-		 * there already, rcu_note_context_switch(), tree_plugin.h
+		/* preempt=full (or a full request under lazy) with PREEMPT_RCU:
+		 * preempted inside rcu_read_lock(), a uniform share of the reader
+		 * left; the context switch queues it on its leaf first (unless it
+		 * is there already, rcu_note_context_switch(), tree_plugin.h
 		 * 6.12:332-353). */
-		job *j = c->rq.curr->owner;
+		job *j = curr->owner;
 		if (!j->rdr.queued && !(c->fault & FAULT_NO_QS))
 			kcpu_reader_preempted(c, j);
 	}
@@ -211,6 +230,7 @@ void kcpu_schedule(kcpu *c, sim_time now)
 	const rcu_flavor *rf = k->rcu.ops;
 	check_settled(c);
 	c->need_resched = false;
+	c->resched_lazy = false;
 	if (__builtin_expect(sim_timer_armed(&c->resched_pt), 0))
 		sim_timer_cancel(k->eng, &c->resched_pt);
 	if (__builtin_expect(sim_timer_armed(&c->unlock), 0)) {

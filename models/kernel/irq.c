@@ -49,7 +49,7 @@ void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm)
 		/* resched_cpu(): its sender set need_resched first (resched_curr()). */
 		kcpu_settle_now(c);
 		c->ipi_resched = false;
-		c->need_resched = true;
+		kcpu_resched(c, false);
 	}
 	if (!hardirq_lands(c, now))
 		return;
@@ -113,7 +113,7 @@ void kcpu_job_wake_fire(sim_engine *eng, sim_timer *tm)
 	kcpu_settle_now(c);
 	if (!sched_wake(&c->k->sched.cfg, &c->rq, &j->task, now))
 		return;
-	c->need_resched = true;
+	kcpu_resched(c, true); /* a fair task's wakeup preemption */
 	if (!c->in_softirq && !(c->fault & FAULT_IRQS_OFF)) {
 		/* The hrtimer interrupt's return. */
 		kcpu_account(c, now);

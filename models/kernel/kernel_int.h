@@ -116,7 +116,8 @@ struct kcpu {
 	/* 2. Scheduler. */
 	sched_rq rq;            /* runqueue */
 	sched_task ksoftirqd;   /* this CPU's ksoftirqd */
-	bool need_resched;      /* TIF_NEED_RESCHED */
+	bool need_resched;      /* TIF_NEED_RESCHED, or TIF_NEED_RESCHED_LAZY alone if resched_lazy */
+	bool resched_lazy;      /* sched.preempt = lazy: the request pending is only the lazy bit */
 	bool busy;              /* counted in its core's busy threads */
 	sim_time seg_start;     /* ns: the running job's unaccounted CPU time starts here */
 	int64_t jobs;           /* jobs on this CPU */
@@ -197,7 +198,7 @@ typedef struct kmachine {
 
 /* 2. The scheduler. */
 /* sched.preempt, in its values' order. */
-typedef enum preempt_model { PREEMPT_NONE, PREEMPT_VOLUNTARY, PREEMPT_FULL } preempt_model;
+typedef enum preempt_model { PREEMPT_NONE, PREEMPT_VOLUNTARY, PREEMPT_FULL, PREEMPT_LAZY } preempt_model;
 
 typedef struct kscheduler {
 	sched_cfg cfg;          /* the class (sched.kind) and its constants */
@@ -338,6 +339,31 @@ static inline bool is_job(const kcpu *c, const sched_task *p)
 {
 	(void)c;
 	return p && p->owner;
+}
+
+/* resched_curr() on @c (a full request), or, from the fair class (@lazy: a
+ * slice used up, a fair task's wakeup), resched_curr_lazy(), which under
+ * sched.preempt = lazy sets only TIF_NEED_RESCHED_LAZY, and the full bit in
+ * every other model (kernel/sched/core.c 6.19:1099-1169); the idle task
+ * always gets the full bit. A full request stays full. */
+static inline void kcpu_resched(kcpu *c, bool lazy)
+{
+	if (lazy && c->k->sched.preempt == PREEMPT_LAZY && c->rq.curr) {
+		if (!c->need_resched) {
+			c->need_resched = true;
+			c->resched_lazy = true;
+		}
+		return;
+	}
+	c->need_resched = true;
+	c->resched_lazy = false;
+}
+
+/* need_resched(): the full bit only (the lazy one is read at the return to
+ * user mode and promoted at the next tick). */
+static inline bool kcpu_need_resched(const kcpu *c)
+{
+	return c->need_resched && !c->resched_lazy;
 }
 
 /* The kthread whose task @p is (a task of neither a job nor ksoftirqd). */

@@ -89,7 +89,7 @@ void kthread_wake(kthread *kt, sim_time now, bool event)
 		sim_timer_cancel(k->eng, &kt->wake);
 	if (!sched_wake(&k->sched.cfg, &c->rq, &kt->task, now))
 		return;
-	c->need_resched = true;
+	kcpu_resched(c, !kt->task.fifo); /* a SCHED_FIFO kthread's request is full */
 	if (!event || c->in_softirq || (c->fault & FAULT_IRQS_OFF))
 		return;
 	/* The timer interrupt's return (under preempt=none or voluntary a job
@@ -108,7 +108,7 @@ static bool kthread_step_end(kcpu *c, kthread *kt, sim_time t)
 	sim_time timeout = 0;
 	rcu_gp_next next = kt->ops->step_end(c, kt, t, &timeout);
 	if (next == RCU_GP_NEXT_RUN) {
-		if (!c->need_resched)
+		if (!kcpu_need_resched(c))
 			return true;
 		kt->step_due = true; /* preempted between steps */
 		kcpu_schedule(c, t);

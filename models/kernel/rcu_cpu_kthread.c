@@ -24,7 +24,7 @@ static double rcuc_step(kcpu *c, kthread *kt, sim_time t)
 	kt->has_work = false;
 	sim_time pass = stretch(c, k->rcu.handler_cost), cost = stretch(c, k->rcu.cb_cost);
 	rcu_core_ctx b = { .now = t, .first_ns = t + pass, .cost_ns = cost,
-			   .need_resched = c->need_resched, .idle_task = false, .kthread = true };
+			   .need_resched = kcpu_need_resched(c), .idle_task = false, .kthread = true };
 	rcu_effect e = { false, false, false, false };
 	bool more = false;
 	int64_t n = k->rcu.ops->rcu_process_callbacks(k->rcu.rsp, c->id, &b, &more, &e);

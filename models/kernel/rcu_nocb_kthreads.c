@@ -36,7 +36,7 @@ static double rcuo_step(kcpu *c, kthread *kt, sim_time t)
 	kmodel *k = c->k;
 	sim_time pass = stretch(c, k->rcu.handler_cost), cost = stretch(c, k->rcu.cb_cost);
 	rcu_core_ctx b = { .now = t, .first_ns = t + pass, .cost_ns = cost,
-			   .need_resched = c->need_resched, .idle_task = false, .kthread = true };
+			   .need_resched = kcpu_need_resched(c), .idle_task = false, .kthread = true };
 	sim_time tick = c->tick_when;
 	while (tick < b.first_ns)
 		tick += k->mach.tick_ns;

@@ -34,7 +34,7 @@ static bool may_restart(const kcpu *c, sim_time now)
 	const ksoftirq *s = &c->k->softirq;
 	return c->run_passes < s->max_restart &&
 	       !(s->budget_j && now / c->k->mach.tick_ns >= c->run_end_j) &&
-	       !(s->stop_on_resched && c->need_resched);
+	       !(s->stop_on_resched && kcpu_need_resched(c));
 }
 
 /* The restart loop of __do_softirq() from @t, as many passes as the run
@@ -56,7 +56,7 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 	sim_time at = t;
 	bool more = false;
 	bool first = true;
-	rcu_core_ctx b = { .now = t, .cost_ns = cost, .need_resched = c->need_resched,
+	rcu_core_ctx b = { .now = t, .cost_ns = cost, .need_resched = kcpu_need_resched(c),
 			   .idle_task = !c->rq.curr, .kthread = false };
 	rcu_effect e = { false, false, false, false };
 	check_settled(c);
@@ -138,7 +138,7 @@ static void wakeup_softirqd(kcpu *c, sim_time now)
 	c->ksd_waiting = true;
 	k->cnt.ksd_wakeups++;
 	if (sched_wake(&k->sched.cfg, &c->rq, &c->ksoftirqd, now))
-		c->need_resched = true;
+		kcpu_resched(c, true);
 }
 
 void kcpu_run_ended(kcpu *c, sim_time now)
@@ -182,7 +182,7 @@ void kcpu_run_ended(kcpu *c, sim_time now)
 		k->rcu.ops->softirq_qs(k->rcu.rsp, c->id);
 		k->rcu.ops->cond_resched(k->rcu.rsp, c->id);
 	}
-	if (c->need_resched) {
+	if (kcpu_need_resched(c)) {
 		kcpu_schedule(c, now);
 	} else if (c->softirq_pending) {
 		kcpu_do_softirq(c, now, RUN_KSOFTIRQD);

@@ -144,8 +144,9 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		rcu_effect e = { false, false, false, false };
 		rf->sched_clock_irq(k->rcu.rsp, c->id, now, false, true, &e);
 		kcpu_rcu_effect(c, now, &e);
+		c->resched_lazy = false; /* sched_tick() promotes the lazy bit */
 		if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
-			c->need_resched = true;
+			kcpu_resched(c, true);
 		kcpu_extend_run(c, k->mach.tick_cost);
 		return;
 	}
@@ -166,7 +167,11 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	rcu_effect e = { false, false, false, false };
 	rf->sched_clock_irq(k->rcu.rsp, c->id, now, user, reader, &e);
 	kcpu_rcu_effect(c, now, &e);
+	/* sched_tick(): the lazy bit promoted to a full request first
+	 * (kernel/sched/core.c 6.13.7:5651-5652), then the class's tick, whose
+	 * request (a slice used up) is a lazy one. */
+	c->resched_lazy = false;
 	if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
-		c->need_resched = true;
+		kcpu_resched(c, true);
 	kcpu_irq_exit(c, now + stretch(c, k->mach.tick_cost));
 }
