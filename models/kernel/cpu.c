@@ -207,7 +207,7 @@ void kcpu_rcu_effect_apply(kcpu *c, sim_time now, const rcu_effect *e)
 {
 	kmodel *k = c->k;
 	if (e->need_resched)
-		c->need_resched = true;
+		kcpu_resched(c, false); /* set_tsk_need_resched(): the full bit */
 	if (e->send_ipis)
 		send_reschedule_ipis(c, now);
 	if (__builtin_expect(e->wake_gp, 0))

@@ -39,7 +39,7 @@ static rcu_gp_next gp_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeo
 		kcpu *o = &k->cpu[cpu];
 		k->rcu.resched_ipis++;
 		if (o == c) { /* resched_curr() of its own CPU */
-			c->need_resched = true;
+			kcpu_resched(c, false);
 			continue;
 		}
 		k->cnt.ipis++;

@@ -73,7 +73,7 @@ static void boost_next(kmodel *k, int leaf, sim_time now)
 	if (!sched_set_fifo(&k->sched.cfg, &o->rq, &j->task, true, now))
 		return;
 	/* Its priority now beats o's current task: resched_curr(). */
-	o->need_resched = true;
+	kcpu_resched(o, false);
 	if (!o->in_softirq && !(o->fault & FAULT_IRQS_OFF)) {
 		k->cnt.ipis++;
 		o->ipi_resched = true;
