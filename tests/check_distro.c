@@ -408,6 +408,41 @@ START_TEST(cond_resched_reports_only_without_preempt_rcu)
 }
 END_TEST
 
+/* preempt=full, PREEMPT_RCU (every kernel tick in a reader), 2 CPUs, jobs
+ * 1 and 3 on CPU 1, ticks aligned, @extra (NULL-terminated) on top; one
+ * callback queued on CPU 0 at 0.5 ms. */
+static void reader_box(box *b, const char *const *extra)
+{
+	const char *sets[16] = { "workload.jobs=4", "irq.tick_phase=aligned", "sched.preempt=full",
+				 "rcu.preempt_rcu=yes", "workload.reader_share=1" };
+	int n = 5;
+	for (; *extra; extra++)
+		sets[n++] = *extra;
+	sets[n] = NULL;
+	box_create(b, 2, sets);
+	run_to(b, MS / 2);
+	queue_on(b, 0, 1);
+}
+
+/* CPU 1's running job, in a system call, is asked to reschedule and an
+ * IPI's return preempts it inside a reader now; @left ns of the reader
+ * remain. Returns the job, queued on CPU 1's leaf. */
+static job *preempt_in_reader(box *b, double left)
+{
+	kcpu *c = &b->k->cpu[1];
+	job *j = c->rq.curr->owner;
+	j->in_kernel = true;
+	kcpu_settle_now(c);
+	c->need_resched = true;
+	ck_assert_int_eq(sim_timer_at(b->eng, &c->ipi, sim_now(b->eng)), 0);
+	run_to(b, sim_now(b->eng) + 20000); /* the IPI's handler and the switch */
+	ck_assert(j->rdr.queued);
+	ck_assert_ptr_ne(c->rq.curr, &j->task);
+	j->rdr_left = left; /* the reader's rest, set for the test */
+	j->in_kernel = false;
+	return j;
+}
+
 START_TEST(preempted_reader_blocks_the_gp)
 {
 	/* preempt=full, PREEMPT_RCU, 2 CPUs, 2 jobs on CPU 1 (jobs 1 and 3).
@@ -422,33 +457,21 @@ START_TEST(preempted_reader_blocks_the_gp)
 	 * unlocks (rcu_report_unblock_qs_rnp(), tree.c:2353-2386); then the GP
 	 * ends within a few ticks. */
 	box b;
-	const char *sets[] = { "workload.jobs=4", "irq.tick_phase=aligned", "sched.preempt=full",
-			       "rcu.preempt_rcu=yes", "workload.reader_share=1", NULL };
-	box_create(&b, 2, sets);
+	const char *none[] = { NULL };
+	reader_box(&b, none);
 	kmodel *k = b.k;
-	kcpu *c = &k->cpu[1];
 	rcu_tree_state *rs = tree(&b);
-	run_to(&b, MS / 2);
-	queue_on(&b, 0, 1);
 	while (!rcu_tree_gp_in_progress(rs)) {
 		REQUIRE(sim_now(b.eng) < 20 * MS);
 		run_to(&b, sim_now(b.eng) + 10000);
 	}
 	ck_assert(rs->node[0].qsmask & rs->rda[1].grpmask); /* CPU 1 still owes it */
-	job *j = c->rq.curr->owner;
-	j->in_kernel = true;
-	kcpu_settle_now(c);
-	c->need_resched = true;
-	ck_assert_int_eq(sim_timer_at(b.eng, &c->ipi, sim_now(b.eng)), 0);
 	sim_time preempted = sim_now(b.eng);
-	run_to(&b, preempted + 20000); /* the IPI's handler and the switch */
-	ck_assert(j->rdr.queued && j->rdr.q_blocks);
-	ck_assert_ptr_ne(c->rq.curr, &j->task);
-	j->rdr_left = 40 * MS; /* the reader's rest, set for the test */
+	job *j = preempt_in_reader(&b, 40 * MS);
+	ck_assert(j->rdr.q_blocks);
 	ck_assert_int_eq(rs->node[0].nblkd, 1);
 	ck_assert_int_eq(rs->node[0].gp_blkd, 1);
 	ck_assert_uint_eq(rs->readers_blocked, 1);
-	j->in_kernel = false;
 	while (j->rdr.queued) {
 		REQUIRE(sim_now(b.eng) < 200 * MS);
 		ck_assert_uint_eq(k->rcu.cb.invoked, 0);
@@ -473,29 +496,18 @@ START_TEST(reader_preempted_after_its_cpu_reported_waits_for_the_next_gp)
 	 * rcu_gp_init() makes wait for every task then on the list
 	 * (rcu_preempt_check_blocked_tasks(), tree_plugin.h 6.12:704-721). */
 	box b;
-	const char *sets[] = { "workload.jobs=4", "irq.tick_phase=aligned", "sched.preempt=full",
-			       "rcu.preempt_rcu=yes", "workload.reader_share=1", NULL };
-	box_create(&b, 2, sets);
+	const char *none[] = { NULL };
+	reader_box(&b, none);
 	kmodel *k = b.k;
-	kcpu *c = &k->cpu[1];
 	rcu_tree_state *rs = tree(&b);
-	run_to(&b, MS / 2);
-	queue_on(&b, 0, 1);
 	while (rs->node[0].qsmask & rs->rda[1].grpmask || !rcu_tree_gp_in_progress(rs)) {
 		REQUIRE(sim_now(b.eng) < 100 * MS);
 		run_to(&b, sim_now(b.eng) + 100000);
 	}
 	/* CPU 1 has reported; the GP still waits for CPU 0 or its end. */
-	job *j = c->rq.curr->owner;
-	j->in_kernel = true;
-	kcpu_settle_now(c);
-	c->need_resched = true;
-	ck_assert_int_eq(sim_timer_at(b.eng, &c->ipi, sim_now(b.eng)), 0);
-	run_to(&b, sim_now(b.eng) + 20000);
-	ck_assert(j->rdr.queued && !j->rdr.q_blocks);
+	job *j = preempt_in_reader(&b, 60 * MS);
+	ck_assert(!j->rdr.q_blocks);
 	ck_assert_int_eq(rs->node[0].gp_blkd, 0);
-	j->rdr_left = 60 * MS; /* the reader's rest, set for the test */
-	j->in_kernel = false;
 	/* That GP ends and its callback is invoked while the reader is still
 	 * out; a second callback's GP waits for it. */
 	run_to(&b, sim_now(b.eng) + 5 * 4 * MS);
@@ -517,37 +529,22 @@ START_TEST(reader_preempted_after_its_cpu_reported_waits_for_the_next_gp)
 }
 END_TEST
 
-/* preempt=full, PREEMPT_RCU, 2 CPUs, jobs 1 and 3 on CPU 1: job 1 is
- * preempted inside a reader as a grace period begins (it blocks it), with
- * 100 ms of the reader left; @sets on top. When it unlocks (ns after the
- * preemption), the most it was boosted at once, and its priority after. */
+/* reader_box() with @sets: CPU 1's job is preempted inside a reader as a
+ * grace period begins (it blocks it), with 100 ms of the reader left. When
+ * it unlocks (ns after the preemption), how many readers were boosted, and
+ * whether it is still SCHED_FIFO after. */
 static sim_time boosted_unlock(const char *const *sets, uint64_t *boosted, bool *fifo_after)
 {
 	box b;
-	const char *base[16] = { "workload.jobs=4", "irq.tick_phase=aligned", "sched.preempt=full",
-				 "rcu.preempt_rcu=yes", "workload.reader_share=1" };
-	int n = 5;
-	for (; *sets; sets++)
-		base[n++] = *sets;
-	base[n] = NULL;
-	box_create(&b, 2, base);
+	reader_box(&b, sets);
 	kmodel *k = b.k;
 	kcpu *c = &k->cpu[1];
 	rcu_tree_state *rs = tree(&b);
-	run_to(&b, MS / 2);
-	queue_on(&b, 0, 1);
 	while (!rcu_tree_gp_in_progress(rs))
 		run_to(&b, sim_now(b.eng) + 10000);
-	job *j = c->rq.curr->owner;
-	j->in_kernel = true;
-	kcpu_settle_now(c);
-	c->need_resched = true;
-	ck_assert_int_eq(sim_timer_at(b.eng, &c->ipi, sim_now(b.eng)), 0);
 	sim_time preempted = sim_now(b.eng);
-	run_to(&b, preempted + 20000);
-	ck_assert(j->rdr.queued && j->rdr.q_blocks);
-	j->in_kernel = false;
-	j->rdr_left = 100 * MS;
+	job *j = preempt_in_reader(&b, 100 * MS);
+	ck_assert(j->rdr.q_blocks);
 	*boosted = 0;
 	while (j->rdr.queued) {
 		REQUIRE(sim_now(b.eng) < 2 * S);
