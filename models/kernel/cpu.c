@@ -158,7 +158,7 @@ void kcpu_irq_return(kcpu *c, sim_time t)
 		 * lazy has no such point: the next tick preempts it. */
 		bool lazy = c->resched_lazy;
 		if (is_kthread(c, curr) && lazy) {
-			c->irq_mode = 0;
+			c->irq_mode = IRQ_MODE_UNDRAWN;
 			go_on(c, t);
 			return;
 		}
@@ -168,7 +168,7 @@ void kcpu_irq_return(kcpu *c, sim_time t)
 				if (sim_timer_at(k->eng, &c->resched_pt, t + (sim_time)ceil(work / speed(c))))
 					kfail(k, SIM_ENOMEM);
 			}
-			c->irq_mode = 0;
+			c->irq_mode = IRQ_MODE_UNDRAWN;
 			go_on(c, t);
 			return;
 		}
@@ -184,7 +184,7 @@ void kcpu_irq_return(kcpu *c, sim_time t)
 		if (!j->rdr.queued && !(c->fault & FAULT_NO_QS))
 			kcpu_reader_preempted(c, j);
 	}
-	c->irq_mode = 0;
+	c->irq_mode = IRQ_MODE_UNDRAWN;
 	kcpu_return_to_task(c, t);
 }
 
@@ -285,9 +285,10 @@ void kcpu_schedule(kcpu *c, sim_time now)
 		kthread_runs(c, task_kthread(next), t);
 		return;
 	}
-	if (__builtin_expect(next && ((job *)next->owner)->rdr.queued, 0)) {
-		/* Back in the reader it was preempted in: its unlock comes
-		 * when it has run the rest. */
+	/* Back in the reader it was preempted in: its unlock comes when it has
+	 * run the rest. (rdr lies past the two lines of a job a switch reads:
+	 * looked at only under PREEMPT_RCU.) */
+	if (__builtin_expect(k->rcu.preempt_rcu, 0) && next && ((job *)next->owner)->rdr.queued) {
 		job *j = next->owner;
 		j->rdr_start = t;
 		if (sim_timer_at(k->eng, &c->unlock, t + (sim_time)ceil(j->rdr_left / speed(c))))

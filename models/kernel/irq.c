@@ -30,7 +30,7 @@ static bool hardirq_lands(kcpu *c, sim_time now)
 		return false;
 	}
 	kcpu_account(c, now);
-	c->irq_mode = 0;
+	c->irq_mode = IRQ_MODE_UNDRAWN;
 	return true;
 }
 
@@ -84,7 +84,7 @@ void kcpu_sysret_fire(sim_engine *eng, sim_timer *tm)
 	if (c->in_softirq || !is_job(c, c->rq.curr) || (c->fault & FAULT_IRQS_OFF))
 		return;
 	kcpu_account(c, now);
-	c->irq_mode = 1; /* returning to user mode */
+	c->irq_mode = IRQ_MODE_USER; /* returning to user mode */
 	kcpu_trap_return(c, now);
 }
 
@@ -117,7 +117,7 @@ void kcpu_job_wake_fire(sim_engine *eng, sim_timer *tm)
 	if (!c->in_softirq && !(c->fault & FAULT_IRQS_OFF)) {
 		/* The hrtimer interrupt's return. */
 		kcpu_account(c, now);
-		c->irq_mode = 0;
+		c->irq_mode = IRQ_MODE_UNDRAWN;
 		kcpu_irq_return(c, now);
 	}
 }
@@ -161,7 +161,7 @@ void kcpu_fault_end(kcpu *c, sim_time now)
 	/* The task made no progress with interrupts off; the interrupt that
 	 * came meanwhile is taken now (irq_exit), else it just goes on. */
 	c->seg_start = now;
-	c->irq_mode = 0;
+	c->irq_mode = IRQ_MODE_UNDRAWN;
 	if (c->fault_latched) {
 		c->fault_latched = false;
 		kcpu_irq_exit(c, now + stretch(c, c->k->mach.irq_cost));

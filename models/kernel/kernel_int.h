@@ -156,10 +156,8 @@ struct kcpu {
 				 * preemption point, armed while need_resched waits for it */
 	sim_timer unlock;       /* PREEMPT_RCU: the running job's rcu_read_unlock() of the
 				 * reader it was preempted in, armed while it runs */
-	signed char irq_mode;   /* the interrupt in progress found the job in: 0 not drawn,
-				 * 1 user mode, 2 kernel mode, 3 kernel mode inside a reader,
-				 * 4 kernel mode outside one (one draw serves RCU and the
-				 * scheduler) */
+	signed char irq_mode;   /* IRQ_MODE_*: what the interrupt in progress found the task
+				 * in (one draw serves RCU and the scheduler) */
 	bool ipi_resched;       /* the reschedule IPI on its way sets need_resched (resched_cpu()) */
 	kthread *kthreads;      /* the kthreads bound to it (linked by kthread.next) */
 	kthread *rcuc;          /* its rcuc kthread (rcu.use_softirq = no), else NULL */
@@ -174,6 +172,11 @@ struct kcpu {
 	sim_rng *rng_mode;      /* stream "kernel.tick_mode", this CPU */
 	sim_rng *rng_irq;       /* stream "irq.device", this CPU */
 };
+
+/* kcpu.irq_mode: not drawn yet, user mode (or idle), kernel mode, and in
+ * kernel mode inside a read-side critical section or outside one (drawn
+ * only under PREEMPT_RCU). */
+enum { IRQ_MODE_UNDRAWN, IRQ_MODE_USER, IRQ_MODE_KERNEL, IRQ_MODE_READER, IRQ_MODE_NOT_READER };
 
 /* irq.tick_phase: where each CPU's tick falls in the period. */
 typedef enum tick_phase { TICK_SPREAD, TICK_ALIGNED, TICK_SKEWED } tick_phase;

@@ -95,7 +95,7 @@ void kthread_wake(kthread *kt, sim_time now, bool event)
 	/* The timer interrupt's return (under preempt=none or voluntary a job
 	 * in kernel mode goes on to its next preemption point). */
 	kcpu_account(c, now);
-	c->irq_mode = 0;
+	c->irq_mode = IRQ_MODE_UNDRAWN;
 	kcpu_irq_return(c, now);
 }
 

@@ -85,16 +85,16 @@ int kcpu_arm_tick(kmodel *k, int i)
 
 bool kcpu_irq_in_kernel(kcpu *c)
 {
-	if (!c->irq_mode) {
+	if (c->irq_mode == IRQ_MODE_UNDRAWN) {
 		const sched_task *t = c->rq.curr;
 		bool kernel = t != NULL;
 		if (t && is_job(c, t)) {
 			kernel = sim_rng_bernoulli(c->rng_mode, c->k->wl.p_kernel);
 			kernel |= ((const job *)t->owner)->in_kernel;
 		}
-		c->irq_mode = kernel ? 2 : 1;
+		c->irq_mode = kernel ? IRQ_MODE_KERNEL : IRQ_MODE_USER;
 	}
-	return c->irq_mode >= 2;
+	return c->irq_mode >= IRQ_MODE_KERNEL;
 }
 
 /* Where PREEMPT_RCU sees no quiescent state (tree_plugin.h 6.12:735-736): a
@@ -102,12 +102,12 @@ bool kcpu_irq_in_kernel(kcpu *c)
  * rcuo invoking with BH off), a job with its workload's reader share. */
 bool kcpu_irq_in_reader(kcpu *c)
 {
-	if (c->irq_mode == 2) {
+	if (c->irq_mode == IRQ_MODE_KERNEL) {
 		const sched_task *t = c->rq.curr;
 		bool in = !is_job(c, t) || sim_rng_bernoulli(c->rng_mode, c->k->wl.reader_share);
-		c->irq_mode = in ? 3 : 4;
+		c->irq_mode = in ? IRQ_MODE_READER : IRQ_MODE_NOT_READER;
 	}
-	return c->irq_mode == 3;
+	return c->irq_mode == IRQ_MODE_READER;
 }
 
 void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
@@ -120,7 +120,7 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	RCUSIM_CHECK(c->tick_when == now && c->tick_seq == sim_engine_cur_seq(eng), "kcpu.tick");
 	prefetch_ahead(k, c->id);
 	kcpu_settle_now(c);
-	c->irq_mode = 0;
+	c->irq_mode = IRQ_MODE_UNDRAWN;
 	c->tick_when = now + k->mach.tick_ns;
 	c->tick_seq = sim_engine_reserve_seq(eng);
 	if (kcpu_arm_tick(k, c->id + 1 < k->mach.ncpus ? c->id + 1 : 0)) {
