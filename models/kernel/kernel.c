@@ -463,6 +463,10 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	rc |= sim_metrics_scalar(m, "softirq.runs_irq_exit", (double)k->cnt.runs[RUN_IRQ_EXIT]);
 	rc |= sim_metrics_scalar(m, "softirq.runs_trap_return", (double)k->cnt.runs[RUN_TRAP_RETURN]);
 	rc |= sim_metrics_scalar(m, "softirq.runs_ksoftirqd", (double)k->cnt.runs[RUN_KSOFTIRQD]);
+	rc |= sim_metrics_scalar(m, "softirq.passes_irq_exit", (double)k->cnt.passes[RUN_IRQ_EXIT]);
+	rc |= sim_metrics_scalar(m, "softirq.passes_trap_return",
+				 (double)k->cnt.passes[RUN_TRAP_RETURN]);
+	rc |= sim_metrics_scalar(m, "softirq.passes_ksoftirqd", (double)k->cnt.passes[RUN_KSOFTIRQD]);
 	if (k->rcu.gpk) {
 		const kthread *g = k->rcu.gpk;
 		sim_time wait = g->wait_max;

@@ -270,6 +270,7 @@ typedef struct kcounters {
 	int64_t wait_max;       /* ns: longest runnable wait of any task */
 	uint64_t ipis;          /* reschedule IPIs sent */
 	uint64_t runs[3];       /* softirq runs started, by run_ctx */
+	uint64_t passes[3];     /* their __do_softirq passes, by run_ctx */
 } kcounters;
 
 /* 9. The injected fault (fault.*): which CPUs, when, and its two events. */

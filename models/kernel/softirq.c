@@ -64,6 +64,7 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 	c->run_cut = false;
 	for (;;) {
 		c->run_passes++;
+		k->cnt.passes[c->run_ctx]++;
 		at += pass;
 		b.first_ns = at;
 		int64_t n = first ? rf->rcu_process_callbacks(k->rcu.rsp, c->id, &b, &more, &e)
