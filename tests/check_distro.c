@@ -297,6 +297,30 @@ START_TEST(preemption_at_irq_return_per_model)
 }
 END_TEST
 
+START_TEST(blocked_job_switches_at_irq_return_in_every_model)
+{
+	/* A job that blocked in the stretch an interrupt accounts (a refused
+	 * open's retry sleep, synchronize_rcu(), an exit) calls schedule()
+	 * itself: under every preemption model the CPU switches as the
+	 * interrupt returns, with no preemption point to wait for (a regression
+	 * test: under none it once ran on, asleep, until one). */
+	static const char *const model[] = { "full", "none", "voluntary", "lazy" };
+	for (int v = 0; v < 4; v++) {
+		box b;
+		irq_return_with_resched(&b, model[v], true);
+		kcpu *c = &b.k->cpu[0];
+		sched_task *before = c->rq.curr;
+		job *j = before->owner;
+		j->sleeping = true; /* what kcpu_account() does for a job whose run slept */
+		sched_sleep(&b.k->sched.cfg, &c->rq, before, MS / 2);
+		run_to(&b, MS + 1000);
+		ck_assert_msg(c->rq.curr != before, "%s", model[v]);
+		ck_assert_msg(!sim_timer_armed(&c->resched_pt), "%s", model[v]);
+		box_destroy(&b);
+	}
+}
+END_TEST
+
 START_TEST(lazy_preemption_waits_for_the_tick)
 {
 	/* preempt=lazy (6.13+): a fair request sets only the lazy bit, which
@@ -619,6 +643,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, softirq_run_ends_at_the_jiffy);
 	tcase_add_test(tc, softirq_rereads_need_resched_after_the_tick);
 	tcase_add_test(tc, preemption_at_irq_return_per_model);
+	tcase_add_test(tc, blocked_job_switches_at_irq_return_in_every_model);
 	tcase_add_test(tc, lazy_preemption_waits_for_the_tick);
 	tcase_add_test(tc, preempt_rcu_tick_in_kernel_is_a_qs);
 	tcase_add_test(tc, cond_resched_reports_only_without_preempt_rcu);

@@ -155,14 +155,16 @@ void kcpu_irq_return(kcpu *c, sim_time t)
 		 * voluntary also a cond_resched(), a uniform share of its
 		 * workload's kernel stretch away (it was interrupted at a uniform
 		 * point of it). A job in a long kernel path (in_kernel) under
-		 * lazy has no such point: the next tick preempts it. */
+		 * lazy has no such point: the next tick preempts it. A job that
+		 * blocked in the stretch just accounted calls schedule() itself,
+		 * in every model. */
 		bool lazy = c->resched_lazy;
 		if (is_kthread(c, curr) && lazy) {
 			c->irq_mode = IRQ_MODE_UNDRAWN;
 			go_on(c, t);
 			return;
 		}
-		if (is_job(c, curr) && kcpu_irq_in_kernel(c)) {
+		if (is_job(c, curr) && !((job *)curr->owner)->sleeping && kcpu_irq_in_kernel(c)) {
 			if (!sim_timer_armed(&c->resched_pt) && !(lazy && ((job *)curr->owner)->in_kernel)) {
 				double work = sim_rng_uniform(c->rng_mode) * k->wl.kstretch;
 				if (sim_timer_at(k->eng, &c->resched_pt, t + (sim_time)ceil(work / speed(c))))
