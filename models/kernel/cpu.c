@@ -243,8 +243,13 @@ void kcpu_schedule(kcpu *c, sim_time now)
 		if (j->rdr_left < 0)
 			j->rdr_left = 0;
 	}
-	if (!(c->fault & FAULT_NO_QS))
+	if (!(c->fault & FAULT_NO_QS)) {
 		rf->rcu_note_context_switch(k->rcu.rsp, c->id);
+		/* rcu_qs() or rcu_preempt_deferred_qs(): a deferred expedited
+		 * report, or the reader its handler found (it ends here). */
+		if (__builtin_expect(c->exp_owes, 0) && (c->exp_deferred || sim_timer_armed(&c->exp_rdr)))
+			rcu_exp_report(c, now);
+	}
 	sched_task *prev = c->rq.curr;
 	if (is_kthread(c, prev)) {
 		/* A kthread leaves the CPU (or may): its step's end moves. */

@@ -37,6 +37,7 @@ static void kernel_destroy(void *state)
 	free(k->rcu.rcuog);
 	free(k->rcu.rcuo);
 	rcu_readers_destroy(k);
+	rcu_exp_destroy(k);
 	if (k->wl.jobs)
 		for (int64_t j = 0; j < k->wl.njobs; j++) {
 			free(k->wl.jobs[j].files);
@@ -224,6 +225,8 @@ static int cpus_create(kmodel *k, const model_env *env)
 		sim_timer_init(env->eng, &c->jobev, kcpu_jobev_fire, c);
 		sim_timer_init(env->eng, &c->resched_pt, kcpu_resched_pt_fire, c);
 		sim_timer_init(env->eng, &c->unlock, kcpu_unlock_fire, c);
+		sim_timer_init(env->eng, &c->exp_ipi, kcpu_exp_ipi_fire, c);
+		sim_timer_init(env->eng, &c->exp_rdr, kcpu_exp_rdr_fire, c);
 		if (kfiles_start_cpu(k, c))
 			return SIM_ENOMEM;
 	}
@@ -321,6 +324,8 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = rcu_kthreads_create(k, p);
 	if (!rc)
 		rc = rcu_readers_create(k);
+	if (!rc)
+		rc = rcu_exp_create(k, p, env->m);
 	if (!rc)
 		rc = jobs_create(k, p);
 	if (!rc)
@@ -498,6 +503,7 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	}
 	if (k->rcu.nocb)
 		rc |= nocb_kthreads_finish(k, m, now);
+	rc |= rcu_exp_finish(k, m);
 	if (k->files.on)
 		rc |= kfiles_finish(k, m);
 	if (k->wl.ops->finish)

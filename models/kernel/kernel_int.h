@@ -159,6 +159,12 @@ struct kcpu {
 	signed char irq_mode;   /* IRQ_MODE_*: what the interrupt in progress found the task
 				 * in (one draw serves RCU and the scheduler) */
 	bool ipi_resched;       /* the reschedule IPI on its way sets need_resched (resched_cpu()) */
+	bool exp_owes;          /* the expedited grace period in progress waits for it (expmask) */
+	bool exp_deferred;      /* its handler deferred the report (cpu_no_qs.b.exp) */
+	bool exp_ipi_due;       /* a scan marked it for an IPI at the scan's end */
+	sim_timer exp_ipi;      /* the expedited grace period's IPI on its way */
+	sim_timer exp_rdr;      /* PREEMPT_RCU: the rcu_read_unlock() its IPI's handler left
+				 * the report to (exp_hint) */
 	kthread *kthreads;      /* the kthreads bound to it (linked by kthread.next) */
 	kthread *rcuc;          /* its rcuc kthread (rcu.use_softirq = no), else NULL */
 	kthread *rcuo;          /* its rcuo kthread (offloaded), else NULL */
@@ -250,6 +256,25 @@ typedef struct krcu {
 	job **blkd;             /* each leaf's, oldest first (linked by job.rdr_next) */
 	job **boosted;          /* each leaf's reader its rcub is boosting now, or NULL */
 	uint64_t readers_boosted; /* readers lent SCHED_FIFO priority */
+	/* Expedited grace periods (rcu_exp.c), when a caller asks for them. */
+	bool exp;               /* modelled: the kworker below exists */
+	bool exp_running;       /* one is in progress (started, not ended) */
+	kthread *expk;          /* rcu_exp_gp_kworker */
+	uint64_t exp_seq;       /* rcu_state.expedited_sequence */
+	uint64_t exp_need;      /* the newest snapshot a caller waits for */
+	int64_t exp_left;       /* CPUs the one in progress still waits for */
+	int64_t exp_readers;    /* preempted readers it still waits for */
+	sim_time exp_start;     /* ns: it started */
+	kthread *exp_leafk;     /* each leaf's kworker but the last leaf's (exp_nleafk) */
+	int exp_nleafk;         /* leaves - 1 */
+	int exp_leaves;         /* leaf scans of the one in progress not yet done */
+	bool exp_scanning;      /* the kworker's step is its scan (its IPIs at the end) */
+	int64_t exp_nwake;      /* waiters its end wakes at the kworker's step end */
+	sim_time exp_send_cost; /* ns: rcu.exp_ipi_send_cost */
+	sim_time exp_stall_ns;  /* ns: the expedited stall timeout */
+	sim_hist *exp_dur;      /* exp.duration_ns */
+	uint64_t exp_gps, exp_ipis, exp_ndeferred, exp_hints, exp_readers_waited, exp_stalls;
+	sim_time exp_ipi_cpu_ns; /* ns: the handlers' CPU time */
 } krcu;
 
 /* 5. The file table and the filp slab (workloads whose callbacks free files). */
@@ -630,6 +655,31 @@ bool kcpu_irq_in_kernel(kcpu *c);
  * A kernel thread always is; a job with its workload's reader share.
  * Drawn once per interrupt, only in kernel mode. */
 bool kcpu_irq_in_reader(kcpu *c);
+/* rcu_exp.c: expedited grace periods. */
+
+/* The kworker and its state, when a caller asks for expedited grace
+ * periods (rcu.expedited or workload.syncrcu_expedited, not rcu.normal,
+ * Tree RCU). 0 or SIM_ENOMEM; destroy frees them. */
+int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m);
+void rcu_exp_destroy(kmodel *k);
+/* synchronize_rcu_expedited() of job @j on @c at @now: its snapshot, the
+ * kworker woken if it has work; the job sleeps until exp_woken(). */
+void rcu_exp_request(kcpu *c, job *j, sim_time now);
+/* @c's quiescent state for the expedited grace period in progress, at
+ * @now (it owes one). */
+void rcu_exp_report(kcpu *c, sim_time now);
+/* Job @j, preempted inside a reader on @c, joins the readers the grace
+ * period in progress waits for if @c still owes it one. */
+void rcu_exp_reader_preempted(kcpu *c, job *j);
+/* Job @j (exp_blocks) reached its rcu_read_unlock() at @now. */
+void rcu_exp_reader_unlocked(kcpu *c, job *j, sim_time now);
+/* Its scalars (exp.*), when modelled. 0 or SIM_ENOMEM. */
+int rcu_exp_finish(const kmodel *k, sim_metrics *m);
+/* Timer handlers: an expedited IPI lands; a reader the handler found
+ * reaches its rcu_read_unlock(). */
+void kcpu_exp_ipi_fire(sim_engine *eng, sim_timer *tm);
+void kcpu_exp_rdr_fire(sim_engine *eng, sim_timer *tm);
+
 /* rcu_readers.c: readers preempted inside rcu_read_lock(). */
 
 /* The lists (with rcu.preempt_rcu). 0 or SIM_ENOMEM; destroy frees them. */

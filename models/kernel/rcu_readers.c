@@ -51,6 +51,8 @@ void kcpu_reader_preempted(kcpu *c, job *j)
 	*pp = j;
 	j->rdr_next = NULL;
 	j->rdr_left = sim_rng_uniform(c->rng_mode) * k->wl.reader_len;
+	if (__builtin_expect(r->exp, 0))
+		rcu_exp_reader_preempted(c, j);
 }
 
 /* The rcub kthread of @leaf at @now: lend its priority to the oldest reader
@@ -113,6 +115,8 @@ void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm)
 	j->rdr_left = 0;
 	rcu_effect e = { false, false, false, false };
 	r->ops->reader_unlock(r->rsp, &j->rdr, &e);
+	if (__builtin_expect(j->exp_blocks, 0))
+		rcu_exp_reader_unlocked(c, j, now);
 	if (r->boosted[leaf] == j) {
 		/* rt_mutex_futex_unlock() of the boost mutex: its own priority
 		 * back; rcub boosts the next reader, if any is left. */

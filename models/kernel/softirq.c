@@ -161,6 +161,8 @@ void kcpu_run_ended(kcpu *c, sim_time now)
 	sim_hist_add(k->h.softirq_run, (uint64_t)(now - c->run_start));
 	c->softirq_ns += now - c->run_start;
 	c->in_softirq = false;
+	if (__builtin_expect(c->exp_deferred, 0) && k->rcu.preempt_rcu)
+		rcu_exp_report(c, now); /* rcu_core()'s rcu_preempt_deferred_qs() (tree.c 6.12:2798-2803) */
 	if (c->run_more)
 		c->softirq_pending = true;
 	if (c->run_ctx != RUN_KSOFTIRQD) {

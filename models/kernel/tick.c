@@ -163,6 +163,13 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	if (c->fault & FAULT_NO_QS) {
 		user = false;
 		reader = true;
+	} else if (__builtin_expect(c->exp_deferred, 0)) {
+		/* A deferred expedited report: rcu_qs() from user mode or idle
+		 * (tree_plugin.h 6.12:975-992); under PREEMPT_RCU
+		 * rcu_preempt_deferred_qs() outside a reader (:730-748). */
+		bool u = !kcpu_irq_in_kernel(c);
+		if (u || (k->rcu.preempt_rcu && !kcpu_irq_in_reader(c)))
+			rcu_exp_report(c, now);
 	}
 	rcu_effect e = { false, false, false, false };
 	rf->sched_clock_irq(k->rcu.rsp, c->id, now, user, reader, &e);

@@ -11,17 +11,23 @@
  * feels: from the call to the wakeup (syncrcu.latency_ns). The CPU model
  * has an event where a running task blocks (workload next_block), so the
  * sleep starts at the call, not at the next tick.
- * Left out: expedited grace periods (rcu_expedited), and 6.19's
- * rcu_normal_wake_from_gp (waiters woken from the GP kthread).
+ * With workload.syncrcu_expedited (or rcu.expedited) each call is
+ * synchronize_rcu_expedited() (kernel/rcu_exp.c), whose end wakes the task
+ * (exp_woken()); rcu.normal turns it back into a normal one. With
+ * workload.syncrcu_callers only the first jobs call; the others are CPU
+ * hogs. Left out: 6.19's rcu_normal_wake_from_gp (waiters woken from the
+ * GP kthread).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernel/kernel_int.h"
 
 typedef struct syncrcu_wl {
 	double per_call;      /* ns of work per iteration: gap + the system call */
+	int64_t callers;      /* jobs that call (the first ones); the rest are hogs */
 	sim_hist *lat;        /* syncrcu.latency_ns */
 	uint64_t calls;       /* synchronize_rcu() calls */
 	uint64_t returned;    /* of them, waiters woken */
@@ -38,6 +44,7 @@ static int syncrcu_create(kworkload *w, const sim_params *p, char *err, size_t e
 	double gap = (double)sim_params_int(p, P_WORKLOAD_SYNCRCU_GAP);
 	double sys = (double)sim_params_int(p, P_WORKLOAD_SYSCALL_COST);
 	sy->per_call = gap + sys;
+	sy->callers = sim_params_int(p, P_WORKLOAD_SYNCRCU_CALLERS);
 	w->call_rate = 0; /* no Poisson calls: the loop's own */
 	w->p_kernel = sy->per_call > 0 ? sys / sy->per_call : 1;
 	w->kstretch = sys;
@@ -55,7 +62,8 @@ static int syncrcu_job_start(kmodel *k, kcpu *c, job *j)
 {
 	(void)c;
 	const syncrcu_wl *sy = k->wl.priv;
-	j->next_call_work = sy->per_call;
+	bool caller = sy->callers < 0 || j - k->wl.jobs < sy->callers;
+	j->next_call_work = caller ? sy->per_call : INFINITY;
 	return 0;
 }
 
@@ -75,8 +83,11 @@ static void syncrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 		at = now;
 	j->next_call_work = sy->per_call;
 	j->blocked_at = at;
-	if (job_call_rcu(c, now, at, (uint32_t)(j - k->wl.jobs), eff))
+	if (k->rcu.exp) {
+		rcu_exp_request(c, j, now);
+	} else if (job_call_rcu(c, now, at, (uint32_t)(j - k->wl.jobs), eff)) {
 		return;
+	}
 	sy->calls++;
 	j->sleeping = true;
 	eff->slept = true;
@@ -100,6 +111,16 @@ static void syncrcu_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, s
 	}
 }
 
+/* synchronize_rcu_expedited() returns: its waiter is woken at @t. */
+static void syncrcu_exp_woken(kmodel *k, job *j, sim_time t)
+{
+	syncrcu_wl *sy = k->wl.priv;
+	sim_hist_add(sy->lat, (uint64_t)(t - j->blocked_at));
+	sy->returned++;
+	if (sim_timer_at(k->eng, &j->wake, t))
+		kfail(k, SIM_ENOMEM);
+}
+
 static double syncrcu_next_block(const kworkload *w, const job *j)
 {
 	(void)w;
@@ -116,10 +137,34 @@ static int syncrcu_finish(const kmodel *k, sim_metrics *m)
 	return rc ? SIM_ENOMEM : 0;
 }
 
+/* Callers among the jobs; synchronize_rcu_expedited() is Tree RCU's. */
+static int syncrcu_validate(const sim_params *p, char *err, size_t errlen)
+{
+	char a[512];
+	if (sim_params_int(p, P_WORKLOAD_SYNCRCU_CALLERS) > sim_params_int(p, P_WORKLOAD_JOBS)) {
+		sim_params_where(p, P_WORKLOAD_SYNCRCU_CALLERS, a, sizeof(a));
+		snprintf(err, errlen, "%s: %s callers, more than workload.jobs (%s, %s)", a,
+			 sim_params_text(p, P_WORKLOAD_SYNCRCU_CALLERS), sim_params_text(p, P_WORKLOAD_JOBS),
+			 sim_params_origin(p, P_WORKLOAD_JOBS));
+		return SIM_EINPUT;
+	}
+	if (sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED) &&
+	    strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree")) {
+		sim_params_where(p, P_WORKLOAD_SYNCRCU_EXPEDITED, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: synchronize_rcu_expedited() needs rcu.flavor = tree, and rcu.flavor is %s (%s)",
+			 a, sim_params_text(p, P_RCU_FLAVOR), sim_params_origin(p, P_RCU_FLAVOR));
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
 /* The knobs the syncrcu workload reads (its own), with workload.kind = syncrcu. */
 static const sim_knob syncrcu_knob[] = {
 	{ P_WORKLOAD_SYSCALL_COST, SIM_ALWAYS },
 	{ P_WORKLOAD_SYNCRCU_GAP, SIM_ALWAYS },
+	{ P_WORKLOAD_SYNCRCU_EXPEDITED, SIM_ALWAYS },
+	{ P_WORKLOAD_SYNCRCU_CALLERS, SIM_ALWAYS },
 };
 static const sim_knobs syncrcu_knobs = { { P_WORKLOAD_KIND, "syncrcu", NULL }, syncrcu_knob,
 				 sizeof(syncrcu_knob) / sizeof(syncrcu_knob[0]) };
@@ -127,6 +172,7 @@ static const sim_knobs syncrcu_knobs = { { P_WORKLOAD_KIND, "syncrcu", NULL }, s
 const workload_ops syncrcu_workload = {
 	.kind = "syncrcu",
 	.knobs = &syncrcu_knobs,
+	.validate = syncrcu_validate,
 	.frees_files = false,
 	.create = syncrcu_create,
 	.destroy = syncrcu_destroy,
@@ -137,4 +183,5 @@ const workload_ops syncrcu_workload = {
 	.next_block = syncrcu_next_block,
 	.invoke = syncrcu_invoke,
 	.hurry = true, /* wait_rcu_gp(call_rcu_hurry) (kernel/rcu/tree.c 6.12:4018-4019) */
+	.exp_woken = syncrcu_exp_woken,
 };

@@ -70,6 +70,11 @@ typedef struct job {
 	struct job *rdr_next;   /* the next newer one on its leaf's list (kernel/rcu_readers.c) */
 	double rdr_left;        /* ns of work to its rcu_read_unlock() */
 	sim_time rdr_start;     /* ns: it last went on running with rdr_left to do */
+	/* Expedited grace periods (kernel/rcu_exp.c). */
+	uint64_t exp_s;         /* its synchronize_rcu_expedited()'s snapshot */
+	bool exp_waiting;       /* waiting for that snapshot */
+	bool exp_wake;          /* reached: woken at the kworker's step end */
+	bool exp_blocks;        /* preempted inside a reader the one in progress waits for */
 } __attribute__((aligned(64))) job;
 _Static_assert(offsetof(job, sleeping) <= 128, "what a switch reads fits a job's first two lines");
 
@@ -146,6 +151,9 @@ typedef struct workload_ops {
 	/* Its call site is call_rcu_hurry() in 6.12 (never lazy, rcu.lazy),
 	 * not call_rcu() (rcu.call_site = auto). */
 	bool hurry;
+	/* Its synchronize_rcu_expedited() of job @j returns: the waiter is
+	 * woken at @t (kernel/rcu_exp.c). NULL for workloads that make none. */
+	void (*exp_woken)(kmodel *k, job *j, sim_time t);
 } workload_ops;
 
 /* The kind workload.kind names, or NULL. */

@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * rcu_exp.c - expedited grace periods (synchronize_rcu_expedited(), and
+ * synchronize_rcu() under rcupdate.rcu_expedited), after
+ * kernel/rcu/tree_exp.h of 6.12:
+ *
+ * - a caller snapshots rcu_state.expedited_sequence (rcu_exp_gp_seq_snap(),
+ *   :50-58) and sleeps until it passes that value; callers whose snapshot
+ *   a grace period already requested share it (exp_funnel_lock(),
+ *   :287-338); one expedited grace period runs at a time (exp_mutex,
+ *   :995);
+ * - the expedited kworker (rcu_exp_gp_kworker, a kthread_worker: SCHED_FIFO
+ *   at rcutree.kthread_prio only with CONFIG_RCU_EXP_KTHREAD, rcu.exp_kthread,
+ *   which needs RCU_EXPERT and NR_CPUS <= 32, Kconfig:224-236, so not in a
+ *   distribution's kernel; tree.c:4915-4942) starts it (rcu_exp_gp_seq_start()), scans the CPUs
+ *   (sync_rcu_exp_select_node_cpus(), :344-437): its own CPU and idle ones
+ *   are quiescent already, every other one gets an asynchronous IPI
+ *   (smp_call_function_single(..., 0), :413); it also waits for every
+ *   reader preempted inside rcu_read_lock() then (exp_tasks, :394-395) and
+ *   for those preempted later on a CPU it still waits for;
+ * - the IPI's handler, rcu_exp_handler() (:724-773 preemptible RCU,
+ *   :838-864 otherwise), reports the CPU's quiescent state at once, or
+ *   defers it: without PREEMPT_RCU (and so without PREEMPT_COUNT, which
+ *   only preemptible builds select) it can report only from idle, and asks
+ *   for a reschedule (rcu_exp_need_qs(), tree_plugin.h:859-869), reported
+ *   at the next context switch or a tick from user mode or idle; under
+ *   PREEMPT_RCU, inside a reader it leaves the report to that reader's
+ *   rcu_read_unlock() (exp_hint), with preemption or bottom halves off (a
+ *   softirq run, a kernel thread) it asks for a reschedule and
+ *   rcu_preempt_deferred_qs() reports at the next context switch, a tick
+ *   outside a reader, or the end of the softirq run (rcu_core(),
+ *   tree.c:2798-2803);
+ * - the last report wakes the kworker, which ends the grace period
+ *   (rcu_exp_gp_seq_end()) and wakes every waiter whose snapshot it reached
+ *   (wake_up_all() on each rcu_node's exp_wq, :683-699); a stall warning
+ *   for each rcu.exp_stall_timeout its wait took (:646-665).
+ *
+ * On a machine of more than one leaf rcu_node the kworker scans only the
+ * last leaf itself and queues each other leaf's scan on that leaf's own
+ * kworker (rcu_exp_par_gp_kthread_worker/N, :505-518, tree.c:4897-4917),
+ * which runs on a CPU of its leaf beside that CPU's tasks.
+ * Modelling choices: the kworker runs on rcu.gp_kthread_cpu, each leaf's on
+ * the leaf's first CPU; a scan's IPIs leave at its end; the handler costs
+ * irq.cost on the CPU it interrupts. Left out: boosting
+ * readers an expedited grace period waits for, nohz_full's forced tick,
+ * and a reader the handler found (exp_hint) being preempted before its
+ * unlock (its CPU then reports at the switch, as if the reader had ended).
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/kernel_int.h"
+#include "rcu/tree.h"
+
+static bool exp_done(const krcu *r)
+{
+	return r->exp_running && !r->exp_leaves && !r->exp_left && !r->exp_readers;
+}
+
+/* Is there work for the kworker: a grace period to end, or one to start? */
+static bool exp_wakeable(const krcu *r)
+{
+	return exp_done(r) || (!r->exp_running && !rcu_seq_done(r->exp_seq, r->exp_need));
+}
+
+static void exp_kick(kmodel *k, sim_time now)
+{
+	kthread *kt = k->rcu.expk;
+	if (!kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= now) ||
+	    !exp_wakeable(&k->rcu))
+		return;
+	if (sim_timer_at(k->eng, &kt->wake, now))
+		kfail(k, SIM_ENOMEM);
+}
+
+/* Idle (its idle task, in no interrupt): in an extended quiescent state. */
+static bool cpu_idle(const kcpu *c) { return !c->rq.curr && !c->in_softirq; }
+
+/* __sync_rcu_exp_select_node_cpus() of leaf @n from @c (tree_exp.h
+ * 6.12:357-387): the CPUs to IPI marked (sent at the scan's end); the
+ * scan's work in ns. */
+static double scan_leaf(kcpu *c, const rcu_tree_node *n)
+{
+	kmodel *k = c->k;
+	krcu *r = &k->rcu;
+	int nipi = 0;
+	for (int i = n->grplo; i <= n->grphi; i++) {
+		kcpu *o = &k->cpu[i];
+		if (o == c || cpu_idle(o))
+			continue;
+		o->exp_owes = true;
+		o->exp_ipi_due = true;
+		r->exp_left++;
+		nipi++;
+	}
+	return (double)(r->node_cost + (n->grphi - n->grplo + 1) * r->fqs_cpu_cost +
+			nipi * r->exp_send_cost);
+}
+
+/* The IPIs of leaf @n's scan leave at @t. */
+static void send_leaf(kmodel *k, const rcu_tree_node *n, sim_time t)
+{
+	for (int i = n->grplo; i <= n->grphi; i++) {
+		kcpu *o = &k->cpu[i];
+		if (!o->exp_ipi_due)
+			continue;
+		o->exp_ipi_due = false;
+		k->rcu.exp_ipis++;
+		if (sim_timer_at(k->eng, &o->exp_ipi, t))
+			kfail(k, SIM_ENOMEM);
+	}
+}
+
+/* The kworker's step on @c at @t: end the grace period whose last report
+ * woke it (its work: each rcu_node's wait queue, each waiter's wakeup), or
+ * start the next one and scan (each leaf, each CPU, each IPI sent). */
+static double exp_step(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	krcu *r = &k->rcu;
+	(void)kt;
+	uint64_t seq = sim_engine_cur_seq(k->eng);
+	for (int i = 0; i < k->mach.ncpus; i++)
+		if (&k->cpu[i] != c)
+			kcpu_settle(&k->cpu[i], sim_now(k->eng), seq, true);
+	const rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
+	if (exp_done(r)) {
+		rcu_seq_end(&r->exp_seq);
+		r->exp_running = false;
+		sim_time d = t - r->exp_start;
+		sim_hist_add(r->exp_dur, (uint64_t)d);
+		r->exp_gps++;
+		if (d > r->exp_stall_ns)
+			r->exp_stalls += 1 + (uint64_t)((d - r->exp_stall_ns) /
+							(3 * r->exp_stall_ns + 3 * k->mach.tick_ns));
+		int64_t woken = 0;
+		for (int64_t i = 0; i < k->wl.njobs; i++) {
+			job *j = &k->wl.jobs[i];
+			if (j->exp_waiting && rcu_seq_done(r->exp_seq, j->exp_s)) {
+				j->exp_waiting = false;
+				j->exp_wake = true;
+				woken++;
+			}
+		}
+		r->exp_nwake = woken;
+		return (double)(ts->nnodes * r->node_cost + woken * r->fqs_cpu_cost);
+	}
+	if (r->exp_running || rcu_seq_done(r->exp_seq, r->exp_need))
+		return 0;
+	/* sync_exp_reset_tree(); every leaf but the last to its own kworker,
+	 * the last scanned here (sync_rcu_exp_select_cpus(), :496-524). */
+	rcu_seq_start(&r->exp_seq);
+	r->exp_running = true;
+	r->exp_start = t;
+	r->exp_left = 0;
+	r->exp_leaves = r->exp_nleafk;
+	for (int l = 0; l < r->exp_nleafk; l++) {
+		kthread *lk = &r->exp_leafk[l];
+		lk->has_work = true;
+		if (lk->sleeping && sim_timer_at(k->eng, &lk->wake, t))
+			kfail(k, SIM_ENOMEM);
+	}
+	/* Every reader preempted inside rcu_read_lock() holds it (exp_tasks). */
+	for (int l = 0; l < r->nreader_lists && r->blkd; l++)
+		for (job *j = r->blkd[l]; j; j = j->rdr_next) {
+			j->exp_blocks = true;
+			r->exp_readers++;
+			r->exp_readers_waited++;
+		}
+	r->exp_scanning = true;
+	return (double)(ts->nnodes * r->node_cost) + scan_leaf(c, &ts->node[ts->nnodes - 1]);
+}
+
+/* Its step ended at @t: the IPIs of its scan leave, or the waiters of the
+ * grace period it ended are woken; then the next step, or its wait. */
+static rcu_gp_next exp_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
+{
+	kmodel *k = c->k;
+	krcu *r = &k->rcu;
+	(void)kt;
+	*timeout = 0;
+	if (r->exp_scanning) {
+		const rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
+		send_leaf(k, &ts->node[ts->nnodes - 1], t);
+		r->exp_scanning = false;
+	}
+	if (r->exp_nwake) {
+		for (int64_t i = 0; i < k->wl.njobs; i++) {
+			job *j = &k->wl.jobs[i];
+			if (j->exp_wake) {
+				j->exp_wake = false;
+				k->wl.ops->exp_woken(k, j, t);
+			}
+		}
+		r->exp_nwake = 0;
+	}
+	return exp_wakeable(r) ? RCU_GP_NEXT_RUN : RCU_GP_NEXT_SLEEP;
+}
+
+static bool exp_wake_fire(kcpu *c, kthread *kt, sim_time now)
+{
+	(void)kt;
+	(void)now;
+	return exp_wakeable(&c->k->rcu);
+}
+
+static const kthread_ops rcu_exp_kworker_ops = {
+	.name = "rcu_exp_gp_kworker",
+	.step = exp_step,
+	.step_end = exp_step_end,
+	.wake_fire = exp_wake_fire,
+};
+
+/* A leaf's kworker: its leaf's scan (leaf kt->id among the leaves). */
+static const rcu_tree_node *leaf_of(const kmodel *k, const kthread *kt)
+{
+	const rcu_tree_state *ts = rcu_tree_flavor_state(k->rcu.rsp);
+	return &ts->node[ts->level_first[ts->nlevels - 1] + kt->id];
+}
+
+static double leaf_step(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	if (!kt->has_work)
+		return 0;
+	uint64_t seq = sim_engine_cur_seq(k->eng);
+	const rcu_tree_node *n = leaf_of(k, kt);
+	for (int i = n->grplo; i <= n->grphi; i++)
+		if (&k->cpu[i] != c)
+			kcpu_settle(&k->cpu[i], t, seq, true);
+	return scan_leaf(c, n);
+}
+
+static rcu_gp_next leaf_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
+{
+	kmodel *k = c->k;
+	krcu *r = &k->rcu;
+	*timeout = 0;
+	if (kt->has_work) {
+		kt->has_work = false;
+		send_leaf(k, leaf_of(k, kt), t);
+		assert(r->exp_leaves > 0);
+		if (--r->exp_leaves == 0 && exp_done(r))
+			exp_kick(k, t);
+	}
+	return RCU_GP_NEXT_SLEEP;
+}
+
+static bool leaf_wake_fire(kcpu *c, kthread *kt, sim_time now)
+{
+	(void)c;
+	(void)now;
+	return kt->has_work;
+}
+
+static const kthread_ops rcu_exp_leaf_kworker_ops = {
+	.name = "rcu_exp_par_gp_kworker",
+	.step = leaf_step,
+	.step_end = leaf_step_end,
+	.wake_fire = leaf_wake_fire,
+};
+
+int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
+{
+	krcu *r = &k->rcu;
+	if (!k->wl.ops->exp_woken || !k->rcu.ops->gp_step || sim_params_int(p, P_RCU_NORMAL) ||
+	    !(sim_params_int(p, P_RCU_EXPEDITED) || sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED)))
+		return 0;
+	r->exp = true;
+	r->exp_send_cost = sim_params_int(p, P_RCU_EXP_IPI_SEND_COST);
+	r->exp_stall_ns = sim_params_int(p, P_RCU_EXP_STALL_TIMEOUT);
+	if (!r->exp_stall_ns)
+		r->exp_stall_ns = sim_params_int(p, P_RCU_STALL_TIMEOUT);
+	/* CONFIG_RCU_EXP_KTHREAD: SCHED_FIFO at kthread_prio (tree.c
+	 * 6.12:4915-4916, 4941-4942). */
+	int prio = 0;
+	if (!strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf") && sim_params_int(p, P_RCU_EXP_KTHREAD)) {
+		prio = (int)sim_params_int(p, P_RCU_KTHREAD_PRIO);
+		if (prio < 1)
+			prio = 1;
+	}
+	int64_t cpu = sim_params_int(p, P_RCU_GP_KTHREAD_CPU);
+	if (!(r->exp_dur = sim_metrics_hist(m, "exp.duration_ns")) ||
+	    !(r->expk = calloc(1, sizeof(*r->expk))) ||
+	    kthread_init(k, r->expk, &rcu_exp_kworker_ops, &k->cpu[cpu], prio))
+		return SIM_ENOMEM;
+	/* Every leaf but the last has its own kworker, on its first CPU. */
+	const rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
+	r->exp_nleafk = ts->nleaves - 1;
+	if (r->exp_nleafk > 0 && !(r->exp_leafk = calloc((size_t)r->exp_nleafk, sizeof(*r->exp_leafk))))
+		return SIM_ENOMEM;
+	for (int l = 0; l < r->exp_nleafk; l++) {
+		kthread *lk = &r->exp_leafk[l];
+		lk->id = l;
+		if (kthread_init(k, lk, &rcu_exp_leaf_kworker_ops, &k->cpu[leaf_of(k, lk)->grplo], prio))
+			return SIM_ENOMEM;
+	}
+	return 0;
+}
+
+void rcu_exp_destroy(kmodel *k)
+{
+	free(k->rcu.expk);
+	free(k->rcu.exp_leafk);
+}
+
+void rcu_exp_request(kcpu *c, job *j, sim_time now)
+{
+	kmodel *k = c->k;
+	krcu *r = &k->rcu;
+	j->exp_s = rcu_seq_snap(r->exp_seq);
+	j->exp_waiting = true;
+	if (rcu_ulong_cmp_lt(r->exp_need, j->exp_s))
+		r->exp_need = j->exp_s;
+	exp_kick(k, now);
+}
+
+void rcu_exp_report(kcpu *c, sim_time now)
+{
+	kmodel *k = c->k;
+	krcu *r = &k->rcu;
+	assert(c->exp_owes && r->exp_left > 0);
+	c->exp_owes = false;
+	c->exp_deferred = false;
+	if (sim_timer_armed(&c->exp_rdr))
+		sim_timer_cancel(k->eng, &c->exp_rdr);
+	r->exp_left--;
+	if (exp_done(r))
+		exp_kick(k, now);
+}
+
+void rcu_exp_reader_preempted(kcpu *c, job *j)
+{
+	krcu *r = &c->k->rcu;
+	if (!c->exp_owes)
+		return;
+	j->exp_blocks = true;
+	r->exp_readers++;
+	r->exp_readers_waited++;
+}
+
+void rcu_exp_reader_unlocked(kcpu *c, job *j, sim_time now)
+{
+	krcu *r = &c->k->rcu;
+	j->exp_blocks = false;
+	assert(r->exp_readers > 0);
+	if (--r->exp_readers == 0 && exp_done(r))
+		exp_kick(c->k, now);
+}
+
+/* Defer the report (rcu_exp_need_qs(): cpu_no_qs.b.exp, rcu_urgent_qs and a
+ * reschedule). */
+static void exp_defer(kcpu *c)
+{
+	c->exp_deferred = true;
+	c->k->rcu.exp_ndeferred++;
+	kcpu_resched(c, false);
+}
+
+void kcpu_exp_ipi_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	kmodel *k = c->k;
+	krcu *r = &k->rcu;
+	sim_time now = sim_now(eng);
+	kcpu_settle_now(c);
+	if (!c->exp_owes)
+		return;
+	if (c->fault & FAULT_IRQS_OFF) {
+		/* Latched until interrupts are on again. */
+		if (sim_timer_at(eng, &c->exp_ipi, k->fault.end > now ? k->fault.end : now + 1))
+			kfail(k, SIM_ENOMEM);
+		return;
+	}
+	sim_time cost = stretch(c, k->mach.irq_cost);
+	r->exp_ipi_cpu_ns += cost;
+	if (c->in_softirq) {
+		/* Bottom halves off: deferred (the run's end, or a switch). */
+		kcpu_extend_run(c, k->mach.irq_cost);
+		exp_defer(c);
+		return;
+	}
+	kcpu_account(c, now);
+	c->irq_mode = IRQ_MODE_UNDRAWN;
+	sim_time t = now + cost;
+	sched_task *curr = c->rq.curr;
+	if (!curr) {
+		rcu_exp_report(c, t); /* rcu_is_cpu_rrupt_from_idle() */
+	} else if (!r->preempt_rcu || !is_job(c, curr)) {
+		exp_defer(c);
+	} else if (!kcpu_irq_in_kernel(c) || !kcpu_irq_in_reader(c)) {
+		rcu_exp_report(c, t);
+	} else {
+		/* Inside a reader: its rcu_read_unlock() reports (exp_hint),
+		 * after a uniform share of a reader more of its work. */
+		r->exp_hints++;
+		double left = sim_rng_uniform(c->rng_mode) * k->wl.reader_len;
+		if (sim_timer_at(eng, &c->exp_rdr, t + (sim_time)ceil(left / speed(c))))
+			kfail(k, SIM_ENOMEM);
+	}
+	if (k->mach.sparc64)
+		kcpu_trap_return(c, t);
+	else
+		kcpu_irq_return(c, t);
+}
+
+void kcpu_exp_rdr_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	kmodel *k = c->k;
+	sim_time now = sim_now(eng);
+	kcpu_settle_now(c);
+	if (c->in_softirq || (c->fault & FAULT_IRQS_OFF)) {
+		/* Interrupted: it gets there once the CPU is its own again. */
+		sim_time at = c->in_softirq ? (c->run_lazy ? c->run_end_at : c->done.when) : k->fault.end;
+		if (sim_timer_at(eng, &c->exp_rdr, at > now ? at : now + 1))
+			kfail(k, SIM_ENOMEM);
+		return;
+	}
+	if (c->exp_owes)
+		rcu_exp_report(c, now);
+}
+
+int rcu_exp_finish(const kmodel *k, sim_metrics *m)
+{
+	const krcu *r = &k->rcu;
+	if (!r->exp)
+		return 0;
+	int rc = sim_metrics_scalar(m, "exp.gps", (double)r->exp_gps);
+	rc |= sim_metrics_hist_scalars(m, "exp.duration", r->exp_dur, SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
+	rc |= sim_metrics_scalar(m, "exp.ipis", (double)r->exp_ipis);
+	rc |= sim_metrics_scalar(m, "exp.ipi_cpu_ns", (double)r->exp_ipi_cpu_ns);
+	rc |= sim_metrics_scalar(m, "exp.deferred", (double)r->exp_ndeferred);
+	rc |= sim_metrics_scalar(m, "exp.reader_hints", (double)r->exp_hints);
+	rc |= sim_metrics_scalar(m, "exp.readers_waited", (double)r->exp_readers_waited);
+	uint64_t wakeups = r->expk->wakeups;
+	sim_time cpu_ns = r->expk->cpu_ns;
+	for (int l = 0; l < r->exp_nleafk; l++) {
+		wakeups += r->exp_leafk[l].wakeups;
+		cpu_ns += r->exp_leafk[l].cpu_ns;
+	}
+	rc |= sim_metrics_scalar(m, "exp.kworker_wakeups", (double)wakeups);
+	rc |= sim_metrics_scalar(m, "exp.kworker_cpu_ns", (double)cpu_ns);
+	rc |= sim_metrics_scalar(m, "exp.stall_warnings", (double)r->exp_stalls);
+	return rc ? SIM_ENOMEM : 0;
+}

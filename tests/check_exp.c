@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* check_exp.c - expedited grace periods step by step (kernel/rcu_exp.c,
+ * after kernel/rcu/tree_exp.h of 6.12): which CPUs the kworker IPIs, when
+ * each handler reports or defers, the readers an expedited grace period
+ * waits for, its stall warnings, and rcu.normal turning it back into a
+ * normal one. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kbox.h"
+#include "testlib.h"
+
+/* 8 CPUs (no SMT, 1.2 GHz: every cost at face value), HZ 250, EEVDF, Tree
+ * RCU; 4 syncrcu jobs (CPUs 0-3), only job 0 calling
+ * synchronize_rcu_expedited(), the others CPU hogs; CPUs 4-7 idle. @sets
+ * on top. */
+static void box_create(box *b, const char *const *sets)
+{
+	const char *const base[] = {
+		"machine.cores=8", "machine.threads_per_core=1", "machine.hz=250", "machine.arch=x86_64",
+		"machine.clock=1.2GHz", "sched.kind=eevdf", "rcu.flavor=tree", "irq.tick_phase=aligned",
+		"workload.kind=syncrcu", "workload.jobs=4", "workload.syncrcu_callers=1",
+		"workload.syncrcu_expedited=yes", "workload.syncrcu_gap=1ms", "workload.syscall_cost=2us",
+		"scenario.duration=1h", NULL
+	};
+	box_create_from(b, base, sets);
+}
+
+/* The kworker's first step in ns at 1.2 GHz on 8 CPUs (one rcu_node):
+ * sync_exp_reset_tree() over the node, then the leaf's scan (the node, 8
+ * CPUs, @nipi IPIs sent). */
+static sim_time scan_ns(const box *b, int nipi)
+{
+	const krcu *r = &b->k->rcu;
+	return 2 * r->node_cost + 8 * r->fqs_cpu_cost + nipi * r->exp_send_cost;
+}
+
+START_TEST(only_busy_cpus_are_ipied)
+{
+	/* sync_rcu_exp_select_node_cpus() (tree_exp.h 6.12:357-387): the
+	 * kworker's own CPU (0) and the idle CPUs 4-7 are quiescent already;
+	 * CPUs 1-3, running hogs, get one IPI each, every grace period. */
+	box b;
+	const char *none[] = { NULL };
+	box_create(&b, none);
+	krcu *r = &b.k->rcu;
+	ck_assert(r->exp);
+	run_to(&b, 100 * MS);
+	ck_assert_uint_gt(r->exp_gps, 50);
+	ck_assert_uint_eq(r->exp_ipis, 3 * r->exp_gps + 3 * r->exp_running);
+	for (int i = 4; i < 8; i++)
+		ck_assert(!b.k->cpu[i].exp_owes);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(each_leaf_scans_on_its_own_kworker)
+{
+	/* 32 busy CPUs, two leaves of 16 (rcu_fanout_leaf 16): the kworker
+	 * (CPU 0) hands leaf 0 to its own kworker (on CPU 0, its first CPU)
+	 * and scans leaf 1 itself (tree_exp.h 6.12:505-518): CPUs 1-15 and
+	 * 16-31 get an IPI each, 31 a grace period, CPU 0 none (it runs the
+	 * scan); the leaf's kworker is woken once a grace period. */
+	box b;
+	const char *sets[] = { "machine.cores=32", "workload.jobs=32", "rcu.rcu_fanout_leaf=16", NULL };
+	box_create(&b, sets);
+	krcu *r = &b.k->rcu;
+	ck_assert_int_eq(r->exp_nleafk, 1);
+	run_to(&b, 100 * MS);
+	ck_assert_uint_gt(r->exp_gps, 20);
+	ck_assert_uint_ge(r->exp_ipis, 31 * r->exp_gps);
+	ck_assert_uint_le(r->exp_ipis, 31 * (r->exp_gps + 1));
+	ck_assert_uint_ge(r->exp_leafk[0].wakeups, r->exp_gps);
+	ck_assert_uint_le(r->exp_leafk[0].wakeups, r->exp_gps + 1);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(non_preemptible_handler_defers_to_the_switch)
+{
+	/* Without PREEMPT_RCU (no PREEMPT_COUNT) rcu_exp_handler() reports
+	 * only from idle (tree_exp.h 6.12:858-861); elsewhere
+	 * rcu_exp_need_qs() asks for a reschedule (:839-846). Under
+	 * preempt=none CPU 1's hog, held in the kernel, goes on to its next
+	 * preemption point (at most one system call, 2 us, on) and reports at
+	 * that context switch (rcu_note_context_switch() -> rcu_qs(),
+	 * tree_plugin.h:904-907). */
+	box b;
+	const char *sets[] = { "sched.preempt=none", "rcu.preempt_rcu=no", NULL };
+	box_create(&b, sets);
+	krcu *r = &b.k->rcu;
+	kcpu *c1 = &b.k->cpu[1];
+	((job *)c1->rq.curr->owner)->in_kernel = true;
+	run_to(&b, 50 * MS);
+	ck_assert_uint_gt(r->exp_gps, 10);
+	ck_assert_uint_eq(r->exp_ndeferred, r->exp_ipis - (sim_timer_armed(&c1->exp_ipi) ? 3 : 0));
+	/* One more: stop just after CPU 1's next IPI has landed. */
+	for (int i = 0; i < 100000 && !c1->exp_deferred; i++)
+		run_to(&b, sim_now(b.eng) + 500);
+	sim_time at = sim_now(b.eng);
+	ck_assert(c1->exp_owes && c1->exp_deferred && c1->need_resched);
+	ck_assert(sim_timer_armed(&c1->resched_pt));
+	sim_time pt = c1->resched_pt.when;
+	ck_assert_int_le(pt, at + b.k->mach.irq_cost + 2000 + 1);
+	uint64_t gps = r->exp_gps;
+	run_to(&b, pt - 1);
+	ck_assert(c1->exp_owes);
+	run_to(&b, pt);
+	ck_assert(!c1->exp_owes);
+	run_to(&b, pt + 20000); /* the kworker's end step */
+	ck_assert_uint_eq(r->exp_gps, gps + 1);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(preemptible_handler_reports_at_once)
+{
+	/* PREEMPT_RCU, no reader: rcu_exp_handler() reports at once
+	 * (tree_exp.h 6.12:737-740). Each grace period then lasts the scan,
+	 * one IPI handler (irq.cost) and the kworker's switch back in
+	 * (sched.ctxsw_cost): from rcu_exp_gp_seq_start() to the step that
+	 * ends it (a tick in the way makes one longer by its cost). */
+	box b;
+	const char *sets[] = { "rcu.preempt_rcu=yes", "workload.reader_share=0", NULL };
+	box_create(&b, sets);
+	krcu *r = &b.k->rcu;
+	run_to(&b, 50 * MS);
+	ck_assert_uint_gt(r->exp_gps, 10);
+	ck_assert_uint_eq(r->exp_ndeferred, 0);
+	ck_assert_uint_eq(r->exp_hints, 0);
+	double want = (double)(scan_ns(&b, 3) + b.k->mach.irq_cost + b.k->sched.ctxsw_cost);
+	ck_assert_double_eq_tol(sim_hist_quantile(r->exp_dur, 0.5), want, want * 0.01);
+	/* At worst a tick lands in the scan or a handler. */
+	ck_assert_double_le(sim_hist_quantile(r->exp_dur, 1.0), want + b.k->mach.tick_cost + 100);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(reader_reports_at_its_unlock)
+{
+	/* PREEMPT_RCU, every kernel tick inside a reader, CPU 1's hog held
+	 * in the kernel: the handler leaves the report to the reader's
+	 * rcu_read_unlock() (exp_hint, tree_exp.h 6.12:761-768; tree_plugin.h
+	 * :516-517), a uniform share of workload.reader_len (20 us here)
+	 * later; nothing is deferred. */
+	box b;
+	const char *sets[] = { "rcu.preempt_rcu=yes", "workload.reader_share=1", "workload.reader_len=20us",
+			       NULL };
+	box_create(&b, sets);
+	krcu *r = &b.k->rcu;
+	((job *)b.k->cpu[1].rq.curr->owner)->in_kernel = true;
+	run_to(&b, 50 * MS);
+	ck_assert_uint_gt(r->exp_gps, 10);
+	ck_assert_uint_ge(r->exp_hints, r->exp_gps);
+	ck_assert_uint_eq(r->exp_ndeferred, 0);
+	double base = (double)(scan_ns(&b, 3) + b.k->mach.irq_cost + b.k->sched.ctxsw_cost);
+	ck_assert_double_gt(sim_hist_quantile(r->exp_dur, 1.0), base + 5000);
+	ck_assert_double_le(sim_hist_quantile(r->exp_dur, 1.0), base + 20000 + 100);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(interrupts_off_stall_holds_it_and_warns)
+{
+	/* CPU 2 with interrupts off for 30 s from 1 s: its IPI is latched, so
+	 * the expedited grace period in progress waits the 30 s; its wait
+	 * times out at rcu.stall_timeout (21 s; CONFIG_RCU_EXP_CPU_STALL_TIMEOUT
+	 * 0 means the normal one, tree_stall.h 6.12:37-39), one warning, the
+	 * next due 3 x 21 s + 3 jiffies later (tree_exp.h :660). */
+	box b;
+	const char *sets[] = { "rcu.preempt_rcu=yes", "workload.reader_share=0", "fault.kind=irqs_off",
+			       "fault.cpus=2", "fault.start=1s", "fault.duration=30s", NULL };
+	box_create(&b, sets);
+	krcu *r = &b.k->rcu;
+	run_to(&b, 2 * S);
+	uint64_t gps = r->exp_gps;
+	ck_assert(r->exp_running && b.k->cpu[2].exp_owes);
+	run_to(&b, 30 * S);
+	ck_assert_uint_eq(r->exp_gps, gps);
+	run_to(&b, 32 * S);
+	ck_assert_uint_gt(r->exp_gps, gps);
+	ck_assert_uint_eq(r->exp_stalls, 1);
+	ck_assert_double_ge(sim_hist_quantile(r->exp_dur, 1.0), 29.0 * S);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(preempted_reader_holds_it_until_unlock)
+{
+	/* preempt=full, PREEMPT_RCU: CPU 1's hog is preempted inside a reader
+	 * (queued on its leaf's blkd_tasks) with 40 ms of it left; the next
+	 * expedited grace period waits for it (exp_tasks = blkd_tasks.next,
+	 * tree_exp.h 6.12:394-395) until its rcu_read_unlock(), though every
+	 * CPU reports. */
+	box b;
+	const char *sets[] = { "rcu.preempt_rcu=yes", "sched.preempt=full", "workload.reader_share=1",
+			       "workload.jobs=12", "workload.syncrcu_gap=20ms", NULL };
+	box_create(&b, sets);
+	krcu *r = &b.k->rcu;
+	kcpu *c1 = &b.k->cpu[1];
+	run_to(&b, MS / 2);
+	/* Jobs 1 and 9 share CPU 1 (hogs). Preempt the running one in a reader. */
+	job *j = c1->rq.curr->owner;
+	j->in_kernel = true;
+	kcpu_settle_now(c1);
+	c1->need_resched = true;
+	ck_assert_int_eq(sim_timer_at(b.eng, &c1->ipi, sim_now(b.eng)), 0);
+	run_to(&b, sim_now(b.eng) + 20000);
+	ck_assert(j->rdr.queued);
+	j->in_kernel = false;
+	j->rdr_left = 1e9; /* far more than the test runs: unlocks when the test says */
+	uint64_t gps = r->exp_gps;
+	run_to(&b, 60 * MS); /* job 0's next call, at 20 ms of its work */
+	ck_assert_uint_eq(r->exp_gps, gps);
+	ck_assert(r->exp_running && !r->exp_left && r->exp_readers == 1 && j->exp_blocks);
+	ck_assert_uint_eq(r->exp_readers_waited, 1);
+	/* The reader's unlock: the grace period ends. */
+	kcpu_settle_now(c1);
+	if (c1->rq.curr == &j->task) {
+		j->rdr_left = 0;
+		ck_assert_int_eq(sim_timer_at(b.eng, &c1->unlock, sim_now(b.eng)), 0);
+	} else {
+		j->rdr_left = 1; /* when it next runs */
+	}
+	run_to(&b, 200 * MS);
+	ck_assert(!j->exp_blocks);
+	ck_assert_uint_gt(r->exp_gps, gps);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(rcu_normal_wins)
+{
+	/* rcupdate.rcu_normal: synchronize_rcu_expedited() waits for a normal
+	 * grace period (tree_exp.h 6.12:969-972): no kworker, no IPI. */
+	box b;
+	const char *sets[] = { "rcu.normal=yes", NULL };
+	box_create(&b, sets);
+	ck_assert(!b.k->rcu.exp && !b.k->rcu.expk);
+	run_to(&b, 200 * MS);
+	ck_assert_uint_gt(b.k->rcu.cb.invoked, 0);
+	box_destroy(&b);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("exp");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, only_busy_cpus_are_ipied);
+	tcase_add_test(tc, each_leaf_scans_on_its_own_kworker);
+	tcase_add_test(tc, non_preemptible_handler_defers_to_the_switch);
+	tcase_add_test(tc, preemptible_handler_reports_at_once);
+	tcase_add_test(tc, reader_reports_at_its_unlock);
+	tcase_add_test(tc, interrupts_off_stall_holds_it_and_warns);
+	tcase_add_test(tc, preempted_reader_holds_it_until_unlock);
+	tcase_add_test(tc, rcu_normal_wins);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return testlib_run_suite(suite());
+}
