@@ -38,6 +38,7 @@ static void kernel_destroy(void *state)
 	free(k->rcu.rcuo);
 	rcu_readers_destroy(k);
 	rcu_exp_destroy(k);
+	kfree_rcu_destroy(k);
 	if (k->wl.jobs)
 		for (int64_t j = 0; j < k->wl.njobs; j++) {
 			free(k->wl.jobs[j].files);
@@ -326,6 +327,14 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = rcu_readers_create(k);
 	if (!rc)
 		rc = rcu_exp_create(k, p, env->m);
+	if (!rc && !strcmp(k->wl.ops->kind, "kfree")) {
+		if (sim_params_int(p, P_WORKLOAD_KFREE_BY_CALL_RCU)) {
+			k->kfree.by_call = true;
+			k->kfree.obj_size = 24 * sim_params_int(p, P_WORKLOAD_KFREE_MULT);
+		} else {
+			rc = kfree_rcu_create(k, p);
+		}
+	}
 	if (!rc)
 		rc = jobs_create(k, p);
 	if (!rc)
@@ -385,6 +394,9 @@ static int kernel_sample(void *state, sim_time now, char *err, size_t errlen)
 	    sim_series_append(s, now, busy_sum / k->mach.ncpus) ||
 	    !(s = sim_metrics_series(m, "ksoftirqd.runnable", -1)) ||
 	    sim_series_append(s, now, (double)ksd) || rf->sample(k->rcu.rsp, m, now))
+		return SIM_ENOMEM;
+	if ((k->kfree.on || k->kfree.by_call) && (!(s = sim_metrics_series(m, "mem.pending_bytes", -1)) ||
+			    sim_series_append(s, now, (double)kfree_rcu_bytes(k))))
 		return SIM_ENOMEM;
 	return k->files.on ? kfiles_sample(k, now, qsum, err, errlen) : 0;
 }
@@ -504,6 +516,7 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	if (k->rcu.nocb)
 		rc |= nocb_kthreads_finish(k, m, now);
 	rc |= rcu_exp_finish(k, m);
+	rc |= kfree_rcu_finish(k, m);
 	if (k->files.on)
 		rc |= kfiles_finish(k, m);
 	if (k->wl.ops->finish)

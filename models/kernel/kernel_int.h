@@ -277,6 +277,57 @@ typedef struct krcu {
 	sim_time exp_ipi_cpu_ns; /* ns: the handlers' CPU time */
 } krcu;
 
+/* kfree_rcu() batching (kfree_rcu.c), with the kfree workload. */
+typedef struct kfree_page {
+	int32_t n;              /* pointers in it */
+	uint64_t snap_norm, snap_exp; /* its full snapshot, refreshed at each insert */
+	sim_time first;         /* ns: its first insert */
+	double sum;             /* ns: its inserts' times, summed (mean latency) */
+} kfree_page;
+typedef struct kfree_pages {
+	kfree_page *pg;         /* oldest first */
+	int n, cap;
+} kfree_pages;
+typedef struct kfree_batch {    /* kfree_rcu_cpu_work: krw_arr[i] */
+	kfree_pages pages;      /* bulk_head_free */
+	int64_t head_n;         /* head_free: objects on their own rcu_head */
+	double head_sum;        /* their inserts' times, summed */
+	sim_time head_first;    /* the first one's */
+	bool busy;              /* its callback or its free pending */
+	bool ready;             /* its grace period passed: the kworker frees it */
+} kfree_batch;
+typedef struct kfree_cpu {      /* kfree_rcu_cpu */
+	kfree_pages pages;      /* bulk_head[0] */
+	int64_t head_n;         /* the head channel */
+	double head_sum;
+	sim_time head_first;
+	uint64_t head_snap;     /* head_gp_snap */
+	int cached;             /* empty pages cached (bkvcache) */
+	int64_t count;          /* krc_count() */
+	kfree_batch batch[2];   /* krw_arr */
+	int freeing;            /* the batch the kworker's step frees */
+	bool mon_due;           /* monitor_work queued for the kworker */
+	sim_timer mon;          /* monitor_work's delay */
+	kthread kw;             /* the kworker running its work items (kw.id = CPU) */
+} kfree_cpu;
+typedef struct kkfree {
+	bool on;                /* modelled (workload.kind = kfree, not by call_rcu) */
+	bool by_call;           /* workload.kind = kfree by call_rcu(): each callback an object */
+	kfree_cpu *cpu;         /* per CPU */
+	sim_time drain_ns;      /* KFREE_DRAIN_JIFFIES */
+	sim_time bulk_cost;     /* ns: rcu.kfree_bulk_cost */
+	sim_time mon_cost;      /* ns: the monitor's fixed work */
+	int min_cached;         /* rcu.kfree_min_cached_pages */
+	double single_share;    /* workload.kfree_single_share */
+	int64_t obj_size;       /* bytes an object */
+	int64_t pending, pending_max; /* objects queued and not yet freed */
+	int64_t pages_held;     /* bulk pages allocated and not freed (cached ones too) */
+	int64_t bytes_max;      /* peak of pending x obj_size + pages_held x 4 KiB */
+	uint64_t objects, freed, batches, monitors, freed_no_gp, head_objects, pages_allocated;
+	double lat_sum;         /* ns: kfree_rcu() to free, summed over freed objects */
+	sim_time lat_max;       /* ns: longest */
+} kkfree;
+
 /* 5. The file table and the filp slab (workloads whose callbacks free files). */
 typedef struct kfiles {
 	bool on;                /* modelled: the workload frees files */
@@ -321,6 +372,7 @@ struct kmodel {
 	ksoftirq softirq;       /* 3 */
 	krcu rcu;               /* 4 */
 	kfiles files;           /* 5 */
+	kkfree kfree;           /* kfree_rcu() batching */
 	kworkload wl;           /* 6 (workload.h) */
 	kcounters cnt;          /* 7 */
 	khandles h;             /* 8 */
@@ -655,6 +707,20 @@ bool kcpu_irq_in_kernel(kcpu *c);
  * A kernel thread always is; a job with its workload's reader share.
  * Drawn once per interrupt, only in kernel mode. */
 bool kcpu_irq_in_reader(kcpu *c);
+/* kfree_rcu.c: kfree_rcu() batching. */
+
+/* The per-CPU state and kworkers. 0 or SIM_ENOMEM; destroy frees them. */
+int kfree_rcu_create(kmodel *k, const sim_params *p);
+void kfree_rcu_destroy(kmodel *k);
+/* @n kfree_rcu()s on @c, made at @t0, @t0 + @step, ..., accounted at @now. */
+void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now);
+/* The callback of batch @obj (1 + CPU x 2 + batch; 0: not a batch's) invoked at @t. */
+void kfree_rcu_batch_invoke(kmodel *k, uint32_t obj, sim_time t);
+/* Bytes held now: pending objects and the pages holding them (cached too). */
+int64_t kfree_rcu_bytes(const kmodel *k);
+/* Its scalars (kfree.*), when modelled. 0 or SIM_ENOMEM. */
+int kfree_rcu_finish(const kmodel *k, sim_metrics *m);
+
 /* rcu_exp.c: expedited grace periods. */
 
 /* The kworker and its state, when a caller asks for expedited grace

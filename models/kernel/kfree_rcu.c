@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * kfree_rcu.c - kfree_rcu()/kvfree_rcu() batching, after kernel/rcu/tree.c
+ * of 6.12 (:3194-3988; mm/slab_common.c from 6.14, the same mechanism):
+ *
+ * - kvfree_call_rcu() (:3784-3854) puts each pointer into its CPU's newest
+ *   bulk page (struct kvfree_rcu_bulk_data: 507 pointers in a 4 KiB page on
+ *   64-bit, KVFREE_BULK_MAX_ENTR :3218-3219) and refreshes the page's full
+ *   grace-period snapshot (get_state_synchronize_rcu_full(), :3764-3767);
+ *   a full page takes a cached empty page (rcutree.rcu_min_cached_objs, 5
+ *   a CPU), or the single-argument kfree_rcu() allocates one (GFP_KERNEL,
+ *   :3734-3753); the two-argument form with no cached page links the
+ *   object through its own rcu_head instead (the head channel, :3819-3826)
+ *   and starts the cache's refill (run_page_cache_worker());
+ * - the monitor (monitor_work, a delayed work item) runs KFREE_DRAIN_JIFFIES
+ *   (5 s, :3195) after the first object, or one jiffy once the CPU holds
+ *   KVFREE_BULK_MAX_ENTR objects (schedule_delayed_monitor_work(),
+ *   :3513-3526); it frees at once the pages whose snapshot has passed
+ *   (kvfree_rcu_drain_ready(), :3528-3564: no further grace period), then
+ *   moves everything else into one of the CPU's two batches
+ *   (kvfree_rcu_queue_batch(), :3569-3621) and posts one callback for the
+ *   whole batch (queue_rcu_work() -> call_rcu_hurry(), kernel/workqueue.c
+ *   :2615-2631); with both batches in flight it tries again later (:3642);
+ * - the batch's callback queues kfree_rcu_work() (:3434-3476), which frees
+ *   its pages with kfree_bulk() and its head list one by one, and keeps up
+ *   to rcu_min_cached_objs pages.
+ *
+ * The monitor and the batches' frees run in a kworker per CPU (an unbound
+ * workqueue in the kernel: here on the CPU that queued them, at nice 0),
+ * rcu.kfree_bulk_cost a pointer freed. The pages' snapshots are taken when
+ * the objects are accounted (at most a tick after their kfree_rcu()).
+ * Left out: the shrinker (no memory pressure is modelled), vmalloc'd
+ * pointers (the second bulk channel), and the page allocation failures
+ * behind kfree_rcu_mightsleep()'s synchronous fallback.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/kernel_int.h"
+#include "rcu/tree.h"
+
+#define KFREE_PAGE_SIZE 4096
+#define KFREE_MAX_ENTR 507 /* (4096 - 40) / 8 */
+
+/* Has the full snapshot (@norm, @exp) passed (poll_state_synchronize_rcu_full(),
+ * tree.c 6.12:4334-4347)? */
+static bool snap_done(const kmodel *k, uint64_t norm, uint64_t exp)
+{
+	const rcu_tree_state *ts = rcu_tree_flavor_state(k->rcu.rsp);
+	return rcu_seq_done(ts->gp_seq, norm) || (k->rcu.exp && rcu_seq_done(k->rcu.exp_seq, exp));
+}
+
+static void snap_now(const kmodel *k, uint64_t *norm, uint64_t *exp)
+{
+	*norm = rcu_seq_snap(rcu_tree_flavor_state(k->rcu.rsp)->gp_seq);
+	*exp = rcu_seq_snap(k->rcu.exp_seq);
+}
+
+static int pages_push(kfree_pages *l, const kfree_page *pg)
+{
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 8;
+		kfree_page *a = realloc(l->pg, (size_t)cap * sizeof(*a));
+		if (!a)
+			return -1;
+		l->pg = a;
+		l->cap = cap;
+	}
+	l->pg[l->n++] = *pg;
+	return 0;
+}
+
+static sim_time jiffy(const kmodel *k) { return k->mach.tick_ns; }
+
+/* schedule_delayed_monitor_work() at @t (accounted at @now): 1 jiffy once
+ * the CPU holds a page's worth, else KFREE_DRAIN_JIFFIES; a pending one
+ * only moves earlier. */
+static void monitor_arm(kcpu *c, kfree_cpu *kc, sim_time t, sim_time now)
+{
+	kmodel *k = c->k;
+	sim_time at = t + (kc->count >= KFREE_MAX_ENTR ? jiffy(k) : k->kfree.drain_ns);
+	if (at < now)
+		at = now;
+	if (kc->mon_due || (sim_timer_armed(&kc->mon) && kc->mon.when <= at))
+		return;
+	if (sim_timer_at(k->eng, &kc->mon, at))
+		kfail(k, SIM_ENOMEM);
+}
+
+/* Wake @c's kworker at @now for work it has. */
+static void kworker_kick(kcpu *c, kfree_cpu *kc, sim_time now)
+{
+	kthread *kt = &kc->kw;
+	if (!kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= now))
+		return;
+	if (sim_timer_at(c->k->eng, &kt->wake, now))
+		kfail(c->k, SIM_ENOMEM);
+}
+
+void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now)
+{
+	kmodel *k = c->k;
+	kkfree *kf = &k->kfree;
+	kfree_cpu *kc = &kf->cpu[c->id];
+	uint64_t norm, exp;
+	snap_now(k, &norm, &exp);
+	/* The monitor is asked for at the first object (KFREE_DRAIN_JIFFIES on),
+	 * and again at the one that makes a page's worth (a jiffy on). */
+	int64_t before = kc->count;
+	if (!before)
+		monitor_arm(c, kc, t0, now);
+	if (before < KFREE_MAX_ENTR && before + n >= KFREE_MAX_ENTR) {
+		kc->count = KFREE_MAX_ENTR;
+		monitor_arm(c, kc, t0 + (KFREE_MAX_ENTR - 1 - before) * step, now);
+		kc->count = before;
+	}
+	sim_time t = t0;
+	while (n > 0) {
+		kfree_page *pg = kc->pages.n ? &kc->pages.pg[kc->pages.n - 1] : NULL;
+		if (!pg || pg->n == KFREE_MAX_ENTR) {
+			bool page = kc->cached > 0;
+			if (page) {
+				kc->cached--;
+			} else if (sim_rng_bernoulli(c->rng_work, kf->single_share)) {
+				/* kfree_rcu(ptr): a new page, GFP_KERNEL. */
+				kf->pages_allocated++;
+				kf->pages_held++;
+				page = true;
+			} else {
+				/* kfree_rcu(ptr, rhf) with no cached page: its own
+				 * rcu_head; the cache refilled (fill_page_cache_func()). */
+				if (!kc->head_n)
+					kc->head_first = t;
+				kc->head_n++;
+				kc->head_sum += (double)t;
+				snap_now(k, &kc->head_snap, &exp);
+				kf->head_objects++;
+				kc->count++;
+				kf->pending++;
+				n--;
+				t += step;
+				int fill = kf->min_cached - kc->cached;
+				kc->cached += fill;
+				kf->pages_allocated += (uint64_t)fill;
+				kf->pages_held += fill;
+				continue;
+			}
+			kfree_page fresh = { 0, 0, 0, t, 0 };
+			if (pages_push(&kc->pages, &fresh)) {
+				kfail(k, SIM_ENOMEM);
+				return;
+			}
+			pg = &kc->pages.pg[kc->pages.n - 1];
+		}
+		int64_t fill = KFREE_MAX_ENTR - pg->n;
+		if (fill > n)
+			fill = n;
+		/* The inserts at t, t + step, ...: their times' sum. */
+		pg->sum += (double)fill * (double)t + (double)step * (double)fill * (double)(fill - 1) / 2;
+		pg->n += (int32_t)fill;
+		pg->snap_norm = norm;
+		pg->snap_exp = exp;
+		kc->count += fill;
+		kf->pending += fill;
+		n -= fill;
+		t += fill * step;
+	}
+	if (kf->pending > kf->pending_max)
+		kf->pending_max = kf->pending;
+	if (kf->pending * kf->obj_size + kf->pages_held * KFREE_PAGE_SIZE > kf->bytes_max)
+		kf->bytes_max = kf->pending * kf->obj_size + kf->pages_held * KFREE_PAGE_SIZE;
+}
+
+/* Objects freed at @t: their latencies (inserted at times summing to @sum,
+ * the first at @first). */
+static void freed(kkfree *kf, int64_t n, double sum, sim_time first, sim_time t)
+{
+	kf->freed += (uint64_t)n;
+	kf->pending -= n;
+	kf->lat_sum += (double)n * (double)t - sum;
+	if (n && t - first > kf->lat_max)
+		kf->lat_max = t - first;
+}
+
+/* A page emptied: back to the cache while it holds fewer than
+ * rcu_min_cached_objs, else free_page(). */
+static void page_done(kkfree *kf, kfree_cpu *kc)
+{
+	if (kc->cached < kf->min_cached)
+		kc->cached++;
+	else
+		kf->pages_held--;
+}
+
+/* The kworker's next item on @c at @t: a batch whose grace period passed
+ * (kfree_rcu_work()), else the monitor. Work in ns. */
+static double kw_step(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	kkfree *kf = &k->kfree;
+	kfree_cpu *kc = &kf->cpu[kt->id];
+	for (int b = 0; b < 2; b++) {
+		kfree_batch *bt = &kc->batch[b];
+		if (!bt->ready)
+			continue;
+		/* kfree_rcu_work(): kfree_bulk() of each page, kvfree() of each
+		 * head object; done at the step's end. */
+		int64_t objs = bt->head_n;
+		for (int i = 0; i < bt->pages.n; i++)
+			objs += bt->pages.pg[i].n;
+		kt->has_work = true;
+		kc->freeing = b;
+		return (double)objs * (double)kf->bulk_cost;
+	}
+	if (!kc->mon_due)
+		return 0;
+	kc->mon_due = false;
+	kf->monitors++;
+	/* kvfree_rcu_drain_ready(): the oldest pages whose snapshot passed,
+	 * and the head list if its snapshot passed, freed now. */
+	int drained = 0;
+	while (drained < kc->pages.n &&
+	       snap_done(k, kc->pages.pg[drained].snap_norm, kc->pages.pg[drained].snap_exp))
+		drained++;
+	int64_t objs = 0;
+	for (int i = 0; i < drained; i++) {
+		const kfree_page *pg = &kc->pages.pg[i];
+		objs += pg->n;
+		freed(kf, pg->n, pg->sum, pg->first, t);
+		kc->count -= pg->n;
+		page_done(kf, kc);
+	}
+	if (drained) {
+		memmove(kc->pages.pg, kc->pages.pg + drained, (size_t)(kc->pages.n - drained) * sizeof(kfree_page));
+		kc->pages.n -= drained;
+	}
+	if (kc->head_n && rcu_seq_done(rcu_tree_flavor_state(k->rcu.rsp)->gp_seq, kc->head_snap)) {
+		objs += kc->head_n;
+		freed(kf, kc->head_n, kc->head_sum, kc->head_first, t);
+		kc->count -= kc->head_n;
+		kc->head_n = 0;
+		kc->head_sum = 0;
+	}
+	kf->freed_no_gp += (uint64_t)objs;
+	/* kvfree_rcu_queue_batch(): everything left into an idle batch, one
+	 * call_rcu_hurry() for it. */
+	if (kc->pages.n || kc->head_n) {
+		int b = !kc->batch[0].busy ? 0 : !kc->batch[1].busy ? 1 : -1;
+		if (b >= 0) {
+			kfree_batch *bt = &kc->batch[b];
+			kfree_pages tmp = bt->pages;
+			bt->pages = kc->pages;
+			kc->pages = tmp;
+			kc->pages.n = 0;
+			bt->head_n = kc->head_n;
+			bt->head_sum = kc->head_sum;
+			bt->head_first = kc->head_first;
+			kc->head_n = 0;
+			kc->head_sum = 0;
+			kc->count = 0;
+			bt->busy = true;
+			kf->batches++;
+			rcu_effect e = { false, false, false, false };
+			if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, t, (uint32_t)(1 + kt->id * 2 + b), &e)) {
+				kfail(k, SIM_ENOMEM);
+				return 0;
+			}
+			k->rcu.cb.enqueued++;
+			sim_tavg_add_at(&k->rcu.cb.qtotal, t, t, 1);
+			kcpu_rcu_effect(c, t, &e);
+		}
+	}
+	if (kc->count)
+		monitor_arm(c, kc, t, t);
+	return (double)objs * (double)kf->bulk_cost + (double)kf->mon_cost;
+}
+
+static rcu_gp_next kw_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
+{
+	kkfree *kf = &c->k->kfree;
+	kfree_cpu *kc = &kf->cpu[kt->id];
+	*timeout = 0;
+	if (kt->has_work) {
+		kfree_batch *bt = &kc->batch[kc->freeing];
+		kt->has_work = false;
+		for (int i = 0; i < bt->pages.n; i++) {
+			const kfree_page *pg = &bt->pages.pg[i];
+			freed(kf, pg->n, pg->sum, pg->first, t);
+			page_done(kf, kc);
+		}
+		bt->pages.n = 0;
+		freed(kf, bt->head_n, bt->head_sum, bt->head_first, t);
+		bt->head_n = 0;
+		bt->head_sum = 0;
+		bt->ready = false;
+		bt->busy = false;
+		if (kc->count && !kc->mon_due && !sim_timer_armed(&kc->mon))
+			monitor_arm(c, kc, t, t);
+	}
+	bool more = kc->mon_due || kc->batch[0].ready || kc->batch[1].ready;
+	return more ? RCU_GP_NEXT_RUN : RCU_GP_NEXT_SLEEP;
+}
+
+static bool kw_wake_fire(kcpu *c, kthread *kt, sim_time now)
+{
+	(void)now;
+	const kfree_cpu *kc = &c->k->kfree.cpu[kt->id];
+	return kc->mon_due || kc->batch[0].ready || kc->batch[1].ready;
+}
+
+static const kthread_ops kfree_kworker_ops = {
+	.name = "kfree_rcu_kworker",
+	.step = kw_step,
+	.step_end = kw_step_end,
+	.wake_fire = kw_wake_fire,
+};
+
+/* monitor_work's timer: the work item queued for the kworker. */
+static void monitor_fire(sim_engine *eng, sim_timer *tm)
+{
+	kfree_cpu *kc = tm->ctx;
+	kcpu *c = kc->kw.cpu;
+	kc->mon_due = true;
+	kworker_kick(c, kc, sim_now(eng));
+}
+
+void kfree_rcu_batch_invoke(kmodel *k, uint32_t obj, sim_time t)
+{
+	if (!obj)
+		return; /* not a batch's */
+	kfree_cpu *kc = &k->kfree.cpu[(obj - 1) / 2];
+	kfree_batch *bt = &kc->batch[(obj - 1) % 2];
+	assert(bt->busy && !bt->ready);
+	bt->ready = true;
+	kworker_kick(kc->kw.cpu, kc, t);
+}
+
+int kfree_rcu_create(kmodel *k, const sim_params *p)
+{
+	kkfree *kf = &k->kfree;
+	kf->on = true;
+	kf->drain_ns = 5 * sim_params_int(p, P_MACHINE_HZ) * k->mach.tick_ns; /* KFREE_DRAIN_JIFFIES = 5 * HZ */
+	kf->min_cached = (int)sim_params_int(p, P_RCU_KFREE_MIN_CACHED_PAGES);
+	kf->bulk_cost = sim_params_int(p, P_RCU_KFREE_BULK_COST);
+	kf->mon_cost = sim_params_int(p, P_RCU_GP_NODE_COST);
+	kf->obj_size = 24 * sim_params_int(p, P_WORKLOAD_KFREE_MULT);
+	kf->single_share = sim_params_real(p, P_WORKLOAD_KFREE_SINGLE_SHARE);
+	if (!(kf->cpu = calloc((size_t)k->mach.ncpus, sizeof(*kf->cpu))))
+		return SIM_ENOMEM;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		kfree_cpu *kc = &kf->cpu[i];
+		kc->kw.id = i;
+		sim_timer_init(k->eng, &kc->mon, monitor_fire, kc);
+		if (kthread_init(k, &kc->kw, &kfree_kworker_ops, &k->cpu[i], 0))
+			return SIM_ENOMEM;
+	}
+	return 0;
+}
+
+void kfree_rcu_destroy(kmodel *k)
+{
+	kkfree *kf = &k->kfree;
+	if (!kf->cpu)
+		return;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		free(kf->cpu[i].pages.pg);
+		free(kf->cpu[i].batch[0].pages.pg);
+		free(kf->cpu[i].batch[1].pages.pg);
+	}
+	free(kf->cpu);
+}
+
+int64_t kfree_rcu_bytes(const kmodel *k)
+{
+	const kkfree *kf = &k->kfree;
+	if (kf->by_call)
+		return k->rcu.cb.qtotal.value * kf->obj_size;
+	return kf->pending * kf->obj_size + kf->pages_held * KFREE_PAGE_SIZE;
+}
+
+int kfree_rcu_finish(const kmodel *k, sim_metrics *m)
+{
+	const kkfree *kf = &k->kfree;
+	if (kf->by_call)
+		return sim_metrics_scalar(m, "mem.pending_bytes_max",
+					  (double)k->rcu.cb.qtotal.max * (double)kf->obj_size) ? SIM_ENOMEM : 0;
+	if (!kf->on)
+		return 0;
+	uint64_t wakeups = 0;
+	sim_time cpu_ns = 0;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		wakeups += kf->cpu[i].kw.wakeups;
+		cpu_ns += kf->cpu[i].kw.cpu_ns;
+	}
+	int rc = sim_metrics_scalar(m, "kfree.objects", (double)kf->objects);
+	rc |= sim_metrics_scalar(m, "kfree.freed", (double)kf->freed);
+	rc |= sim_metrics_scalar(m, "kfree.pending_end", (double)kf->pending);
+	rc |= sim_metrics_scalar(m, "kfree.pending_max", (double)kf->pending_max);
+	rc |= sim_metrics_scalar(m, "mem.pending_bytes_max", (double)kf->bytes_max);
+	rc |= sim_metrics_scalar(m, "kfree.batches", (double)kf->batches);
+	rc |= sim_metrics_scalar(m, "kfree.monitors", (double)kf->monitors);
+	rc |= sim_metrics_scalar(m, "kfree.freed_without_gp", (double)kf->freed_no_gp);
+	rc |= sim_metrics_scalar(m, "kfree.head_objects", (double)kf->head_objects);
+	rc |= sim_metrics_scalar(m, "kfree.pages_allocated", (double)kf->pages_allocated);
+	if (kf->freed) {
+		rc |= sim_metrics_scalar(m, "kfree.latency_mean_ns", kf->lat_sum / (double)kf->freed);
+		rc |= sim_metrics_scalar(m, "kfree.latency_max_ns", (double)kf->lat_max);
+	}
+	rc |= sim_metrics_scalar(m, "kfree.kworker_wakeups", (double)wakeups);
+	rc |= sim_metrics_scalar(m, "kfree.kworker_cpu_ns", (double)cpu_ns);
+	return rc ? SIM_ENOMEM : 0;
+}

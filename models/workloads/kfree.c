@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * kfree.c - workload kfree: rcuscale's kfree test (kfree_scale_thread(),
+ * kernel/rcu/rcuscale.c 6.12:732-809). Each job is one of its kthreads
+ * (in the kernel all the time), bound to its CPU: workload.kfree_loops
+ * loops of workload.kfree_alloc_num objects, each a kmalloc() of
+ * workload.kfree_mult x 24 bytes and its kfree_rcu() (kernel/kfree_rcu.c),
+ * or with workload.kfree_by_call_rcu its own call_rcu() whose callback
+ * kfree()s it; workload.kfree_call_cost of CPU work an object, a
+ * cond_resched() after each loop; then the thread ends. rcuscale sets its
+ * threads to nice 19 (sched.job_nice). Objects are accounted in bulk per
+ * stretch of CPU time, evenly spread over it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/kernel_int.h"
+
+typedef struct kfree_wl {
+	double cost;          /* ns of work an object */
+	double total;         /* ns of work a thread does in all */
+	bool by_call_rcu;     /* call_rcu() per object */
+} kfree_wl;
+
+static int kfree_create(kworkload *w, const sim_params *p, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	kfree_wl *f = calloc(1, sizeof(*f));
+	if (!f)
+		return SIM_ENOMEM;
+	w->priv = f;
+	f->cost = (double)sim_params_int(p, P_WORKLOAD_KFREE_CALL_COST);
+	double n = (double)sim_params_int(p, P_WORKLOAD_KFREE_ALLOC_NUM);
+	f->total = f->cost * n * (double)sim_params_int(p, P_WORKLOAD_KFREE_LOOPS);
+	f->by_call_rcu = sim_params_int(p, P_WORKLOAD_KFREE_BY_CALL_RCU);
+	w->call_rate = 0;
+	w->p_kernel = 1;
+	w->kstretch = f->cost * n; /* cond_resched() after each loop */
+	return 0;
+}
+
+static void kfree_destroy(kworkload *w)
+{
+	free(w->priv);
+	w->priv = NULL;
+}
+
+static int kfree_job_start(kmodel *k, kcpu *c, job *j)
+{
+	(void)c;
+	const kfree_wl *f = k->wl.priv;
+	j->in_kernel = true;
+	j->done_work = 0;
+	j->unit_work = f->total;
+	j->next_call_work = INFINITY;
+	return 0;
+}
+
+/* @work ns of work from @t0: the objects whose turn falls in it, then the
+ * thread's end once it has done them all. */
+static void kfree_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, double s,
+		      job_effect *eff)
+{
+	kmodel *k = c->k;
+	const kfree_wl *f = k->wl.priv;
+	double before = j->done_work;
+	double after = before + work;
+	if (after > j->unit_work)
+		after = j->unit_work;
+	j->done_work = after;
+	double first = floor(before / f->cost);
+	int64_t n = (int64_t)(floor(after / f->cost) - first);
+	if (n > 0) {
+		sim_time t = t0 + (sim_time)(((first + 1) * f->cost - before) / s);
+		sim_time step = (sim_time)(f->cost / s);
+		if (t > now)
+			t = now;
+		if (t + (n - 1) * step > now)
+			step = n > 1 ? (now - t) / (n - 1) : 0;
+		if (f->by_call_rcu) {
+			if (job_call_rcu_n(c, now, t, step, n, eff))
+				return;
+		} else {
+			k->kfree.objects += (uint64_t)n;
+			kfree_rcu_n(c, n, t, step, now);
+		}
+	}
+	if (after >= j->unit_work && !j->sleeping) {
+		j->sleeping = true; /* the thread ends */
+		eff->slept = true;
+	}
+}
+
+/* A batch's callback (rcu_work_rcufn() queueing kfree_rcu_work()); with
+ * kfree_by_call_rcu each callback kfree()s its object (its cost is
+ * rcu.callback_cost). */
+static void kfree_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
+			 sim_time cost_ns)
+{
+	kmodel *k = ctx;
+	(void)cpu;
+	if (!k->kfree.on)
+		return;
+	for (size_t i = 0; i < n; i++)
+		kfree_rcu_batch_invoke(k, objs[i], first_ns + (sim_time)i * cost_ns);
+}
+
+/* kfree_rcu() is Tree RCU's; the batching's state when it is used. */
+static int kfree_validate(const sim_params *p, char *err, size_t errlen)
+{
+	char a[512];
+	if (strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree")) {
+		sim_params_where(p, P_WORKLOAD_KIND, a, sizeof(a));
+		snprintf(err, errlen, "%s: kfree needs rcu.flavor = tree, and rcu.flavor is %s (%s)", a,
+			 sim_params_text(p, P_RCU_FLAVOR), sim_params_origin(p, P_RCU_FLAVOR));
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
+static const sim_knob kfree_knob[] = {
+	{ P_WORKLOAD_KFREE_ALLOC_NUM, SIM_ALWAYS },
+	{ P_WORKLOAD_KFREE_LOOPS, SIM_ALWAYS },
+	{ P_WORKLOAD_KFREE_MULT, SIM_ALWAYS },
+	{ P_WORKLOAD_KFREE_SINGLE_SHARE, { P_WORKLOAD_KFREE_BY_CALL_RCU, "no", NULL } },
+	{ P_WORKLOAD_KFREE_BY_CALL_RCU, SIM_ALWAYS },
+	{ P_WORKLOAD_KFREE_CALL_COST, SIM_ALWAYS },
+	{ P_RCU_KFREE_MIN_CACHED_PAGES, { P_WORKLOAD_KFREE_BY_CALL_RCU, "no", NULL } },
+	{ P_RCU_KFREE_BULK_COST, { P_WORKLOAD_KFREE_BY_CALL_RCU, "no", NULL } },
+};
+static const sim_knobs kfree_knobs = { { P_WORKLOAD_KIND, "kfree", NULL }, kfree_knob,
+				       sizeof(kfree_knob) / sizeof(kfree_knob[0]) };
+
+const workload_ops kfree_workload = {
+	.kind = "kfree",
+	.knobs = &kfree_knobs,
+	.validate = kfree_validate,
+	.frees_files = false,
+	.create = kfree_create,
+	.destroy = kfree_destroy,
+	.job_start = kfree_job_start,
+	.run = kfree_run,
+	.next_syscall = workload_next_call,
+	.invoke = kfree_invoke,
+	.hurry = true, /* queue_rcu_work(): call_rcu_hurry() (kernel/workqueue.c 6.12:2626) */
+};

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* check_kfree.c - kfree_rcu() batching step by step (kernel/kfree_rcu.c,
+ * after kernel/rcu/tree.c of 6.12): a page filling, the monitor's delay
+ * (KFREE_DRAIN_JIFFIES, or a jiffy once a page's worth is queued), one
+ * callback per batch, the objects freed at once whose snapshot passed, the
+ * head channel when the two-argument form finds no page, the page cache. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kbox.h"
+#include "testlib.h"
+
+/* 2 CPUs (no SMT, 1.2 GHz), HZ 250, EEVDF, Tree RCU; one rcuscale kfree
+ * thread (job 0, CPU 0) making @n objects at 500 ns each, then ending;
+ * @sets on top. */
+static void box_create(box *b, int n, const char *const *sets)
+{
+	char num[64];
+	snprintf(num, sizeof(num), "workload.kfree_alloc_num=%d", n);
+	const char *const base[] = {
+		"machine.cores=2", "machine.threads_per_core=1", "machine.hz=250", "machine.arch=x86_64",
+		"machine.clock=1.2GHz", "sched.kind=eevdf", "rcu.flavor=tree", "irq.tick_phase=aligned",
+		"workload.kind=kfree", "workload.jobs=1", "workload.kfree_loops=1",
+		"workload.kfree_call_cost=500ns", num,
+		"scenario.duration=1h", NULL
+	};
+	box_create_from(b, base, sets);
+}
+
+static void conserved(const kkfree *kf)
+{
+	ck_assert_uint_eq(kf->objects, kf->freed + (uint64_t)kf->pending);
+}
+
+START_TEST(small_batch_waits_for_the_drain_delay)
+{
+	/* 100 objects in the first 50 us (accounted at the first tick), a page's
+	 * worth not reached: the monitor runs KFREE_DRAIN_JIFFIES (5 s) after
+	 * the first
+	 * (schedule_delayed_monitor_work(), tree.c 6.12:3513-3526; later
+	 * objects do not push it back), moves the page into a batch and posts
+	 * one callback (queue_rcu_work() -> call_rcu_hurry()); after that
+	 * grace period the kworker frees the 100, and the page goes back to
+	 * the cache (rcu_min_cached_objs 5). */
+	box b;
+	const char *single[] = { "workload.kfree_single_share=1", NULL };
+	box_create(&b, 100, single);
+	kkfree *kf = &b.k->kfree;
+	run_to(&b, 4900 * MS);
+	ck_assert_uint_eq(kf->objects, 100);
+	ck_assert_int_eq(kf->pending, 100);
+	ck_assert_uint_eq(kf->batches, 0);
+	ck_assert_uint_eq(kf->pages_allocated, 1);
+	ck_assert(sim_timer_armed(&kf->cpu[0].mon));
+	/* The first object: 500 ns after the job's switch in at boot. */
+	ck_assert_int_eq(kf->cpu[0].mon.when, 5 * S + b.k->sched.ctxsw_cost + 500);
+	run_to(&b, 5 * S + 100000);
+	ck_assert_uint_eq(kf->batches, 1);
+	ck_assert_uint_eq(b.k->rcu.cb.enqueued, 1);
+	run_to(&b, 6 * S);
+	ck_assert_uint_eq(kf->freed, 100);
+	ck_assert_int_eq(kf->pending, 0);
+	ck_assert_int_eq(kf->cpu[0].cached, 1);
+	ck_assert_int_eq(kf->pages_held, 1);
+	ck_assert_int_ge(kf->lat_max, 5 * S);
+	ck_assert_int_lt(kf->lat_max, 5 * S + 50 * MS);
+	conserved(kf);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(a_full_page_brings_the_monitor_to_a_jiffy)
+{
+	/* 2000 objects: once 507 are queued (KVFREE_BULK_MAX_ENTR, a 4 KiB
+	 * page's pointers) the monitor is pulled in to one jiffy; every batch
+	 * is one callback; all are freed well before 5 s, in 4 pages. */
+	box b;
+	const char *single[] = { "workload.kfree_single_share=1", NULL };
+	box_create(&b, 2000, single);
+	kkfree *kf = &b.k->kfree;
+	run_to(&b, 200 * MS);
+	ck_assert_uint_eq(kf->freed, 2000);
+	ck_assert_uint_ge(kf->batches, 1);
+	ck_assert_uint_eq(b.k->rcu.cb.enqueued, kf->batches);
+	ck_assert_uint_eq(kf->pages_allocated, 4);
+	ck_assert_int_lt(kf->lat_max, 100 * MS);
+	conserved(kf);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(passed_snapshot_frees_without_a_grace_period)
+{
+	/* kvfree_rcu_drain_ready() (tree.c 6.12:3528-3564): 100 objects, then
+	 * a grace period that other callbacks need passes their page's
+	 * snapshot (get_state_synchronize_rcu_full()); the monitor, 5 s on,
+	 * frees them at once: no batch, no callback of its own. */
+	box b;
+	const char *single[] = { "workload.kfree_single_share=1", NULL };
+	box_create(&b, 100, single);
+	kkfree *kf = &b.k->kfree;
+	run_to(&b, 10 * MS); /* accounted at the first tick */
+	ck_assert_uint_eq(kf->objects, 100);
+	queue_on(&b, 1, 1); /* a callback on CPU 1: two grace periods pass */
+	run_to(&b, 6 * S);
+	ck_assert_uint_eq(kf->freed, 100);
+	ck_assert_uint_eq(kf->freed_no_gp, 100);
+	ck_assert_uint_eq(kf->batches, 0);
+	conserved(kf);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(two_argument_form_takes_the_head_channel)
+{
+	/* Only kfree_rcu(ptr, rhf): it never allocates a page
+	 * (add_ptr_to_bulk_krc_lock() with can_alloc false, tree.c
+	 * 6.12:3734-3753). With the cache empty the first object goes on its
+	 * own rcu_head (:3819-3826) and the refill fills the cache (5 pages,
+	 * fill_page_cache_func()); 5 x 507 objects later the next one does the
+	 * same: of 3000, 2 on the head channel and 10 pages allocated. */
+	box b;
+	const char *sets[] = { "workload.kfree_single_share=0", NULL };
+	box_create(&b, 3000, sets);
+	kkfree *kf = &b.k->kfree;
+	run_to(&b, 10 * MS);
+	ck_assert_uint_eq(kf->objects, 3000);
+	ck_assert_uint_eq(kf->head_objects, 2);
+	ck_assert_uint_eq(kf->pages_allocated, 10);
+	run_to(&b, 6 * S);
+	ck_assert_uint_eq(kf->freed, 3000);
+	conserved(kf);
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(by_call_rcu_is_one_callback_an_object)
+{
+	/* kfree_by_call_rcu: each object its own call_rcu(); no batching. */
+	box b;
+	const char *sets[] = { "workload.kfree_by_call_rcu=yes", NULL };
+	box_create(&b, 2000, sets);
+	run_to(&b, 200 * MS);
+	ck_assert(!b.k->kfree.on && b.k->kfree.by_call);
+	ck_assert_uint_eq(b.k->rcu.cb.enqueued, 2000);
+	ck_assert_uint_eq(b.k->rcu.cb.invoked, 2000);
+	box_destroy(&b);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("kfree");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, small_batch_waits_for_the_drain_delay);
+	tcase_add_test(tc, a_full_page_brings_the_monitor_to_a_jiffy);
+	tcase_add_test(tc, passed_snapshot_frees_without_a_grace_period);
+	tcase_add_test(tc, two_argument_form_takes_the_head_channel);
+	tcase_add_test(tc, by_call_rcu_is_one_callback_an_object);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return testlib_run_suite(suite());
+}
