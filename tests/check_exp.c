@@ -245,6 +245,48 @@ START_TEST(rcu_normal_wins)
 }
 END_TEST
 
+START_TEST(wake_from_gp_wakes_five_and_leaves_the_rest)
+{
+	/* rcu.normal_wake_from_gp: synchronize_rcu() queues no callback; the
+	 * grace period that starts next takes the waiters (rcu_sr_normal_gp_init(),
+	 * tree.c 6.12:1756-1786) and its end wakes the first 5 from the GP
+	 * kthread (SR_MAX_USERS_WAKE_FROM_GP, :1711-1721), the rest from the
+	 * sync_wq work item. */
+	box b;
+	const char *sets[] = { "workload.syncrcu_expedited=no", "workload.jobs=8", "workload.syncrcu_callers=-1",
+			       "workload.syncrcu_gap=0ns", "rcu.normal_wake_from_gp=yes", NULL };
+	box_create(&b, sets);
+	krcu *r = &b.k->rcu;
+	ck_assert(r->srs && !r->exp);
+	run_to(&b, 500 * MS);
+	ck_assert_uint_eq(b.k->rcu.cb.enqueued, 0);
+	/* Never more than 5 a grace period from the kthread; the 3 the
+	 * kworker wakes call again after the next grace period has taken the
+	 * 5 (gap 0), so the groups alternate: 8 waiters every 2 GPs. */
+	uint64_t gps = tree(&b)->gp_completed;
+	ck_assert_uint_gt(gps, 20);
+	ck_assert_uint_le(r->srs_woken_gp, 5 * gps);
+	ck_assert_uint_gt(r->srs_woken_wq, 0);
+	ck_assert_uint_ge(r->srs_woken_gp + r->srs_woken_wq, 4 * (gps - 2));
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(wake_from_gp_small_is_for_16_cpus_at_most)
+{
+	/* small, 6.19's default (-1): on when num_possible_cpus() <= 16
+	 * (tree.c 6.19:4895-4899). */
+	for (int v = 0; v < 2; v++) {
+		box b;
+		const char *sets[] = { "workload.syncrcu_expedited=no", v ? "machine.cores=17" : "machine.cores=16",
+				       "rcu.normal_wake_from_gp=small", NULL };
+		box_create(&b, sets);
+		ck_assert(b.k->rcu.srs == (v == 0));
+		box_destroy(&b);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("exp");
@@ -257,6 +299,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, interrupts_off_stall_holds_it_and_warns);
 	tcase_add_test(tc, preempted_reader_holds_it_until_unlock);
 	tcase_add_test(tc, rcu_normal_wins);
+	tcase_add_test(tc, wake_from_gp_wakes_five_and_leaves_the_rest);
+	tcase_add_test(tc, wake_from_gp_small_is_for_16_cpus_at_most);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -33,6 +33,7 @@ static void kernel_destroy(void *state)
 	if (k->rcu.ops)
 		k->rcu.ops->destroy(k->rcu.rsp);
 	free(k->rcu.gpk);
+	free(k->rcu.srsk);
 	free(k->rcu.rcuc);
 	free(k->rcu.rcuog);
 	free(k->rcu.rcuo);
@@ -516,6 +517,10 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	if (k->rcu.nocb)
 		rc |= nocb_kthreads_finish(k, m, now);
 	rc |= rcu_exp_finish(k, m);
+	if (k->rcu.srs) {
+		rc |= sim_metrics_scalar(m, "syncrcu.woken_by_gp_kthread", (double)k->rcu.srs_woken_gp);
+		rc |= sim_metrics_scalar(m, "syncrcu.woken_by_kworker", (double)k->rcu.srs_woken_wq);
+	}
 	rc |= kfree_rcu_finish(k, m);
 	if (k->files.on)
 		rc |= kfiles_finish(k, m);

@@ -275,6 +275,11 @@ typedef struct krcu {
 	sim_hist *exp_dur;      /* exp.duration_ns */
 	uint64_t exp_gps, exp_ipis, exp_ndeferred, exp_hints, exp_readers_waited, exp_stalls;
 	sim_time exp_ipi_cpu_ns; /* ns: the handlers' CPU time */
+	/* synchronize_rcu() woken from the GP kthread (rcu.normal_wake_from_gp). */
+	bool srs;               /* on: syncrcu callers wait on the srs list */
+	kthread *srsk;          /* the sync_wq kworker waking the waiters past the first 5 */
+	int64_t srs_left;       /* waiters it has yet to wake */
+	uint64_t srs_woken_gp, srs_woken_wq; /* waiters woken by the GP kthread, by the kworker */
 } krcu;
 
 /* kfree_rcu() batching (kfree_rcu.c), with the kfree workload. */
@@ -669,6 +674,9 @@ extern const kthread_ops rcu_nocb_gp_kthread_ops, rcu_nocb_cb_kthread_ops;
 int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio);
 int rcu_cpu_kthreads_create(kmodel *k, const sim_params *p, int prio);
 int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio);
+/* synchronize_rcu() of job @j on @c at @now under rcu.normal_wake_from_gp:
+ * on the srs list, a grace period asked for; the job sleeps until woken. */
+void rcu_srs_request(kcpu *c, job *j, sim_time now);
 /* rcu_gp_kthread_wake() from anywhere at @now. */
 void rcu_gp_kthread_kick(kmodel *k, sim_time now);
 /* invoke_rcu_core() on @c at @now: RCU_SOFTIRQ, or its rcuc kthread. */

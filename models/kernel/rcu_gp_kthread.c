@@ -11,6 +11,64 @@
 #include <stdlib.h>
 
 #include "kernel/kernel_int.h"
+#include "rcu/tree.h"
+
+/* The waiters a grace period's end woke: those woken here at @t, and the
+ * sync_wq kworker woken for the rest. */
+static void srs_step_end(kmodel *k, sim_time t)
+{
+	krcu *r = &k->rcu;
+	for (int64_t i = 0; i < k->wl.njobs; i++) {
+		job *j = &k->wl.jobs[i];
+		if (j->exp_wake) {
+			j->exp_wake = false;
+			r->srs_woken_gp++;
+			k->wl.ops->exp_woken(k, j, t);
+		}
+	}
+	kthread *kt = r->srsk;
+	if (r->srs_left && kt->sleeping && !sim_timer_armed(&kt->wake) && sim_timer_at(k->eng, &kt->wake, t))
+		kfail(k, SIM_ENOMEM);
+}
+
+/* The synchronize_rcu() waiters of rcu.normal_wake_from_gp around a step
+ * that moved gp_seq from @before to @after: a grace period's start takes
+ * every waiter queued so far (rcu_sr_normal_gp_init(), tree.c
+ * 6.12:1756-1786); its end wakes the first SR_MAX_USERS_WAKE_FROM_GP (5)
+ * of them from here (complete(), at the step's end) and leaves the rest to
+ * the sync_wq work item (rcu_sr_normal_gp_cleanup(), :1695-1751). The
+ * extra work in ns: a complete() each. */
+static double srs_gp_step(kmodel *k, uint64_t before, uint64_t after)
+{
+	krcu *r = &k->rcu;
+	if (!rcu_seq_state(before) && rcu_seq_state(after)) {
+		for (int64_t i = 0; i < k->wl.njobs; i++) {
+			job *j = &k->wl.jobs[i];
+			if (j->srs_waiting && !j->srs_assigned) {
+				j->srs_assigned = true;
+				j->srs_gp = after;
+			}
+		}
+		return 0;
+	}
+	if (!rcu_seq_state(before) || rcu_seq_state(after))
+		return 0;
+	int direct = 0;
+	for (int64_t i = 0; i < k->wl.njobs; i++) {
+		job *j = &k->wl.jobs[i];
+		if (!j->srs_waiting || !j->srs_assigned || j->srs_gp != before)
+			continue;
+		j->srs_waiting = false;
+		if (direct < 5) {
+			direct++;
+			j->exp_wake = true;
+		} else {
+			j->srs_wq = true;
+			r->srs_left++;
+		}
+	}
+	return (double)(direct * r->fqs_cpu_cost);
+}
 
 /* The flavor's next step, on @c at @t: every other CPU is settled first,
  * as the FQS scan reads them. */
@@ -21,8 +79,11 @@ static double gp_step(kcpu *c, kthread *kt, sim_time t)
 	for (int i = 0; i < k->mach.ncpus; i++)
 		if (&k->cpu[i] != c)
 			kcpu_settle(&k->cpu[i], sim_now(k->eng), seq, true);
+	uint64_t before = k->rcu.srs ? rcu_tree_flavor_state(k->rcu.rsp)->gp_seq : 0;
 	k->rcu.ops->gp_step(k->rcu.rsp, c->id, t, &kt->gpw);
 	double work = (double)(kt->gpw.nodes * k->rcu.node_cost + kt->gpw.cpus * k->rcu.fqs_cpu_cost);
+	if (__builtin_expect(k->rcu.srs, 0))
+		work += srs_gp_step(k, before, rcu_tree_flavor_state(k->rcu.rsp)->gp_seq);
 	rcu_effect none = { false, false, false, false };
 	kcpu_rcu_effect(c, t, &none); /* rcu_nocb_gp_cleanup()'s kicks */
 	return work;
@@ -48,6 +109,8 @@ static rcu_gp_next gp_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeo
 			kfail(k, SIM_ENOMEM);
 	}
 	kt->gpw.nresched = 0;
+	if (__builtin_expect(k->rcu.srs, 0))
+		srs_step_end(k, t);
 	if (__builtin_expect(kt->gpw.nboost, 0))
 		rcu_boost_leaves(k, kt->gpw.boost, kt->gpw.nboost, t);
 	kt->gpw.nboost = 0;
@@ -89,6 +152,59 @@ void rcu_gp_kthread_kick(kmodel *k, sim_time now)
 		kfail(k, SIM_ENOMEM);
 }
 
+/* The sync_wq kworker (rcu_sr_normal_gp_cleanup_work(), tree.c
+ * 6.12:1647-1690): complete() of every waiter left to it, a step. */
+static double srs_step(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	(void)kt;
+	(void)t;
+	int64_t n = k->rcu.srs_left;
+	return (double)(n * k->rcu.fqs_cpu_cost);
+}
+
+static rcu_gp_next srs_step_end_wq(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
+{
+	kmodel *k = c->k;
+	(void)kt;
+	*timeout = 0;
+	for (int64_t i = 0; i < k->wl.njobs; i++) {
+		job *j = &k->wl.jobs[i];
+		if (j->srs_wq) {
+			j->srs_wq = false;
+			k->rcu.srs_left--;
+			k->rcu.srs_woken_wq++;
+			k->wl.ops->exp_woken(k, j, t);
+		}
+	}
+	return RCU_GP_NEXT_SLEEP;
+}
+
+static bool srs_wake_fire(kcpu *c, kthread *kt, sim_time now)
+{
+	(void)kt;
+	(void)now;
+	return c->k->rcu.srs_left > 0;
+}
+
+static const kthread_ops srs_kworker_ops = {
+	.name = "sync_wq",
+	.step = srs_step,
+	.step_end = srs_step_end_wq,
+	.wake_fire = srs_wake_fire,
+};
+
+void rcu_srs_request(kcpu *c, job *j, sim_time now)
+{
+	kmodel *k = c->k;
+	rcu_tree_state *ts = rcu_tree_flavor_state(k->rcu.rsp);
+	j->srs_waiting = true;
+	j->srs_assigned = false;
+	/* start_poll_synchronize_rcu() (tree.c 6.12:4190-4212). */
+	if (rcu_tree_start_this_gp(ts, ts->rda[c->id].leaf, c->id, rcu_seq_snap(ts->gp_seq)))
+		rcu_gp_kthread_kick(k, now);
+}
+
 /* The GP kthread on rcu.gp_kthread_cpu. 0 or SIM_ENOMEM. */
 int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 {
@@ -100,5 +216,16 @@ int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 	if (!(r->gpk = calloc(1, sizeof(*r->gpk))) ||
 	    kthread_init(k, r->gpk, &rcu_gp_kthread_ops, &k->cpu[gp_cpu], prio))
 		return SIM_ENOMEM;
+	/* rcu.normal_wake_from_gp, for a workload that calls synchronize_rcu()
+	 * (auto: 6.19's rule, at most 16 CPUs). */
+	int64_t wfg = sim_params_int(p, P_RCU_NORMAL_WAKE_FROM_GP);
+	bool exp = !sim_params_int(p, P_RCU_NORMAL) && (sim_params_int(p, P_RCU_EXPEDITED) ||
+							 sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED));
+	if (k->wl.ops->exp_woken && !exp && (wfg == 1 || (wfg == 2 && k->mach.ncpus <= 16))) {
+		r->srs = true;
+		if (!(r->srsk = calloc(1, sizeof(*r->srsk))) ||
+		    kthread_init(k, r->srsk, &srs_kworker_ops, &k->cpu[gp_cpu], 0))
+			return SIM_ENOMEM;
+	}
 	return 0;
 }

@@ -15,8 +15,8 @@
  * synchronize_rcu_expedited() (kernel/rcu_exp.c), whose end wakes the task
  * (exp_woken()); rcu.normal turns it back into a normal one. With
  * workload.syncrcu_callers only the first jobs call; the others are CPU
- * hogs. Left out: 6.19's rcu_normal_wake_from_gp (waiters woken from the
- * GP kthread).
+ * hogs. With rcu.normal_wake_from_gp the call queues no callback: the
+ * grace-period kthread wakes the waiter (kernel/rcu_gp_kthread.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -85,6 +85,8 @@ static void syncrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 	j->blocked_at = at;
 	if (k->rcu.exp) {
 		rcu_exp_request(c, j, now);
+	} else if (k->rcu.srs) {
+		rcu_srs_request(c, j, now);
 	} else if (job_call_rcu(c, now, at, (uint32_t)(j - k->wl.jobs), eff)) {
 		return;
 	}

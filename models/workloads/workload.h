@@ -75,6 +75,11 @@ typedef struct job {
 	bool exp_waiting;       /* waiting for that snapshot */
 	bool exp_wake;          /* reached: woken at the kworker's step end */
 	bool exp_blocks;        /* preempted inside a reader the one in progress waits for */
+	/* synchronize_rcu() on the srs list (rcu.normal_wake_from_gp). */
+	bool srs_waiting;       /* on the list, not yet woken */
+	bool srs_assigned;      /* taken by a grace period's start (srs_gp) */
+	bool srs_wq;            /* left to the sync_wq kworker */
+	uint64_t srs_gp;        /* that grace period's gp_seq while it ran */
 } __attribute__((aligned(64))) job;
 _Static_assert(offsetof(job, sleeping) <= 128, "what a switch reads fits a job's first two lines");
 
@@ -151,8 +156,10 @@ typedef struct workload_ops {
 	/* Its call site is call_rcu_hurry() in 6.12 (never lazy, rcu.lazy),
 	 * not call_rcu() (rcu.call_site = auto). */
 	bool hurry;
-	/* Its synchronize_rcu_expedited() of job @j returns: the waiter is
-	 * woken at @t (kernel/rcu_exp.c). NULL for workloads that make none. */
+	/* Its synchronize_rcu_expedited(), or a synchronize_rcu() woken from the
+	 * GP kthread, of job @j returns: the waiter is woken at @t
+	 * (kernel/rcu_exp.c, rcu_gp_kthread.c). NULL for workloads that make
+	 * none. */
 	void (*exp_woken)(kmodel *k, job *j, sim_time t);
 } workload_ops;
 
