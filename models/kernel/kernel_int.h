@@ -308,6 +308,7 @@ typedef struct kfree_cpu {      /* kfree_rcu_cpu */
 	sim_time head_first;
 	uint64_t head_snap;     /* head_gp_snap */
 	int cached;             /* empty pages cached (bkvcache) */
+	bool backoff;           /* backoff_page_cache_fill: the next refill is one page */
 	int64_t count;          /* krc_count() */
 	kfree_batch batch[2];   /* krw_arr */
 	int freeing;            /* the batch the kworker's step frees */
@@ -323,6 +324,9 @@ typedef struct kkfree {
 	sim_time bulk_cost;     /* ns: rcu.kfree_bulk_cost */
 	sim_time mon_cost;      /* ns: the monitor's fixed work */
 	int min_cached;         /* rcu.kfree_min_cached_pages */
+	int64_t shrink_at;      /* bytes: rcu.kfree_shrink_at (0: never) */
+	sim_time shrunk_at;     /* ns: the shrinker's last run (-1: none) */
+	uint64_t shrinks;       /* shrinker runs */
 	double single_share;    /* workload.kfree_single_share */
 	int64_t obj_size;       /* bytes an object */
 	int64_t pending, pending_max; /* objects queued and not yet freed */
@@ -720,8 +724,9 @@ bool kcpu_irq_in_reader(kcpu *c);
 /* The per-CPU state and kworkers. 0 or SIM_ENOMEM; destroy frees them. */
 int kfree_rcu_create(kmodel *k, const sim_params *p);
 void kfree_rcu_destroy(kmodel *k);
-/* @n kfree_rcu()s on @c, made at @t0, @t0 + @step, ..., accounted at @now. */
-void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now);
+/* @n kfree_rcu()s on @c, made at @t0, @t0 + @step, ..., accounted at @now;
+ * what the shrinker's callbacks ask of @c in *@e. */
+void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, rcu_effect *e);
 /* The callback of batch @obj (1 + CPU x 2 + batch; 0: not a batch's) invoked at @t. */
 void kfree_rcu_batch_invoke(kmodel *k, uint32_t obj, sim_time t);
 /* Bytes held now: pending objects and the pages holding them (cached too). */

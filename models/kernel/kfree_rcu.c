@@ -29,9 +29,11 @@
  * workqueue in the kernel: here on the CPU that queued them, at nice 0),
  * rcu.kfree_bulk_cost a pointer freed. The pages' snapshots are taken when
  * the objects are accounted (at most a tick after their kfree_rcu()).
- * Left out: the shrinker (no memory pressure is modelled), vmalloc'd
- * pointers (the second bulk channel), and the page allocation failures
- * behind kfree_rcu_mightsleep()'s synchronous fallback.
+ * Memory pressure (rcu.kfree_shrink_at) runs the shrinker
+ * (kfree_rcu_shrink_count()/_scan(), :3937-3976) from the reclaiming
+ * CPU. Left out: vmalloc'd pointers (the second bulk channel), and the
+ * page allocation failures behind kfree_rcu_mightsleep()'s synchronous
+ * fallback (rcusim has no page allocator).
  */
 #include <assert.h>
 #include <math.h>
@@ -99,7 +101,28 @@ static void kworker_kick(kcpu *c, kfree_cpu *kc, sim_time now)
 		kfail(c->k, SIM_ENOMEM);
 }
 
-void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now)
+static int64_t monitor_run(kcpu *c, kfree_cpu *kc, sim_time t, rcu_effect *e);
+
+/* Direct reclaim from @c at @now (rcu.kfree_shrink_at): the shrinker
+ * (kfree_rcu_shrink_count(): backoff on every CPU; kfree_rcu_shrink_scan():
+ * each CPU's cached pages freed and its monitor run at once). */
+static void shrink(kcpu *c, sim_time now, rcu_effect *e)
+{
+	kmodel *k = c->k;
+	kkfree *kf = &k->kfree;
+	kf->shrinks++;
+	kf->shrunk_at = now;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		kfree_cpu *kc = &kf->cpu[i];
+		kc->backoff = true;
+		kf->pages_held -= kc->cached;
+		kc->cached = 0;
+		if (kc->count)
+			(void)monitor_run(c, kc, now, e);
+	}
+}
+
+void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, rcu_effect *e)
 {
 	kmodel *k = c->k;
 	kkfree *kf = &k->kfree;
@@ -142,6 +165,9 @@ void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now)
 				n--;
 				t += step;
 				int fill = kf->min_cached - kc->cached;
+				if (kc->backoff && fill > 1)
+					fill = 1; /* fill_page_cache_func() under backoff */
+				kc->backoff = false;
 				kc->cached += fill;
 				kf->pages_allocated += (uint64_t)fill;
 				kf->pages_held += fill;
@@ -169,8 +195,12 @@ void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now)
 	}
 	if (kf->pending > kf->pending_max)
 		kf->pending_max = kf->pending;
-	if (kf->pending * kf->obj_size + kf->pages_held * KFREE_PAGE_SIZE > kf->bytes_max)
-		kf->bytes_max = kf->pending * kf->obj_size + kf->pages_held * KFREE_PAGE_SIZE;
+	int64_t bytes = kf->pending * kf->obj_size + kf->pages_held * KFREE_PAGE_SIZE;
+	if (bytes > kf->bytes_max)
+		kf->bytes_max = bytes;
+	if (kf->shrink_at && bytes >= kf->shrink_at &&
+	    (kf->shrunk_at < 0 || now - kf->shrunk_at >= jiffy(k)))
+		shrink(c, now, e);
 }
 
 /* Objects freed at @t: their latencies (inserted at times summing to @sum,
@@ -194,29 +224,14 @@ static void page_done(kkfree *kf, kfree_cpu *kc)
 		kf->pages_held--;
 }
 
-/* The kworker's next item on @c at @t: a batch whose grace period passed
- * (kfree_rcu_work()), else the monitor. Work in ns. */
-static double kw_step(kcpu *c, kthread *kt, sim_time t)
+/* kfree_rcu_monitor() of @kc at @t, from @c (its kworker, or the
+ * shrinker on the reclaiming CPU): kvfree_rcu_drain_ready(), then
+ * kvfree_rcu_queue_batch(), whose callback goes on @c (effects in *@e).
+ * Returns the objects it freed. */
+static int64_t monitor_run(kcpu *c, kfree_cpu *kc, sim_time t, rcu_effect *e)
 {
 	kmodel *k = c->k;
 	kkfree *kf = &k->kfree;
-	kfree_cpu *kc = &kf->cpu[kt->id];
-	for (int b = 0; b < 2; b++) {
-		kfree_batch *bt = &kc->batch[b];
-		if (!bt->ready)
-			continue;
-		/* kfree_rcu_work(): kfree_bulk() of each page, kvfree() of each
-		 * head object; done at the step's end. */
-		int64_t objs = bt->head_n;
-		for (int i = 0; i < bt->pages.n; i++)
-			objs += bt->pages.pg[i].n;
-		kt->has_work = true;
-		kc->freeing = b;
-		return (double)objs * (double)kf->bulk_cost;
-	}
-	if (!kc->mon_due)
-		return 0;
-	kc->mon_due = false;
 	kf->monitors++;
 	/* kvfree_rcu_drain_ready(): the oldest pages whose snapshot passed,
 	 * and the head list if its snapshot passed, freed now. */
@@ -262,16 +277,43 @@ static double kw_step(kcpu *c, kthread *kt, sim_time t)
 			kc->count = 0;
 			bt->busy = true;
 			kf->batches++;
-			rcu_effect e = { false, false, false, false };
-			if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, t, (uint32_t)(1 + kt->id * 2 + b), &e)) {
+			if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, t, (uint32_t)(1 + kc->kw.id * 2 + b), e)) {
 				kfail(k, SIM_ENOMEM);
-				return 0;
+				return objs;
 			}
 			k->rcu.cb.enqueued++;
 			sim_tavg_add_at(&k->rcu.cb.qtotal, t, t, 1);
-			kcpu_rcu_effect(c, t, &e);
 		}
 	}
+	return objs;
+}
+
+/* The kworker's next item on @c at @t: a batch whose grace period passed
+ * (kfree_rcu_work()), else the monitor. Work in ns. */
+static double kw_step(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	kkfree *kf = &k->kfree;
+	kfree_cpu *kc = &kf->cpu[kt->id];
+	for (int b = 0; b < 2; b++) {
+		kfree_batch *bt = &kc->batch[b];
+		if (!bt->ready)
+			continue;
+		/* kfree_rcu_work(): kfree_bulk() of each page, kvfree() of each
+		 * head object; done at the step's end. */
+		int64_t objs = bt->head_n;
+		for (int i = 0; i < bt->pages.n; i++)
+			objs += bt->pages.pg[i].n;
+		kt->has_work = true;
+		kc->freeing = b;
+		return (double)objs * (double)kf->bulk_cost;
+	}
+	if (!kc->mon_due)
+		return 0;
+	kc->mon_due = false;
+	rcu_effect e = { false, false, false, false };
+	int64_t objs = monitor_run(c, kc, t, &e);
+	kcpu_rcu_effect(c, t, &e);
 	if (kc->count)
 		monitor_arm(c, kc, t, t);
 	return (double)objs * (double)kf->bulk_cost + (double)kf->mon_cost;
@@ -343,6 +385,8 @@ int kfree_rcu_create(kmodel *k, const sim_params *p)
 	kf->on = true;
 	kf->drain_ns = 5 * sim_params_int(p, P_MACHINE_HZ) * k->mach.tick_ns; /* KFREE_DRAIN_JIFFIES = 5 * HZ */
 	kf->min_cached = (int)sim_params_int(p, P_RCU_KFREE_MIN_CACHED_PAGES);
+	kf->shrink_at = sim_params_int(p, P_RCU_KFREE_SHRINK_AT);
+	kf->shrunk_at = -1;
 	kf->bulk_cost = sim_params_int(p, P_RCU_KFREE_BULK_COST);
 	kf->mon_cost = sim_params_int(p, P_RCU_GP_NODE_COST);
 	kf->obj_size = 24 * sim_params_int(p, P_WORKLOAD_KFREE_MULT);
@@ -404,6 +448,8 @@ int kfree_rcu_finish(const kmodel *k, sim_metrics *m)
 	rc |= sim_metrics_scalar(m, "kfree.freed_without_gp", (double)kf->freed_no_gp);
 	rc |= sim_metrics_scalar(m, "kfree.head_objects", (double)kf->head_objects);
 	rc |= sim_metrics_scalar(m, "kfree.pages_allocated", (double)kf->pages_allocated);
+	if (kf->shrink_at)
+		rc |= sim_metrics_scalar(m, "kfree.shrinks", (double)kf->shrinks);
 	if (kf->freed) {
 		rc |= sim_metrics_scalar(m, "kfree.latency_mean_ns", kf->lat_sum / (double)kf->freed);
 		rc |= sim_metrics_scalar(m, "kfree.latency_max_ns", (double)kf->lat_max);

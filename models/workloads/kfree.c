@@ -85,7 +85,7 @@ static void kfree_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, d
 				return;
 		} else {
 			k->kfree.objects += (uint64_t)n;
-			kfree_rcu_n(c, n, t, step, now);
+			kfree_rcu_n(c, n, t, step, now, &eff->rcu);
 		}
 	}
 	if (after >= j->unit_work && !j->sleeping) {
@@ -130,6 +130,7 @@ static const sim_knob kfree_knob[] = {
 	{ P_WORKLOAD_KFREE_CALL_COST, SIM_ALWAYS },
 	{ P_RCU_KFREE_MIN_CACHED_PAGES, { P_WORKLOAD_KFREE_BY_CALL_RCU, "no", NULL } },
 	{ P_RCU_KFREE_BULK_COST, { P_WORKLOAD_KFREE_BY_CALL_RCU, "no", NULL } },
+	{ P_RCU_KFREE_SHRINK_AT, { P_WORKLOAD_KFREE_BY_CALL_RCU, "no", NULL } },
 };
 static const sim_knobs kfree_knobs = { { P_WORKLOAD_KIND, "kfree", NULL }, kfree_knob,
 				       sizeof(kfree_knob) / sizeof(kfree_knob[0]) };
