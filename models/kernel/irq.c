@@ -53,11 +53,26 @@ void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm)
 	}
 	if (!hardirq_lands(c, now))
 		return;
-	sim_time t = now + stretch(c, k->mach.irq_cost);
-	if (k->mach.sparc64)
+	kcpu_hardirq_return(c, now + stretch(c, k->mach.irq_cost));
+}
+
+void kcpu_hardirq_return(kcpu *c, sim_time t)
+{
+	if (c->k->mach.sparc64)
 		kcpu_trap_return(c, t);
 	else
 		kcpu_irq_return(c, t);
+}
+
+bool kcpu_rearm_past_interrupt(kcpu *c, sim_timer *tm, sim_time now)
+{
+	kmodel *k = c->k;
+	if (!c->in_softirq && !(c->fault & FAULT_IRQS_OFF))
+		return false;
+	sim_time at = c->in_softirq ? (c->run_lazy ? c->run_end_at : c->done.when) : k->fault.end;
+	if (sim_timer_at(k->eng, tm, at > now ? at : now + 1))
+		kfail(k, SIM_ENOMEM);
+	return true;
 }
 
 /* A device interrupt at @now: its handler cost, then irq_exit; the next

@@ -734,6 +734,14 @@ int64_t kfree_rcu_bytes(const kmodel *k);
 /* Its scalars (kfree.*), when modelled. 0 or SIM_ENOMEM. */
 int kfree_rcu_finish(const kmodel *k, sim_metrics *m);
 
+/* Timer @tm of @c fired at @now while @c runs a softirq or has interrupts
+ * off: re-armed for when the CPU is its own again (the run's end, the
+ * fault's end), true; false if @c is free (irq.c). */
+bool kcpu_rearm_past_interrupt(kcpu *c, sim_timer *tm, sim_time now);
+/* A hardirq's handler ended on @c at @t: back through sparc64's rtrap or
+ * x86's irq return (irq.c). */
+void kcpu_hardirq_return(kcpu *c, sim_time t);
+
 /* rcu_exp.c: expedited grace periods. */
 
 /* The kworker and its state, when a caller asks for expedited grace

@@ -400,25 +400,16 @@ void kcpu_exp_ipi_fire(sim_engine *eng, sim_timer *tm)
 		if (sim_timer_at(eng, &c->exp_rdr, t + (sim_time)ceil(left / speed(c))))
 			kfail(k, SIM_ENOMEM);
 	}
-	if (k->mach.sparc64)
-		kcpu_trap_return(c, t);
-	else
-		kcpu_irq_return(c, t);
+	kcpu_hardirq_return(c, t);
 }
 
 void kcpu_exp_rdr_fire(sim_engine *eng, sim_timer *tm)
 {
 	kcpu *c = tm->ctx;
-	kmodel *k = c->k;
 	sim_time now = sim_now(eng);
 	kcpu_settle_now(c);
-	if (c->in_softirq || (c->fault & FAULT_IRQS_OFF)) {
-		/* Interrupted: it gets there once the CPU is its own again. */
-		sim_time at = c->in_softirq ? (c->run_lazy ? c->run_end_at : c->done.when) : k->fault.end;
-		if (sim_timer_at(eng, &c->exp_rdr, at > now ? at : now + 1))
-			kfail(k, SIM_ENOMEM);
-		return;
-	}
+	if (kcpu_rearm_past_interrupt(c, &c->exp_rdr, now))
+		return; /* interrupted: it gets there once the CPU is its own again */
 	if (c->exp_owes)
 		rcu_exp_report(c, now);
 }

@@ -97,13 +97,8 @@ void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm)
 	krcu *r = &k->rcu;
 	sim_time now = sim_now(eng);
 	kcpu_settle_now(c);
-	if (c->in_softirq || (c->fault & FAULT_IRQS_OFF)) {
-		/* Interrupted: it gets there once the CPU is its own again. */
-		sim_time at = c->in_softirq ? (c->run_lazy ? c->run_end_at : c->done.when) : k->fault.end;
-		if (sim_timer_at(k->eng, &c->unlock, at > now ? at : now + 1))
-			kfail(k, SIM_ENOMEM);
-		return;
-	}
+	if (kcpu_rearm_past_interrupt(c, &c->unlock, now))
+		return; /* interrupted: it gets there once the CPU is its own again */
 	assert(is_job(c, c->rq.curr)); /* the timer leaves with it (kcpu_schedule()) */
 	job *j = c->rq.curr->owner;
 	int leaf = j->rdr.leaf;
