@@ -91,13 +91,14 @@ static void monitor_arm(kcpu *c, kfree_cpu *kc, sim_time t, sim_time now)
 		kfail(k, SIM_ENOMEM);
 }
 
-/* Wake @c's kworker at @now for work it has. */
-static void kworker_kick(kcpu *c, kfree_cpu *kc, sim_time now)
+/* Wake @c's kworker at @t for work it has (a wakeup already due by then
+ * stands). */
+static void kworker_kick(kcpu *c, kfree_cpu *kc, sim_time t)
 {
 	kthread *kt = &kc->kw;
-	if (!kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= now))
+	if (!kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= t))
 		return;
-	if (sim_timer_at(c->k->eng, &kt->wake, now))
+	if (sim_timer_at(c->k->eng, &kt->wake, t))
 		kfail(c->k, SIM_ENOMEM);
 }
 
