@@ -10,7 +10,8 @@
  * kernel/rcu/tree_plugin.h of 6.12 (:323-373, 476-586, 1060-1196); the
  * lists' rules are the flavor's (rcu/tree.c). Left out: the rcub kthread's
  * own CPU time and wakeup (the boost takes effect at the FQS scan that asks
- * for it), expedited grace periods' readers (exp_tasks).
+ * for it), and boosting for an expedited grace period. The readers an
+ * expedited grace period waits for (exp_tasks) are rcu_exp.c's.
  *
  * Each leaf keeps its preempted readers oldest first (the kernel's
  * blkd_tasks is newest first; gp_tasks and boost_tasks walk toward its
