@@ -73,9 +73,13 @@ busy_side_file() {
 		--quiet >b.out 2>b.err &
 	bg=$!
 	wait_status b.db 1 running && ok || bad "the run never showed as running"
+	# The run waits (SIGSTOP) until the lock is held: on a loaded machine it
+	# could otherwise end before the locker starts.
+	kill -STOP $bg
 	(
 		echo 'BEGIN IMMEDIATE;'
 		echo "UPDATE run SET label = label WHERE run_id = 0;"
+		echo '.shell touch locked'
 		i=0
 		while kill -0 $bg 2>/dev/null && [ $i -lt 1200 ]; do
 			sleep 0.1
@@ -84,6 +88,13 @@ busy_side_file() {
 		echo 'COMMIT;'
 	) | sqlite3 b.db &
 	locker=$!
+	i=0
+	while [ ! -e locked ] && [ $i -lt 600 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ -e locked ] && ok || bad "the locker never held the lock"
+	kill -CONT $bg
 	wait $bg
 	rc=$?
 	bg=
