@@ -631,6 +631,10 @@ bool kthread_runnable_on(const kcpu *c);
  * wakeup reschedules at once; from inside a handler, it sets need_resched
  * for the handler's return. */
 void kthread_wake(kthread *kt, sim_time now, bool event);
+/* Wake @kt from anywhere at @t: an event on its CPU at @t, unless it runs
+ * (a kick then is seen when its step ends) or a wakeup is already due by
+ * then; its kind's wake_fire decides whether its wait ends. */
+void kthread_kick(kthread *kt, sim_time t);
 /* The running kthread @kt's work up to @now (its step's end moves). */
 void kthread_progress(kcpu *c, kthread *kt, sim_time now);
 /* @kt was picked to run on @c from @t. */

@@ -77,29 +77,18 @@ static int pages_push(kfree_pages *l, const kfree_page *pg)
 static sim_time jiffy(const kmodel *k) { return k->mach.tick_ns; }
 
 /* schedule_delayed_monitor_work() at @t (accounted at @now): 1 jiffy once
- * the CPU holds a page's worth, else KFREE_DRAIN_JIFFIES; a pending one
- * only moves earlier. */
-static void monitor_arm(kcpu *c, kfree_cpu *kc, sim_time t, sim_time now)
+ * the CPU holds a page's worth (@full), else KFREE_DRAIN_JIFFIES; a pending
+ * one only moves earlier. */
+static void monitor_arm(kcpu *c, kfree_cpu *kc, bool full, sim_time t, sim_time now)
 {
 	kmodel *k = c->k;
-	sim_time at = t + (kc->count >= KFREE_MAX_ENTR ? jiffy(k) : k->kfree.drain_ns);
+	sim_time at = t + (full ? jiffy(k) : k->kfree.drain_ns);
 	if (at < now)
 		at = now;
 	if (kc->mon_due || (sim_timer_armed(&kc->mon) && kc->mon.when <= at))
 		return;
 	if (sim_timer_at(k->eng, &kc->mon, at))
 		kfail(k, SIM_ENOMEM);
-}
-
-/* Wake @c's kworker at @t for work it has (a wakeup already due by then
- * stands). */
-static void kworker_kick(kcpu *c, kfree_cpu *kc, sim_time t)
-{
-	kthread *kt = &kc->kw;
-	if (!kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= t))
-		return;
-	if (sim_timer_at(c->k->eng, &kt->wake, t))
-		kfail(c->k, SIM_ENOMEM);
 }
 
 static int64_t monitor_run(kcpu *c, kfree_cpu *kc, sim_time t, rcu_effect *e);
@@ -134,12 +123,9 @@ void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, r
 	 * and again at the one that makes a page's worth (a jiffy on). */
 	int64_t before = kc->count;
 	if (!before)
-		monitor_arm(c, kc, t0, now);
-	if (before < KFREE_MAX_ENTR && before + n >= KFREE_MAX_ENTR) {
-		kc->count = KFREE_MAX_ENTR;
-		monitor_arm(c, kc, t0 + (KFREE_MAX_ENTR - 1 - before) * step, now);
-		kc->count = before;
-	}
+		monitor_arm(c, kc, false, t0, now);
+	if (before < KFREE_MAX_ENTR && before + n >= KFREE_MAX_ENTR)
+		monitor_arm(c, kc, true, t0 + (KFREE_MAX_ENTR - 1 - before) * step, now);
 	sim_time t = t0;
 	while (n > 0) {
 		kfree_page *pg = kc->pages.n ? &kc->pages.pg[kc->pages.n - 1] : NULL;
@@ -316,7 +302,7 @@ static double kw_step(kcpu *c, kthread *kt, sim_time t)
 	int64_t objs = monitor_run(c, kc, t, &e);
 	kcpu_rcu_effect(c, t, &e);
 	if (kc->count)
-		monitor_arm(c, kc, t, t);
+		monitor_arm(c, kc, kc->count >= KFREE_MAX_ENTR, t, t);
 	return (double)objs * (double)kf->bulk_cost + (double)kf->mon_cost;
 }
 
@@ -340,7 +326,7 @@ static rcu_gp_next kw_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeo
 		bt->ready = false;
 		bt->busy = false;
 		if (kc->count && !kc->mon_due && !sim_timer_armed(&kc->mon))
-			monitor_arm(c, kc, t, t);
+			monitor_arm(c, kc, kc->count >= KFREE_MAX_ENTR, t, t);
 	}
 	bool more = kc->mon_due || kc->batch[0].ready || kc->batch[1].ready;
 	return more ? RCU_GP_NEXT_RUN : RCU_GP_NEXT_SLEEP;
@@ -364,9 +350,8 @@ static const kthread_ops kfree_kworker_ops = {
 static void monitor_fire(sim_engine *eng, sim_timer *tm)
 {
 	kfree_cpu *kc = tm->ctx;
-	kcpu *c = kc->kw.cpu;
 	kc->mon_due = true;
-	kworker_kick(c, kc, sim_now(eng));
+	kthread_kick(&kc->kw, sim_now(eng));
 }
 
 void kfree_rcu_batch_invoke(kmodel *k, uint32_t obj, sim_time t)
@@ -377,7 +362,7 @@ void kfree_rcu_batch_invoke(kmodel *k, uint32_t obj, sim_time t)
 	kfree_batch *bt = &kc->batch[(obj - 1) % 2];
 	assert(bt->busy && !bt->ready);
 	bt->ready = true;
-	kworker_kick(kc->kw.cpu, kc, t);
+	kthread_kick(&kc->kw, t);
 }
 
 int kfree_rcu_create(kmodel *k, const sim_params *p)

@@ -74,6 +74,15 @@ void kthread_runs(kcpu *c, kthread *kt, sim_time t)
 	kthread_arm(c, t);
 }
 
+void kthread_kick(kthread *kt, sim_time t)
+{
+	kmodel *k = kt->cpu->k;
+	if (!kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= t))
+		return;
+	if (sim_timer_at(k->eng, &kt->wake, t))
+		kfail(k, SIM_ENOMEM);
+}
+
 void kthread_wake(kthread *kt, sim_time now, bool event)
 {
 	kcpu *c = kt->cpu;

@@ -67,12 +67,8 @@ static bool exp_wakeable(const krcu *r)
 
 static void exp_kick(kmodel *k, sim_time now)
 {
-	kthread *kt = k->rcu.expk;
-	if (!kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= now) ||
-	    !exp_wakeable(&k->rcu))
-		return;
-	if (sim_timer_at(k->eng, &kt->wake, now))
-		kfail(k, SIM_ENOMEM);
+	if (exp_wakeable(&k->rcu))
+		kthread_kick(k->rcu.expk, now);
 }
 
 /* Idle (its idle task, in no interrupt): in an extended quiescent state. */
@@ -159,8 +155,7 @@ static double exp_step(kcpu *c, kthread *kt, sim_time t)
 	for (int l = 0; l < r->exp_nleafk; l++) {
 		kthread *lk = &r->exp_leafk[l];
 		lk->has_work = true;
-		if (lk->sleeping && sim_timer_at(k->eng, &lk->wake, t))
-			kfail(k, SIM_ENOMEM);
+		kthread_kick(lk, t);
 	}
 	/* Every reader preempted inside rcu_read_lock() holds it (exp_tasks). */
 	for (int l = 0; l < r->nreader_lists && r->blkd; l++)

@@ -26,9 +26,8 @@ static void srs_step_end(kmodel *k, sim_time t)
 			k->wl.ops->exp_woken(k, j, t);
 		}
 	}
-	kthread *kt = r->srsk;
-	if (r->srs_left && kt->sleeping && !sim_timer_armed(&kt->wake) && sim_timer_at(k->eng, &kt->wake, t))
-		kfail(k, SIM_ENOMEM);
+	if (r->srs_left)
+		kthread_kick(r->srsk, t);
 }
 
 /* The synchronize_rcu() waiters of rcu.normal_wake_from_gp around a step
@@ -145,11 +144,8 @@ const kthread_ops rcu_gp_kthread_ops = {
 void rcu_gp_kthread_kick(kmodel *k, sim_time now)
 {
 	kthread *kt = k->rcu.gpk;
-	if (!kt || !kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= now) ||
-	    !k->rcu.ops->gp_wakeable(k->rcu.rsp))
-		return;
-	if (sim_timer_at(k->eng, &kt->wake, now))
-		kfail(k, SIM_ENOMEM);
+	if (kt && k->rcu.ops->gp_wakeable(k->rcu.rsp))
+		kthread_kick(kt, now);
 }
 
 /* The sync_wq kworker (rcu_sr_normal_gp_cleanup_work(), tree.c

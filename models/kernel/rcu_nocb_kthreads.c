@@ -104,17 +104,6 @@ const kthread_ops rcu_nocb_cb_kthread_ops = {
 	.wake_fire = rcuo_wake_fire,
 };
 
-/* Wake @kt (rcuog or rcuo) from anywhere at @now: an event on its CPU at
- * now, which wakes it if it still sleeps and its wait would end (a kick
- * while it runs is seen when its step ends). */
-static void nocb_kthread_kick(kmodel *k, kthread *kt, sim_time now)
-{
-	if (!kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= now))
-		return;
-	if (sim_timer_at(k->eng, &kt->wake, now))
-		kfail(k, SIM_ENOMEM);
-}
-
 void rcu_nocb_kicks(kmodel *k, sim_time now)
 {
 	const rcu_flavor *rf = k->rcu.ops;
@@ -124,10 +113,10 @@ void rcu_nocb_kicks(kmodel *k, sim_time now)
 		int id = kk[i].id;
 		switch (kk[i].kind) {
 		case RCU_KICK_RCUOG:
-			nocb_kthread_kick(k, &k->rcu.rcuog[id], now);
+			kthread_kick(&k->rcu.rcuog[id], now);
 			break;
 		case RCU_KICK_RCUO:
-			nocb_kthread_kick(k, k->cpu[id].rcuo, now);
+			kthread_kick(k->cpu[id].rcuo, now);
 			break;
 		case RCU_KICK_TIMER: {
 			sim_timer *tm = &k->rcu.rcuog[id].nocb_timer;
