@@ -39,6 +39,7 @@ static void kernel_destroy(void *state)
 	free(k->rcu.rcuo);
 	rcu_readers_destroy(k);
 	rcu_exp_destroy(k);
+	rcu_barrier_destroy(k);
 	kfree_rcu_destroy(k);
 	if (k->wl.jobs)
 		for (int64_t j = 0; j < k->wl.njobs; j++) {
@@ -148,6 +149,8 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 		.invoke_ctx = k,
 		.tick_ns = k->mach.tick_ns,
 		.bulk_calls = k->wl.bulk_calls,
+		.barrier_done = rcu_barrier_callback,
+		.barrier_ctx = k,
 	};
 	return r->ops->create(&r->rsp, &env, err, errlen);
 }
@@ -328,6 +331,8 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = rcu_readers_create(k);
 	if (!rc)
 		rc = rcu_exp_create(k, p, env->m);
+	if (!rc)
+		rc = rcu_barrier_create(k, p, env->m);
 	if (!rc && !strcmp(k->wl.ops->kind, "kfree")) {
 		if (sim_params_int(p, P_WORKLOAD_KFREE_BY_CALL_RCU)) {
 			k->kfree.by_call = true;
@@ -517,6 +522,7 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	if (k->rcu.nocb)
 		rc |= nocb_kthreads_finish(k, m, now);
 	rc |= rcu_exp_finish(k, m);
+	rc |= rcu_barrier_finish(k, m);
 	if (k->rcu.srs) {
 		rc |= sim_metrics_scalar(m, "syncrcu.woken_by_gp_kthread", (double)k->rcu.srs_woken_gp);
 		rc |= sim_metrics_scalar(m, "syncrcu.woken_by_kworker", (double)k->rcu.srs_woken_wq);

@@ -280,6 +280,20 @@ typedef struct krcu {
 	kthread *srsk;          /* the sync_wq kworker waking the waiters past the first 5 */
 	int64_t srs_left;       /* waiters it has yet to wake */
 	uint64_t srs_woken_gp, srs_woken_wq; /* waiters woken by the GP kthread, by the kworker */
+	/* rcu_barrier() called in a loop (rcu_barrier.c, workload.barrier). */
+	kthread *bark;          /* its caller, or NULL */
+	int bar_phase;          /* where the caller is (rcu_barrier.c's BAR_*) */
+	int bar_cursor;         /* the next CPU its loop looks at */
+	int bar_target;         /* the CPU its IPI goes to, -1 at the loop's end */
+	int64_t bar_count;      /* rcu_state.barrier_cpu_count */
+	sim_time bar_start;     /* ns: the call in progress began */
+	sim_time bar_not_before; /* ns: the latest barrier callback's invocation so far */
+	sim_time bar_gap;       /* ns: workload.barrier_gap */
+	sim_time bar_send_cost; /* ns: rcu.exp_ipi_send_cost */
+	sim_timer bar_ipi;      /* its IPI on its way to bar_target */
+	sim_hist *bar_dur;      /* barrier.duration_ns */
+	uint64_t bar_calls, bar_returned, bar_ipis, bar_waited, bar_flushed, bar_lazy;
+	sim_time bar_ipi_cpu_ns; /* ns: the handlers' CPU time */
 } krcu;
 
 /* kfree_rcu() batching (kfree_rcu.c), with the kfree workload. */
@@ -788,6 +802,18 @@ void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm);
 /* The fault @kind begins or ends on @c at @now. */
 void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind);
 void kcpu_fault_end(kcpu *c, sim_time now);
+
+/* ---- rcu_barrier.c ---- */
+
+/* The rcu_barrier() caller of workload.barrier on Tree RCU (nothing
+ * otherwise). 0 or SIM_ENOMEM. */
+int rcu_barrier_create(kmodel *k, const sim_params *p, sim_metrics *m);
+void rcu_barrier_destroy(kmodel *k);
+/* rcu_barrier_callback() (the flavor's env.barrier_done): an entrained
+ * barrier callback on @cpu is invoked at @t. */
+void rcu_barrier_callback(void *ctx, int cpu, sim_time t);
+/* Its barrier.* scalars, when it exists. 0 or SIM_ENOMEM. */
+int rcu_barrier_finish(const kmodel *k, sim_metrics *m);
 
 /* ---- fault.c ---- */
 

@@ -15,8 +15,8 @@
  * as a task on a CPU.
  * The operations marked optional may be NULL in a flavor without them
  * (classic): rcu_flavor_fill() puts in each one's default, so the caller
- * calls them without a test, but for call_rcu_n and gp_step, which it
- * asks for; gp_wakeable is called only with gp_step, and the offloading
+ * calls them without a test, but for call_rcu_n, gp_step and
+ * barrier_entrain, which it asks for; gp_wakeable is called only with gp_step, and the offloading
  * operations after nocb_groups only when it is above 0.
  */
 #ifndef RCUSIM_MODELS_RCU_H
@@ -86,6 +86,9 @@ typedef struct rcu_gp_work {
  * costs one call per run, not per callback. */
 typedef void rcu_invoke_fn(void *ctx, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
 			   sim_time cost_ns);
+/* rcu_barrier_callback() (tree.c 6.12:4477-4489): the callback
+ * rcu_barrier() entrained on @cpu (barrier_entrain) is invoked at @t. */
+typedef void rcu_barrier_fn(void *ctx, int cpu, sim_time t);
 
 /* Offloading (rcu_nocbs): what the flavor leaves its caller to do for the
  * rcuog and rcuo kthreads and the groups' deferred-wakeup timers, gathered
@@ -119,6 +122,8 @@ typedef struct rcu_flavor_env {
 	sim_time tick_ns;    /* ns between ticks: one jiffy */
 	bool hurry;          /* the workload's call site is call_rcu_hurry() (never lazy) */
 	bool bulk_calls;     /* the workload queues its callbacks in bulk (call_rcu_n) */
+	rcu_barrier_fn *barrier_done; /* an entrained rcu_barrier() callback's function, or NULL */
+	void *barrier_ctx;   /* its first argument */
 } rcu_flavor_env;
 
 typedef struct rcu_flavor {
@@ -190,10 +195,10 @@ typedef struct rcu_flavor {
 	/* The operations below are optional: where a flavor leaves one NULL,
 	 * rcu_flavor_fill() puts in what a kernel without the mechanism does
 	 * (nothing, or the answer noted), so the CPU model calls every one
-	 * without a test. gp_step (a grace-period kthread) and call_rcu_n
-	 * (bulk calls) stay NULL where absent: the caller asks for them;
-	 * gp_wakeable is called only with gp_step, the offloading operations
-	 * after nocb_groups only when it is above 0.
+	 * without a test. gp_step (a grace-period kthread), call_rcu_n
+	 * (bulk calls) and barrier_entrain stay NULL where absent: the caller
+	 * asks for them; gp_wakeable is called only with gp_step, the
+	 * offloading operations after nocb_groups only when it is above 0.
 	 *
 	 * @cpu enters or leaves its idle loop (an extended quiescent
 	 * state, ct_idle_enter()/ct_idle_exit()). Own state only, as
@@ -232,6 +237,19 @@ typedef struct rcu_flavor {
 	 * boosting (rnp->boost_tasks: some reader it waits for is left)? */
 	bool (*reader_blocks_gp)(const void *rsp, const rcu_reader *r);
 	bool (*boosting)(const void *rsp, int leaf);
+	/* rcu_barrier_entrain() (tree.c 6.12:4493-4525) on @cpu at @now, from
+	 * its IPI handler: flush an offloaded CPU's bypass (its lazy
+	 * callbacks become ordinary ones, rcuog woken if the list had nothing
+	 * pending), then, if any callback is queued, entrain one after the
+	 * last, whose invocation calls env->barrier_done. True if entrained;
+	 * *flushed and *lazy: callbacks moved from the bypass, and of them
+	 * lazy ones; *batch_end: when the batch last taken off the list ends
+	 * (rcu_do_batch() counts its callbacks as queued until then, so a
+	 * list emptied by a batch still in progress has the barrier callback
+	 * invoked right after it, tree.c:2608). NULL without rcu_barrier()
+	 * (the caller asks for it). */
+	bool (*barrier_entrain)(void *rsp, int cpu, sim_time now, int64_t *flushed, int64_t *lazy,
+				sim_time *batch_end);
 
 	/* Callback offloading (rcu_nocbs). nocb_groups: the rcuog groups, 0
 	 * when no CPU is offloaded (then none of the others is called;

@@ -261,6 +261,7 @@ int rcu_tree_create(rcu_tree_state **out, const rcu_tree_cfg *cfg, bool payload,
 		rdp->cpu_no_qs = true;
 		rdp->core_needs_qs = false;
 		rdp->watching = 1; /* CT_RCU_WATCHING: running, not idle (context_tracking.c:34) */
+		rdp->barrier_mark = RCU_TREE_NO_BARRIER;
 		if (rcu_segcblist_init(&rdp->cblist, payload, cfg->cb_runs && !payload))
 			goto nomem;
 	}
@@ -735,6 +736,14 @@ void rcu_tree_invoke_done(rcu_tree_state *rsp, int cpu, int64_t n, sim_time firs
 		rcu_segcblist_add_latencies(l, n, first_ns, cost_ns, lat);
 	rcu_segcblist_remove_done(l, n);
 	rdp->n_cbs_invoked += (uint64_t)n;
+	rdp->batch_end_ns = first_ns + (sim_time)n * cost_ns;
+	if (__builtin_expect(rdp->barrier_mark != RCU_TREE_NO_BARRIER, 0) &&
+	    l->head >= rdp->barrier_mark) {
+		/* rcu_barrier_callback(), right after the callback before it. */
+		uint64_t k = rdp->barrier_mark - (l->head - (uint64_t)n);
+		rdp->barrier_mark = RCU_TREE_NO_BARRIER;
+		rsp->barrier_done(rsp->barrier_ctx, cpu, first_ns + (sim_time)k * cost_ns);
+	}
 	/* tree.c:2611-2620: restore blimit once the flood has drained; reset
 	 * the overflow trigger. */
 	int64_t count = rcu_segcblist_n_cbs(l) + elsewhere;

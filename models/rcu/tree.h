@@ -190,7 +190,16 @@ typedef struct rcu_tree_data {
 	/* 4. statistics (not the kernel's) */
 	int64_t qlen_max;       /* most callbacks queued at once */
 	uint64_t n_cbs_invoked; /* callbacks invoked */
+	/* 5. rcu_barrier() (tree.c:4493-4525): its barrier_head, entrained after
+	 * the callback at ring index barrier_mark - 1 and invoked right after
+	 * it (a mark, not a ring entry: it carries no object and costs no
+	 * callback time); RCU_TREE_NO_BARRIER when none is queued. */
+	uint64_t barrier_mark;
+	sim_time batch_end_ns;  /* ns: the last callback taken off the list ends (a batch's
+				   callbacks are counted until it ends, tree.c:2608) */
 } rcu_tree_data;
+
+#define RCU_TREE_NO_BARRIER UINT64_MAX
 
 /* struct rcu_state (tree.h:340) with its tree, its CPUs and the FQS
  * loop's locals. */
@@ -237,6 +246,9 @@ typedef struct rcu_tree_state {
 	int64_t fqs_j;          /* j: the wait, jiffies */
 	int64_t fqs_wait_end;   /* jiffies: the current wait's timeout */
 	int *resched;           /* the last scan's CPUs to resched_cpu() (ncpus slots) */
+	/* 5. rcu_barrier_callback()'s function (NULL: never entrained) */
+	void (*barrier_done)(void *ctx, int cpu, sim_time t);
+	void *barrier_ctx;
 } rcu_tree_state;
 
 /* Build the tree for @cfg with every CPU online and idle RCU (rcu_init,

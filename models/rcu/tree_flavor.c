@@ -85,6 +85,8 @@ static int tree_create(void **out, const rcu_flavor_env *env, char *err, size_t 
 	tf->lat = env->lat;
 	tf->invoke = env->invoke;
 	tf->invoke_ctx = env->invoke_ctx;
+	tf->rs->barrier_done = env->barrier_done;
+	tf->rs->barrier_ctx = env->barrier_ctx;
 	tf->phase = GPK_IDLE;
 	if ((rc = rcu_tree_nocb_create(tf, env, err, errlen)))
 		return rc;
@@ -440,6 +442,38 @@ static bool tree_needs_cpu(const void *state, int cpu)
 	return rcu_tree_needs_cpu(tf->rs, cpu);
 }
 
+/* rcu_barrier_entrain() (tree.c 6.12:4493-4525) on @cpu at @now. */
+static bool tree_barrier_entrain(void *state, int cpu, sim_time now, int64_t *flushed, int64_t *lazy,
+				 sim_time *batch_end)
+{
+	tree_flavor *tf = state;
+	rcu_tree_data *rdp = &tf->rs->rda[cpu];
+	rcu_segcblist *l = &rdp->cblist;
+	*flushed = *lazy = 0;
+	*batch_end = rdp->batch_end_ns;
+	assert(rdp->barrier_mark == RCU_TREE_NO_BARRIER); /* barrier_mutex: one at a time */
+	if (tf->nocb && rdp->offloaded) {
+		/* Flush the bypass, lazy callbacks and all (lazy_len = 0), and
+		 * wake rcuog if the list had nothing pending before (:4507-4516). */
+		int64_t j = now / tf->tick_ns;
+		bool was_alldone = !rcu_segcblist_pend_cbs(l);
+		*lazy = tf->nocb->nd[cpu].lazy_len;
+		*flushed = rcu_nocb_flush_bypass(tf->nocb, cpu, j);
+		if (was_alldone && rcu_segcblist_pend_cbs(l)) {
+			rcu_nocb_effect e;
+			rcu_nocb_effect_init(&e);
+			(void)rcu_nocb_wake_nocb_gp(tf->nocb, cpu, false, &e);
+			rcu_tree_nocb_effect(tf, &e, j);
+		}
+	}
+	/* rcu_segcblist_entrain() (rcu_segcblist.c:349-367): after the last
+	 * callback, in its segment; nothing to entrain behind on an empty list. */
+	if (rcu_segcblist_empty(l))
+		return false;
+	rdp->barrier_mark = l->tails[RCU_NEXT_TAIL];
+	return true;
+}
+
 /* rcu_softirq_qs() (tree.c 6.12:247-258) from ksoftirqd: rcu_qs(). */
 static void tree_softirq_qs(void *state, int cpu)
 {
@@ -477,6 +511,9 @@ static const sim_knob tree_knob[] = {
 	{ P_RCU_EXP_IPI_SEND_COST, SIM_ALWAYS },
 	{ P_RCU_EXP_KTHREAD, { P_SCHED_KIND, "eevdf", NULL } },
 	{ P_RCU_EXP_STALL_TIMEOUT, SIM_ALWAYS },
+	{ P_WORKLOAD_BARRIER, SIM_ALWAYS },
+	{ P_WORKLOAD_BARRIER_GAP, { P_WORKLOAD_BARRIER, "yes", NULL } },
+	{ P_WORKLOAD_BARRIER_CPU, { P_WORKLOAD_BARRIER, "yes", NULL } },
 	{ P_IRQ_NOHZ_IDLE, SIM_ALWAYS },
 	{ P_RCU_BLIMIT, SIM_ALWAYS },
 	{ P_RCU_QHIMARK, SIM_ALWAYS },
@@ -511,6 +548,13 @@ static int tree_validate(const sim_params *p, char *err, size_t errlen)
 			 sim_params_text(p, P_RCU_GP_KTHREAD_CPU), machine_ncpus(p) - 1);
 		return SIM_EINPUT;
 	}
+	if (sim_params_int(p, P_WORKLOAD_BARRIER) &&
+	    sim_params_int(p, P_WORKLOAD_BARRIER_CPU) >= machine_ncpus(p)) {
+		sim_params_where(p, P_WORKLOAD_BARRIER_CPU, a, sizeof(a));
+		snprintf(err, errlen, "%s: CPU %s, but the machine has CPUs 0-%d", a,
+			 sim_params_text(p, P_WORKLOAD_BARRIER_CPU), machine_ncpus(p) - 1);
+		return SIM_EINPUT;
+	}
 	return rcu_nocb_validate(p, err, errlen);
 }
 
@@ -543,6 +587,7 @@ const rcu_flavor rcu_tree = {
 	.reader_unlock = tree_reader_unlock,
 	.reader_blocks_gp = tree_reader_blocks_gp,
 	.boosting = tree_boosting,
+	.barrier_entrain = tree_barrier_entrain,
 	.needs_cpu = tree_needs_cpu,
 	.nocb_groups = rcu_tree_nocb_groups,
 	.nocb_leader = rcu_tree_nocb_leader,
