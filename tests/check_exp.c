@@ -272,6 +272,56 @@ START_TEST(wake_from_gp_wakes_five_and_leaves_the_rest)
 }
 END_TEST
 
+START_TEST(wake_from_gp_five_wait_heads)
+{
+	/* The same 8 waiters: in steady state two wait heads are in use (the
+	 * done tail's and the grace period's in progress), never more than
+	 * five. With all five taken (as when the sync_wq kworker has not run
+	 * for three grace-period ends) a grace period that starts with
+	 * waiters takes none of them (rcu_sr_normal_gp_init(), tree.c
+	 * 6.12:1766-1770) and asks for the next one (:1843-1844), which takes
+	 * them once a head is free again. */
+	box b;
+	const char *sets[] = { "workload.syncrcu_expedited=no", "workload.jobs=8", "workload.syncrcu_callers=-1",
+			       "workload.syncrcu_gap=0ns", "rcu.normal_wake_from_gp=yes", NULL };
+	box_create(&b, sets);
+	krcu *r = &b.k->rcu;
+	rcu_tree_state *ts = tree(&b);
+	int most = 0;
+	while (sim_now(b.eng) < 200 * MS) {
+		run_to(&b, sim_now(b.eng) + 100000);
+		if (r->srs_heads > most)
+			most = r->srs_heads;
+	}
+	ck_assert_int_ge(most, 2);
+	ck_assert_int_le(most, 3);
+	ck_assert_uint_eq(r->srs_no_head, 0);
+	/* Between grace periods, with the kworker done, only the done tail
+	 * holds a head: hold the
+	 * other four, as wait heads a kworker four grace-period ends behind
+	 * has yet to put back. */
+	while (r->srs_cur_head || r->srs_left || r->srs_heads_work)
+		run_to(&b, sim_now(b.eng) + 1000);
+	ck_assert_int_eq(r->srs_heads, 1);
+	int held = 4;
+	r->srs_heads += held;
+	uint64_t gps = ts->gp_completed, woken = r->srs_woken_gp + r->srs_woken_wq;
+	for (int64_t i = 0; i < b.k->wl.njobs; i++)
+		woken += b.k->wl.jobs[i].exp_wake; /* woken by the last end, at its step's end */
+	run_to(&b, sim_now(b.eng) + 200 * MS);
+	/* Every grace period found no head and asked for the next: none
+	 * served a waiter. */
+	ck_assert_uint_gt(ts->gp_completed, gps + 5);
+	ck_assert_uint_ge(r->srs_no_head, ts->gp_completed - gps);
+	ck_assert_uint_eq(r->srs_woken_gp + r->srs_woken_wq, woken);
+	r->srs_heads -= held;
+	woken = r->srs_woken_gp + r->srs_woken_wq;
+	run_to(&b, sim_now(b.eng) + 100 * MS);
+	ck_assert_uint_ge(r->srs_woken_gp + r->srs_woken_wq, woken + 8 * 3);
+	box_destroy(&b);
+}
+END_TEST
+
 START_TEST(wake_from_gp_small_is_for_16_cpus_at_most)
 {
 	/* small, 6.19's default (-1): on when num_possible_cpus() <= 16
@@ -300,6 +350,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, preempted_reader_holds_it_until_unlock);
 	tcase_add_test(tc, rcu_normal_wins);
 	tcase_add_test(tc, wake_from_gp_wakes_five_and_leaves_the_rest);
+	tcase_add_test(tc, wake_from_gp_five_wait_heads);
 	tcase_add_test(tc, wake_from_gp_small_is_for_16_cpus_at_most);
 	suite_add_tcase(s, tc);
 	return s;

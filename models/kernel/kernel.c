@@ -526,6 +526,7 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	if (k->rcu.srs) {
 		rc |= sim_metrics_scalar(m, "syncrcu.woken_by_gp_kthread", (double)k->rcu.srs_woken_gp);
 		rc |= sim_metrics_scalar(m, "syncrcu.woken_by_kworker", (double)k->rcu.srs_woken_wq);
+		rc |= sim_metrics_scalar(m, "syncrcu.wait_heads_exhausted", (double)k->rcu.srs_no_head);
 	}
 	rc |= kfree_rcu_finish(k, m);
 	if (k->files.on)

@@ -280,6 +280,11 @@ typedef struct krcu {
 	kthread *srsk;          /* the sync_wq kworker waking the waiters past the first 5 */
 	int64_t srs_left;       /* waiters it has yet to wake */
 	uint64_t srs_woken_gp, srs_woken_wq; /* waiters woken by the GP kthread, by the kworker */
+	int srs_heads;          /* wait heads in use (of SR_NORMAL_GP_WAIT_HEAD_MAX) */
+	int srs_heads_work;     /* of them, left to the kworker to put back */
+	bool srs_dummy;         /* one of them is the done tail (srs_done_tail) */
+	bool srs_cur_head;      /* one of them marks the grace period in progress (srs_wait_tail) */
+	uint64_t srs_no_head;   /* grace periods that started with waiters and no free wait head */
 	/* rcu_barrier() called in a loop (rcu_barrier.c, workload.barrier). */
 	kthread *bark;          /* its caller, or NULL */
 	int bar_phase;          /* where the caller is (rcu_barrier.c's BAR_*) */

@@ -13,6 +13,13 @@
 #include "kernel/kernel_int.h"
 #include "rcu/tree.h"
 
+/* rcu_state.srs_wait_nodes[] (tree.h 6.12:323, 419). */
+#define SR_NORMAL_GP_WAIT_HEAD_MAX 5
+
+/* Is the sync_wq work item queued or running (srs_cleanups_pending)? It
+ * is queued only with waiters or wait heads left to it. */
+static bool srs_work_pending(const krcu *r) { return r->srs_left || r->srs_heads_work; }
+
 /* The waiters a grace period's end woke: those woken here at @t, and the
  * sync_wq kworker woken for the rest. */
 static void srs_step_end(kmodel *k, sim_time t)
@@ -26,21 +33,42 @@ static void srs_step_end(kmodel *k, sim_time t)
 			k->wl.ops->exp_woken(k, j, t);
 		}
 	}
-	if (r->srs_left)
+	if (srs_work_pending(r))
 		kthread_kick(r->srsk, t);
 }
 
 /* The synchronize_rcu() waiters of rcu.normal_wake_from_gp around a step
- * that moved gp_seq from @before to @after: a grace period's start takes
- * every waiter queued so far (rcu_sr_normal_gp_init(), tree.c
- * 6.12:1756-1786); its end wakes the first SR_MAX_USERS_WAKE_FROM_GP (5)
- * of them from here (complete(), at the step's end) and leaves the rest to
- * the sync_wq work item (rcu_sr_normal_gp_cleanup(), :1695-1751). The
- * extra work in ns: a complete() each. */
-static double srs_gp_step(kmodel *k, uint64_t before, uint64_t after)
+ * on @cpu that moved gp_seq from @before to @after:
+ * - a grace period's start (rcu_sr_normal_gp_init(), tree.c
+ *   6.12:1756-1786) takes every waiter queued so far behind a wait head,
+ *   one of five (rcu_sr_get_wait_head(), :1605-1618); with all five in
+ *   use it takes none and asks for the grace period after it
+ *   (start_poll_synchronize_rcu(), :1843-1844);
+ * - its end (rcu_sr_normal_gp_cleanup(), :1695-1751) wakes the first
+ *   SR_MAX_USERS_WAKE_FROM_GP (5) from here (complete(), at the step's
+ *   end) and leaves the rest to the sync_wq work item; its wait head
+ *   becomes the done tail, and the previous done tail's is put back at
+ *   once when nothing else is left and no work is pending (:1725-1731),
+ *   else by the work (rcu_sr_normal_gp_cleanup_work(), :1647-1690, which
+ *   puts every wait head behind the done tail).
+ * The extra work in ns: a complete() each. */
+static double srs_gp_step(kmodel *k, int cpu, uint64_t before, uint64_t after)
 {
 	krcu *r = &k->rcu;
 	if (!rcu_seq_state(before) && rcu_seq_state(after)) {
+		bool any = false;
+		for (int64_t i = 0; i < k->wl.njobs && !any; i++)
+			any = k->wl.jobs[i].srs_waiting && !k->wl.jobs[i].srs_assigned;
+		if (!any)
+			return 0;
+		if (r->srs_heads == SR_NORMAL_GP_WAIT_HEAD_MAX) {
+			rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
+			r->srs_no_head++;
+			(void)rcu_tree_start_this_gp(ts, ts->rda[cpu].leaf, cpu, rcu_seq_snap(ts->gp_seq));
+			return 0;
+		}
+		r->srs_heads++;
+		r->srs_cur_head = true;
 		for (int64_t i = 0; i < k->wl.njobs; i++) {
 			job *j = &k->wl.jobs[i];
 			if (j->srs_waiting && !j->srs_assigned) {
@@ -50,9 +78,11 @@ static double srs_gp_step(kmodel *k, uint64_t before, uint64_t after)
 		}
 		return 0;
 	}
-	if (!rcu_seq_state(before) || rcu_seq_state(after))
+	if (!rcu_seq_state(before) || rcu_seq_state(after) || !r->srs_cur_head)
 		return 0;
+	r->srs_cur_head = false;
 	int direct = 0;
+	int64_t left = 0;
 	for (int64_t i = 0; i < k->wl.njobs; i++) {
 		job *j = &k->wl.jobs[i];
 		if (!j->srs_waiting || !j->srs_assigned || j->srs_gp != before)
@@ -63,9 +93,20 @@ static double srs_gp_step(kmodel *k, uint64_t before, uint64_t after)
 			j->exp_wake = true;
 		} else {
 			j->srs_wq = true;
-			r->srs_left++;
+			left++;
 		}
 	}
+	if (r->srs_dummy) {
+		if (!left && !srs_work_pending(r))
+			r->srs_heads--; /* rcu_sr_put_wait_head() of the old done tail */
+		else
+			r->srs_heads_work++;
+	}
+	r->srs_dummy = true;
+	r->srs_left += left;
+	RCUSIM_CHECK(r->srs_heads >= 1 && r->srs_heads <= SR_NORMAL_GP_WAIT_HEAD_MAX &&
+			     r->srs_heads_work < r->srs_heads,
+		     "kernel.srs_wait_heads");
 	return (double)(direct * r->fqs_cpu_cost);
 }
 
@@ -82,7 +123,7 @@ static double gp_step(kcpu *c, kthread *kt, sim_time t)
 	k->rcu.ops->gp_step(k->rcu.rsp, c->id, t, &kt->gpw);
 	double work = (double)(kt->gpw.nodes * k->rcu.node_cost + kt->gpw.cpus * k->rcu.fqs_cpu_cost);
 	if (__builtin_expect(k->rcu.srs, 0))
-		work += srs_gp_step(k, before, rcu_tree_flavor_state(k->rcu.rsp)->gp_seq);
+		work += srs_gp_step(k, c->id, before, rcu_tree_flavor_state(k->rcu.rsp)->gp_seq);
 	rcu_effect none = { false, false, false, false };
 	kcpu_rcu_effect(c, t, &none); /* rcu_nocb_gp_cleanup()'s kicks */
 	return work;
@@ -149,7 +190,8 @@ void rcu_gp_kthread_kick(kmodel *k, sim_time now)
 }
 
 /* The sync_wq kworker (rcu_sr_normal_gp_cleanup_work(), tree.c
- * 6.12:1647-1690): complete() of every waiter left to it, a step. */
+ * 6.12:1647-1690): complete() of every waiter left to it, and the wait
+ * heads behind the done tail put back, a step. */
 static double srs_step(kcpu *c, kthread *kt, sim_time t)
 {
 	kmodel *k = c->k;
@@ -173,6 +215,8 @@ static rcu_gp_next srs_step_end_wq(kcpu *c, kthread *kt, sim_time t, sim_time *t
 			k->wl.ops->exp_woken(k, j, t);
 		}
 	}
+	k->rcu.srs_heads -= k->rcu.srs_heads_work; /* every wait head behind the done tail */
+	k->rcu.srs_heads_work = 0;
 	return RCU_GP_NEXT_SLEEP;
 }
 
@@ -180,7 +224,7 @@ static bool srs_wake_fire(kcpu *c, kthread *kt, sim_time now)
 {
 	(void)kt;
 	(void)now;
-	return c->k->rcu.srs_left > 0;
+	return srs_work_pending(&c->k->rcu);
 }
 
 static const kthread_ops srs_kworker_ops = {
