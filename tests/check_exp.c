@@ -231,6 +231,61 @@ START_TEST(preempted_reader_holds_it_until_unlock)
 }
 END_TEST
 
+START_TEST(expedited_reader_boosted_at_once)
+{
+	/* The same reader under CONFIG_RCU_BOOST (rcu.boost): once every CPU
+	 * of its leaf has reported, __rcu_report_exp_rnp() finds exp_tasks
+	 * and calls rcu_initiate_boost() (tree_exp.h 6.12:193-195), which for
+	 * an expedited grace period does not wait for rcu.boost_delay
+	 * (tree_plugin.h:1172-1178): the reader gets SCHED_FIFO and CPU 1
+	 * at once, and its unlock, 2 ms of its work later, ends the grace
+	 * period and its boost. Without rcu.boost nothing is boosted. */
+	for (int boost = 1; boost >= 0; boost--) {
+		box b;
+		const char *sets[] = { "rcu.preempt_rcu=yes", "sched.preempt=full", "workload.reader_share=1",
+				       "workload.jobs=12", "workload.syncrcu_gap=20ms",
+				       boost ? "rcu.boost=yes" : "rcu.boost=no", NULL };
+		box_create(&b, sets);
+		krcu *r = &b.k->rcu;
+		kcpu *c1 = &b.k->cpu[1];
+		run_to(&b, MS / 2);
+		job *j = c1->rq.curr->owner;
+		j->in_kernel = true;
+		kcpu_settle_now(c1);
+		c1->need_resched = true;
+		ck_assert_int_eq(sim_timer_at(b.eng, &c1->ipi, sim_now(b.eng)), 0);
+		run_to(&b, sim_now(b.eng) + 20000);
+		ck_assert(j->rdr.queued);
+		j->in_kernel = false;
+		j->rdr_left = 1e9;
+		while (!(r->exp_running && !r->exp_left && r->exp_readers == 1))
+			run_to(&b, sim_now(b.eng) + 1000);
+		sim_time all_reported = sim_now(b.eng);
+		run_to(&b, all_reported + 100000); /* the resched IPI and the switch */
+		if (!boost) {
+			ck_assert_ptr_null(r->boosted[j->rdr.leaf]);
+			ck_assert_uint_eq(r->readers_boosted, 0);
+			box_destroy(&b);
+			continue;
+		}
+		ck_assert_ptr_eq(r->boosted[j->rdr.leaf], j);
+		ck_assert(j->task.fifo);
+		kcpu_settle_now(c1);
+		ck_assert_ptr_eq(c1->rq.curr, &j->task);
+		/* 2 ms more of its reader: it unlocks, the grace period ends. */
+		j->rdr_left = 2e6;
+		kcpu_settle_now(c1);
+		ck_assert_int_eq(sim_timer_at(b.eng, &c1->unlock, sim_now(b.eng) + 2 * MS), 0);
+		uint64_t gps = r->exp_gps;
+		run_to(&b, sim_now(b.eng) + 2 * MS + 100000);
+		ck_assert(!j->exp_blocks && !j->task.fifo);
+		ck_assert_ptr_null(r->boosted[j->rdr.leaf]);
+		ck_assert_uint_eq(r->exp_gps, gps + 1);
+		box_destroy(&b);
+	}
+}
+END_TEST
+
 START_TEST(rcu_normal_wins)
 {
 	/* rcupdate.rcu_normal: synchronize_rcu_expedited() waits for a normal
@@ -348,6 +403,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, reader_reports_at_its_unlock);
 	tcase_add_test(tc, interrupts_off_stall_holds_it_and_warns);
 	tcase_add_test(tc, preempted_reader_holds_it_until_unlock);
+	tcase_add_test(tc, expedited_reader_boosted_at_once);
 	tcase_add_test(tc, rcu_normal_wins);
 	tcase_add_test(tc, wake_from_gp_wakes_five_and_leaves_the_rest);
 	tcase_add_test(tc, wake_from_gp_five_wait_heads);

@@ -259,6 +259,7 @@ typedef struct krcu {
 	/* Expedited grace periods (rcu_exp.c), when a caller asks for them. */
 	bool exp;               /* modelled: the kworker below exists */
 	bool exp_running;       /* one is in progress (started, not ended) */
+	bool exp_boost;         /* rcu.boost: readers it waits for are boosted (rcu_exp_boost()) */
 	kthread *expk;          /* rcu_exp_gp_kworker */
 	uint64_t exp_seq;       /* rcu_state.expedited_sequence */
 	uint64_t exp_need;      /* the newest snapshot a caller waits for */
@@ -801,6 +802,10 @@ void rcu_readers_destroy(kmodel *k);
 void kcpu_reader_preempted(kcpu *c, job *j);
 /* The FQS scan asked to boost the readers of @n leaves at @now. */
 void rcu_boost_leaves(kmodel *k, const int *leaves, int n, sim_time now);
+/* rcu_boost() for an expedited grace period on leaf rcu_node @leaf at
+ * @now: with rcu.boost, unless a reader there is boosted already, boost the
+ * newest one the expedited grace period waits for (exp_tasks). */
+void rcu_exp_boost(kmodel *k, int leaf, sim_time now);
 /* Timer handler: the running job's rcu_read_unlock() of the reader it was
  * preempted in. */
 void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm);

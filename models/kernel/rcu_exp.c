@@ -41,10 +41,13 @@
  * which runs on a CPU of its leaf beside that CPU's tasks.
  * Modelling choices: the kworker runs on rcu.gp_kthread_cpu, each leaf's on
  * the leaf's first CPU; a scan's IPIs leave at its end; the handler costs
- * irq.cost on the CPU it interrupts. Left out: boosting
- * readers an expedited grace period waits for, nohz_full's forced tick,
- * and a reader the handler found (exp_hint) being preempted before its
- * unlock (its CPU then reports at the switch, as if the reader had ended).
+ * irq.cost on the CPU it interrupts. With rcu.boost (CONFIG_RCU_BOOST), a
+ * leaf whose CPUs have all reported while readers it waits for remain has
+ * them boosted at once, newest first (rcu_readers.c's rcu_exp_boost()).
+ * Left out: nohz_full's forced tick (:625-644; rcusim's nohz_full does not
+ * stop a busy CPU's tick), and a reader the handler found (exp_hint) being
+ * preempted before its unlock (its CPU then reports at the switch, as if
+ * the reader had ended).
  */
 #include <assert.h>
 #include <math.h>
@@ -95,7 +98,23 @@ static double scan_leaf(kcpu *c, const rcu_tree_node *n)
 			nipi * r->exp_send_cost);
 }
 
-/* The IPIs of leaf @n's scan leave at @t. */
+/* __rcu_report_exp_rnp() (tree_exp.h 6.12:186-196) on leaf @n at @now:
+ * every CPU of it has reported, and readers the expedited grace period
+ * waits for remain there: rcu_initiate_boost() (CONFIG_RCU_BOOST, at once,
+ * tree_plugin.h:1163-1186). */
+static void exp_leaf_boost(kmodel *k, const rcu_tree_node *n, sim_time now)
+{
+	krcu *r = &k->rcu;
+	if (!r->exp_boost || !r->exp_readers)
+		return;
+	for (int i = n->grplo; i <= n->grphi; i++)
+		if (k->cpu[i].exp_owes)
+			return;
+	rcu_exp_boost(k, (int)(n - rcu_tree_flavor_state(r->rsp)->node), now);
+}
+
+/* The IPIs of leaf @n's scan leave at @t; if none does, its quiescent CPUs
+ * are reported (rcu_report_exp_cpu_mult(), :433-434). */
 static void send_leaf(kmodel *k, const rcu_tree_node *n, sim_time t)
 {
 	for (int i = n->grplo; i <= n->grphi; i++) {
@@ -107,6 +126,7 @@ static void send_leaf(kmodel *k, const rcu_tree_node *n, sim_time t)
 		if (sim_timer_at(k->eng, &o->exp_ipi, t))
 			kfail(k, SIM_ENOMEM);
 	}
+	exp_leaf_boost(k, n, t);
 }
 
 /* The kworker's step on @c at @t: end the grace period whose last report
@@ -264,6 +284,8 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 	    !(sim_params_int(p, P_RCU_EXPEDITED) || sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED)))
 		return 0;
 	r->exp = true;
+	/* CONFIG_RCU_BOOST (rcu.boost, preemptible RCU under EEVDF, tree_validate()). */
+	r->exp_boost = r->preempt_rcu && sim_params_int(p, P_RCU_BOOST);
 	r->exp_send_cost = sim_params_int(p, P_RCU_EXP_IPI_SEND_COST);
 	r->exp_stall_ns = sim_params_int(p, P_RCU_EXP_STALL_TIMEOUT);
 	if (!r->exp_stall_ns)
@@ -324,6 +346,10 @@ void rcu_exp_report(kcpu *c, sim_time now)
 	r->exp_left--;
 	if (exp_done(r))
 		exp_kick(k, now);
+	else if (__builtin_expect(r->exp_boost, 0)) {
+		rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
+		exp_leaf_boost(k, &ts->node[ts->rda[c->id].leaf], now);
+	}
 }
 
 void rcu_exp_reader_preempted(kcpu *c, job *j)

@@ -10,8 +10,8 @@
  * kernel/rcu/tree_plugin.h of 6.12 (:323-373, 476-586, 1060-1196); the
  * lists' rules are the flavor's (rcu/tree.c). Left out: the rcub kthread's
  * own CPU time and wakeup (the boost takes effect at the FQS scan that asks
- * for it), and boosting for an expedited grace period. The readers an
- * expedited grace period waits for (exp_tasks) are rcu_exp.c's.
+ * for it). The readers an expedited grace period waits for (exp_tasks) are
+ * rcu_exp.c's; it has them boosted here (rcu_exp_boost()), newest first.
  *
  * Each leaf keeps its preempted readers oldest first (the kernel's
  * blkd_tasks is newest first; gp_tasks and boost_tasks walk toward its
@@ -56,19 +56,11 @@ void kcpu_reader_preempted(kcpu *c, job *j)
 		rcu_exp_reader_preempted(c, j);
 }
 
-/* The rcub kthread of @leaf at @now: lend its priority to the oldest reader
- * there the grace period waits for, unless one is boosted already
- * (rcu_boost(): one at a time). */
-static void boost_next(kmodel *k, int leaf, sim_time now)
+/* rcu_boost() (tree_plugin.h 6.12:1060-1121) on @leaf at @now: lend the
+ * rcub kthread's priority to reader @j through the rt_mutex. */
+static void boost_job(kmodel *k, int leaf, job *j, sim_time now)
 {
 	krcu *r = &k->rcu;
-	if (r->boosted[leaf])
-		return;
-	job *j = r->blkd[leaf];
-	while (j && !r->ops->reader_blocks_gp(r->rsp, &j->rdr))
-		j = j->rdr_next;
-	if (!j)
-		return;
 	r->boosted[leaf] = j;
 	r->readers_boosted++;
 	kcpu *o = j->cpu;
@@ -85,10 +77,42 @@ static void boost_next(kmodel *k, int leaf, sim_time now)
 	}
 }
 
+/* The rcub kthread of @leaf at @now: lend its priority to the oldest reader
+ * there the grace period waits for, unless one is boosted already
+ * (rcu_boost(): one at a time). */
+static void boost_next(kmodel *k, int leaf, sim_time now)
+{
+	krcu *r = &k->rcu;
+	if (r->boosted[leaf])
+		return;
+	job *j = r->blkd[leaf];
+	while (j && !r->ops->reader_blocks_gp(r->rsp, &j->rdr))
+		j = j->rdr_next;
+	if (j)
+		boost_job(k, leaf, j, now);
+}
+
+void rcu_exp_boost(kmodel *k, int leaf, sim_time now)
+{
+	krcu *r = &k->rcu;
+	if (!r->exp_boost || r->boosted[leaf])
+		return;
+	/* rnp->exp_tasks: the newest reader the expedited grace period waits
+	 * for; after its unlock, the next older one (:1085-1088, 490-491). */
+	job *pick = NULL;
+	for (job *j = r->blkd[leaf]; j; j = j->rdr_next)
+		if (j->exp_blocks)
+			pick = j;
+	if (pick)
+		boost_job(k, leaf, pick, now);
+}
+
 void rcu_boost_leaves(kmodel *k, const int *leaves, int n, sim_time now)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		rcu_exp_boost(k, leaves[i], now); /* rcu_boost() prefers exp_tasks */
 		boost_next(k, leaves[i], now);
+	}
 }
 
 void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm)
@@ -120,7 +144,8 @@ void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm)
 		kcpu_account(c, now);
 		if (sched_set_fifo(&k->sched.cfg, &c->rq, &j->task, false, now))
 			e.need_resched = true;
-		if (r->ops->boosting(r->rsp, leaf))
+		rcu_exp_boost(k, leaf, now); /* rcu_boost() prefers exp_tasks (:1085-1088) */
+		if (!r->boosted[leaf] && r->ops->boosting(r->rsp, leaf))
 			boost_next(k, leaf, now);
 	}
 	kcpu_rcu_effect(c, now, &e);
