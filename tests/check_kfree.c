@@ -160,6 +160,65 @@ START_TEST(memory_pressure_runs_the_shrinker)
 }
 END_TEST
 
+START_TEST(failed_allocation_falls_back_to_synchronize_rcu)
+{
+	/* rcu.kfree_alloc_fails, rcu.kfree_shrink_at 4 KiB, no cached pages,
+	 * every object kfree_rcu_mightsleep(ptr): the first page is allocated
+	 * (nothing held yet); the 508th object needs another, and with the
+	 * first page and its 507 objects held the allocation fails: the
+	 * thread calls synchronize_rcu() (one call_rcu_hurry() for its
+	 * wakeup), sleeps a grace period, kvfree()s the object and goes on
+	 * (tree.c 6.12:3836-3853). Every object is freed in the end. */
+	box b;
+	const char *sets[] = { "workload.kfree_single_share=1", "rcu.kfree_shrink_at=4KiB",
+			       "rcu.kfree_min_cached_pages=0", "rcu.kfree_alloc_fails=yes", NULL };
+	box_create(&b, 2000, sets);
+	kkfree *kf = &b.k->kfree;
+	job *j = &b.k->wl.jobs[0];
+	run_to(&b, 4 * MS + 1); /* the first tick accounts the thread's work: its 1 ms */
+	ck_assert_uint_eq(kf->objects, 508);
+	ck_assert_uint_eq(kf->sync_fallbacks, 1);
+	ck_assert_uint_eq(kf->pages_allocated, 1);
+	ck_assert(j->sleeping);
+	/* Its wakeup, and the batch of the first page, which the shrinker's
+	 * pass posted (the box is over rcu.kfree_shrink_at). */
+	ck_assert_uint_eq(kf->batches, 1);
+	ck_assert_uint_eq(b.k->rcu.cb.enqueued, 2);
+	conserved(kf);
+	run_to(&b, 2 * S);
+	ck_assert(j->sleeping && j->done_work >= j->unit_work); /* ended, not asleep in it */
+	ck_assert_uint_eq(kf->objects, 2000);
+	ck_assert_uint_eq(kf->freed, 2000);
+	ck_assert_uint_ge(kf->sync_fallbacks, 2);
+	ck_assert_uint_eq(b.k->rcu.cb.enqueued, kf->batches + kf->sync_fallbacks);
+	/* Each fallback slept at least until the next grace period ended. */
+	ck_assert_uint_ge(tree(&b)->gp_completed, kf->sync_fallbacks);
+	conserved(kf);
+	box_destroy(&b);
+	/* The same under preempt=full and PREEMPT_RCU with every kernel tick
+	 * inside a reader: a thread that blocked in synchronize_rcu() did so
+	 * outside any reader, so its switch queues no preempted reader (one
+	 * would hold the grace period it waits for). */
+	const char *full[] = { "workload.kfree_single_share=1", "rcu.kfree_shrink_at=4KiB",
+			       "rcu.kfree_min_cached_pages=0", "rcu.kfree_alloc_fails=yes",
+			       "rcu.preempt_rcu=yes", "sched.preempt=full", "workload.reader_share=1", NULL };
+	box_create(&b, 2000, full);
+	run_to(&b, 2 * S);
+	ck_assert_uint_ge(b.k->kfree.sync_fallbacks, 2);
+	ck_assert_uint_eq(b.k->kfree.freed, 2000);
+	ck_assert_uint_eq(tree(&b)->readers_blocked, 0);
+	box_destroy(&b);
+	/* Without failures: never. */
+	const char *ok[] = { "workload.kfree_single_share=1", "rcu.kfree_shrink_at=4KiB",
+			     "rcu.kfree_min_cached_pages=0", NULL };
+	box_create(&b, 2000, ok);
+	run_to(&b, 2 * S);
+	ck_assert_uint_eq(b.k->kfree.sync_fallbacks, 0);
+	ck_assert_uint_eq(b.k->kfree.freed, 2000);
+	box_destroy(&b);
+}
+END_TEST
+
 START_TEST(by_call_rcu_is_one_callback_an_object)
 {
 	/* kfree_by_call_rcu: each object its own call_rcu(); no batching. */
@@ -183,6 +242,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, passed_snapshot_frees_without_a_grace_period);
 	tcase_add_test(tc, two_argument_form_takes_the_head_channel);
 	tcase_add_test(tc, memory_pressure_runs_the_shrinker);
+	tcase_add_test(tc, failed_allocation_falls_back_to_synchronize_rcu);
 	tcase_add_test(tc, by_call_rcu_is_one_callback_an_object);
 	suite_add_tcase(s, tc);
 	return s;

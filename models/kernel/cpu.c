@@ -175,13 +175,14 @@ void kcpu_irq_return(kcpu *c, sim_time t)
 			return;
 		}
 	}
-	if (c->need_resched && k->rcu.preempt_rcu && is_job(c, curr) && kcpu_irq_in_kernel(c) &&
-	    kcpu_irq_in_reader(c)) {
+	if (c->need_resched && k->rcu.preempt_rcu && is_job(c, curr) &&
+	    !((job *)curr->owner)->sleeping && kcpu_irq_in_kernel(c) && kcpu_irq_in_reader(c)) {
 		/* preempt=full (or a full request under lazy) with PREEMPT_RCU:
 		 * preempted inside rcu_read_lock(), a uniform share of the reader
 		 * left; the context switch queues it on its leaf first (unless it
 		 * is there already, rcu_note_context_switch(), tree_plugin.h
-		 * 6.12:332-353). */
+		 * 6.12:332-353). A job that blocked (synchronize_rcu(), a sleep)
+		 * did so outside any reader. */
 		job *j = curr->owner;
 		if (!j->rdr.queued && !(c->fault & FAULT_NO_QS))
 			kcpu_reader_preempted(c, j);

@@ -345,6 +345,8 @@ typedef struct kkfree {
 	sim_time mon_cost;      /* ns: the monitor's fixed work */
 	int min_cached;         /* rcu.kfree_min_cached_pages */
 	int64_t shrink_at;      /* bytes: rcu.kfree_shrink_at (0: never) */
+	bool alloc_fails;       /* rcu.kfree_alloc_fails: page allocations fail over shrink_at */
+	uint64_t alloc_failures, sync_fallbacks; /* failed page allocations; objects freed inline */
 	sim_time shrunk_at;     /* ns: the shrinker's last run (-1: none) */
 	uint64_t shrinks;       /* shrinker runs */
 	double single_share;    /* workload.kfree_single_share */
@@ -749,8 +751,14 @@ bool kcpu_irq_in_reader(kcpu *c);
 int kfree_rcu_create(kmodel *k, const sim_params *p);
 void kfree_rcu_destroy(kmodel *k);
 /* @n kfree_rcu()s on @c, made at @t0, @t0 + @step, ..., accounted at @now;
- * what the shrinker's callbacks ask of @c in *@e. */
-void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, rcu_effect *e);
+ * what the shrinker's callbacks ask of @c in *@e. Returns how many were
+ * made: all, or up to one that found no page (rcu.kfree_alloc_fails), made
+ * at *@sync_at (else -1), whose thread must synchronize_rcu() and then
+ * free it (kfree_rcu_sync_done()). */
+int64_t kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, rcu_effect *e,
+		    sim_time *sync_at);
+/* The object of a synchronous fallback made at @at is freed at @t. */
+void kfree_rcu_sync_done(kmodel *k, sim_time at, sim_time t);
 /* The callback of batch @obj (1 + CPU x 2 + batch; 0: not a batch's) invoked at @t. */
 void kfree_rcu_batch_invoke(kmodel *k, uint32_t obj, sim_time t);
 /* Bytes held now: pending objects and the pages holding them (cached too). */

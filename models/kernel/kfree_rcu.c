@@ -31,9 +31,11 @@
  * the objects are accounted (at most a tick after their kfree_rcu()).
  * Memory pressure (rcu.kfree_shrink_at) runs the shrinker
  * (kfree_rcu_shrink_count()/_scan(), :3937-3976) from the reclaiming
- * CPU. Left out: vmalloc'd pointers (the second bulk channel), and the
- * page allocation failures behind kfree_rcu_mightsleep()'s synchronous
- * fallback (rcusim has no page allocator).
+ * CPU. With rcu.kfree_alloc_fails the bulk page allocations fail while
+ * the box is over that mark, and a kfree_rcu_mightsleep() that finds no
+ * page falls back to synchronize_rcu() and kvfree() inline (:3836-3853):
+ * its thread sleeps for a grace period. Left out: vmalloc'd pointers (the
+ * second bulk channel).
  */
 #include <assert.h>
 #include <math.h>
@@ -112,7 +114,16 @@ static void shrink(kcpu *c, sim_time now, rcu_effect *e)
 	}
 }
 
-void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, rcu_effect *e)
+/* Does a bulk page allocation fail now (rcu.kfree_alloc_fails: the box
+ * over rcu.kfree_shrink_at)? */
+static bool alloc_fails(const kkfree *kf)
+{
+	return kf->alloc_fails &&
+	       kf->pending * kf->obj_size + kf->pages_held * KFREE_PAGE_SIZE >= kf->shrink_at;
+}
+
+int64_t kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, rcu_effect *e,
+		    sim_time *sync_at)
 {
 	kmodel *k = c->k;
 	kkfree *kf = &k->kfree;
@@ -124,9 +135,9 @@ void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, r
 	int64_t before = kc->count;
 	if (!before)
 		monitor_arm(c, kc, false, t0, now);
-	if (before < KFREE_MAX_ENTR && before + n >= KFREE_MAX_ENTR)
-		monitor_arm(c, kc, true, t0 + (KFREE_MAX_ENTR - 1 - before) * step, now);
 	sim_time t = t0;
+	int64_t left = n;
+	*sync_at = -1;
 	while (n > 0) {
 		kfree_page *pg = kc->pages.n ? &kc->pages.pg[kc->pages.n - 1] : NULL;
 		if (!pg || pg->n == KFREE_MAX_ENTR) {
@@ -134,6 +145,18 @@ void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, r
 			if (page) {
 				kc->cached--;
 			} else if (sim_rng_bernoulli(c->rng_work, kf->single_share)) {
+				if (__builtin_expect(alloc_fails(kf), 0)) {
+					/* kfree_rcu_mightsleep(ptr) with no page to be had:
+					 * synchronize_rcu(), then kvfree() inline
+					 * (:3836-3840, 3846-3853); the refill's allocations
+					 * fail as well. */
+					kf->alloc_failures++;
+					kf->sync_fallbacks++;
+					kf->pending++;
+					*sync_at = t;
+					n--;
+					break;
+				}
 				/* kfree_rcu(ptr): a new page, GFP_KERNEL. */
 				kf->pages_allocated++;
 				kf->pages_held++;
@@ -154,6 +177,10 @@ void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, r
 				int fill = kf->min_cached - kc->cached;
 				if (kc->backoff && fill > 1)
 					fill = 1; /* fill_page_cache_func() under backoff */
+				if (__builtin_expect(alloc_fails(kf), 0)) {
+					kf->alloc_failures++;
+					fill = 0;
+				}
 				kc->backoff = false;
 				kc->cached += fill;
 				kf->pages_allocated += (uint64_t)fill;
@@ -163,7 +190,7 @@ void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, r
 			kfree_page fresh = { 0, 0, 0, t, 0 };
 			if (pages_push(&kc->pages, &fresh)) {
 				kfail(k, SIM_ENOMEM);
-				return;
+				return left - n;
 			}
 			pg = &kc->pages.pg[kc->pages.n - 1];
 		}
@@ -180,6 +207,8 @@ void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, r
 		n -= fill;
 		t += fill * step;
 	}
+	if (before < KFREE_MAX_ENTR && kc->count >= KFREE_MAX_ENTR)
+		monitor_arm(c, kc, true, t0 + (KFREE_MAX_ENTR - 1 - before) * step, now);
 	if (kf->pending > kf->pending_max)
 		kf->pending_max = kf->pending;
 	int64_t bytes = kf->pending * kf->obj_size + kf->pages_held * KFREE_PAGE_SIZE;
@@ -188,7 +217,9 @@ void kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, r
 	if (kf->shrink_at && bytes >= kf->shrink_at &&
 	    (kf->shrunk_at < 0 || now - kf->shrunk_at >= jiffy(k)))
 		shrink(c, now, e);
+	return left - n;
 }
+
 
 /* Objects freed at @t: their latencies (inserted at times summing to @sum,
  * the first at @first). */
@@ -199,6 +230,11 @@ static void freed(kkfree *kf, int64_t n, double sum, sim_time first, sim_time t)
 	kf->lat_sum += (double)n * (double)t - sum;
 	if (n && t - first > kf->lat_max)
 		kf->lat_max = t - first;
+}
+
+void kfree_rcu_sync_done(kmodel *k, sim_time at, sim_time t)
+{
+	freed(&k->kfree, 1, (double)at, at, t);
 }
 
 /* A page emptied: back to the cache while it holds fewer than
@@ -372,6 +408,7 @@ int kfree_rcu_create(kmodel *k, const sim_params *p)
 	kf->drain_ns = 5 * sim_params_int(p, P_MACHINE_HZ) * k->mach.tick_ns; /* KFREE_DRAIN_JIFFIES = 5 * HZ */
 	kf->min_cached = (int)sim_params_int(p, P_RCU_KFREE_MIN_CACHED_PAGES);
 	kf->shrink_at = sim_params_int(p, P_RCU_KFREE_SHRINK_AT);
+	kf->alloc_fails = sim_params_int(p, P_RCU_KFREE_ALLOC_FAILS);
 	kf->shrunk_at = -1;
 	kf->bulk_cost = sim_params_int(p, P_RCU_KFREE_BULK_COST);
 	kf->mon_cost = sim_params_int(p, P_RCU_GP_NODE_COST);
@@ -436,6 +473,10 @@ int kfree_rcu_finish(const kmodel *k, sim_metrics *m)
 	rc |= sim_metrics_scalar(m, "kfree.pages_allocated", (double)kf->pages_allocated);
 	if (kf->shrink_at)
 		rc |= sim_metrics_scalar(m, "kfree.shrinks", (double)kf->shrinks);
+	if (kf->alloc_fails) {
+		rc |= sim_metrics_scalar(m, "kfree.alloc_failures", (double)kf->alloc_failures);
+		rc |= sim_metrics_scalar(m, "kfree.sync_fallbacks", (double)kf->sync_fallbacks);
+	}
 	if (kf->freed) {
 		rc |= sim_metrics_scalar(m, "kfree.latency_mean_ns", kf->lat_sum / (double)kf->freed);
 		rc |= sim_metrics_scalar(m, "kfree.latency_max_ns", (double)kf->lat_max);

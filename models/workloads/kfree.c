@@ -9,7 +9,10 @@
  * kfree()s it; workload.kfree_call_cost of CPU work an object, a
  * cond_resched() after each loop; then the thread ends. rcuscale sets its
  * threads to nice 19 (sched.job_nice). Objects are accounted in bulk per
- * stretch of CPU time, evenly spread over it.
+ * stretch of CPU time, evenly spread over it. A kfree_rcu_mightsleep()
+ * that finds no page (rcu.kfree_alloc_fails) puts its thread to sleep in
+ * synchronize_rcu() from that object on (the work it did past it in the
+ * stretch is redone after its wakeup).
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +20,10 @@
 #include <string.h>
 
 #include "kernel/kernel_int.h"
+
+/* The callback object of a thread's synchronize_rcu() (its job's index
+ * below it); a batch's are 1 + CPU x 2 + batch. */
+#define KFREE_SYNC_OBJ UINT32_C(0x80000000)
 
 typedef struct kfree_wl {
 	double cost;          /* ns of work an object */
@@ -84,8 +91,22 @@ static void kfree_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, d
 			if (job_call_rcu_n(c, now, t, step, n, eff))
 				return;
 		} else {
-			k->kfree.objects += (uint64_t)n;
-			kfree_rcu_n(c, n, t, step, now, &eff->rcu);
+			sim_time sync_at;
+			int64_t made = kfree_rcu_n(c, n, t, step, now, &eff->rcu, &sync_at);
+			k->kfree.objects += (uint64_t)made;
+			if (__builtin_expect(sync_at >= 0, 0)) {
+				/* kfree_rcu_mightsleep()'s fallback: the objects after
+				 * it wait; synchronize_rcu() queues its wakeup
+				 * (wait_rcu_gp(): call_rcu_hurry()) and the thread
+				 * sleeps from that object on. */
+				j->done_work = (first + (double)made) * f->cost;
+				j->blocked_at = sync_at;
+				if (job_call_rcu(c, now, sync_at, KFREE_SYNC_OBJ | (uint32_t)(j - k->wl.jobs), eff))
+					return;
+				j->sleeping = true;
+				eff->slept = true;
+				return;
+			}
 		}
 	}
 	if (after >= j->unit_work && !j->sleeping) {
@@ -104,8 +125,18 @@ static void kfree_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, sim
 	(void)cpu;
 	if (!k->kfree.on)
 		return;
-	for (size_t i = 0; i < n; i++)
-		kfree_rcu_batch_invoke(k, objs[i], first_ns + (sim_time)i * cost_ns);
+	for (size_t i = 0; i < n; i++) {
+		sim_time t = first_ns + (sim_time)i * cost_ns;
+		if (__builtin_expect(objs[i] & KFREE_SYNC_OBJ, 0)) {
+			/* wakeme_after_rcu(): the thread wakes and kvfree()s its object. */
+			job *j = &k->wl.jobs[objs[i] & ~KFREE_SYNC_OBJ];
+			kfree_rcu_sync_done(k, j->blocked_at, t);
+			if (sim_timer_at(k->eng, &j->wake, t))
+				kfail(k, SIM_ENOMEM);
+			continue;
+		}
+		kfree_rcu_batch_invoke(k, objs[i], t);
+	}
 }
 
 /* kfree_rcu() is Tree RCU's; the batching's state when it is used. */
@@ -116,6 +147,14 @@ static int kfree_validate(const sim_params *p, char *err, size_t errlen)
 		sim_params_where(p, P_WORKLOAD_KIND, a, sizeof(a));
 		snprintf(err, errlen, "%s: kfree needs rcu.flavor = tree, and rcu.flavor is %s (%s)", a,
 			 sim_params_text(p, P_RCU_FLAVOR), sim_params_origin(p, P_RCU_FLAVOR));
+		return SIM_EINPUT;
+	}
+	if (sim_params_int(p, P_RCU_KFREE_ALLOC_FAILS) && !sim_params_int(p, P_RCU_KFREE_SHRINK_AT)) {
+		sim_params_where(p, P_RCU_KFREE_ALLOC_FAILS, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: page allocations fail under memory pressure, which needs rcu.kfree_shrink_at "
+			 "(0 here, %s)",
+			 a, sim_params_origin(p, P_RCU_KFREE_SHRINK_AT));
 		return SIM_EINPUT;
 	}
 	return 0;
@@ -131,6 +170,7 @@ static const sim_knob kfree_knob[] = {
 	{ P_RCU_KFREE_MIN_CACHED_PAGES, { P_WORKLOAD_KFREE_BY_CALL_RCU, "no", NULL } },
 	{ P_RCU_KFREE_BULK_COST, { P_WORKLOAD_KFREE_BY_CALL_RCU, "no", NULL } },
 	{ P_RCU_KFREE_SHRINK_AT, { P_WORKLOAD_KFREE_BY_CALL_RCU, "no", NULL } },
+	{ P_RCU_KFREE_ALLOC_FAILS, { P_WORKLOAD_KFREE_BY_CALL_RCU, "no", NULL } },
 };
 static const sim_knobs kfree_knobs = { { P_WORKLOAD_KIND, "kfree", NULL }, kfree_knob,
 				       sizeof(kfree_knob) / sizeof(kfree_knob[0]) };
