@@ -485,7 +485,8 @@ int cmd_check(int argc, char **argv)
 		char label[300];
 		const char *base = strrchr(path, '/');
 		snprintf(label, sizeof(label), "check %s", base ? base + 1 : path);
-		cli_run_req req = { b->scenario, db_path, label, true, false, sets, n };
+		cli_run_req req = { .scenario = b->scenario, .db_path = db_path, .label = label, .quiet = true,
+				    .summary = false, .sets = sets, .nsets = n };
 		if ((status = cli_do_run(&req, &run_id)))
 			goto out;
 	}

@@ -150,6 +150,10 @@ typedef struct cli_run_req {
 	bool summary;         /* print the summary on stdout */
 	cli_set *sets;        /* overrides, applied in order after the file */
 	size_t nsets;         /* how many */
+	const char *trace;    /* --trace FILE: the run's timeline, or NULL */
+	const char *trace_format; /* --trace-format ftrace|json, or NULL (by FILE's name) */
+	const char *trace_window; /* --trace-window A..B, or NULL (the whole run) */
+	const char *trace_cpus;   /* --trace-cpus LIST, or NULL (every CPU) */
 } cli_run_req;
 
 /* Simulate and record one run; its id in *run_id (may be NULL). Returns the

@@ -260,6 +260,50 @@ static int record_end(rec_db *db, int64_t run_id, const rec_run_result *res, con
 	return cli_exit_status(rc);
 }
 
+/* The --trace options of @req into @o (its file not yet open): 0, or
+ * SIM_EINPUT with the message in @err. */
+static int trace_opts(const cli_run_req *req, rcusim_trace_opts *o, char *err, size_t errlen)
+{
+	*o = (rcusim_trace_opts){ .path = req->trace, .format = RCUSIM_TRACE_FTRACE, .from = 0,
+				  .to = INT64_MAX, .cpus = req->trace_cpus };
+	const char *f = req->trace_format;
+	size_t n = strlen(req->trace);
+	if (!f)
+		f = n > 5 && !strcmp(req->trace + n - 5, ".json") ? "json" : "ftrace";
+	if (!strcmp(f, "json")) {
+		o->format = RCUSIM_TRACE_JSON;
+	} else if (strcmp(f, "ftrace")) {
+		snprintf(err, errlen, "--trace-format %s: ftrace or json", f);
+		return SIM_EINPUT;
+	}
+	if (req->trace_window) {
+		const char *w = req->trace_window, *dots = strstr(w, "..");
+		static const sim_param_def t = { "--trace-window", SIM_P_TIME, "0s", 0, 1e18,
+						 NULL, 0, NULL, NULL, NULL };
+		char a[64], why[512];
+		int64_t v[2];
+		double d;
+		bool is_auto;
+		if (!dots || dots == w || !dots[2] || (size_t)(dots - w) >= sizeof(a)) {
+			snprintf(err, errlen, "--trace-window %s: A..B, two times with their units (1s..2s)", w);
+			return SIM_EINPUT;
+		}
+		snprintf(a, sizeof(a), "%.*s", (int)(dots - w), w);
+		if (sim_param_parse(&t, a, &v[0], &d, &is_auto, why, sizeof(why)) ||
+		    sim_param_parse(&t, dots + 2, &v[1], &d, &is_auto, why, sizeof(why))) {
+			snprintf(err, errlen, "--trace-window %s: %s", w, why);
+			return SIM_EINPUT;
+		}
+		if (v[1] <= v[0]) {
+			snprintf(err, errlen, "--trace-window %s: the end is not after the start", w);
+			return SIM_EINPUT;
+		}
+		o->from = v[0];
+		o->to = v[1];
+	}
+	return 0;
+}
+
 int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 {
 	char err[2048], name[REC_LABEL_MAX + 1];
@@ -269,6 +313,8 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	rec_db *db = NULL;
 	rcusim_sim *sim = NULL;
 	beat hb = { 0 };
+	rcusim_trace_opts topts;
+	FILE *trace_out = NULL;
 	double t0 = cli_monotonic_s();
 	progress pr = { t0, t0, false, !req->quiet && isatty(STDERR_FILENO) };
 	if ((rc = load_run(req, &p, name, sizeof(name), err, sizeof(err))))
@@ -282,6 +328,18 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	 * only the model can see leaves no row. */
 	if ((rc = rcusim_prepare(p, m, cli_stop_flag(), show_progress, &pr, &sim, err, sizeof(err))))
 		goto input_error;
+	if (req->trace) {
+		if ((rc = trace_opts(req, &topts, err, sizeof(err))))
+			goto input_error;
+		if (!(trace_out = fopen(req->trace, "w"))) {
+			fprintf(stderr, "rcusim: --trace %s: %s\n", req->trace, strerror(errno));
+			status = cli_exit_status(SIM_EIO);
+			goto out;
+		}
+		topts.out = trace_out;
+		if ((rc = rcusim_trace(sim, &topts, err, sizeof(err))))
+			goto input_error;
+	}
 	if ((rc = rec_open(&db, req->db_path, err, sizeof(err)))) {
 		fprintf(stderr, "%s\n", err);
 		status = cli_exit_status(rc);
@@ -343,6 +401,10 @@ out:
 	rec_close(db);
 	sim_metrics_destroy(m);
 	sim_params_destroy(p);
+	if (trace_out && fclose(trace_out) && !status) {
+		fprintf(stderr, "rcusim: --trace %s: %s\n", req->trace, strerror(errno));
+		status = cli_exit_status(SIM_EIO);
+	}
 	return status;
 }
 
@@ -351,6 +413,8 @@ out:
 static const char run_usage[] =
 	"usage: rcusim run SCENARIO.ini [--db FILE] [--set KEY=VALUE]... [--seed N]\n"
 	"                  [--duration TIME] [--label TEXT] [--quiet]\n"
+	"                  [--trace FILE [--trace-format ftrace|json] [--trace-window A..B]\n"
+	"                   [--trace-cpus LIST]]\n"
 	"\n"
 	"Simulate SCENARIO.ini and append one run to the database (default rcusim.db):\n"
 	"parameters, scalars, series and histograms. Prints a summary and the run id.\n"
@@ -361,6 +425,14 @@ static const char run_usage[] =
 	"  --duration TIME    same as --set scenario.duration=TIME (e.g. 10s, 1h)\n"
 	"  --label TEXT       a label stored with the run (shown in comparisons)\n"
 	"  --quiet            no progress on stderr\n"
+	"  --trace FILE       write the run's timeline to FILE: the kernel's trace events\n"
+	"                     (sched_switch, sched_wakeup, softirq_*, local_timer_*, IPIs,\n"
+	"                     rcu_utilization, rcu_grace_period, rcu_batch_*) as the\n"
+	"                     tracefs trace file prints them, or Chrome trace-event JSON\n"
+	"                     (Perfetto, chrome://tracing)\n"
+	"  --trace-format F   ftrace or json (default: json if FILE ends in .json)\n"
+	"  --trace-window A..B  only events from A to B of simulated time (e.g. 1s..1.1s)\n"
+	"  --trace-cpus LIST  only these CPUs (e.g. 0-3,8)\n"
 	"\n"
 	"An option that takes one value (all but --set) may be given once.\n";
 
@@ -375,7 +447,13 @@ int cmd_run(int argc, char **argv)
 		return cli_exit_status(SIM_ENOMEM);
 	}
 	req.sets = sets;
-	const cli_str strs[] = { { "--db", &req.db_path }, { "--label", &req.label }, { NULL, NULL } };
+	const cli_str strs[] = { { "--db", &req.db_path },
+				 { "--label", &req.label },
+				 { "--trace", &req.trace },
+				 { "--trace-format", &req.trace_format },
+				 { "--trace-window", &req.trace_window },
+				 { "--trace-cpus", &req.trace_cpus },
+				 { NULL, NULL } };
 	int status = EXIT_USAGE;
 	/* Overrides apply after the file, in the order given. */
 	for (int i = 1; i < argc; i++) {
@@ -417,6 +495,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!req.scenario) {
 		fprintf(stderr, "rcusim run: no scenario file given\n%s", run_usage);
+		goto out;
+	}
+	if (!req.trace && (req.trace_format || req.trace_window || req.trace_cpus)) {
+		fprintf(stderr, "rcusim run: --trace-format, --trace-window and --trace-cpus need --trace FILE\n");
 		goto out;
 	}
 	status = cli_do_run(&req, NULL);

@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "engine.h"
 #include "metrics.h"
@@ -28,6 +29,17 @@ typedef struct model_env {
 
 /* The most knob tables (sim_knobs, params.h) one model names. */
 #define MODEL_KNOB_PARTS 64
+
+/* A run's timeline (rcusim run --trace): its format, where it goes, and
+ * which part. */
+typedef enum rcusim_trace_format { RCUSIM_TRACE_FTRACE, RCUSIM_TRACE_JSON } rcusim_trace_format;
+typedef struct rcusim_trace_opts {
+	FILE *out;                  /* opened and closed by the caller */
+	const char *path;           /* its name, for messages */
+	rcusim_trace_format format; /* tracefs text, or Chrome trace-event JSON */
+	sim_time from, to;          /* ns: the window written, [from, to) */
+	const char *cpus;           /* the CPUs written (a CPU list), or NULL for all */
+} rcusim_trace_opts;
 
 typedef struct model_ops {
 	const char *name; /* the workload kinds it runs, for messages */
@@ -57,6 +69,10 @@ typedef struct model_ops {
 	 * fails. */
 	int (*finish)(void *state, sim_time now, char *err, size_t errlen);
 	void (*destroy)(void *state); /* NULL state is a no-op */
+	/* Write the run's timeline as @o says, from now to its end (finish
+	 * flushes it). 0, SIM_EINPUT (message) or SIM_ENOMEM; NULL: the model
+	 * has none. */
+	int (*trace)(void *state, const rcusim_trace_opts *o, char *err, size_t errlen);
 } model_ops;
 
 extern const model_ops queue_model;
@@ -112,6 +128,9 @@ int rcusim_prepare(const sim_params *p, sim_metrics *m, const volatile sig_atomi
 		   rcusim_progress *progress, void *progress_ctx, rcusim_sim **out, char *err,
 		   size_t errlen);
 int rcusim_run(rcusim_sim *s, rcusim_outcome *out, char *err, size_t errlen);
+/* Before rcusim_run(): write @s's timeline as @o says. 0, SIM_EINPUT
+ * (message: a model without one, CPUs the machine lacks) or SIM_ENOMEM. */
+int rcusim_trace(rcusim_sim *s, const rcusim_trace_opts *o, char *err, size_t errlen);
 void rcusim_release(rcusim_sim *s);
 
 #endif

@@ -183,6 +183,15 @@ int rcusim_run(rcusim_sim *s, rcusim_outcome *out, char *err, size_t errlen)
 	return s->ops->finish(s->state, sim_now(s->eng), err, errlen);
 }
 
+int rcusim_trace(rcusim_sim *s, const rcusim_trace_opts *o, char *err, size_t errlen)
+{
+	if (!s->ops->trace) {
+		snprintf(err, errlen, "--trace: the %s model has no timeline", s->ops->name);
+		return SIM_EINPUT;
+	}
+	return s->ops->trace(s->state, o, err, errlen);
+}
+
 int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atomic_t *stop,
 		    rcusim_progress *progress, void *progress_ctx, rcusim_outcome *out, char *err,
 		    size_t errlen)

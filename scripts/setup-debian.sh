@@ -7,7 +7,8 @@
 #   test  (scripts/test.sh) those, and what the test suite uses: Check, clang
 #         and its sanitizer runtime (the fuzz build), bc and time, valgrind
 #         (instruction counts), man-db (the install test reads the man page),
-#         GNU parallel, openssh-server, slurm-wlm and munge (the sweep tests
+#         GNU parallel, jq (the trace test checks the exported JSON timeline),
+#         openssh-server, slurm-wlm and munge (the sweep tests
 #         start a one-node Slurm and an sshd on 127.0.0.1 of their own, and
 #         stop them). Their packages would start sshd, munged, slurmctld and
 #         slurmd at installation and at every boot: they are installed with
@@ -19,7 +20,7 @@
 set -eu
 
 RUN_PKGS="build-essential cmake pkg-config libgsl-dev libsqlite3-dev sqlite3 gnuplot-nox help2man"
-TEST_PKGS="check clang libclang-rt-dev bc time valgrind man-db parallel openssh-server slurm-wlm munge"
+TEST_PKGS="check clang libclang-rt-dev bc time valgrind man-db parallel jq openssh-server slurm-wlm munge"
 # The services that TEST_PKGS' packages register (name, package).
 SERVICES="ssh:openssh-server munge:munge slurmctld:slurm-wlm slurmd:slurm-wlm"
 

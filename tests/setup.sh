@@ -39,7 +39,7 @@ done
 
 # Every program the tests call, by the package that owns it here.
 test_closure=$(closure "$test_pkgs")
-for prog in man gnuplot sqlite3 bc /usr/bin/time valgrind parallel /usr/sbin/sshd ssh ssh-keygen \
+for prog in man gnuplot sqlite3 bc /usr/bin/time valgrind parallel jq /usr/sbin/sshd ssh ssh-keygen \
 	munged slurmctld slurmd sbatch squeue sinfo scontrol clang help2man cmake; do
 	path=$(command -v "$prog") || { bad "$prog: not found (scripts/setup-debian.sh test should install it)"; continue; }
 	real=$(readlink -f "$path")

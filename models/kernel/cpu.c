@@ -216,6 +216,8 @@ void kcpu_rcu_effect_apply(kcpu *c, sim_time now, const rcu_effect *e)
 	if (__builtin_expect(e->wake_gp, 0))
 		rcu_gp_kthread_kick(k, now);
 	if (__builtin_expect(e->raise, 0)) {
+		if (ktr(k))
+			ktrace_softirq_raise(k, c, now);
 		if (c->in_softirq)
 			c->run_raised = true; /* the run restarts (or leaves it pending) */
 		else
@@ -259,6 +261,8 @@ void kcpu_schedule(kcpu *c, sim_time now)
 			sim_timer_cancel(k->eng, &kt->done);
 	}
 	sched_task *next = sched_schedule(&k->sched.cfg, &c->rq, now);
+	if (ktr(k) && next != prev)
+		ktrace_switch(k, c, now, prev, next);
 	if (c->rq.last_wait_ns > k->cnt.wait_max)
 		k->cnt.wait_max = c->rq.last_wait_ns;
 	if (!prev != !next) {

@@ -53,6 +53,8 @@ void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm)
 	}
 	if (!hardirq_lands(c, now))
 		return;
+	if (ktr(k))
+		ktrace_irq(k, c, now, now + stretch(c, k->mach.irq_cost), 253);
 	kcpu_hardirq_return(c, now + stretch(c, k->mach.irq_cost));
 }
 
@@ -126,6 +128,8 @@ void kcpu_job_wake_fire(sim_engine *eng, sim_timer *tm)
 	sim_time now = sim_now(eng);
 	j->sleeping = false;
 	kcpu_settle_now(c);
+	if (ktr(c->k))
+		ktrace_wakeup(c->k, c, now, &j->task);
 	if (!sched_wake(&c->k->sched.cfg, &c->rq, &j->task, now))
 		return;
 	kcpu_resched(c, true); /* a fair task's wakeup preemption */

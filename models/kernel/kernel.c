@@ -40,6 +40,7 @@ static void kernel_destroy(void *state)
 	rcu_readers_destroy(k);
 	rcu_exp_destroy(k);
 	rcu_barrier_destroy(k);
+	ktrace_destroy(k);
 	kfree_rcu_destroy(k);
 	if (k->wl.jobs)
 		for (int64_t j = 0; j < k->wl.njobs; j++) {
@@ -394,6 +395,8 @@ static int kernel_sample(void *state, sim_time now, char *err, size_t errlen)
 	}
 	if (RCUSIM_CHECKS_ON)
 		check_conservation(k, qsum);
+	if (ktr(k))
+		ktrace_counter(k, now, qsum);
 	sim_series *s;
 	if (!(s = sim_metrics_series(m, "cb.qlen", -1)) || sim_series_append(s, now, (double)qsum) ||
 	    !(s = sim_metrics_series(m, "softirq.busy_frac", -1)) ||
@@ -456,6 +459,9 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 		snprintf(err, errlen, "kernel model: out of memory");
 		return k->err;
 	}
+	int trc = ktrace_close(k, now, err, errlen);
+	if (trc)
+		return trc;
 	uint64_t pending = 0, switches = 0;
 	int64_t qlen_max = 0;
 	/* Runs that ended by the end of the run (all events at or before it
@@ -611,4 +617,5 @@ const model_ops kernel_model = {
 	.sample = kernel_sample,
 	.finish = kernel_finish,
 	.destroy = kernel_destroy,
+	.trace = kernel_trace,
 };

@@ -28,6 +28,9 @@
 #include "sched/sched.h"
 #include "fs/file_table.h"
 #include "workloads/workload.h"
+#include "model.h"
+
+typedef struct ktrace ktrace;
 
 #define REF_CLOCK_HZ 1.2e9 /* the clock at which every *_cost is given */
 
@@ -408,6 +411,7 @@ struct kmodel {
 	kcounters cnt;          /* 7 */
 	khandles h;             /* 8 */
 	kfault fault;           /* 9 */
+	ktrace *tr;             /* the timeline being written (rcusim run --trace), or NULL */
 	int err;                /* first failure inside a handler */
 };
 
@@ -820,6 +824,40 @@ void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm);
 /* The fault @kind begins or ends on @c at @now. */
 void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind);
 void kcpu_fault_end(kcpu *c, sim_time now);
+
+/* ---- ktrace.c: the timeline (rcusim run --trace) ---- */
+
+/* Is a timeline being written? Every hook is behind this test. */
+static inline bool ktr(const kmodel *k) { return __builtin_expect(k->tr != NULL, 0); }
+/* model_ops.trace: start writing the timeline as @o says. */
+int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errlen);
+/* At the run's end (@now): everything written, the file flushed. 0, or
+ * SIM_EIO (message) if it could not be written whole. */
+int ktrace_close(kmodel *k, sim_time now, char *err, size_t errlen);
+void ktrace_destroy(kmodel *k);
+/* The trace's id of task @p on @c (NULL: the idle task). */
+int ktrace_task_id(const kmodel *k, const kcpu *c, const sched_task *p);
+/* sched_switch on @c at @t from @prev to @next (NULL: idle). */
+void ktrace_switch(kmodel *k, const kcpu *c, sim_time t, const sched_task *prev,
+		   const sched_task *next);
+/* sched_wakeup of @p, queued on @c, at @t. */
+void ktrace_wakeup(kmodel *k, const kcpu *c, sim_time t, const sched_task *p);
+/* softirq_raise of the RCU softirq on @c at @t. */
+void ktrace_softirq_raise(kmodel *k, const kcpu *c, sim_time t);
+/* One pass of a softirq run on @c, @t0 to @t1, its rcu_do_batch()
+ * invoking @invoked of @qlen callbacks under batch limit @bl (@bl <= 0:
+ * no rcu_batch_start/end events). */
+void ktrace_softirq_pass(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, int64_t invoked,
+			 int64_t qlen, int64_t bl);
+/* A hardirq on @c, @t0 to @t1: the tick (vector 236), a reschedule IPI
+ * (253), a function-call IPI (251). */
+void ktrace_irq(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, int vector);
+/* rcu_grace_period on @c at @t: @what ("start", "end", "fqsstart") of @gp_seq. */
+void ktrace_gp(kmodel *k, const kcpu *c, sim_time t, uint64_t gp_seq, const char *what);
+/* The batch limit rcu_batch_start shows for @cpu (Tree RCU; 0 otherwise). */
+int64_t ktrace_blimit(const kmodel *k, int cpu);
+/* The machine's queued callbacks at @t (a JSON counter track). */
+void ktrace_counter(kmodel *k, sim_time t, int64_t queued);
 
 /* ---- rcu_barrier.c ---- */
 

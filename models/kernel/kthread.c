@@ -96,6 +96,8 @@ void kthread_wake(kthread *kt, sim_time now, bool event)
 	kt->wakeups++;
 	if (sim_timer_armed(&kt->wake))
 		sim_timer_cancel(k->eng, &kt->wake);
+	if (ktr(k))
+		ktrace_wakeup(k, c, now, &kt->task);
 	if (!sched_wake(&k->sched.cfg, &c->rq, &kt->task, now))
 		return;
 	kcpu_resched(c, !kt->task.fifo); /* a SCHED_FIFO kthread's request is full */

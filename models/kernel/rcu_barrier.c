@@ -206,6 +206,8 @@ static void bar_ipi_fire(sim_engine *eng, sim_timer *tm)
 		return;
 	}
 	r->bar_ipi_cpu_ns += stretch(c, k->mach.irq_cost);
+	if (ktr(k))
+		ktrace_irq(k, c, now, now + stretch(c, k->mach.irq_cost), 251);
 	bar_entrain(k, c->id, now);
 	if (c->in_softirq) {
 		kcpu_extend_run(c, k->mach.irq_cost);

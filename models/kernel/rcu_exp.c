@@ -397,6 +397,8 @@ void kcpu_exp_ipi_fire(sim_engine *eng, sim_timer *tm)
 	}
 	sim_time cost = stretch(c, k->mach.irq_cost);
 	r->exp_ipi_cpu_ns += cost;
+	if (ktr(k))
+		ktrace_irq(k, c, now, now + cost, 251);
 	if (c->in_softirq) {
 		/* Bottom halves off: deferred (the run's end, or a switch). */
 		kcpu_extend_run(c, k->mach.irq_cost);

@@ -119,8 +119,15 @@ static double gp_step(kcpu *c, kthread *kt, sim_time t)
 	for (int i = 0; i < k->mach.ncpus; i++)
 		if (&k->cpu[i] != c)
 			kcpu_settle(&k->cpu[i], sim_now(k->eng), seq, true);
-	uint64_t before = k->rcu.srs ? rcu_tree_flavor_state(k->rcu.rsp)->gp_seq : 0;
+	uint64_t before = k->rcu.srs || ktr(k) ? rcu_tree_flavor_state(k->rcu.rsp)->gp_seq : 0;
 	k->rcu.ops->gp_step(k->rcu.rsp, c->id, t, &kt->gpw);
+	if (ktr(k)) {
+		uint64_t after = rcu_tree_flavor_state(k->rcu.rsp)->gp_seq;
+		if (after != before)
+			ktrace_gp(k, c, t, after, rcu_seq_state(after) ? "start" : "end");
+		else if (rcu_seq_state(after) && kt->gpw.cpus)
+			ktrace_gp(k, c, t, after, "fqsstart");
+	}
 	double work = (double)(kt->gpw.nodes * k->rcu.node_cost + kt->gpw.cpus * k->rcu.fqs_cpu_cost);
 	if (__builtin_expect(k->rcu.srs, 0))
 		work += srs_gp_step(k, c->id, before, rcu_tree_flavor_state(k->rcu.rsp)->gp_seq);

@@ -65,6 +65,7 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 	for (;;) {
 		c->run_passes++;
 		k->cnt.passes[c->run_ctx]++;
+		sim_time pass_start = at;
 		at += pass;
 		b.first_ns = at;
 		int64_t n = first ? rf->rcu_process_callbacks(k->rcu.rsp, c->id, &b, &more, &e)
@@ -76,6 +77,9 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 			count_invoked(k, n, at, cost);
 			at += cost * n;
 		}
+		if (ktr(k)) /* CBs= at the batch's start: those left and those it took */
+			ktrace_softirq_pass(k, c, pass_start, at, n, rf->qlen(k->rcu.rsp, c->id) + n,
+					    n ? ktrace_blimit(k, c->id) : 0);
 		if (c->run_ctx == RUN_KSOFTIRQD && !(c->fault & FAULT_NO_QS))
 			rf->softirq_qs(k->rcu.rsp, c->id);
 		if (!more || !may_restart(c, at))
@@ -138,6 +142,8 @@ static void wakeup_softirqd(kcpu *c, sim_time now)
 	c->ksd_woken = now;
 	c->ksd_waiting = true;
 	k->cnt.ksd_wakeups++;
+	if (ktr(k))
+		ktrace_wakeup(k, c, now, &c->ksoftirqd);
 	if (sched_wake(&k->sched.cfg, &c->rq, &c->ksoftirqd, now))
 		kcpu_resched(c, true);
 }

@@ -137,6 +137,8 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	if (__builtin_expect(k->mach.nohz_idle, 0) && !c->rq.curr && !c->in_softirq &&
 	    !c->softirq_pending && !rf->needs_cpu(k->rcu.rsp, c->id))
 		return; /* idle with its tick stopped (tick_nohz_idle_stop_tick()) */
+	if (ktr(k))
+		ktrace_irq(k, c, now, now + stretch(c, k->mach.tick_cost), 236);
 	if (c->in_softirq) {
 		/* Hardirq part only: RCU's tick sees in_softirq() (no quiescent
 		 * state) but re-raises the softirq (the run restarts);

@@ -1,0 +1,663 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ktrace.c - a run's timeline (rcusim run --trace): the kernel model's
+ * events under the kernel's own tracepoint names and fields, written as
+ * text in the format of the tracefs trace file (and of trace-cmd report),
+ * or as Chrome trace-event JSON for Perfetto and chrome://tracing: a track
+ * per CPU (pid 0, tid = CPU) of complete events (task slices, softirq
+ * passes, rcu_do_batch(), ticks and IPIs) and wakeups, and an RCU track
+ * (pid 1) of grace periods (async begin/end by gp_seq) and the queued
+ * callbacks (a counter at each sample).
+ *
+ * Events (include/trace/events/ of 6.12):
+ * - sched_switch, sched_wakeup (sched.h): each context switch, and the
+ *   wakeup of a job, ksoftirqd or kthread;
+ * - softirq_raise, softirq_entry, softirq_exit (irq.h, vec=9 RCU): each
+ *   raise of the RCU softirq and each pass of a run;
+ * - local_timer_entry/exit (irq_vectors.h, vector=236), reschedule_entry/
+ *   exit (253) and call_function_single_entry/exit (251): the tick, the
+ *   reschedule IPI, the expedited grace period's and rcu_barrier()'s IPIs;
+ * - rcu_utilization (rcu.h, always on): Start/End scheduler-tick, RCU core,
+ *   context switch;
+ * - rcu_grace_period (start, end, fqsstart), rcu_batch_start and
+ *   rcu_batch_end (rcu.h, CONFIG_RCU_TRACE): Tree RCU's grace periods and
+ *   each rcu_do_batch().
+ * A job's task is named after its workload kind (pid 10000 + its index),
+ * ksoftirqd/N and the kthreads after the kernel's (pids from 2 on), the
+ * idle task swapper/N (pid 0).
+ *
+ * The model makes events out of time order (a softirq run's passes when it
+ * starts, a lazily settled run's end later): they wait in a heap and are
+ * written in time order once the run is KTRACE_LAG past them. Memory is
+ * that lag's events. An event older than one already written (none in the
+ * shipped scenarios) is written where it comes and counted (late).
+ * Outside the window [from, to) only context switches are kept (each
+ * CPU's task at the window's start); outside the CPU list nothing.
+ */
+#include <assert.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpulist.h"
+#include "kernel/kernel_int.h"
+#include "rcu/tree.h"
+
+/* How far behind the run the writer stays: well past a lazy run's end and
+ * a softirq run's committed passes. */
+#define KTRACE_LAG (50 * INT64_C(1000000))
+
+enum {
+	TE_SWITCH,
+	TE_WAKEUP,
+	TE_RAISE,
+	TE_ENTRY,
+	TE_EXIT,
+	TE_UTIL,
+	TE_IRQ_ENTRY,
+	TE_IRQ_EXIT,
+	TE_GP,
+	TE_BATCH_START,
+	TE_BATCH_END,
+	TE_COUNTER,
+};
+
+typedef struct trec {
+	sim_time ts;
+	uint64_t seq;           /* emission order: ties keep it */
+	int32_t cpu;
+	uint8_t type;
+	char state;             /* sched_switch: prev_state */
+	int32_t a, b;           /* task ids (switch: prev, next; wakeup: woken, target CPU) */
+	int64_t x, y;           /* numbers (gp_seq; batch: CBs, bl / invoked; vector) */
+	sim_time t1;            /* JSON: the end of what starts here (a pass, an irq, a batch) */
+	int64_t z;              /* JSON: a batch's callbacks invoked */
+	const char *s;          /* static text (rcu_utilization, gp event, batch flags) */
+} trec;
+
+/* A task as the trace names it. */
+typedef struct ttask {
+	char comm[32];
+	int pid;
+	int prio;
+} ttask;
+
+struct ktrace {
+	FILE *out;
+	const char *path;
+	bool json;
+	sim_time from, to;
+	bool *cpus;             /* per CPU: traced */
+	int ncpus;
+	/* Tasks: ids 0..ncpus-1 the idle tasks, then ksoftirqd/N, the kthreads,
+	 * the jobs. */
+	ttask *task;
+	int ntask;
+	int ksd0, kt0, job0;    /* first id of each family */
+	const kthread **kts;    /* kthread of id kt0 + i */
+	int nkt;
+	/* The heap. */
+	trec *h;
+	size_t n, cap;
+	uint64_t seq;
+	sim_time written;       /* ts of the last record written */
+	uint64_t late;          /* records older than one written */
+	uint64_t lines;
+	int *curr;              /* per CPU: the task running, as written */
+	sim_time *slice_start;  /* JSON: per CPU, when curr began */
+	bool first_json;
+	const char *rcuname;
+};
+
+/* ---- tasks ---- */
+
+int ktrace_task_id(const kmodel *k, const kcpu *c, const sched_task *p)
+{
+	const ktrace *tr = k->tr;
+	if (!p)
+		return c->id;
+	if (p == &c->ksoftirqd)
+		return tr->ksd0 + c->id;
+	if (is_kthread(c, p)) {
+		const kthread *kt = task_kthread((sched_task *)p);
+		for (int i = 0; i < tr->nkt; i++)
+			if (tr->kts[i] == kt)
+				return tr->kt0 + i;
+		return c->id;
+	}
+	return tr->job0 + (int)((const job *)p->owner - k->wl.jobs);
+}
+
+/* The kernel's name of kthread @kt. */
+static void kthread_comm(const kmodel *k, const kthread *kt, char *buf, size_t len)
+{
+	const char *n = kt->ops->name;
+	const krcu *r = &k->rcu;
+	if (kt == r->gpk)
+		snprintf(buf, len, "%s", r->preempt_rcu ? "rcu_preempt" : "rcu_sched");
+	else if (!strcmp(n, "rcuc"))
+		snprintf(buf, len, "rcuc/%d", kt->cpu->id);
+	else if (!strcmp(n, "rcuog"))
+		snprintf(buf, len, "rcuog/%d", kt->cpu->id);
+	else if (!strcmp(n, "rcuo"))
+		snprintf(buf, len, "%s/%d", r->preempt_rcu ? "rcuop" : "rcuos", kt->id);
+	else if (!strcmp(n, "rcu_exp_gp_kworker"))
+		snprintf(buf, len, "rcu_exp_gp_kthread_worker");
+	else if (!strcmp(n, "rcu_exp_par_gp_kworker"))
+		snprintf(buf, len, "rcu_exp_par_gp_kthread_worker/%d", kt->id);
+	else
+		snprintf(buf, len, "kworker/%d:%s", kt->cpu->id, n);
+}
+
+static int tasks_init(kmodel *k, ktrace *tr)
+{
+	int ncpus = k->mach.ncpus, nkt = 0;
+	for (int i = 0; i < ncpus; i++)
+		for (const kthread *kt = k->cpu[i].kthreads; kt; kt = kt->next)
+			nkt++;
+	tr->ntask = 2 * ncpus + nkt + (int)k->wl.njobs;
+	tr->ksd0 = ncpus;
+	tr->kt0 = 2 * ncpus;
+	tr->job0 = 2 * ncpus + nkt;
+	tr->nkt = nkt;
+	if (!(tr->task = calloc((size_t)tr->ntask, sizeof(*tr->task))) ||
+	    !(tr->kts = calloc((size_t)(nkt ? nkt : 1), sizeof(*tr->kts))))
+		return SIM_ENOMEM;
+	int pid = 2;
+	for (int i = 0; i < ncpus; i++) {
+		ttask *t = &tr->task[i];
+		snprintf(t->comm, sizeof(t->comm), "swapper/%d", i);
+		t->pid = 0;
+		t->prio = 120;
+		t = &tr->task[tr->ksd0 + i];
+		snprintf(t->comm, sizeof(t->comm), "ksoftirqd/%d", i);
+		t->pid = pid++;
+		t->prio = 120;
+	}
+	int id = 0;
+	for (int i = 0; i < ncpus; i++)
+		for (const kthread *kt = k->cpu[i].kthreads; kt; kt = kt->next) {
+			ttask *t = &tr->task[tr->kt0 + id];
+			tr->kts[id++] = kt;
+			kthread_comm(k, kt, t->comm, sizeof(t->comm));
+			t->pid = pid++;
+			t->prio = kt->task.fifo ? 98 : 120;
+		}
+	for (int64_t j = 0; j < k->wl.njobs; j++) {
+		ttask *t = &tr->task[tr->job0 + j];
+		snprintf(t->comm, sizeof(t->comm), "%s", k->wl.ops->kind);
+		t->pid = 10000 + (int)j;
+		t->prio = 120 + k->wl.jobs[j].task.static_prio - 120;
+	}
+	return 0;
+}
+
+/* ---- the heap ---- */
+
+static bool before(const trec *a, const trec *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
+}
+
+static void write_rec(ktrace *tr, const trec *r);
+
+static void heap_pop(ktrace *tr, trec *out)
+{
+	*out = tr->h[0];
+	trec last = tr->h[--tr->n];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= tr->n)
+			break;
+		if (c + 1 < tr->n && before(&tr->h[c + 1], &tr->h[c]))
+			c++;
+		if (!before(&tr->h[c], &last))
+			break;
+		tr->h[i] = tr->h[c];
+		i = c;
+	}
+	if (tr->n)
+		tr->h[i] = last;
+}
+
+/* Write every record up to @upto. */
+static void drain(ktrace *tr, sim_time upto)
+{
+	while (tr->n && tr->h[0].ts <= upto) {
+		trec r;
+		heap_pop(tr, &r);
+		write_rec(tr, &r);
+	}
+}
+
+static void push(kmodel *k, trec *r)
+{
+	ktrace *tr = k->tr;
+	if (r->cpu >= 0 && !tr->cpus[r->cpu])
+		return;
+	if (tr->json && (r->type == TE_EXIT || r->type == TE_IRQ_EXIT || r->type == TE_BATCH_END ||
+			 r->type == TE_UTIL || r->type == TE_RAISE))
+		return;
+	if (r->type != TE_SWITCH && (r->ts < tr->from || r->ts >= tr->to))
+		return;
+	if (tr->n == tr->cap) {
+		size_t cap = tr->cap ? 2 * tr->cap : 4096;
+		trec *h = realloc(tr->h, cap * sizeof(*h));
+		if (!h) {
+			kfail(k, SIM_ENOMEM);
+			return;
+		}
+		tr->h = h;
+		tr->cap = cap;
+	}
+	r->seq = tr->seq++;
+	size_t i = tr->n++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!before(r, &tr->h[p]))
+			break;
+		tr->h[i] = tr->h[p];
+		i = p;
+	}
+	tr->h[i] = *r;
+	sim_time now = sim_now(k->eng);
+	if (now - KTRACE_LAG > tr->written)
+		drain(tr, now - KTRACE_LAG);
+}
+
+/* ---- writing ---- */
+
+static const char *irq_name(int64_t vector)
+{
+	switch (vector) {
+	case 236: return "local_timer";
+	case 253: return "reschedule";
+	default: return "call_function_single";
+	}
+}
+
+/* The JSON name of a task slice's thread: CPU n. */
+static void json_event(ktrace *tr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void json_event(ktrace *tr, const char *fmt, ...)
+{
+	va_list ap;
+	if (!tr->first_json)
+		fputs(",\n", tr->out);
+	tr->first_json = false;
+	va_start(ap, fmt);
+	vfprintf(tr->out, fmt, ap);
+	va_end(ap);
+	tr->lines++;
+}
+
+static double us(sim_time t) { return (double)t / 1e3; }
+
+static void json_slice_end(ktrace *tr, int cpu, sim_time t)
+{
+	int id = tr->curr[cpu];
+	sim_time s = tr->slice_start[cpu] > tr->from ? tr->slice_start[cpu] : tr->from;
+	if (id < tr->ncpus || t <= s)
+		return; /* idle: no slice */
+	const ttask *tk = &tr->task[id];
+	json_event(tr,
+		   "{\"name\":\"%s\",\"cat\":\"sched\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":0,"
+		   "\"tid\":%d,\"args\":{\"pid\":%d}}",
+		   tk->comm, us(s), us(t - s), cpu, tk->pid);
+}
+
+static void write_json(ktrace *tr, const trec *r)
+{
+	int cpu = r->cpu;
+	switch (r->type) {
+	case TE_SWITCH:
+		if (r->ts >= tr->from && r->ts < tr->to)
+			json_slice_end(tr, cpu, r->ts);
+		tr->curr[cpu] = r->b;
+		tr->slice_start[cpu] = r->ts;
+		break;
+	case TE_WAKEUP:
+		json_event(tr,
+			   "{\"name\":\"wakeup %s\",\"cat\":\"sched\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f,"
+			   "\"pid\":0,\"tid\":%d,\"args\":{\"pid\":%d,\"target_cpu\":%d}}",
+			   tr->task[r->a].comm, us(r->ts), cpu, tr->task[r->a].pid, r->b);
+		break;
+	case TE_ENTRY:
+		json_event(tr,
+			   "{\"name\":\"RCU softirq\",\"cat\":\"softirq\",\"ph\":\"X\",\"ts\":%.3f,"
+			   "\"dur\":%.3f,\"pid\":0,\"tid\":%d,\"args\":{\"vec\":9}}",
+			   us(r->ts), us(r->t1 - r->ts), cpu);
+		break;
+	case TE_EXIT:
+	case TE_IRQ_EXIT:
+	case TE_BATCH_END:
+		break; /* in the X event of its start */
+	case TE_RAISE:
+	case TE_UTIL:
+		break; /* the slices say it */
+	case TE_IRQ_ENTRY:
+		json_event(tr,
+			   "{\"name\":\"%s\",\"cat\":\"irq\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
+			   "\"pid\":0,\"tid\":%d,\"args\":{\"vector\":%" PRId64 "}}",
+			   irq_name(r->x), us(r->ts), us(r->t1 - r->ts), cpu, r->x);
+		break;
+	case TE_GP:
+		if (!strcmp(r->s, "start") || !strcmp(r->s, "end"))
+			json_event(tr,
+				   "{\"name\":\"grace period\",\"cat\":\"rcu\",\"ph\":\"%s\",\"id\":%" PRId64
+				   ",\"ts\":%.3f,\"pid\":1,\"tid\":0,\"args\":{\"gp_seq\":%" PRId64 "}}",
+				   strcmp(r->s, "start") ? "e" : "b", r->x, us(r->ts), r->x);
+		else
+			json_event(tr,
+				   "{\"name\":\"%s\",\"cat\":\"rcu\",\"ph\":\"i\",\"s\":\"p\",\"ts\":%.3f,"
+				   "\"pid\":1,\"tid\":0,\"args\":{\"gp_seq\":%" PRId64 "}}",
+				   r->s, us(r->ts), r->x);
+		break;
+	case TE_BATCH_START:
+		json_event(tr,
+			   "{\"name\":\"rcu_do_batch\",\"cat\":\"rcu\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
+			   "\"pid\":0,\"tid\":%d,\"args\":{\"CBs\":%" PRId64 ",\"bl\":%" PRId64
+			   ",\"CBs-invoked\":%" PRId64 "}}",
+			   us(r->ts), us(r->t1 - r->ts), cpu, r->x, r->y, r->z);
+		break;
+	case TE_COUNTER:
+		json_event(tr,
+			   "{\"name\":\"callbacks queued\",\"ph\":\"C\",\"ts\":%.3f,\"pid\":1,"
+			   "\"args\":{\"queued\":%" PRId64 "}}",
+			   us(r->ts), r->x);
+		break;
+	}
+}
+
+/* The flags column (irqs-off, need-resched, hardirq/softirq, preempt
+ * depth, migrate-disable): what the kernel's context gives each event. */
+static const char *flags_of(const trec *r)
+{
+	switch (r->type) {
+	case TE_RAISE:
+	case TE_IRQ_ENTRY:
+	case TE_IRQ_EXIT:
+		return "d.h..";
+	case TE_UTIL:
+		return strstr(r->s, "tick") ? "d.h.." : strstr(r->s, "RCU core") ? "..s.." : "d..2.";
+	case TE_ENTRY:
+	case TE_EXIT:
+	case TE_BATCH_START:
+	case TE_BATCH_END:
+		return "..s..";
+	case TE_SWITCH:
+		return "d..2.";
+	default:
+		return "d..3.";
+	}
+}
+
+static void write_ftrace(ktrace *tr, const trec *r)
+{
+	int cpu = r->cpu;
+	if (r->type == TE_SWITCH && (r->ts < tr->from || r->ts >= tr->to)) {
+		tr->curr[cpu] = r->b;
+		return;
+	}
+	const ttask *cur = &tr->task[cpu >= 0 ? tr->curr[cpu] : 0];
+	if (r->type == TE_COUNTER)
+		return;
+	char head[96];
+	int64_t sec = r->ts / 1000000000, usec = (r->ts % 1000000000) / 1000;
+	snprintf(head, sizeof(head), "%16s-%-7d [%03d] %s %5" PRId64 ".%06" PRId64 ": ", cur->comm,
+		 cur->pid, cpu, flags_of(r), sec, usec);
+	FILE *o = tr->out;
+	fputs(head, o);
+	switch (r->type) {
+	case TE_SWITCH: {
+		const ttask *p = &tr->task[r->a], *n = &tr->task[r->b];
+		fprintf(o,
+			"sched_switch: prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%c ==> "
+			"next_comm=%s next_pid=%d next_prio=%d\n",
+			p->comm, p->pid, p->prio, r->state, n->comm, n->pid, n->prio);
+		tr->curr[cpu] = r->b;
+		break;
+	}
+	case TE_WAKEUP: {
+		const ttask *w = &tr->task[r->a];
+		fprintf(o, "sched_wakeup: comm=%s pid=%d prio=%d target_cpu=%03d\n", w->comm, w->pid,
+			w->prio, r->b);
+		break;
+	}
+	case TE_RAISE:
+		fputs("softirq_raise: vec=9 [action=RCU]\n", o);
+		break;
+	case TE_ENTRY:
+		fputs("softirq_entry: vec=9 [action=RCU]\n", o);
+		break;
+	case TE_EXIT:
+		fputs("softirq_exit: vec=9 [action=RCU]\n", o);
+		break;
+	case TE_UTIL:
+		fprintf(o, "rcu_utilization: %s\n", r->s);
+		break;
+	case TE_IRQ_ENTRY:
+		fprintf(o, "%s_entry: vector=%" PRId64 "\n", irq_name(r->x), r->x);
+		break;
+	case TE_IRQ_EXIT:
+		fprintf(o, "%s_exit: vector=%" PRId64 "\n", irq_name(r->x), r->x);
+		break;
+	case TE_GP:
+		fprintf(o, "rcu_grace_period: %s %" PRId64 " %s\n", tr->rcuname, r->x, r->s);
+		break;
+	case TE_BATCH_START:
+		fprintf(o, "rcu_batch_start: %s CBs=%" PRId64 " bl=%" PRId64 "\n", tr->rcuname, r->x, r->y);
+		break;
+	case TE_BATCH_END:
+		fprintf(o, "rcu_batch_end: %s CBs-invoked=%" PRId64 " idle=%s\n", tr->rcuname, r->x, r->s);
+		break;
+	}
+	tr->lines++;
+}
+
+static void write_rec(ktrace *tr, const trec *r)
+{
+	if (r->ts < tr->written)
+		tr->late++;
+	else
+		tr->written = r->ts;
+	if (tr->json)
+		write_json(tr, r);
+	else
+		write_ftrace(tr, r);
+}
+
+/* ---- the model's events ---- */
+
+void ktrace_switch(kmodel *k, const kcpu *c, sim_time t, const sched_task *prev,
+		   const sched_task *next)
+{
+	char state = 'R';
+	if (prev && prev == &c->ksoftirqd)
+		state = c->ksd_runnable ? 'R' : 'S';
+	else if (prev && is_kthread(c, prev))
+		state = task_kthread((sched_task *)prev)->sleeping ? 'S' : 'R';
+	else if (prev)
+		state = ((const job *)prev->owner)->sleeping ? 'S' : 'R';
+	trec r = { .ts = t, .cpu = c->id, .type = TE_SWITCH, .state = state,
+		   .a = ktrace_task_id(k, c, prev), .b = ktrace_task_id(k, c, next) };
+	if (r.a == r.b)
+		return;
+	trec u = { .ts = t, .cpu = c->id, .type = TE_UTIL, .s = "Start context switch" };
+	push(k, &u);
+	push(k, &r);
+	trec e = { .ts = t, .cpu = c->id, .type = TE_UTIL, .s = "End context switch" };
+	push(k, &e);
+}
+
+void ktrace_wakeup(kmodel *k, const kcpu *c, sim_time t, const sched_task *p)
+{
+	trec r = { .ts = t, .cpu = c->id, .type = TE_WAKEUP, .a = ktrace_task_id(k, c, p), .b = c->id };
+	push(k, &r);
+}
+
+void ktrace_softirq_raise(kmodel *k, const kcpu *c, sim_time t)
+{
+	trec r = { .ts = t, .cpu = c->id, .type = TE_RAISE };
+	push(k, &r);
+}
+
+void ktrace_softirq_pass(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, int64_t invoked,
+			 int64_t qlen, int64_t bl)
+{
+	trec r = { .ts = t0, .t1 = t1, .cpu = c->id, .type = TE_ENTRY };
+	push(k, &r);
+	trec u = { .ts = t0, .cpu = c->id, .type = TE_UTIL, .s = "Start RCU core" };
+	push(k, &u);
+	if (invoked > 0 && bl > 0) {
+		trec b = { .ts = t0, .t1 = t1, .cpu = c->id, .type = TE_BATCH_START, .x = qlen, .y = bl,
+			   .z = invoked };
+		push(k, &b);
+		trec e = { .ts = t1, .cpu = c->id, .type = TE_BATCH_END, .x = invoked, .s = "...." };
+		push(k, &e);
+	}
+	trec v = { .ts = t1, .cpu = c->id, .type = TE_UTIL, .s = "End RCU core" };
+	push(k, &v);
+	trec x = { .ts = t1, .cpu = c->id, .type = TE_EXIT };
+	push(k, &x);
+}
+
+void ktrace_irq(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, int vector)
+{
+	trec r = { .ts = t0, .t1 = t1, .cpu = c->id, .type = TE_IRQ_ENTRY, .x = vector };
+	push(k, &r);
+	if (vector == 236) {
+		trec u = { .ts = t0, .cpu = c->id, .type = TE_UTIL, .s = "Start scheduler-tick" };
+		push(k, &u);
+		trec v = { .ts = t1, .cpu = c->id, .type = TE_UTIL, .s = "End scheduler-tick" };
+		push(k, &v);
+	}
+	trec x = { .ts = t1, .cpu = c->id, .type = TE_IRQ_EXIT, .x = vector };
+	push(k, &x);
+}
+
+void ktrace_gp(kmodel *k, const kcpu *c, sim_time t, uint64_t gp_seq, const char *what)
+{
+	trec r = { .ts = t, .cpu = c->id, .type = TE_GP, .x = (int64_t)gp_seq, .s = what };
+	push(k, &r);
+}
+
+int64_t ktrace_blimit(const kmodel *k, int cpu)
+{
+	if (!k->rcu.ops->gp_step)
+		return 0; /* classic RCU: no rcu_batch events */
+	return rcu_tree_batch_limit(rcu_tree_flavor_state(k->rcu.rsp), cpu);
+}
+
+void ktrace_counter(kmodel *k, sim_time t, int64_t queued)
+{
+	if (!k->tr->json)
+		return;
+	trec r = { .ts = t, .cpu = -1, .type = TE_COUNTER, .x = queued };
+	push(k, &r);
+}
+
+/* ---- open, close ---- */
+
+int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errlen)
+{
+	kmodel *k = state;
+	ktrace *tr = calloc(1, sizeof(*tr));
+	if (!tr)
+		goto nomem;
+	k->tr = tr;
+	tr->out = o->out;
+	tr->path = o->path;
+	tr->json = o->format == RCUSIM_TRACE_JSON;
+	tr->from = o->from;
+	tr->to = o->to;
+	tr->ncpus = k->mach.ncpus;
+	tr->first_json = true;
+	tr->rcuname = k->rcu.preempt_rcu ? "rcu_preempt" : "rcu_sched";
+	if (!(tr->cpus = calloc((size_t)tr->ncpus, sizeof(bool))) ||
+	    !(tr->curr = calloc((size_t)tr->ncpus, sizeof(int))) ||
+	    !(tr->slice_start = calloc((size_t)tr->ncpus, sizeof(sim_time))))
+		goto nomem;
+	if (o->cpus) {
+		char why[512];
+		if (sim_cpulist_parse("--trace-cpus", o->cpus, tr->ncpus, tr->cpus, why, sizeof(why))) {
+			snprintf(err, errlen, "%s", why);
+			return SIM_EINPUT;
+		}
+	} else {
+		for (int i = 0; i < tr->ncpus; i++)
+			tr->cpus[i] = true;
+	}
+	if (tasks_init(k, tr))
+		goto nomem;
+	for (int i = 0; i < tr->ncpus; i++)
+		tr->curr[i] = ktrace_task_id(k, &k->cpu[i], k->cpu[i].rq.curr);
+	if (tr->json) {
+		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", tr->out);
+		json_event(tr, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"CPUs\"}}");
+		json_event(tr, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"RCU\"}}");
+		for (int i = 0; i < tr->ncpus; i++)
+			if (tr->cpus[i])
+				json_event(tr,
+					   "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
+					   "\"args\":{\"name\":\"CPU %d\"}}",
+					   i, i);
+	} else {
+		fprintf(tr->out,
+			"# tracer: nop\n#\n# rcusim timeline: %d CPUs\n#\n"
+			"#                                _-----=> irqs-off/BH-disabled\n"
+			"#                               / _----=> need-resched\n"
+			"#                              | / _---=> hardirq/softirq\n"
+			"#                              || / _--=> preempt-depth\n"
+			"#                              ||| / _-=> migrate-disable\n"
+			"#                              |||| /     delay\n"
+			"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+			"#              | |         |   |||||     |         |\n",
+			tr->ncpus);
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "--trace: out of memory");
+	return SIM_ENOMEM;
+}
+
+int ktrace_close(kmodel *k, sim_time now, char *err, size_t errlen)
+{
+	ktrace *tr = k->tr;
+	if (!tr)
+		return 0;
+	drain(tr, INT64_MAX);
+	if (tr->json) {
+		sim_time end = now < tr->to ? now : tr->to;
+		for (int i = 0; i < tr->ncpus; i++)
+			if (tr->cpus[i])
+				json_slice_end(tr, i, end);
+		fputs("\n]}\n", tr->out);
+	}
+	int rc = 0;
+	if (fflush(tr->out) || ferror(tr->out)) {
+		snprintf(err, errlen, "--trace %s: could not be written whole", tr->path);
+		rc = SIM_EIO;
+	} else if (tr->late) {
+		fprintf(stderr, "rcusim: --trace %s: %" PRIu64 " events written out of time order\n",
+			tr->path, tr->late);
+	}
+	return rc;
+}
+
+void ktrace_destroy(kmodel *k)
+{
+	ktrace *tr = k->tr;
+	if (!tr)
+		return;
+	free(tr->cpus);
+	free(tr->curr);
+	free(tr->slice_start);
+	free(tr->task);
+	free(tr->kts);
+	free(tr->h);
+	free(tr);
+	k->tr = NULL;
+}

@@ -1,0 +1,106 @@
+#!/bin/sh
+# trace.sh RCUSIM SRCDIR - rcusim run --trace: the run's timeline.
+# - tracefs text: writing it changes no result; its lines parse as the
+#   kernel's trace file does (the
+#   same reading as tests/realbox.sh gives a real box's trace), in time
+#   order, and what they count is what the run recorded: RCU softirq passes
+#   in ksoftirqd and elsewhere, ksoftirqd and GP kthread wake-ups, context
+#   switches, callbacks invoked (rcu_batch_end), grace periods ended;
+# - a window and a CPU list keep only their events;
+# - Chrome trace-event JSON (jq): every event has a phase and, but for
+#   metadata, a time; complete events a duration; per CPU the task slices
+#   do not overlap, and each softirq pass lies inside its CPU's timeline;
+# - bad options are refused with exit 2 and leave no run; an unwritable
+#   file exits 3.
+. "$(dirname "$0")/lib.sh"
+churn=$SRC/scenarios/dev-vm-churn.ini
+
+case=ftrace
+expect_exit 0 "$RCUSIM" run "$churn" --duration 2s --db t.db --quiet --trace t.txt
+head -1 t.txt | grep -qx '# tracer: nop' && ok || bad "no tracefs header"
+awk '
+	/^#/ { next }
+	{
+		if (!match($0, /\[[0-9]+\] [^ ]+ +[0-9]+\.[0-9]+: [a-z_]+: /)) { print "unparsed: " $0; exit 1 }
+		split(substr($0, RSTART + 1, RLENGTH - 2), f, /[] ]+/)
+		ts = f[3] + 0
+		if (ts < last) { print "out of order: " $0; exit 1 }
+		last = ts
+	}' t.txt >parse.out && ok || bad "$(cat parse.out)"
+awk '
+	/^#/ { next }
+	{ ev = $0; sub(/^.*[0-9]: /, "", ev); sub(/:.*/, "", ev) }
+	ev == "softirq_entry" && /vec=9 / { if ($0 ~ /^ *ksoftirqd\//) pk++; else po++ }
+	ev == "sched_switch" { sw++ }
+	ev == "sched_wakeup" && /comm=ksoftirqd\// { kw++ }
+	ev == "sched_wakeup" && /comm=rcu_preempt / { gw++ }
+	ev == "rcu_batch_end" { split($0, a, "CBs-invoked="); cb += a[2] + 0 }
+	ev == "rcu_grace_period" && / end$/ { gps++ }
+	END { printf "pk %d\npo %d\nkw %d\nsw %d\ngw %d\ncb %d\ngps %d\n", pk, po, kw, sw, gw, cb, gps }
+' t.txt >counts
+c() { awk -v k="$1" '$1 == k { print $2 }' counts; }
+s() { q t.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 1 AND name = '$1'"; }
+same() {
+	[ "$2" = "$3" ] && ok || bad "$1: the trace counts $2, the run recorded $3"
+}
+same "RCU passes in ksoftirqd" "$(c pk)" "$(s softirq.passes_ksoftirqd)"
+same "RCU passes elsewhere" "$(c po)" "$(s softirq.passes_irq_exit)"
+same "ksoftirqd wake-ups" "$(c kw)" "$(s softirq.ksoftirqd_wakeups)"
+same "GP kthread wake-ups" "$(c gw)" "$(s gp.kthread_wakeups)"
+same "callbacks invoked" "$(c cb)" "$(s cb.invoked)"
+same "grace periods" "$(c gps)" "$(s gp.completed)"
+# Writing the timeline changes no result.
+expect_exit 0 "$RCUSIM" run "$churn" --duration 2s --db t.db --quiet
+[ "$(q t.db "SELECT count(*) FROM scalar a JOIN scalar b USING (name)
+	WHERE a.run_id = 1 AND b.run_id = 2 AND a.value IS NOT b.value")" = 0 ] &&
+	[ "$(q t.db "SELECT count(*) FROM scalar WHERE run_id = 1")" = "$(q t.db "SELECT count(*) FROM scalar WHERE run_id = 2")" ] &&
+	ok || bad "the traced run's results differ from the untraced one's"
+# Each CPU's first switch, to its job, happens at boot, before the trace.
+same "context switches" "$(($(c sw) + 2))" "$(s sched.ctxsw)"
+# The first switch of a CPU in the trace leaves the task the header of its
+# earlier lines named.
+awk '/sched_switch/ && !seen[$2]++ { split($0, a, "prev_comm="); split(a[2], b, " ");
+	split($1, t, "-"); if (t[1] != b[1]) { print "line task " $1 ", prev_comm " b[1]; exit 1 } }' t.txt \
+	>who.out && ok || bad "$(cat who.out)"
+
+case=window
+expect_exit 0 "$RCUSIM" run "$churn" --duration 2s --db w.db --quiet --trace w.txt \
+	--trace-window 1s..1.01s --trace-cpus 1
+awk '!/^#/ { match($0, /\[[0-9]+\] [^ ]+ +[0-9.]+:/); split(substr($0, RSTART + 1, RLENGTH - 2), f, /[] ]+/)
+	if (f[1] + 0 != 1 || f[3] < 1.0 || f[3] >= 1.01) { print; exit 1 } n++ }
+	END { exit n < 100 }' w.txt >w.out && ok || bad "outside the window or CPU 1: $(head -3 w.out)"
+
+case=json
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12.ini" --duration 200ms --db j.db --quiet \
+	--trace t.json --trace-window 100ms..110ms --trace-cpus 0-7
+jq -e '.traceEvents | length > 100' t.json >/dev/null && ok || bad "not JSON, or too few events"
+jq -e '.traceEvents | all(has("ph") and (.ph == "M" or (.ts | type == "number")))' t.json >/dev/null &&
+	ok || bad "an event without a phase or a time"
+jq -e '[.traceEvents[] | select(.ph == "X")] | all(.dur >= 0 and .ts >= 100000 and .ts < 110000)' \
+	t.json >/dev/null && ok || bad "a complete event without a duration, or outside the window"
+jq -e '[.traceEvents[] | select(.pid == 0 and .tid != null) | .tid] | all(. >= 0 and . <= 7)' \
+	t.json >/dev/null && ok || bad "a CPU outside 0-7"
+# Per CPU, the task slices follow one another without overlap.
+jq -r '.traceEvents[] | select(.cat == "sched" and .ph == "X") | "\(.tid) \(.ts) \(.dur)"' t.json |
+	sort -n -k1,1 -k2,2 | awk '$1 == cpu && $2 < end - 0.001 { print; bad = 1 } { cpu = $1; end = $2 + $3 }
+	END { exit bad }' >ov.out && ok || bad "overlapping task slices: $(head -2 ov.out)"
+jq -e '[.traceEvents[] | select(.name == "grace period")] | length >= 2' t.json >/dev/null &&
+	ok || bad "no grace period in the window"
+
+case=options
+expect_exit 2 "$RCUSIM" run "$churn" --db bad.db --trace x.txt --trace-window 2s..1s
+expect_err 'the end is not after the start'
+expect_exit 2 "$RCUSIM" run "$churn" --db bad.db --trace x.txt --trace-window 1..2
+expect_err 'trace-window 1..2'
+expect_exit 2 "$RCUSIM" run "$churn" --db bad.db --trace x.txt --trace-cpus 7
+expect_err 'trace-cpus'
+expect_exit 2 "$RCUSIM" run "$churn" --db bad.db --trace x.txt --trace-format xml
+expect_err 'ftrace or json'
+expect_exit 2 "$RCUSIM" run "$churn" --db bad.db --trace-window 1s..2s
+expect_err 'need --trace FILE'
+expect_exit 2 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db bad.db --trace x.txt
+expect_err 'no timeline'
+[ ! -e bad.db ] || [ "$(q bad.db 'SELECT count(*) FROM run')" = 0 ] && ok || bad "a refused run left a row"
+expect_exit 3 "$RCUSIM" run "$churn" --db bad.db --trace /nonexistent/dir/x.txt
+expect_err 'nonexistent'
+finish
