@@ -182,7 +182,7 @@ END_TEST
  * ticks aligned): 20,000 callbacks at 4 us each, qhimark above them, so
  * each rcu_do_batch() takes max(blimit, 20000 >> 7) = 156 of the
  * callbacks left (about 624 us) and re-raises RCU_SOFTIRQ; @sets on top. */
-static sim_time flood_run_max(const char *const *sets)
+static sim_time flood_run_max(const char *const *sets, uint64_t stops[RUN_NSTOP])
 {
 	box b;
 	const char *base[16] = { "irq.tick_phase=aligned", "workload.jobs=2", "rcu.qhimark=100000",
@@ -198,6 +198,8 @@ static sim_time flood_run_max(const char *const *sets)
 	run_to(&b, S);
 	ck_assert_uint_eq(b.k->rcu.cb.invoked, 20000);
 	sim_time max = (sim_time)b.k->h.softirq_run->max;
+	for (int i = 0; i < RUN_NSTOP; i++)
+		stops[i] = b.k->cnt.run_stops[i];
 	box_destroy(&b);
 	return max;
 }
@@ -212,12 +214,19 @@ START_TEST(softirq_run_ends_at_the_jiffy)
 	 * cost); at HZ 1000, 2 jiffies: 2 ms plus a pass. 2 ms of time, as
 	 * rcusim had it, would end both at 2-2.6 ms. */
 	const sim_time pass = 156 * 4000 + 3000;
+	uint64_t stops[RUN_NSTOP];
 	const char *hz250[] = { "machine.hz=250", "softirq.time_limit=2ms", NULL };
-	sim_time m = flood_run_max(hz250);
+	sim_time m = flood_run_max(hz250, stops);
 	ck_assert_msg(m >= 4 * MS && m <= 4 * MS + pass + 10000, "HZ 250: %lld ns", (long long)m);
+	/* Its longest runs end on the budget (softirq.runs_ended_time_budget);
+	 * once the batches are down to blimit, 10 short passes come first
+	 * (restart limit), and the last run empties the list. */
+	ck_assert_uint_ge(stops[RUN_STOP_BUDGET], 1);
+	ck_assert_uint_ge(stops[RUN_STOP_EMPTY], 1);
 	const char *hz1000[] = { "machine.hz=1000", "softirq.time_limit=2ms", NULL };
-	m = flood_run_max(hz1000);
+	m = flood_run_max(hz1000, stops);
 	ck_assert_msg(m >= 2 * MS && m <= 2 * MS + pass + 10000, "HZ 1000: %lld ns", (long long)m);
+	ck_assert_uint_ge(stops[RUN_STOP_BUDGET], 1);
 }
 END_TEST
 
@@ -231,13 +240,18 @@ START_TEST(softirq_rereads_need_resched_after_the_tick)
 	 * pass. Without the rule (stop_on_need_resched = no) it makes all 10
 	 * passes, 6 ms (each batch a little smaller than the last). */
 	const sim_time pass = 156 * 4000 + 3000;
+	uint64_t stops[RUN_NSTOP];
 	const char *on[] = { "machine.hz=1000", "softirq.time_limit=0ns", "workload.jobs=4", NULL };
-	sim_time m = flood_run_max(on);
+	sim_time m = flood_run_max(on, stops);
 	ck_assert_msg(m <= 2250000 + MS + pass + 10000, "%lld ns", (long long)m);
+	ck_assert_uint_ge(stops[RUN_STOP_RESCHED], 1); /* softirq.runs_ended_need_resched */
+	ck_assert_uint_eq(stops[RUN_STOP_BUDGET], 0);
 	const char *off[] = { "machine.hz=1000", "softirq.time_limit=0ns", "workload.jobs=4",
 			      "softirq.stop_on_need_resched=no", NULL };
-	m = flood_run_max(off);
+	m = flood_run_max(off, stops);
 	ck_assert_msg(m >= 6 * MS, "%lld ns", (long long)m);
+	ck_assert_uint_ge(stops[RUN_STOP_RESTART], 1); /* all 10 passes made */
+	ck_assert_uint_eq(stops[RUN_STOP_RESCHED], 0);
 }
 END_TEST
 

@@ -800,28 +800,29 @@ typedef struct batch_case {
 	sim_time resched_ns;     /* rcu_resched_ns */
 	int64_t bl, invoked;
 	bool time_limited;
+	rcu_tree_batch_stop stop; /* why it stopped */
 } batch_case;
 
 static const batch_case batch_cases[] = {
 	/* 10000 >> 7 = 78 > blimit 10, not above 100: no time limit. */
-	{ 10000, RCU_TREE_SOFTIRQ, false, false, 400, 3000000, 78, 78, false },
+	{ 10000, RCU_TREE_SOFTIRQ, false, false, 400, 3000000, 78, 78, false, RCU_TREE_STOP_COUNT },
 	/* 100000 >> 7 = 781: 781 x 400 ns = 0.31 ms, under 3 ms. */
-	{ 100000, RCU_TREE_SOFTIRQ, false, false, 400, 3000000, 781, 781, true },
+	{ 100000, RCU_TREE_SOFTIRQ, false, false, 400, 3000000, 781, 781, true, RCU_TREE_STOP_COUNT },
 	/* At 5 us a callback, 3 ms is 600 callbacks: cut at 608 = 19 x 32. */
-	{ 100000, RCU_TREE_SOFTIRQ, false, false, 5000, 3000000, 781, 608, true },
+	{ 100000, RCU_TREE_SOFTIRQ, false, false, 5000, 3000000, 781, 608, true, RCU_TREE_STOP_TIME },
 	/* The idle task without need_resched runs past bl to the time limit:
 	 * 7500 callbacks are 3 ms, the check falls at 7520 = 235 x 32. */
-	{ 100000, RCU_TREE_SOFTIRQ, false, true, 400, 3000000, 781, 7520, true },
+	{ 100000, RCU_TREE_SOFTIRQ, false, true, 400, 3000000, 781, 7520, true, RCU_TREE_STOP_TIME },
 	/* ... and with need_resched stops at bl. */
-	{ 100000, RCU_TREE_SOFTIRQ, true, true, 400, 3000000, 781, 781, true },
+	{ 100000, RCU_TREE_SOFTIRQ, true, true, 400, 3000000, 781, 781, true, RCU_TREE_STOP_RESCHED },
 	/* bl 10, no time limit: the idle task takes all 50; others 10. */
-	{ 50, RCU_TREE_SOFTIRQ, false, true, 400, 3000000, 10, 50, false },
-	{ 50, RCU_TREE_SOFTIRQ, false, false, 400, 3000000, 10, 10, false },
+	{ 50, RCU_TREE_SOFTIRQ, false, true, 400, 3000000, 10, 50, false, RCU_TREE_STOP_EMPTY },
+	{ 50, RCU_TREE_SOFTIRQ, false, false, 400, 3000000, 10, 10, false, RCU_TREE_STOP_COUNT },
 	/* rcuc: no count limit, the time limit. */
-	{ 100000, RCU_TREE_RCUC, true, false, 400, 3000000, 781, 7520, true },
-	{ 5000, RCU_TREE_RCUC, true, false, 400, 3000000, 39, 5000, false },
+	{ 100000, RCU_TREE_RCUC, true, false, 400, 3000000, 781, 7520, true, RCU_TREE_STOP_TIME },
+	{ 5000, RCU_TREE_RCUC, true, false, 400, 3000000, 39, 5000, false, RCU_TREE_STOP_EMPTY },
 	/* rcu_resched_ns 0.5 ms counts as 1 ms: 2500 callbacks, cut at 2528. */
-	{ 100000, RCU_TREE_SOFTIRQ, false, true, 400, 500000, 781, 2528, true },
+	{ 100000, RCU_TREE_SOFTIRQ, false, true, 400, 500000, 781, 2528, true, RCU_TREE_STOP_TIME },
 };
 
 START_TEST(tree_do_batch_limits)
@@ -844,6 +845,7 @@ START_TEST(tree_do_batch_limits)
 	ck_assert_int_eq(n, bc->invoked);
 	ck_assert_int_eq(out.bl, bc->bl);
 	ck_assert(out.time_limited == bc->time_limited);
+	ck_assert_int_eq(out.stop, bc->stop);
 	ck_assert(out.more == (n < bc->ready));
 	ck_assert_int_eq(rcu_segcblist_n_cbs(&rsp->rda[0].cblist), bc->ready - n);
 	/* Callback k, queued at k, runs at first + k x cost. */

@@ -496,6 +496,13 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	rc |= sim_metrics_scalar(m, "softirq.passes_trap_return",
 				 (double)k->cnt.passes[RUN_TRAP_RETURN]);
 	rc |= sim_metrics_scalar(m, "softirq.passes_ksoftirqd", (double)k->cnt.passes[RUN_KSOFTIRQD]);
+	rc |= sim_metrics_scalar(m, "softirq.runs_ended_empty", (double)k->cnt.run_stops[RUN_STOP_EMPTY]);
+	rc |= sim_metrics_scalar(m, "softirq.runs_ended_restart_limit",
+				 (double)k->cnt.run_stops[RUN_STOP_RESTART]);
+	rc |= sim_metrics_scalar(m, "softirq.runs_ended_time_budget",
+				 (double)k->cnt.run_stops[RUN_STOP_BUDGET]);
+	rc |= sim_metrics_scalar(m, "softirq.runs_ended_need_resched",
+				 (double)k->cnt.run_stops[RUN_STOP_RESCHED]);
 	if (k->rcu.gpk) {
 		const kthread *g = k->rcu.gpk;
 		sim_time wait = g->wait_max;

@@ -40,6 +40,13 @@ typedef struct ktrace ktrace;
  * or returning task at their end. */
 typedef enum run_ctx { RUN_IRQ_EXIT, RUN_TRAP_RETURN, RUN_KSOFTIRQD } run_ctx;
 
+/* Why a softirq run ended: nothing left pending, or __do_softirq() /
+ * handle_softirqs() refused another pass with the RCU softirq still
+ * pending (MAX_SOFTIRQ_RESTART passes, the time budget MAX_SOFTIRQ_TIME in
+ * jiffies, need_resched()), which leaves it to ksoftirqd. */
+typedef enum run_stop { RUN_STOP_EMPTY, RUN_STOP_RESTART, RUN_STOP_BUDGET, RUN_STOP_RESCHED,
+			RUN_NSTOP } run_stop;
+
 /* Injected faults (fault.kind), as bits of kcpu.fault. */
 enum {
 	FAULT_IRQS_OFF = 1, /* spinning with interrupts off */
@@ -137,6 +144,7 @@ struct kcpu {
 	int run_passes;         /* __do_softirq passes the run has made */
 	bool run_raised;        /* a tick in the run re-raised the tasklet */
 	bool run_cut;           /* its passes stopped at a tick: the restart rule decides at its end */
+	run_stop run_stop;      /* why its passes stopped (counted when it ends) */
 	int64_t run_end_j;      /* handle_softirqs()'s end: no restart from this jiffy on */
 	bool ksd_runnable;      /* ksoftirqd is on the runqueue */
 	sim_time ksd_woken;     /* ns: when ksoftirqd was last woken */
@@ -381,6 +389,7 @@ typedef struct kcounters {
 	uint64_t ipis;          /* reschedule IPIs sent */
 	uint64_t runs[3];       /* softirq runs started, by run_ctx */
 	uint64_t passes[3];     /* their __do_softirq passes, by run_ctx */
+	uint64_t run_stops[RUN_NSTOP]; /* softirq runs ended, by why */
 } kcounters;
 
 /* 9. The injected fault (fault.*): which CPUs, when, and its two events. */

@@ -37,6 +37,17 @@ static bool may_restart(const kcpu *c, sim_time now)
 	       !(s->stop_on_resched && kcpu_need_resched(c));
 }
 
+/* Why may_restart() said no at @now (the first rule that stops it). */
+static run_stop restart_refused(const kcpu *c, sim_time now)
+{
+	const ksoftirq *s = &c->k->softirq;
+	if (c->run_passes >= s->max_restart)
+		return RUN_STOP_RESTART;
+	if (s->budget_j && now / c->k->mach.tick_ns >= c->run_end_j)
+		return RUN_STOP_BUDGET;
+	return RUN_STOP_RESCHED;
+}
+
 /* The restart loop of __do_softirq() from @t, as many passes as the run
  * has left and may take (at least one): the RCU handler's list moves and a
  * batch, then rcu_do_batch once a pass while it re-raises itself (each
@@ -82,8 +93,14 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 					    n ? ktrace_blimit(k, c->id) : 0);
 		if (c->run_ctx == RUN_KSOFTIRQD && !(c->fault & FAULT_NO_QS))
 			rf->softirq_qs(k->rcu.rsp, c->id);
-		if (!more || !may_restart(c, at))
+		if (!more) {
+			c->run_stop = RUN_STOP_EMPTY;
 			break;
+		}
+		if (!may_restart(c, at)) {
+			c->run_stop = restart_refused(c, at);
+			break;
+		}
 		if (k->softirq.cut_at_tick && at > c->tick_when) {
 			c->run_cut = true;
 			break;
@@ -162,8 +179,10 @@ void kcpu_run_ended(kcpu *c, sim_time now)
 			do_softirq_passes(c, now);
 			return;
 		}
+		c->run_stop = restart_refused(c, now);
 		c->softirq_pending = true;
 	}
+	k->cnt.run_stops[c->run_stop]++;
 	sim_hist_add(k->h.softirq_run, (uint64_t)(now - c->run_start));
 	c->softirq_ns += now - c->run_start;
 	c->in_softirq = false;

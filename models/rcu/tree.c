@@ -773,8 +773,11 @@ int64_t rcu_tree_do_batch(rcu_tree_state *rsp, int cpu, const rcu_tree_batch *b,
 	 * count check and the time check both fall after a callback, so the
 	 * batch ends at the first count either rule stops. */
 	int64_t n = pending;
-	if (b->where == RCU_TREE_SOFTIRQ && (b->need_resched || !b->idle_task) && bl < n)
+	out->stop = RCU_TREE_STOP_EMPTY;
+	if (b->where == RCU_TREE_SOFTIRQ && (b->need_resched || !b->idle_task) && bl < n) {
 		n = bl; /* count >= bl && (need_resched() || !is_idle_task(current)) */
+		out->stop = b->idle_task ? RCU_TREE_STOP_RESCHED : RCU_TREE_STOP_COUNT;
+	}
 	/* The time limit (tree.c:2532-2541), in softirq and rcuc, when bl >
 	 * 100: local_clock() >= tlimit checked when count is a multiple of 32
 	 * (rcu_do_batch_check_time(), tree.c:2475-2485). Callback k (from 1)
@@ -786,8 +789,10 @@ int64_t rcu_tree_do_batch(rcu_tree_state *rsp, int cpu, const rcu_tree_batch *b,
 		if (b->cost_ns > 0) {
 			int64_t k = (rrn + b->cost_ns - 1) / b->cost_ns; /* first k with k cost >= rrn */
 			k = (k + 31) / 32 * 32;
-			if (k < n)
+			if (k < n) {
 				n = k;
+				out->stop = RCU_TREE_STOP_TIME;
+			}
 		}
 	}
 	rcu_tree_invoke_done(rsp, cpu, n, b->first_ns, b->cost_ns, lat, 0);

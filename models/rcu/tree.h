@@ -452,11 +452,21 @@ typedef struct rcu_tree_batch {
 	sim_time cost_ns;    /* ns: each callback's CPU time */
 } rcu_tree_batch;
 
+/* Why a batch stopped (tree.c:2555-2599). */
+typedef enum rcu_tree_batch_stop {
+	RCU_TREE_STOP_EMPTY,    /* DONE ran out */
+	RCU_TREE_STOP_COUNT,    /* count >= bl on a task that is not the idle task */
+	RCU_TREE_STOP_RESCHED,  /* count >= bl on the idle task with need_resched() */
+	RCU_TREE_STOP_TIME,     /* the time limit (rcu_do_batch_check_time()) */
+	RCU_TREE_NSTOP
+} rcu_tree_batch_stop;
+
 /* What a batch did besides its count. */
 typedef struct rcu_tree_batch_out {
 	int64_t bl;          /* its batch limit */
 	bool time_limited;   /* a time limit applied (bl > 100) */
 	bool more;           /* DONE not empty: rcu_core invokes itself again */
+	rcu_tree_batch_stop stop; /* why it stopped */
 } rcu_tree_batch_out;
 
 /* The batch limit rcu_do_batch() computes for @cpu now (tree.c:2527-2530). */

@@ -178,6 +178,8 @@ static int64_t tree_core(void *state, int cpu, const rcu_core_ctx *b, bool *more
 	rcu_tree_batch_out out;
 	int64_t n = rcu_tree_do_batch(rs, cpu, &bt, tf->lat, &out);
 	*more = out.more;
+	if (n)
+		tf->batch_stops[out.stop]++;
 	rcu_tree_flavor_invoke_objs(tf, cpu, n, b->first_ns, b->cost_ns);
 	return n;
 }
@@ -247,6 +249,11 @@ static int tree_finish(void *state, sim_metrics *m, sim_time now)
 	rc |= sim_metrics_scalar(m, "qs.urgent_asked", (double)rs->n_urgent_qs);
 	rc |= sim_metrics_scalar(m, "qs.heavy_asked", (double)rs->n_heavy_qs);
 	rc |= sim_metrics_scalar(m, "rcu.stall_warnings", (double)tf->stall_warnings);
+	rc |= sim_metrics_scalar(m, "rcu.batches_ended_empty", (double)tf->batch_stops[RCU_TREE_STOP_EMPTY]);
+	rc |= sim_metrics_scalar(m, "rcu.batches_ended_count", (double)tf->batch_stops[RCU_TREE_STOP_COUNT]);
+	rc |= sim_metrics_scalar(m, "rcu.batches_ended_need_resched",
+				 (double)tf->batch_stops[RCU_TREE_STOP_RESCHED]);
+	rc |= sim_metrics_scalar(m, "rcu.batches_ended_time", (double)tf->batch_stops[RCU_TREE_STOP_TIME]);
 	if (rs->cfg.preempt_rcu) {
 		rc |= sim_metrics_scalar(m, "rcu.readers_blocked", (double)rs->readers_blocked);
 		rc |= sim_metrics_scalar(m, "rcu.readers_held_gp", (double)rs->readers_held_gp);

@@ -31,6 +31,7 @@ typedef struct tree_flavor {
 	sim_hist *wait_hist;    /* gp.qs_wait_ns */
 	sim_hist *cleanup_hist; /* gp.cleanup_ns */
 	uint64_t gp_done;       /* grace periods timed to their end */
+	uint64_t batch_stops[RCU_TREE_NSTOP]; /* rcu_do_batch() calls that invoked something, by why they stopped */
 	uint64_t stall_warnings; /* RCU CPU stall warnings the kernel would print */
 	/* Offloading (NULL nocb: no CPU offloaded, nothing below used). */
 	rcu_nocb_state *nocb;   /* rcu_nocb's state */
