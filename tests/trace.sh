@@ -86,6 +86,16 @@ jq -r '.traceEvents[] | select(.cat == "sched" and .ph == "X") | "\(.tid) \(.ts)
 	END { exit bad }' >ov.out && ok || bad "overlapping task slices: $(head -2 ov.out)"
 jq -e '[.traceEvents[] | select(.name == "grace period")] | length >= 2' t.json >/dev/null &&
 	ok || bad "no grace period in the window"
+# A grace period's begin and end share their id (the counter of rcu_seq).
+jq -e '[.traceEvents[] | select(.name == "grace period")] | group_by(.id) |
+	map(select(length == 2)) | length >= 1 and all(.[0].ph == "b" and .[1].ph == "e")' t.json \
+	>/dev/null && ok || bad "no grace period begins and ends under one id"
+
+# An injected fault is a slice on the CPU it hits, as long as it lasts.
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/niagara-make-2.6.15-stall.ini" --duration 2s --db f.db --quiet \
+	--set fault.start=1s --set fault.duration=500ms --trace f.json --trace-window 900ms..1.1s
+jq -e '[.traceEvents[] | select(.cat == "fault")] | length == 1 and .[0].tid == 5 and
+	.[0].ts == 1000000 and .[0].dur == 500000' f.json >/dev/null && ok || bad "no fault slice on CPU 5"
 
 case=options
 expect_exit 2 "$RCUSIM" run "$churn" --db bad.db --trace x.txt --trace-window 2s..1s

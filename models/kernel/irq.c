@@ -156,6 +156,8 @@ void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind)
 {
 	kmodel *k = c->k;
 	kcpu_settle_now(c);
+	if (ktr(k))
+		ktrace_fault(k, c, now, k->fault.end, kind);
 	if (kind == FAULT_IRQS_OFF) {
 		if (c->in_softirq) {
 			/* The run in progress spins through the window. */

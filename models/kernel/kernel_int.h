@@ -865,6 +865,8 @@ void ktrace_irq(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, int vector);
 void ktrace_gp(kmodel *k, const kcpu *c, sim_time t, uint64_t gp_seq, const char *what);
 /* The batch limit rcu_batch_start shows for @cpu (Tree RCU; 0 otherwise). */
 int64_t ktrace_blimit(const kmodel *k, int cpu);
+/* An injected fault (FAULT_* @kind) on @c from @t0 to @t1 (a JSON slice). */
+void ktrace_fault(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, unsigned kind);
 /* The machine's queued callbacks at @t (a JSON counter track). */
 void ktrace_counter(kmodel *k, sim_time t, int64_t queued);
 

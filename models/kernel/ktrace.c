@@ -7,7 +7,8 @@
  * per CPU (pid 0, tid = CPU) of complete events (task slices, softirq
  * passes, rcu_do_batch(), ticks and IPIs) and wakeups, and an RCU track
  * (pid 1) of grace periods (async begin/end by gp_seq) and the queued
- * callbacks (a counter at each sample).
+ * callbacks (a counter at each sample); an injected fault is a slice on
+ * each CPU it hits (JSON only: the kernel has no tracepoint for it).
  *
  * Events (include/trace/events/ of 6.12):
  * - sched_switch, sched_wakeup (sched.h): each context switch, and the
@@ -62,6 +63,7 @@ enum {
 	TE_BATCH_START,
 	TE_BATCH_END,
 	TE_COUNTER,
+	TE_FAULT,
 };
 
 typedef struct trec {
@@ -344,11 +346,14 @@ static void write_json(ktrace *tr, const trec *r)
 			   irq_name(r->x), us(r->ts), us(r->t1 - r->ts), cpu, r->x);
 		break;
 	case TE_GP:
+		/* rcu_seq_start() leaves (c << 2) | 1, rcu_seq_end() (c + 1) << 2:
+		 * the pair's id is c. */
 		if (!strcmp(r->s, "start") || !strcmp(r->s, "end"))
 			json_event(tr,
 				   "{\"name\":\"grace period\",\"cat\":\"rcu\",\"ph\":\"%s\",\"id\":%" PRId64
 				   ",\"ts\":%.3f,\"pid\":1,\"tid\":0,\"args\":{\"gp_seq\":%" PRId64 "}}",
-				   strcmp(r->s, "start") ? "e" : "b", r->x, us(r->ts), r->x);
+				   strcmp(r->s, "start") ? "e" : "b",
+				   (r->x >> 2) - (strcmp(r->s, "start") ? 1 : 0), us(r->ts), r->x);
 		else
 			json_event(tr,
 				   "{\"name\":\"%s\",\"cat\":\"rcu\",\"ph\":\"i\",\"s\":\"p\",\"ts\":%.3f,"
@@ -361,6 +366,12 @@ static void write_json(ktrace *tr, const trec *r)
 			   "\"pid\":0,\"tid\":%d,\"args\":{\"CBs\":%" PRId64 ",\"bl\":%" PRId64
 			   ",\"CBs-invoked\":%" PRId64 "}}",
 			   us(r->ts), us(r->t1 - r->ts), cpu, r->x, r->y, r->z);
+		break;
+	case TE_FAULT:
+		json_event(tr,
+			   "{\"name\":\"injected fault: %s\",\"cat\":\"fault\",\"ph\":\"X\",\"ts\":%.3f,"
+			   "\"dur\":%.3f,\"pid\":0,\"tid\":%d}",
+			   r->s, us(r->ts), us(r->t1 - r->ts), cpu);
 		break;
 	case TE_COUNTER:
 		json_event(tr,
@@ -402,8 +413,8 @@ static void write_ftrace(ktrace *tr, const trec *r)
 		return;
 	}
 	const ttask *cur = &tr->task[cpu >= 0 ? tr->curr[cpu] : 0];
-	if (r->type == TE_COUNTER)
-		return;
+	if (r->type == TE_COUNTER || r->type == TE_FAULT)
+		return; /* no tracepoint of the kernel's says them */
 	char head[96];
 	int64_t sec = r->ts / 1000000000, usec = (r->ts % 1000000000) / 1000;
 	snprintf(head, sizeof(head), "%16s-%-7d [%03d] %s %5" PRId64 ".%06" PRId64 ": ", cur->comm,
@@ -549,6 +560,16 @@ int64_t ktrace_blimit(const kmodel *k, int cpu)
 	if (!k->rcu.ops->gp_step)
 		return 0; /* classic RCU: no rcu_batch events */
 	return rcu_tree_batch_limit(rcu_tree_flavor_state(k->rcu.rsp), cpu);
+}
+
+void ktrace_fault(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, unsigned kind)
+{
+	if (!k->tr->json)
+		return;
+	const char *what = kind == FAULT_IRQS_OFF ? "interrupts off" : kind == FAULT_NO_TICKS ? "no ticks"
+										  : "no quiescent state";
+	trec r = { .ts = t0, .t1 = t1, .cpu = c->id, .type = TE_FAULT, .s = what };
+	push(k, &r);
 }
 
 void ktrace_counter(kmodel *k, sim_time t, int64_t queued)
