@@ -264,8 +264,8 @@ static int record_end(rec_db *db, int64_t run_id, const rec_run_result *res, con
  * SIM_EINPUT with the message in @err. */
 static int trace_opts(const cli_run_req *req, rcusim_trace_opts *o, char *err, size_t errlen)
 {
-	*o = (rcusim_trace_opts){ .path = req->trace, .format = RCUSIM_TRACE_FTRACE, .from = 0,
-				  .to = INT64_MAX, .cpus = req->trace_cpus };
+	*o = (rcusim_trace_opts){ .out = NULL, .path = req->trace, .format = RCUSIM_TRACE_FTRACE,
+				  .from = 0, .to = INT64_MAX, .cpus = req->trace_cpus };
 	const char *f = req->trace_format;
 	size_t n = strlen(req->trace);
 	if (!f)
@@ -328,22 +328,27 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	 * only the model can see leaves no row. */
 	if ((rc = rcusim_prepare(p, m, cli_stop_flag(), show_progress, &pr, &sim, err, sizeof(err))))
 		goto input_error;
+	/* The --trace options checked before the file is touched. */
+	if (req->trace && ((rc = trace_opts(req, &topts, err, sizeof(err))) ||
+			   (rc = rcusim_trace(sim, &topts, err, sizeof(err)))))
+		goto input_error;
+	if ((rc = rec_open(&db, req->db_path, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
+		status = cli_exit_status(rc);
+		goto out;
+	}
 	if (req->trace) {
-		if ((rc = trace_opts(req, &topts, err, sizeof(err))))
-			goto input_error;
 		if (!(trace_out = fopen(req->trace, "w"))) {
 			fprintf(stderr, "rcusim: --trace %s: %s\n", req->trace, strerror(errno));
 			status = cli_exit_status(SIM_EIO);
 			goto out;
 		}
 		topts.out = trace_out;
-		if ((rc = rcusim_trace(sim, &topts, err, sizeof(err))))
-			goto input_error;
-	}
-	if ((rc = rec_open(&db, req->db_path, err, sizeof(err)))) {
-		fprintf(stderr, "%s\n", err);
-		status = cli_exit_status(rc);
-		goto out;
+		if ((rc = rcusim_trace(sim, &topts, err, sizeof(err)))) {
+			fprintf(stderr, "%s\n", err);
+			status = cli_exit_status(rc);
+			goto out;
+		}
 	}
 	rec_run_info info = { name, model_policy_label(p), sim_params_int(p, P_SCENARIO_SEED),
 			      req->label, sim_params_int(p, P_SCENARIO_DURATION), RCUSIM_VERSION };

@@ -34,7 +34,7 @@ typedef struct model_env {
  * which part. */
 typedef enum rcusim_trace_format { RCUSIM_TRACE_FTRACE, RCUSIM_TRACE_JSON } rcusim_trace_format;
 typedef struct rcusim_trace_opts {
-	FILE *out;                  /* opened and closed by the caller */
+	FILE *out;                  /* opened and closed by the caller; NULL: only check the rest */
 	const char *path;           /* its name, for messages */
 	rcusim_trace_format format; /* tracefs text, or Chrome trace-event JSON */
 	sim_time from, to;          /* ns: the window written, [from, to) */
@@ -128,8 +128,9 @@ int rcusim_prepare(const sim_params *p, sim_metrics *m, const volatile sig_atomi
 		   rcusim_progress *progress, void *progress_ctx, rcusim_sim **out, char *err,
 		   size_t errlen);
 int rcusim_run(rcusim_sim *s, rcusim_outcome *out, char *err, size_t errlen);
-/* Before rcusim_run(): write @s's timeline as @o says. 0, SIM_EINPUT
- * (message: a model without one, CPUs the machine lacks) or SIM_ENOMEM. */
+/* Before rcusim_run(): write @s's timeline as @o says (with o->out NULL,
+ * only check @o). 0, SIM_EINPUT (message: a model without one, CPUs the
+ * machine lacks) or SIM_ENOMEM. */
 int rcusim_trace(rcusim_sim *s, const rcusim_trace_opts *o, char *err, size_t errlen);
 void rcusim_release(rcusim_sim *s);
 

@@ -84,6 +84,10 @@ jq -e '[.traceEvents[] | select(.pid == 0 and .tid != null) | .tid] | all(. >= 0
 jq -r '.traceEvents[] | select(.cat == "sched" and .ph == "X") | "\(.tid) \(.ts) \(.dur)"' t.json |
 	sort -n -k1,1 -k2,2 | awk '$1 == cpu && $2 < end - 0.001 { print; bad = 1 } { cpu = $1; end = $2 + $3 }
 	END { exit bad }' >ov.out && ok || bad "overlapping task slices: $(head -2 ov.out)"
+# A CPU always busy (a hog, ksoftirqd) is covered by task slices from the
+# window's start to its end, the slices across either edge cut there.
+jq -e '[.traceEvents[] | select(.cat == "sched" and .ph == "X" and .tid == 3) | .dur] | add |
+	. > 9990 and . <= 10000.001' t.json >/dev/null && ok || bad "CPU 3's slices do not cover the 10 ms window"
 jq -e '[.traceEvents[] | select(.name == "grace period")] | length >= 2' t.json >/dev/null &&
 	ok || bad "no grace period in the window"
 # A grace period's begin and end share their id (the counter of rcu_seq).
@@ -97,7 +101,15 @@ expect_exit 0 "$RCUSIM" run "$SRC/scenarios/niagara-make-2.6.15-stall.ini" --dur
 jq -e '[.traceEvents[] | select(.cat == "fault")] | length == 1 and .[0].tid == 5 and
 	.[0].ts == 1000000 and .[0].dur == 500000' f.json >/dev/null && ok || bad "no fault slice on CPU 5"
 
+# A grace period's "end" line carries the number of its "start" (the
+# kernel traces it before rcu_seq_end()).
+awk '/rcu_grace_period: .* start$/ { s[$(NF - 1)] = 1 } /rcu_grace_period: .* end$/ { e++; if (!($(NF - 1) in s)) bad++ }
+	END { exit !(e > 100 && !bad) }' t.txt && ok || bad "a grace period ends under a number it did not start with"
+
 case=options
+echo keep >keep.txt
+expect_exit 2 "$RCUSIM" run "$churn" --db bad.db --trace keep.txt --trace-cpus 0-99
+[ "$(cat keep.txt)" = keep ] && ok || bad "a refused --trace-cpus emptied the file"
 expect_exit 2 "$RCUSIM" run "$churn" --db bad.db --trace x.txt --trace-window 2s..1s
 expect_err 'the end is not after the start'
 expect_exit 2 "$RCUSIM" run "$churn" --db bad.db --trace x.txt --trace-window 1..2

@@ -459,9 +459,6 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 		snprintf(err, errlen, "kernel model: out of memory");
 		return k->err;
 	}
-	int trc = ktrace_close(k, now, err, errlen);
-	if (trc)
-		return trc;
 	uint64_t pending = 0, switches = 0;
 	int64_t qlen_max = 0;
 	/* Runs that ended by the end of the run (all events at or before it
@@ -550,6 +547,10 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 		snprintf(err, errlen, "kernel model: out of memory");
 		return SIM_ENOMEM;
 	}
+	/* The timeline last: everything the end settled is in it, and a
+	 * trace that could not be written leaves the results recorded. */
+	if ((rc = ktrace_close(k, now, err, errlen)))
+		return rc;
 	if (k->files.on && (rc = kfiles_check(k, pending, err, errlen)))
 		return rc;
 	return cb_stats_check(&k->rcu.cb, pending, err, errlen);

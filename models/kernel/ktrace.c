@@ -81,7 +81,7 @@ typedef struct trec {
 
 /* A task as the trace names it. */
 typedef struct ttask {
-	char comm[32];
+	char comm[16];          /* TASK_COMM_LEN: truncated as the kernel truncates */
 	int pid;
 	int prio;
 } ttask;
@@ -133,6 +133,8 @@ int ktrace_task_id(const kmodel *k, const kcpu *c, const sched_task *p)
 }
 
 /* The kernel's name of kthread @kt. */
+static void kthread_comm(const kmodel *k, const kthread *kt, char *buf, size_t len)
+	__attribute__((nonnull));
 static void kthread_comm(const kmodel *k, const kthread *kt, char *buf, size_t len)
 {
 	const char *n = kt->ops->name;
@@ -238,8 +240,8 @@ static void drain(ktrace *tr, sim_time upto)
 static void push(kmodel *k, trec *r)
 {
 	ktrace *tr = k->tr;
-	if (r->cpu >= 0 && !tr->cpus[r->cpu])
-		return;
+	if (r->cpu >= 0 && !tr->cpus[r->cpu] && !(tr->json && r->type == TE_GP))
+		return; /* (JSON: grace periods are the RCU track's, not a CPU's) */
 	if (tr->json && (r->type == TE_EXIT || r->type == TE_IRQ_EXIT || r->type == TE_BATCH_END ||
 			 r->type == TE_UTIL || r->type == TE_RAISE))
 		return;
@@ -315,8 +317,8 @@ static void write_json(ktrace *tr, const trec *r)
 	int cpu = r->cpu;
 	switch (r->type) {
 	case TE_SWITCH:
-		if (r->ts >= tr->from && r->ts < tr->to)
-			json_slice_end(tr, cpu, r->ts);
+		if (r->ts >= tr->from && tr->slice_start[cpu] < tr->to)
+			json_slice_end(tr, cpu, r->ts < tr->to ? r->ts : tr->to);
 		tr->curr[cpu] = r->b;
 		tr->slice_start[cpu] = r->ts;
 		break;
@@ -346,14 +348,13 @@ static void write_json(ktrace *tr, const trec *r)
 			   irq_name(r->x), us(r->ts), us(r->t1 - r->ts), cpu, r->x);
 		break;
 	case TE_GP:
-		/* rcu_seq_start() leaves (c << 2) | 1, rcu_seq_end() (c + 1) << 2:
-		 * the pair's id is c. */
+		/* Start and end carry the same gp_seq (the kernel traces "end"
+		 * before rcu_seq_end()): the pair's id. */
 		if (!strcmp(r->s, "start") || !strcmp(r->s, "end"))
 			json_event(tr,
 				   "{\"name\":\"grace period\",\"cat\":\"rcu\",\"ph\":\"%s\",\"id\":%" PRId64
 				   ",\"ts\":%.3f,\"pid\":1,\"tid\":0,\"args\":{\"gp_seq\":%" PRId64 "}}",
-				   strcmp(r->s, "start") ? "e" : "b",
-				   (r->x >> 2) - (strcmp(r->s, "start") ? 1 : 0), us(r->ts), r->x);
+				   strcmp(r->s, "start") ? "e" : "b", r->x, us(r->ts), r->x);
 		else
 			json_event(tr,
 				   "{\"name\":\"%s\",\"cat\":\"rcu\",\"ph\":\"i\",\"s\":\"p\",\"ts\":%.3f,"
@@ -585,6 +586,22 @@ void ktrace_counter(kmodel *k, sim_time t, int64_t queued)
 int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errlen)
 {
 	kmodel *k = state;
+	if (o->cpus) {
+		/* Checked before anything is written (or, with no file, only
+		 * checked). */
+		char why[512];
+		bool *m = calloc((size_t)k->mach.ncpus, sizeof(bool));
+		if (!m)
+			goto nomem;
+		int rc = sim_cpulist_parse("--trace-cpus", o->cpus, k->mach.ncpus, m, why, sizeof(why));
+		free(m);
+		if (rc) {
+			snprintf(err, errlen, "%s", why);
+			return SIM_EINPUT;
+		}
+	}
+	if (!o->out)
+		return 0;
 	ktrace *tr = calloc(1, sizeof(*tr));
 	if (!tr)
 		goto nomem;
@@ -603,10 +620,7 @@ int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errl
 		goto nomem;
 	if (o->cpus) {
 		char why[512];
-		if (sim_cpulist_parse("--trace-cpus", o->cpus, tr->ncpus, tr->cpus, why, sizeof(why))) {
-			snprintf(err, errlen, "%s", why);
-			return SIM_EINPUT;
-		}
+		(void)sim_cpulist_parse("--trace-cpus", o->cpus, tr->ncpus, tr->cpus, why, sizeof(why));
 	} else {
 		for (int i = 0; i < tr->ncpus; i++)
 			tr->cpus[i] = true;

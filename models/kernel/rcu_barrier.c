@@ -123,7 +123,8 @@ static double bar_step(kcpu *c, kthread *kt, sim_time t)
 		sim_time at = t;
 		if ((o->fault & FAULT_IRQS_OFF) && k->fault.end > t)
 			at = k->fault.end;
-		return (double)(at - t + stretch(o, k->mach.irq_cost)) * speed(c);
+		/* +1 ns: the handler's end is seen after it, whatever the costs. */
+		return (double)(at - t + stretch(o, k->mach.irq_cost) + 1) * speed(c);
 	}
 	case BAR_WAIT: /* woken by complete() */
 	case BAR_DONE: { /* rcu_seq_end(); the mutex released */
@@ -163,6 +164,7 @@ static rcu_gp_next bar_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *time
 		*timeout = r->bar_not_before;
 		return RCU_GP_NEXT_TIMEOUT;
 	case BAR_SPIN:
+		RCUSIM_CHECK(!sim_timer_armed(&r->bar_ipi), "kernel.barrier_spin");
 		r->bar_phase = BAR_SCAN;
 		return RCU_GP_NEXT_RUN;
 	case BAR_DONE:
@@ -185,7 +187,7 @@ static bool bar_wake_fire(kcpu *c, kthread *kt, sim_time now)
 }
 
 static const kthread_ops rcu_barrier_caller_ops = {
-	.name = "rcu_barrier caller",
+	.name = "rcu_barrier",
 	.step = bar_step,
 	.step_end = bar_step_end,
 	.wake_fire = bar_wake_fire,

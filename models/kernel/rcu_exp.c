@@ -347,8 +347,10 @@ void rcu_exp_report(kcpu *c, sim_time now)
 	if (exp_done(r))
 		exp_kick(k, now);
 	else if (__builtin_expect(r->exp_boost, 0)) {
+		/* Boosted at the engine's time: @now may be a handler's end,
+		 * ahead of it, and the reader's CPU is another one. */
 		rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
-		exp_leaf_boost(k, &ts->node[ts->rda[c->id].leaf], now);
+		exp_leaf_boost(k, &ts->node[ts->rda[c->id].leaf], sim_now(k->eng));
 	}
 }
 

@@ -123,8 +123,11 @@ static double gp_step(kcpu *c, kthread *kt, sim_time t)
 	k->rcu.ops->gp_step(k->rcu.rsp, c->id, t, &kt->gpw);
 	if (ktr(k)) {
 		uint64_t after = rcu_tree_flavor_state(k->rcu.rsp)->gp_seq;
+		/* rcu_gp_cleanup() traces "end" before rcu_seq_end(), with the
+		 * old number (tree.c 6.12:2204-2206): the same as "start". */
 		if (after != before)
-			ktrace_gp(k, c, t, after, rcu_seq_state(after) ? "start" : "end");
+			ktrace_gp(k, c, t, rcu_seq_state(after) ? after : before,
+				  rcu_seq_state(after) ? "start" : "end");
 		else if (rcu_seq_state(after) && kt->gpw.cpus)
 			ktrace_gp(k, c, t, after, "fqsstart");
 	}

@@ -37,15 +37,17 @@ static bool may_restart(const kcpu *c, sim_time now)
 	       !(s->stop_on_resched && kcpu_need_resched(c));
 }
 
-/* Why may_restart() said no at @now (the first rule that stops it). */
+/* Why may_restart() said no at @now: the first rule that stops it in
+ * handle_softirqs()'s order (6.12 kernel/softirq.c:569-574: the time
+ * budget, need_resched(), then --max_restart). */
 static run_stop restart_refused(const kcpu *c, sim_time now)
 {
 	const ksoftirq *s = &c->k->softirq;
-	if (c->run_passes >= s->max_restart)
-		return RUN_STOP_RESTART;
 	if (s->budget_j && now / c->k->mach.tick_ns >= c->run_end_j)
 		return RUN_STOP_BUDGET;
-	return RUN_STOP_RESCHED;
+	if (s->stop_on_resched && kcpu_need_resched(c))
+		return RUN_STOP_RESCHED;
+	return RUN_STOP_RESTART;
 }
 
 /* The restart loop of __do_softirq() from @t, as many passes as the run
