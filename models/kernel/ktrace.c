@@ -155,6 +155,19 @@ static void kthread_comm(const kmodel *k, const kthread *kt, char *buf, size_t l
 		snprintf(buf, len, "kworker/%d:%s", kt->cpu->id, n);
 }
 
+/* @t's comm from @fmt, cut to TASK_COMM_LEN - 1 characters as the kernel
+ * cuts it. */
+static void set_comm(ttask *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_comm(ttask *t, const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	snprintf(t->comm, sizeof(t->comm), "%.15s", buf);
+}
+
 static int tasks_init(kmodel *k, ktrace *tr)
 {
 	int ncpus = k->mach.ncpus, nkt = 0;
@@ -172,11 +185,11 @@ static int tasks_init(kmodel *k, ktrace *tr)
 	int pid = 2;
 	for (int i = 0; i < ncpus; i++) {
 		ttask *t = &tr->task[i];
-		snprintf(t->comm, sizeof(t->comm), "swapper/%d", i);
+		set_comm(t, "swapper/%d", i);
 		t->pid = 0;
 		t->prio = 120;
 		t = &tr->task[tr->ksd0 + i];
-		snprintf(t->comm, sizeof(t->comm), "ksoftirqd/%d", i);
+		set_comm(t, "ksoftirqd/%d", i);
 		t->pid = pid++;
 		t->prio = 120;
 	}
@@ -185,13 +198,15 @@ static int tasks_init(kmodel *k, ktrace *tr)
 		for (const kthread *kt = k->cpu[i].kthreads; kt; kt = kt->next) {
 			ttask *t = &tr->task[tr->kt0 + id];
 			tr->kts[id++] = kt;
-			kthread_comm(k, kt, t->comm, sizeof(t->comm));
+			char name[128];
+			kthread_comm(k, kt, name, sizeof(name));
+			set_comm(t, "%s", name);
 			t->pid = pid++;
 			t->prio = kt->task.fifo ? 98 : 120;
 		}
 	for (int64_t j = 0; j < k->wl.njobs; j++) {
 		ttask *t = &tr->task[tr->job0 + j];
-		snprintf(t->comm, sizeof(t->comm), "%s", k->wl.ops->kind);
+		set_comm(t, "%s", k->wl.ops->kind);
 		t->pid = 10000 + (int)j;
 		t->prio = 120 + k->wl.jobs[j].task.static_prio - 120;
 	}
