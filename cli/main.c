@@ -36,6 +36,7 @@ static const command commands[] = {
 	{ "check", "BASELINE", cmd_check, "check a run against a regression baseline" },
 	{ "sweep", "SCENARIO.ini", cmd_sweep, "run the cross product of parameter values and seeds" },
 	{ "merge", "OUT IN...", cmd_merge, "gather the runs of several databases into one" },
+	{ "import", "TRACE", cmd_import, "record a real machine's trace as a run of policy measured" },
 	{ "runs", "", cmd_runs, "list the runs of a database with their status (lost ones too)" },
 };
 

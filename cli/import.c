@@ -1,0 +1,598 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * import.c - `rcusim import TRACE`: a real machine's trace (the tracefs
+ * trace file, or trace-cmd report's text; gzip-compressed if its name ends
+ * in .gz) recorded as a run of policy "measured", under the metric names
+ * the model writes, so that compare, plot and check show a box beside a
+ * simulated one.
+ *
+ * From the events (include/trace/events/ of 6.x):
+ * - softirq_entry vec=9: RCU softirq passes, in ksoftirqd (its comm) or
+ *   elsewhere (softirq.passes_ksoftirqd, softirq.passes_irq_exit), and the
+ *   time between each entry and its exit: each CPU's share in the RCU
+ *   softirq per sample interval (softirq.busy_frac);
+ * - sched_switch: context switches (sched.ctxsw); sched_wakeup of
+ *   ksoftirqd/N and of the GP kthread (rcu_preempt, rcu_sched):
+ *   softirq.ksoftirqd_wakeups (and the longest wait until it ran,
+ *   softirq.ksoftirqd_wait_max_ns), gp.kthread_wakeups;
+ * - with CONFIG_RCU_TRACE: rcu_grace_period start/end (gp.completed,
+ *   gp.duration_ns), rcu_batch_end or rcu_invoke_callback (cb.invoked),
+ *   rcu_callback and rcu_invoke_callback paired by rhp (cb.latency_ns).
+ * An event a kernel without them does not have is absent, and so is its
+ * metric. Parameters recorded: trace.file, trace.cpus, trace.lines,
+ * trace.lost (events the ring buffer overwrote or trace-cmd lost).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "params.h"
+#include "recorder.h"
+#include "registry.h"
+
+extern char **environ;
+
+static const char import_usage[] =
+	"usage: rcusim import TRACE [--db FILE] [--label TEXT] [--sample TIME]\n"
+	"\n"
+	"Record a real machine's trace as a run of policy \"measured\": the tracefs\n"
+	"trace file or trace-cmd report's text (gzip-compressed if TRACE ends in .gz)\n"
+	"with softirq, sched and (where the kernel has them) rcu events. Its metrics\n"
+	"carry the names the model writes (softirq passes per context, ksoftirqd and\n"
+	"GP kthread wake-ups, context switches, the RCU softirq's share of each CPU\n"
+	"every --sample, default 100ms; with CONFIG_RCU_TRACE grace periods,\n"
+	"callbacks invoked and their latency), so compare, plot and check show the\n"
+	"box beside a simulated run. A line that is not a trace line is an error\n"
+	"naming it (exit 2); a trace whose last line is cut, or whose buffer lost\n"
+	"events, is recorded and said to be so.\n"
+	"\n"
+	"  --db FILE      results database (default rcusim.db)\n"
+	"  --label TEXT   a label stored with the run\n"
+	"  --sample TIME  the interval of softirq.busy_frac (default 100ms)\n";
+
+/* The parameters a measured run records. */
+enum { IP_FILE, IP_CPUS, IP_LINES, IP_LOST, IP_COUNT };
+static const sim_param_def import_params[IP_COUNT] = {
+	{ "trace.file", SIM_P_STRING, "-", 0, 0, NULL, 0, NULL, "the trace imported", "the command line" },
+	{ "trace.cpus", SIM_P_INT, "0", 0, 1e9, NULL, 0, "CPUs", "CPUs the trace names", "the trace" },
+	{ "trace.lines", SIM_P_INT, "0", 0, 1e18, NULL, 0, "lines", "event lines read", "the trace" },
+	{ "trace.lost", SIM_P_INT, "0", 0, 1e18, NULL, 0, "events",
+	  "events the ring buffer overwrote or trace-cmd reported lost", "the trace" },
+};
+
+/* rhp -> rcu_callback time, open addressing (rcu_callback/rcu_invoke_callback). */
+typedef struct cbmap {
+	uint64_t *key;
+	int64_t *t;
+	size_t cap, n;
+} cbmap;
+
+static int cbmap_put(cbmap *m, uint64_t k, int64_t t)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 1024;
+		uint64_t *key = calloc(cap, sizeof(*key));
+		int64_t *tt = calloc(cap, sizeof(*tt));
+		if (!key || !tt) {
+			free(key);
+			free(tt);
+			return -1;
+		}
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->key[i]) {
+				size_t j = (m->key[i] * 0x9E3779B97F4A7C15u) & (cap - 1);
+				while (key[j])
+					j = (j + 1) & (cap - 1);
+				key[j] = m->key[i];
+				tt[j] = m->t[i];
+			}
+		free(m->key);
+		free(m->t);
+		m->key = key;
+		m->t = tt;
+		m->cap = cap;
+	}
+	size_t j = (k * 0x9E3779B97F4A7C15u) & (m->cap - 1);
+	while (m->key[j] && m->key[j] != k)
+		j = (j + 1) & (m->cap - 1);
+	if (!m->key[j])
+		m->n++;
+	m->key[j] = k;
+	m->t[j] = t;
+	return 0;
+}
+
+/* The time of @k's rcu_callback, removed, or -1. (A removal leaves a
+ * tombstone-free table by re-inserting the cluster after it.) */
+static int64_t cbmap_take(cbmap *m, uint64_t k)
+{
+	if (!m->cap)
+		return -1;
+	size_t j = (k * 0x9E3779B97F4A7C15u) & (m->cap - 1);
+	while (m->key[j] && m->key[j] != k)
+		j = (j + 1) & (m->cap - 1);
+	if (!m->key[j])
+		return -1;
+	int64_t t = m->t[j];
+	m->key[j] = 0;
+	m->n--;
+	for (size_t i = (j + 1) & (m->cap - 1); m->key[i]; i = (i + 1) & (m->cap - 1)) {
+		uint64_t kk = m->key[i];
+		int64_t tt = m->t[i];
+		m->key[i] = 0;
+		m->n--;
+		(void)cbmap_put(m, kk, tt);
+	}
+	return t;
+}
+
+/* Per CPU. */
+typedef struct icpu {
+	bool seen;
+	int64_t rcu_at;      /* ns: the RCU softirq entry in progress, or -1 */
+	int64_t busy;        /* ns in the RCU softirq in the current sample interval */
+	int64_t ksd_woken;   /* ns: its ksoftirqd's wakeup not yet followed by its switch in, or -1 */
+} icpu;
+
+typedef struct importer {
+	const char *path;
+	icpu *cpu;
+	int ncpu;            /* slots */
+	int maxcpu;          /* highest CPU seen */
+	int64_t t0, t1;      /* ns: first and last event */
+	int64_t sample_ns, next_sample;
+	uint64_t lines, lost, pk, po, sw, kw, gw, gps, invoked_batch, invoked_cb;
+	bool has_batch, has_invoke, has_gp;
+	int64_t ksd_wait_max;
+	cbmap starts;        /* rcu_grace_period start by gp_seq */
+	cbmap cbs;           /* rcu_callback by rhp */
+	sim_metrics *m;
+	sim_hist *gp_hist, *lat_hist;
+} importer;
+
+static int grow_cpus(importer *im, int cpu)
+{
+	if (cpu < im->ncpu)
+		return 0;
+	int n = im->ncpu ? im->ncpu : 8;
+	while (n <= cpu)
+		n *= 2;
+	icpu *c = realloc(im->cpu, (size_t)n * sizeof(*c));
+	if (!c)
+		return -1;
+	for (int i = im->ncpu; i < n; i++)
+		c[i] = (icpu){ false, -1, 0, -1 };
+	im->cpu = c;
+	im->ncpu = n;
+	return 0;
+}
+
+/* The busy shares of every CPU for the sample interval ending at @t. */
+static int sample(importer *im, int64_t t)
+{
+	double sum = 0;
+	int n = 0;
+	for (int i = 0; i <= im->maxcpu; i++) {
+		icpu *c = &im->cpu[i];
+		if (!c->seen)
+			continue;
+		int64_t busy = c->busy;
+		if (c->rcu_at >= 0 && c->rcu_at < t) {
+			busy += t - c->rcu_at;
+			c->rcu_at = t;
+		}
+		c->busy = 0;
+		double f = (double)busy / (double)im->sample_ns;
+		sim_series *s = sim_metrics_series(im->m, "softirq.busy_frac", i);
+		if (!s || sim_series_append(s, t - im->t0, f))
+			return -1;
+		sum += f;
+		n++;
+	}
+	sim_series *s = sim_metrics_series(im->m, "softirq.busy_frac", -1);
+	if (!s || sim_series_append(s, t - im->t0, n ? sum / n : 0))
+		return -1;
+	return 0;
+}
+
+/* "12345.678901" -> ns; -1 if it is not a time. */
+static int64_t parse_ts(const char *s, const char **end)
+{
+	int64_t sec = 0, frac = 0;
+	int nd = 0;
+	const char *p = s;
+	if (*p < '0' || *p > '9')
+		return -1;
+	while (*p >= '0' && *p <= '9')
+		sec = sec * 10 + (*p++ - '0');
+	if (*p != '.')
+		return -1;
+	p++;
+	while (*p >= '0' && *p <= '9') {
+		if (nd < 9) {
+			frac = frac * 10 + (*p - '0');
+			nd++;
+		}
+		p++;
+	}
+	if (!nd || *p != ':')
+		return -1;
+	while (nd++ < 9)
+		frac *= 10;
+	*end = p + 1;
+	return sec * 1000000000 + frac;
+}
+
+/* A field "name=value" of @rest, as a number (base 10, or 16 with @hex). */
+static bool field(const char *rest, const char *name, bool hex, uint64_t *v)
+{
+	const char *p = strstr(rest, name);
+	if (!p)
+		return false;
+	p += strlen(name);
+	char *e;
+	*v = strtoull(p, &e, hex ? 16 : 10);
+	return e != p;
+}
+
+/* One line of the trace: 0, 1 (not a trace line), or -1 (out of memory). */
+static int line(importer *im, const char *l)
+{
+	/* "comm-pid [cpu] flags ts: event: rest", the flags absent in
+	 * trace-cmd report's default output. */
+	const char *b = strstr(l, "] ");
+	const char *o = b ? b : NULL;
+	while (o > l && o[-1] >= '0' && o[-1] <= '9')
+		o--;
+	if (!b || o == b || o == l || o[-1] != '[')
+		return 1;
+	int cpu = atoi(o);
+	const char *comm = l;
+	while (*comm == ' ')
+		comm++;
+	const char *p = b + 2;
+	while (*p == ' ')
+		p++;
+	const char *after;
+	int64_t ts = parse_ts(p, &after);
+	if (ts < 0) {
+		while (*p && *p != ' ')
+			p++; /* the flags */
+		while (*p == ' ')
+			p++;
+		if ((ts = parse_ts(p, &after)) < 0)
+			return 1;
+	}
+	while (*after == ' ')
+		after++;
+	const char *colon = strchr(after, ':');
+	if (!colon || colon == after)
+		return 1;
+	size_t elen = (size_t)(colon - after);
+	const char *rest = colon + 1;
+	if (grow_cpus(im, cpu))
+		return -1;
+	if (cpu > im->maxcpu)
+		im->maxcpu = cpu;
+	im->cpu[cpu].seen = true;
+	if (!im->lines++) {
+		im->t0 = ts;
+		im->next_sample = ts + im->sample_ns;
+	}
+	while (ts >= im->next_sample) {
+		if (sample(im, im->next_sample))
+			return -1;
+		im->next_sample += im->sample_ns;
+	}
+	im->t1 = ts;
+	icpu *c = &im->cpu[cpu];
+#define EV(s) (elen == sizeof(s) - 1 && !memcmp(after, s, elen))
+	uint64_t v;
+	if (EV("softirq_entry") && strstr(rest, "vec=9 ")) {
+		if (!strncmp(comm, "ksoftirqd/", 10))
+			im->pk++;
+		else
+			im->po++;
+		c->rcu_at = ts;
+	} else if (EV("softirq_exit") && strstr(rest, "vec=9 ")) {
+		if (c->rcu_at >= 0)
+			c->busy += ts - c->rcu_at;
+		c->rcu_at = -1;
+	} else if (EV("sched_switch")) {
+		im->sw++;
+		const char *n = strstr(rest, "next_comm=");
+		if (n && !strncmp(n + 10, "ksoftirqd/", 10) && c->ksd_woken >= 0) {
+			if (ts - c->ksd_woken > im->ksd_wait_max)
+				im->ksd_wait_max = ts - c->ksd_woken;
+			c->ksd_woken = -1;
+		}
+	} else if (EV("sched_wakeup")) {
+		const char *n = strstr(rest, "comm=");
+		if (n && !strncmp(n + 5, "ksoftirqd/", 10)) {
+			im->kw++;
+			uint64_t target;
+			int t = field(rest, "target_cpu=", false, &target) ? (int)target : cpu;
+			if (grow_cpus(im, t))
+				return -1;
+			if (im->cpu[t].ksd_woken < 0)
+				im->cpu[t].ksd_woken = ts;
+		} else if (n && (!strncmp(n + 5, "rcu_preempt ", 12) || !strncmp(n + 5, "rcu_sched ", 10))) {
+			im->gw++;
+		}
+	} else if (EV("rcu_grace_period")) {
+		/* "rcu_preempt 12345 start" */
+		const char *q = rest;
+		while (*q == ' ')
+			q++;
+		while (*q && *q != ' ')
+			q++;
+		char *e;
+		long long seq = strtoll(q, &e, 10);
+		while (*e == ' ')
+			e++;
+		if (e == q)
+			return 1;
+		im->has_gp = true;
+		if (!strncmp(e, "start", 5)) {
+			if (cbmap_put(&im->starts, (uint64_t)seq + 1, ts))
+				return -1;
+		} else if (!strncmp(e, "end", 3) && (e[3] == 0 || e[3] == ' ' || e[3] == '\n')) {
+			im->gps++;
+			int64_t s = cbmap_take(&im->starts, (uint64_t)seq + 1);
+			if (s >= 0)
+				sim_hist_add(im->gp_hist, (uint64_t)(ts - s));
+		}
+	} else if (EV("rcu_batch_end")) {
+		im->has_batch = true;
+		if (field(rest, "CBs-invoked=", false, &v))
+			im->invoked_batch += v;
+	} else if (EV("rcu_callback")) {
+		if (field(rest, "rhp=", true, &v) && cbmap_put(&im->cbs, v, ts))
+			return -1;
+	} else if (EV("rcu_invoke_callback")) {
+		im->has_invoke = true;
+		im->invoked_cb++;
+		if (field(rest, "rhp=", true, &v)) {
+			int64_t s = cbmap_take(&im->cbs, v);
+			if (s >= 0)
+				sim_hist_add(im->lat_hist, (uint64_t)(ts - s));
+		}
+	}
+#undef EV
+	return 0;
+}
+
+/* Open @path for reading, through gzip -dc when it ends in .gz (its pid in
+ * *@pid, else 0). */
+static FILE *open_trace(const char *path, pid_t *pid)
+{
+	size_t n = strlen(path);
+	*pid = 0;
+	if (n < 3 || strcmp(path + n - 3, ".gz"))
+		return fopen(path, "r");
+	int fd[2];
+	if (pipe(fd))
+		return NULL;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addclose(&fa, fd[0]);
+	char *argv[] = { "gzip", "-dc", "--", (char *)path, NULL };
+	int rc = posix_spawnp(pid, "gzip", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fd[1]);
+	if (rc) {
+		close(fd[0]);
+		errno = rc;
+		return NULL;
+	}
+	return fdopen(fd[0], "r");
+}
+
+int cmd_import(int argc, char **argv)
+{
+	const char *db_path = "rcusim.db", *label = NULL, *trace = NULL, *sample_s = NULL;
+	const cli_str strs[] = { { "--db", &db_path }, { "--label", &label }, { "--sample", &sample_s },
+				 { NULL, NULL } };
+	for (int i = 1; i < argc; i++) {
+		int rc;
+		if (cli_help(argv[i], import_usage))
+			return 0;
+		if ((rc = cli_strs(argc, argv, &i, strs))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "rcusim import: unknown option %s\n%s", argv[i], import_usage);
+			return EXIT_USAGE;
+		} else if (trace) {
+			fprintf(stderr, "rcusim import: one trace at a time (got %s and %s)\n", trace, argv[i]);
+			return EXIT_USAGE;
+		} else {
+			trace = argv[i];
+		}
+	}
+	if (!trace) {
+		fprintf(stderr, "rcusim import: no trace given\n%s", import_usage);
+		return EXIT_USAGE;
+	}
+	char err[2048], why[512];
+	int64_t sample_ns = 100000000;
+	if (sample_s) {
+		static const sim_param_def t = { "--sample", SIM_P_TIME, "100ms", 1000, 3600e9,
+						 NULL, 0, NULL, NULL, NULL };
+		double d;
+		bool a;
+		if (sim_param_parse(&t, sample_s, &sample_ns, &d, &a, why, sizeof(why))) {
+			fprintf(stderr, "rcusim import: --sample %s: %s\n", sample_s, why);
+			return EXIT_USAGE;
+		}
+	}
+	pid_t pid;
+	FILE *in = open_trace(trace, &pid);
+	if (!in) {
+		fprintf(stderr, "rcusim import: %s: %s\n", trace, strerror(errno));
+		return EXIT_USAGE;
+	}
+	importer im = { .path = trace, .maxcpu = -1, .sample_ns = sample_ns };
+	int status = EXIT_USAGE;
+	sim_params *p = NULL;
+	rec_db *db = NULL;
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	uint64_t lineno = 0;
+	bool truncated = false;
+	if (sim_metrics_create(&im.m) || !(im.gp_hist = sim_metrics_hist(im.m, "gp.duration_ns")) ||
+	    !(im.lat_hist = sim_metrics_hist(im.m, "cb.latency_ns")))
+		goto nomem;
+	while ((len = getline(&buf, &cap, in)) > 0) {
+		lineno++;
+		if (buf[len - 1] != '\n') {
+			/* The file ends inside a line: cut, whatever it holds. */
+			truncated = true;
+			break;
+		}
+		buf[--len] = 0;
+		const char *s = buf;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s || *s == '#') {
+			uint64_t a, b;
+			if (sscanf(s, "# entries-in-buffer/entries-written: %" SCNu64 "/%" SCNu64, &a, &b) == 2 &&
+			    b > a)
+				im.lost += b - a;
+			continue;
+		}
+		if (!strncmp(s, "CPU ", 4) || !strncmp(s, "CPU:", 4)) {
+			/* trace-cmd report: "CPU:1 [LOST 42 EVENTS]", "CPU 0 is empty" */
+			const char *lost = strstr(s, "[LOST ");
+			if (lost)
+				im.lost += strtoull(lost + 6, NULL, 10);
+			continue;
+		}
+		if (!strncmp(s, "version =", 9) || !strncmp(s, "cpus=", 5))
+			continue; /* trace-cmd report's header */
+		int rc = line(&im, s);
+		if (rc < 0)
+			goto nomem;
+		if (rc) {
+			fprintf(stderr, "%s:%" PRIu64 ": not a trace line: %.80s\n", trace, lineno, s);
+			status = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (pid) {
+		int ws;
+		fclose(in);
+		in = NULL;
+		if (waitpid(pid, &ws, 0) < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws)) {
+			fprintf(stderr, "rcusim import: %s: gzip -dc failed (a truncated or damaged file?)\n",
+				trace);
+			truncated = true;
+		}
+	}
+	if (!im.lines) {
+		fprintf(stderr, "rcusim import: %s: no trace events in it\n", trace);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (truncated)
+		fprintf(stderr, "rcusim import: %s is truncated: its last line (%" PRIu64
+				") is cut; the %" PRIu64 " events before it are imported\n",
+			trace, lineno, im.lines);
+	if (im.lost)
+		fprintf(stderr, "rcusim import: %s: the trace lost %" PRIu64 " events (its buffer overran)\n",
+			trace, im.lost);
+	/* The last interval, if partly covered, is left out of the series. */
+	sim_metrics *m = im.m;
+	int rc = 0;
+	rc |= sim_metrics_scalar(m, "softirq.passes_irq_exit", (double)im.po);
+	rc |= sim_metrics_scalar(m, "softirq.passes_ksoftirqd", (double)im.pk);
+	rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wakeups", (double)im.kw);
+	rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wait_max_ns", (double)im.ksd_wait_max);
+	rc |= sim_metrics_scalar(m, "sched.ctxsw", (double)im.sw);
+	rc |= sim_metrics_scalar(m, "gp.kthread_wakeups", (double)im.gw);
+	if (im.has_invoke || im.has_batch)
+		rc |= sim_metrics_scalar(m, "cb.invoked",
+					 (double)(im.has_invoke ? im.invoked_cb : im.invoked_batch));
+	if (im.has_gp) {
+		rc |= sim_metrics_scalar(m, "gp.completed", (double)im.gps);
+		rc |= sim_metrics_hist_scalars(m, "gp.duration", im.gp_hist, SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
+	}
+	rc |= sim_metrics_hist_scalars(m, "cb.latency", im.lat_hist,
+				       SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99 | SIM_Q_P999 | SIM_Q_MAX);
+	if (rc)
+		goto nomem;
+	if (sim_params_create(&p, import_params, IP_COUNT, err, sizeof(err)))
+		goto nomem;
+	char v[64];
+	const char *base = strrchr(trace, '/');
+	base = base ? base + 1 : trace;
+	if (sim_params_set_value(p, "trace.file", base, "rcusim import", err, sizeof(err)))
+		goto bad;
+	snprintf(v, sizeof(v), "%d", im.maxcpu + 1);
+	if (sim_params_set_value(p, "trace.cpus", v, "the trace", err, sizeof(err)))
+		goto bad;
+	snprintf(v, sizeof(v), "%" PRIu64, im.lines);
+	if (sim_params_set_value(p, "trace.lines", v, "the trace", err, sizeof(err)))
+		goto bad;
+	snprintf(v, sizeof(v), "%" PRIu64, im.lost);
+	if (sim_params_set_value(p, "trace.lost", v, "the trace", err, sizeof(err)))
+		goto bad;
+	char name[REC_LABEL_MAX + 1];
+	snprintf(name, sizeof(name), "%s", base);
+	for (char *d; (d = strrchr(name, '.')) && d != name &&
+		      (!strcmp(d, ".gz") || !strcmp(d, ".txt") || !strcmp(d, ".dat") || !strcmp(d, ".trace"));)
+		*d = 0;
+	if ((status = cli_open_db(db_path, false, &db)))
+		goto out;
+	rec_run_info info = { name, "measured", 0, label, im.t1 - im.t0, RCUSIM_VERSION };
+	int64_t run_id;
+	if ((rc = rec_run_begin(db, &info, p, &run_id, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
+		status = cli_exit_status(rc);
+		goto out;
+	}
+	rec_run_result res = { "complete", im.t1 - im.t0, im.lines, 0 };
+	if ((rc = rec_run_end(db, run_id, &res, m, rcusim_metrics, M_COUNT, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
+		status = cli_exit_status(rc);
+		goto out;
+	}
+	printf("run %lld complete: %s (measured), %.3f s of %d CPUs, %" PRIu64 " events\n",
+	       (long long)run_id, name, (double)(im.t1 - im.t0) / 1e9, im.maxcpu + 1, im.lines);
+	for (size_t k = 0; k < sim_metrics_nscalars(m); k++)
+		printf("  %-28s %.17g\n", sim_metrics_scalar_name(m, k), sim_metrics_scalar_value(m, k));
+	status = 0;
+	goto out;
+bad:
+	fprintf(stderr, "rcusim import: %s\n", err);
+	status = EXIT_USAGE;
+	goto out;
+nomem:
+	fprintf(stderr, "rcusim import: out of memory\n");
+	status = cli_exit_status(SIM_ENOMEM);
+out:
+	if (in)
+		fclose(in);
+	if (pid && in)
+		waitpid(pid, NULL, 0);
+	free(buf);
+	free(im.cpu);
+	free(im.starts.key);
+	free(im.starts.t);
+	free(im.cbs.key);
+	free(im.cbs.t);
+	sim_metrics_destroy(im.m);
+	sim_params_destroy(p);
+	rec_close(db);
+	return status;
+}

@@ -1,0 +1,99 @@
+#!/bin/sh
+# import.sh RCUSIM SRCDIR - rcusim import: a real machine's trace as a run.
+# - the recorded trace of this project's 2-CPU guest: every count equals
+#   what awk counts in the file by hand (RCU passes in ksoftirqd and
+#   elsewhere, ksoftirqd and GP kthread wake-ups, context switches);
+# - round trip: a simulated run written with --trace and imported again
+#   gives the run's own counts, and its times to the microsecond the text
+#   keeps;
+# - a hand-written trace with rcu: events (as include/trace/events/rcu.h
+#   prints them): grace-period lengths and callback latencies as computed
+#   by hand;
+# - a line that is not a trace line is an error naming file and line (exit
+#   2, no run); a cut last line is said and the rest imported; a buffer that
+#   lost events is said.
+. "$(dirname "$0")/lib.sh"
+trace=$SRC/tests/data/tracefs-churn-6.18-hz250.txt.gz
+
+case=real
+expect_exit 0 "$RCUSIM" import "$trace" --db i.db --label box
+gzip -dc "$trace" | awk '
+	/^#/ { next }
+	{ ev = $0; sub(/^.*[0-9]: /, "", ev); sub(/:.*/, "", ev) }
+	ev == "softirq_entry" && /vec=9 / { if ($0 ~ /^ *ksoftirqd\//) pk++; else po++ }
+	ev == "sched_switch" { sw++ }
+	ev == "sched_wakeup" && /comm=ksoftirqd\// { kw++ }
+	ev == "sched_wakeup" && /comm=rcu_preempt / { gw++ }
+	END { printf "%d %d %d %d %d\n", pk, po, kw, sw, gw }' >hand
+got=$(q i.db "SELECT group_concat(CAST(value AS INTEGER), ' ') FROM (SELECT value FROM scalar WHERE run_id = 1 AND name IN
+	('softirq.passes_ksoftirqd', 'softirq.passes_irq_exit', 'softirq.ksoftirqd_wakeups', 'sched.ctxsw',
+	 'gp.kthread_wakeups') ORDER BY CASE name WHEN 'softirq.passes_ksoftirqd' THEN 1
+	 WHEN 'softirq.passes_irq_exit' THEN 2 WHEN 'softirq.ksoftirqd_wakeups' THEN 3 WHEN 'sched.ctxsw' THEN 4 ELSE 5 END)")
+[ "$got" = "$(cat hand)" ] && ok || bad "imported $got, counted by hand $(cat hand)"
+[ "$(q i.db "SELECT policy || ' ' || scenario || ' ' || label FROM run WHERE run_id = 1")" = \
+	"measured tracefs-churn-6.18-hz250 box" ] && ok || bad "the run's row"
+[ "$(q i.db "SELECT value FROM param WHERE run_id = 1 AND name = 'trace.cpus'")" = 2 ] && ok || bad "trace.cpus"
+# No rcu: events in it (CONFIG_RCU_TRACE off): no grace-period or callback metric.
+[ "$(q i.db "SELECT count(*) FROM scalar WHERE run_id = 1 AND (name LIKE 'gp.duration%' OR name LIKE 'cb.%')")" = 0 ] &&
+	ok || bad "metrics of events the trace does not have"
+# The RCU softirq's share of each CPU, every 100 ms: 4 whole intervals of 497 ms.
+[ "$(q i.db "SELECT count(*) FROM point JOIN series USING (series_id) WHERE run_id = 1 AND name = 'softirq.busy_frac' AND cpu = -1")" = 4 ] &&
+	ok || bad "softirq.busy_frac points"
+
+case=roundtrip
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/dev-vm-churn.ini" --duration 2s --db r.db --quiet --trace rt.txt
+expect_exit 0 "$RCUSIM" import rt.txt --db r.db
+for n in softirq.passes_irq_exit softirq.passes_ksoftirqd softirq.ksoftirqd_wakeups gp.kthread_wakeups \
+	cb.invoked gp.completed; do
+	a=$(q r.db "SELECT value FROM scalar WHERE run_id = 1 AND name = '$n'")
+	b=$(q r.db "SELECT value FROM scalar WHERE run_id = 2 AND name = '$n'")
+	[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "$n: run $a, imported $b"
+done
+# Each CPU's first switch is at boot, before the trace.
+[ "$(q r.db "SELECT (SELECT value FROM scalar WHERE run_id = 1 AND name = 'sched.ctxsw') -
+	(SELECT value FROM scalar WHERE run_id = 2 AND name = 'sched.ctxsw')")" = 2.0 ] && ok || bad "sched.ctxsw"
+for n in gp.duration_max_ns softirq.ksoftirqd_wait_max_ns; do
+	d=$(q r.db "SELECT abs((SELECT value FROM scalar WHERE run_id = 1 AND name = '$n') -
+		(SELECT value FROM scalar WHERE run_id = 2 AND name = '$n'))")
+	awk -v d="$d" 'BEGIN { exit !(d != "" && d < 1000) }' && ok || bad "$n differs by $d ns"
+done
+expect_exit 0 "$RCUSIM" compare --db r.db 1 2
+expect_out 'measured'
+
+case=rcu_events
+cat >rcu.txt <<'EOF'
+# tracer: nop
+#
+# entries-in-buffer/entries-written: 9/12   #P:2
+#
+           <idle>-0       [000] d.h1.   100.000000: rcu_callback: rcu_preempt rhp=00000000aa func=file_free_rcu 1
+           <idle>-0       [000] d.h1.   100.000500: rcu_callback: rcu_preempt rhp=00000000bb func=file_free_rcu 2
+      rcu_preempt-15      [001] d..1.   100.001000: rcu_grace_period: rcu_preempt 401 start
+      rcu_preempt-15      [001] d..1.   100.004000: rcu_grace_period: rcu_preempt 401 end
+           <idle>-0       [000] ..s1.   100.005000: rcu_batch_start: rcu_preempt CBs=2 bl=10
+           <idle>-0       [000] ..s1.   100.005000: rcu_invoke_callback: rcu_preempt rhp=00000000aa func=file_free_rcu
+           <idle>-0       [000] ..s1.   100.005250: rcu_invoke_callback: rcu_preempt rhp=00000000bb func=file_free_rcu
+           <idle>-0       [000] ..s1.   100.005500: rcu_batch_end: rcu_preempt CBs-invoked=2 idle=....
+      rcu_preempt-15      [001] d..1.   100.006000: rcu_grace_period: rcu_preempt 405 start
+EOF
+expect_exit 0 "$RCUSIM" import rcu.txt --db e.db
+expect_err 'lost 3 events'
+v() { q e.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 1 AND name = '$1'"; }
+[ "$(v gp.completed)" = 1 ] && [ "$(v gp.duration_max_ns)" = 3000000 ] && ok || bad "grace period: $(v gp.completed), $(v gp.duration_max_ns) ns"
+[ "$(v cb.invoked)" = 2 ] && [ "$(v cb.latency_max_ns)" = 5000000 ] && ok || bad "callbacks: $(v cb.invoked), max $(v cb.latency_max_ns) ns"
+[ "$(v cb.latency_mean_ns)" = 4875000 ] && ok || bad "latency mean $(v cb.latency_mean_ns) (5 ms and 4.75 ms)"
+
+case=bad
+printf '# tracer: nop\n  x-1 [000] .... 1.000000: sched_switch: prev_comm=x\nhello world\n' >bad.txt
+expect_exit 2 "$RCUSIM" import bad.txt --db b.db
+expect_err 'bad.txt:3: not a trace line: hello world'
+[ ! -e b.db ] || [ "$(q b.db 'SELECT count(*) FROM run')" = 0 ] && ok || bad "a refused import left a run"
+head -c 2000 rt.txt >cut.txt
+expect_exit 0 "$RCUSIM" import cut.txt --db c.db
+expect_err 'cut.txt is truncated'
+expect_exit 2 "$RCUSIM" import nonexistent.txt --db c.db
+expect_err 'nonexistent.txt'
+printf '# tracer: nop\n#\n' >empty.txt
+expect_exit 2 "$RCUSIM" import empty.txt --db c.db
+expect_err 'no trace events'
+finish
