@@ -254,6 +254,8 @@ static int line(importer *im, const char *l)
 		o--;
 	if (!b || o == b || o == l || o[-1] != '[')
 		return 1;
+	if (b - o > 6)
+		return 1; /* no machine has a million CPUs: not a CPU number */
 	int cpu = atoi(o);
 	const char *comm = l;
 	while (*comm == ' ')

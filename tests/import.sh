@@ -88,6 +88,9 @@ printf '# tracer: nop\n  x-1 [000] .... 1.000000: sched_switch: prev_comm=x\nhel
 expect_exit 2 "$RCUSIM" import bad.txt --db b.db
 expect_err 'bad.txt:3: not a trace line: hello world'
 [ ! -e b.db ] || [ "$(q b.db 'SELECT count(*) FROM run')" = 0 ] && ok || bad "a refused import left a run"
+printf '  x-1 [12345678] .... 1.000000: sched_switch: prev_comm=x\n' >cpu.txt
+expect_exit 2 "$RCUSIM" import cpu.txt --db b.db
+expect_err 'cpu.txt:1: not a trace line'
 head -c 2000 rt.txt >cut.txt
 expect_exit 0 "$RCUSIM" import cut.txt --db c.db
 expect_err 'cut.txt is truncated'
