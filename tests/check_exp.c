@@ -187,6 +187,30 @@ START_TEST(interrupts_off_stall_holds_it_and_warns)
 }
 END_TEST
 
+/* The box of the preempted-reader tests (preempt=full, PREEMPT_RCU, every
+ * kernel tick in a reader, 12 jobs, job 0 calling every 20 ms of its work),
+ * @extra on top; CPU 1's running hog (jobs 1 and 9 share CPU 1) is made to
+ * be preempted inside a reader at 0.5 ms, with far more of it left than a
+ * test runs (it unlocks when the test says). Returns that job. */
+static job *preempt_reader_on_cpu1(box *b, const char *extra)
+{
+	const char *sets[] = { "rcu.preempt_rcu=yes", "sched.preempt=full", "workload.reader_share=1",
+			       "workload.jobs=12", "workload.syncrcu_gap=20ms", extra, NULL };
+	box_create(b, sets);
+	kcpu *c1 = &b->k->cpu[1];
+	run_to(b, MS / 2);
+	job *j = c1->rq.curr->owner;
+	j->in_kernel = true;
+	kcpu_settle_now(c1);
+	c1->need_resched = true;
+	ck_assert_int_eq(sim_timer_at(b->eng, &c1->ipi, sim_now(b->eng)), 0);
+	run_to(b, sim_now(b->eng) + 20000);
+	ck_assert(j->rdr.queued);
+	j->in_kernel = false;
+	j->rdr_left = 1e9;
+	return j;
+}
+
 START_TEST(preempted_reader_holds_it_until_unlock)
 {
 	/* preempt=full, PREEMPT_RCU: CPU 1's hog is preempted inside a reader
@@ -195,22 +219,9 @@ START_TEST(preempted_reader_holds_it_until_unlock)
 	 * tree_exp.h 6.12:394-395) until its rcu_read_unlock(), though every
 	 * CPU reports. */
 	box b;
-	const char *sets[] = { "rcu.preempt_rcu=yes", "sched.preempt=full", "workload.reader_share=1",
-			       "workload.jobs=12", "workload.syncrcu_gap=20ms", NULL };
-	box_create(&b, sets);
+	job *j = preempt_reader_on_cpu1(&b, NULL);
 	krcu *r = &b.k->rcu;
 	kcpu *c1 = &b.k->cpu[1];
-	run_to(&b, MS / 2);
-	/* Jobs 1 and 9 share CPU 1 (hogs). Preempt the running one in a reader. */
-	job *j = c1->rq.curr->owner;
-	j->in_kernel = true;
-	kcpu_settle_now(c1);
-	c1->need_resched = true;
-	ck_assert_int_eq(sim_timer_at(b.eng, &c1->ipi, sim_now(b.eng)), 0);
-	run_to(&b, sim_now(b.eng) + 20000);
-	ck_assert(j->rdr.queued);
-	j->in_kernel = false;
-	j->rdr_left = 1e9; /* far more than the test runs: unlocks when the test says */
 	uint64_t gps = r->exp_gps;
 	run_to(&b, 60 * MS); /* job 0's next call, at 20 ms of its work */
 	ck_assert_uint_eq(r->exp_gps, gps);
@@ -242,22 +253,9 @@ START_TEST(expedited_reader_boosted_at_once)
 	 * period and its boost. Without rcu.boost nothing is boosted. */
 	for (int boost = 1; boost >= 0; boost--) {
 		box b;
-		const char *sets[] = { "rcu.preempt_rcu=yes", "sched.preempt=full", "workload.reader_share=1",
-				       "workload.jobs=12", "workload.syncrcu_gap=20ms",
-				       boost ? "rcu.boost=yes" : "rcu.boost=no", NULL };
-		box_create(&b, sets);
+		job *j = preempt_reader_on_cpu1(&b, boost ? "rcu.boost=yes" : "rcu.boost=no");
 		krcu *r = &b.k->rcu;
 		kcpu *c1 = &b.k->cpu[1];
-		run_to(&b, MS / 2);
-		job *j = c1->rq.curr->owner;
-		j->in_kernel = true;
-		kcpu_settle_now(c1);
-		c1->need_resched = true;
-		ck_assert_int_eq(sim_timer_at(b.eng, &c1->ipi, sim_now(b.eng)), 0);
-		run_to(&b, sim_now(b.eng) + 20000);
-		ck_assert(j->rdr.queued);
-		j->in_kernel = false;
-		j->rdr_left = 1e9;
 		while (!(r->exp_running && !r->exp_left && r->exp_readers == 1))
 			run_to(&b, sim_now(b.eng) + 1000);
 		sim_time all_reported = sim_now(b.eng);

@@ -17,19 +17,14 @@ trace=$SRC/tests/data/tracefs-churn-6.18-hz250.txt.gz
 
 case=real
 expect_exit 0 "$RCUSIM" import "$trace" --db i.db --label box
-gzip -dc "$trace" | awk '
-	/^#/ { next }
-	{ ev = $0; sub(/^.*[0-9]: /, "", ev); sub(/:.*/, "", ev) }
-	ev == "softirq_entry" && /vec=9 / { if ($0 ~ /^ *ksoftirqd\//) pk++; else po++ }
-	ev == "sched_switch" { sw++ }
-	ev == "sched_wakeup" && /comm=ksoftirqd\// { kw++ }
-	ev == "sched_wakeup" && /comm=rcu_preempt / { gw++ }
-	END { printf "%d %d %d %d %d\n", pk, po, kw, sw, gw }' >hand
-got=$(q i.db "SELECT group_concat(CAST(value AS INTEGER), ' ') FROM (SELECT value FROM scalar WHERE run_id = 1 AND name IN
-	('softirq.passes_ksoftirqd', 'softirq.passes_irq_exit', 'softirq.ksoftirqd_wakeups', 'sched.ctxsw',
-	 'gp.kthread_wakeups') ORDER BY CASE name WHEN 'softirq.passes_ksoftirqd' THEN 1
-	 WHEN 'softirq.passes_irq_exit' THEN 2 WHEN 'softirq.ksoftirqd_wakeups' THEN 3 WHEN 'sched.ctxsw' THEN 4 ELSE 5 END)")
-[ "$got" = "$(cat hand)" ] && ok || bad "imported $got, counted by hand $(cat hand)"
+gzip -dc "$trace" | awk -f "$SRC/tests/trace_counts.awk" >hand
+c() { awk -v k="$1" '$1 == k { print $2 }' hand; }
+for m in "softirq.passes_ksoftirqd pk" "softirq.passes_irq_exit po" "softirq.ksoftirqd_wakeups kw" \
+	"sched.ctxsw sw" "gp.kthread_wakeups gw"; do
+	set -- $m
+	got=$(q i.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 1 AND name = '$1'")
+	[ -n "$got" ] && [ "$got" = "$(c "$2")" ] && ok || bad "$1: imported $got, counted by hand $(c "$2")"
+done
 [ "$(q i.db "SELECT policy || ' ' || scenario || ' ' || label FROM run WHERE run_id = 1")" = \
 	"measured tracefs-churn-6.18-hz250 box" ] && ok || bad "the run's row"
 [ "$(q i.db "SELECT value FROM param WHERE run_id = 1 AND name = 'trace.cpus'")" = 2 ] && ok || bad "trace.cpus"

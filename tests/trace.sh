@@ -27,17 +27,7 @@ awk '
 		if (ts < last) { print "out of order: " $0; exit 1 }
 		last = ts
 	}' t.txt >parse.out && ok || bad "$(cat parse.out)"
-awk '
-	/^#/ { next }
-	{ ev = $0; sub(/^.*[0-9]: /, "", ev); sub(/:.*/, "", ev) }
-	ev == "softirq_entry" && /vec=9 / { if ($0 ~ /^ *ksoftirqd\//) pk++; else po++ }
-	ev == "sched_switch" { sw++ }
-	ev == "sched_wakeup" && /comm=ksoftirqd\// { kw++ }
-	ev == "sched_wakeup" && /comm=rcu_preempt / { gw++ }
-	ev == "rcu_batch_end" { split($0, a, "CBs-invoked="); cb += a[2] + 0 }
-	ev == "rcu_grace_period" && / end$/ { gps++ }
-	END { printf "pk %d\npo %d\nkw %d\nsw %d\ngw %d\ncb %d\ngps %d\n", pk, po, kw, sw, gw, cb, gps }
-' t.txt >counts
+awk -f "$SRC/tests/trace_counts.awk" t.txt >counts
 c() { awk -v k="$1" '$1 == k { print $2 }' counts; }
 s() { q t.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 1 AND name = '$1'"; }
 same() {
