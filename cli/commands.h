@@ -18,5 +18,6 @@ int cmd_plot(int argc, char **argv);    /* plot.c */
 int cmd_check(int argc, char **argv);   /* check.c */
 int cmd_sweep(int argc, char **argv);   /* sweep.c */
 int cmd_import(int argc, char **argv);  /* import.c */
+int cmd_tracestats(int argc, char **argv); /* tracestats.c */
 
 #endif

@@ -24,21 +24,17 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "params.h"
 #include "recorder.h"
 #include "registry.h"
-
-extern char **environ;
+#include "tracefile.h"
 
 static const char import_usage[] =
 	"usage: rcusim import TRACE [--db FILE] [--label TEXT] [--sample TIME]\n"
@@ -203,83 +199,16 @@ static int sample(importer *im, int64_t t)
 	return 0;
 }
 
-/* "12345.678901" -> ns; -1 if it is not a time. */
-static int64_t parse_ts(const char *s, const char **end)
-{
-	int64_t sec = 0, frac = 0;
-	int nd = 0;
-	const char *p = s;
-	if (*p < '0' || *p > '9')
-		return -1;
-	while (*p >= '0' && *p <= '9')
-		sec = sec * 10 + (*p++ - '0');
-	if (*p != '.')
-		return -1;
-	p++;
-	while (*p >= '0' && *p <= '9') {
-		if (nd < 9) {
-			frac = frac * 10 + (*p - '0');
-			nd++;
-		}
-		p++;
-	}
-	if (!nd || *p != ':')
-		return -1;
-	while (nd++ < 9)
-		frac *= 10;
-	*end = p + 1;
-	return sec * 1000000000 + frac;
-}
-
-/* A field "name=value" of @rest, as a number (base 10, or 16 with @hex). */
-static bool field(const char *rest, const char *name, bool hex, uint64_t *v)
-{
-	const char *p = strstr(rest, name);
-	if (!p)
-		return false;
-	p += strlen(name);
-	char *e;
-	*v = strtoull(p, &e, hex ? 16 : 10);
-	return e != p;
-}
-
 /* One line of the trace: 0, 1 (not a trace line), or -1 (out of memory). */
 static int line(importer *im, const char *l)
 {
-	/* "comm-pid [cpu] flags ts: event: rest", the flags absent in
-	 * trace-cmd report's default output. */
-	const char *b = strstr(l, "] ");
-	const char *o = b ? b : NULL;
-	while (o > l && o[-1] >= '0' && o[-1] <= '9')
-		o--;
-	if (!b || o == b || o == l || o[-1] != '[')
+	sim_ftrace_ev ev;
+	if (!sim_ftrace_parse(l, &ev))
 		return 1;
-	if (b - o > 6)
-		return 1; /* no machine has a million CPUs: not a CPU number */
-	int cpu = atoi(o);
-	const char *comm = l;
-	while (*comm == ' ')
-		comm++;
-	const char *p = b + 2;
-	while (*p == ' ')
-		p++;
-	const char *after;
-	int64_t ts = parse_ts(p, &after);
-	if (ts < 0) {
-		while (*p && *p != ' ')
-			p++; /* the flags */
-		while (*p == ' ')
-			p++;
-		if ((ts = parse_ts(p, &after)) < 0)
-			return 1;
-	}
-	while (*after == ' ')
-		after++;
-	const char *colon = strchr(after, ':');
-	if (!colon || colon == after)
-		return 1;
-	size_t elen = (size_t)(colon - after);
-	const char *rest = colon + 1;
+	int cpu = ev.cpu;
+	int64_t ts = ev.ts;
+	const char *comm = ev.comm, *rest = ev.rest, *after = ev.event;
+	size_t elen = ev.event_len;
 	if (grow_cpus(im, cpu))
 		return -1;
 	if (cpu > im->maxcpu)
@@ -321,7 +250,7 @@ static int line(importer *im, const char *l)
 		if (n && !strncmp(n + 5, "ksoftirqd/", 10)) {
 			im->kw++;
 			uint64_t target;
-			int t = field(rest, "target_cpu=", false, &target) ? (int)target : cpu;
+			int t = sim_ftrace_field(rest, "target_cpu=", false, &target) ? (int)target : cpu;
 			if (grow_cpus(im, t))
 				return -1;
 			if (im->cpu[t].ksd_woken < 0)
@@ -354,15 +283,15 @@ static int line(importer *im, const char *l)
 		}
 	} else if (EV("rcu_batch_end")) {
 		im->has_batch = true;
-		if (field(rest, "CBs-invoked=", false, &v))
+		if (sim_ftrace_field(rest, "CBs-invoked=", false, &v))
 			im->invoked_batch += v;
 	} else if (EV("rcu_callback")) {
-		if (field(rest, "rhp=", true, &v) && cbmap_put(&im->cbs, v, ts))
+		if (sim_ftrace_field(rest, "rhp=", true, &v) && cbmap_put(&im->cbs, v, ts))
 			return -1;
 	} else if (EV("rcu_invoke_callback")) {
 		im->has_invoke = true;
 		im->invoked_cb++;
-		if (field(rest, "rhp=", true, &v)) {
+		if (sim_ftrace_field(rest, "rhp=", true, &v)) {
 			int64_t s = cbmap_take(&im->cbs, v);
 			if (s >= 0)
 				sim_hist_add(im->lat_hist, (uint64_t)(ts - s));
@@ -370,33 +299,6 @@ static int line(importer *im, const char *l)
 	}
 #undef EV
 	return 0;
-}
-
-/* Open @path for reading, through gzip -dc when it ends in .gz (its pid in
- * *@pid, else 0). */
-static FILE *open_trace(const char *path, pid_t *pid)
-{
-	size_t n = strlen(path);
-	*pid = 0;
-	if (n < 3 || strcmp(path + n - 3, ".gz"))
-		return fopen(path, "r");
-	int fd[2];
-	if (pipe(fd))
-		return NULL;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
-	posix_spawn_file_actions_addclose(&fa, fd[0]);
-	char *argv[] = { "gzip", "-dc", "--", (char *)path, NULL };
-	int rc = posix_spawnp(pid, "gzip", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fd[1]);
-	if (rc) {
-		close(fd[0]);
-		errno = rc;
-		return NULL;
-	}
-	return fdopen(fd[0], "r");
 }
 
 int cmd_import(int argc, char **argv)
@@ -437,79 +339,47 @@ int cmd_import(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	pid_t pid;
-	FILE *in = open_trace(trace, &pid);
-	if (!in) {
-		fprintf(stderr, "rcusim import: %s: %s\n", trace, strerror(errno));
+	sim_tracefile tf;
+	int oe = sim_tracefile_open(&tf, trace);
+	if (oe) {
+		fprintf(stderr, "rcusim import: %s: %s\n", trace, strerror(oe));
 		return EXIT_USAGE;
 	}
 	importer im = { .path = trace, .maxcpu = -1, .sample_ns = sample_ns };
 	int status = EXIT_USAGE;
 	sim_params *p = NULL;
 	rec_db *db = NULL;
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	uint64_t lineno = 0;
-	bool truncated = false;
+	const char *s;
+	int got;
 	if (sim_metrics_create(&im.m) || !(im.gp_hist = sim_metrics_hist(im.m, "gp.duration_ns")) ||
 	    !(im.lat_hist = sim_metrics_hist(im.m, "cb.latency_ns")))
 		goto nomem;
-	while ((len = getline(&buf, &cap, in)) > 0) {
-		lineno++;
-		if (buf[len - 1] != '\n') {
-			/* The file ends inside a line: cut, whatever it holds. */
-			truncated = true;
-			break;
-		}
-		buf[--len] = 0;
-		const char *s = buf;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!*s || *s == '#') {
-			uint64_t a, b;
-			if (sscanf(s, "# entries-in-buffer/entries-written: %" SCNu64 "/%" SCNu64, &a, &b) == 2 &&
-			    b > a)
-				im.lost += b - a;
-			continue;
-		}
-		if (!strncmp(s, "CPU ", 4) || !strncmp(s, "CPU:", 4)) {
-			/* trace-cmd report: "CPU:1 [LOST 42 EVENTS]", "CPU 0 is empty" */
-			const char *lost = strstr(s, "[LOST ");
-			if (lost)
-				im.lost += strtoull(lost + 6, NULL, 10);
-			continue;
-		}
-		if (!strncmp(s, "version =", 9) || !strncmp(s, "cpus=", 5))
-			continue; /* trace-cmd report's header */
+	while ((got = sim_tracefile_next(&tf, &s)) > 0) {
 		int rc = line(&im, s);
 		if (rc < 0)
 			goto nomem;
 		if (rc) {
-			fprintf(stderr, "%s:%" PRIu64 ": not a trace line: %.80s\n", trace, lineno, s);
+			fprintf(stderr, "%s:%" PRIu64 ": not a trace line: %.80s\n", trace, tf.lineno, s);
 			status = EXIT_USAGE;
 			goto out;
 		}
 	}
-	if (pid) {
-		int ws;
-		fclose(in);
-		in = NULL;
-		if (waitpid(pid, &ws, 0) < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws)) {
-			fprintf(stderr, "rcusim import: %s: gzip -dc failed (a truncated or damaged file?)\n",
-				trace);
-			truncated = true;
-		}
-	}
+	if (got < 0)
+		goto nomem;
+	sim_tracefile_close(&tf);
+	if (tf.gzip_failed)
+		fprintf(stderr, "rcusim import: %s: gzip -dc failed (a truncated or damaged file?)\n",
+			trace);
+	im.lost = tf.lost;
 	if (!im.lines) {
 		fprintf(stderr, "rcusim import: %s: no trace events in it\n", trace);
 		status = EXIT_USAGE;
 		goto out;
 	}
-	if (truncated)
+	if (tf.truncated && !tf.gzip_failed)
 		fprintf(stderr, "rcusim import: %s is truncated: its last line (%" PRIu64
 				") is cut; the %" PRIu64 " events before it are imported\n",
-			trace, lineno, im.lines);
+			trace, tf.lineno, im.lines);
 	if (im.lost)
 		fprintf(stderr, "rcusim import: %s: the trace lost %" PRIu64 " events (its buffer overran)\n",
 			trace, im.lost);
@@ -583,11 +453,7 @@ nomem:
 	fprintf(stderr, "rcusim import: out of memory\n");
 	status = cli_exit_status(SIM_ENOMEM);
 out:
-	if (in)
-		fclose(in);
-	if (pid && in)
-		waitpid(pid, NULL, 0);
-	free(buf);
+	sim_tracefile_close(&tf);
 	free(im.cpu);
 	free(im.starts.key);
 	free(im.starts.t);

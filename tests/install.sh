@@ -3,7 +3,8 @@
 # rcusim, its man page, plot scripts, scenarios and docs under DIR; the
 # installed rcusim, run from another folder, simulates an installed scenario
 # and draws its figures with the installed plot scripts (a marker they write
-# proves it is those, not the source tree's).
+# proves it is those, not the source tree's); the installed scenario that
+# replays a recording finds it.
 lib_args="B SRC"
 . "$(dirname "$0")/lib.sh"
 P=$T/prefix
@@ -22,4 +23,6 @@ expect_exit 0 "$P/bin/rcusim" run "$P/share/rcusim/scenarios/make-small.ini" --d
 expect_exit 0 "$P/bin/rcusim" plot --out figs
 [ -s figs/nr_files.png ] && ok || bad "no figure"
 [ -e "$P/share/rcusim/plots/installed-scripts-used" ] && ok || bad "the installed plot scripts were not the ones used"
+# An installed scenario that replays a recording finds it.
+expect_exit 0 "$P/bin/rcusim" run "$P/share/rcusim/scenarios/dev-vm-replay.ini" --duration 1s --quiet
 finish

@@ -289,7 +289,7 @@ smaller() {
 	# The file table's knobs only where jobs open files; a fault's only
 	# with a fault.
 	expect_exit 2 "$RCUSIM" run "$SRC/scenarios/callrcu-small.ini" --set vfs.max_files=100 --db k.db
-	expect_err 'vfs.max_files: applies only with a workload that opens files \(make, openclose\), and workload.kind is callrcu'
+	expect_err 'vfs.max_files: applies only with a workload that opens files \(make, openclose, trace of an strace log\), and workload.kind is callrcu'
 	expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-syncrcu-6.12.ini" --set machine.memory=1GiB --db k.db
 	expect_err 'machine.memory: applies only with a workload that opens files'
 	expect_exit 2 "$RCUSIM" run "$SRC/scenarios/callrcu-small.ini" --set fault.cpus=1 --db k.db

@@ -48,7 +48,7 @@ static const sim_knob kfiles_knob[] = {
 	{ P_VFS_REAP_NODE_INTERVAL, SIM_ALWAYS },
 };
 const sim_knobs kfiles_knobs = {
-	{ P_WORKLOAD_KIND, "make|openclose", "a workload that opens files (make, openclose)" },
+	{ P_WORKLOAD_KIND, "make|openclose|trace", "a workload that opens files (make, openclose, trace of an strace log)" },
 	kfiles_knob, sizeof(kfiles_knob) / sizeof(kfiles_knob[0])
 };
 

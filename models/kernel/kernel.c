@@ -193,14 +193,17 @@ static int workload_create(kmodel *k, const sim_params *p, char *err, size_t err
 	w->retry_max = sim_params_int(p, P_WORKLOAD_RETRY_MAX);
 	w->reader_share = sim_params_real(p, P_WORKLOAD_READER_SHARE);
 	w->reader_len = (double)sim_params_int(p, P_WORKLOAD_READER_LEN);
+	w->m = k->h.m;
+	int rc = w->ops->create(w, p, err, errlen);
+	if (rc)
+		return rc;
+	k->files.on = w->ops->frees_files || w->opens_files;
 	/* Cache-line aligned, as struct job asks (a multiple of its size). */
 	size_t n = w->njobs ? (size_t)w->njobs : 1;
 	if (n > SIZE_MAX / sizeof(*w->jobs) || !(w->jobs = aligned_alloc(_Alignof(job), n * sizeof(*w->jobs))))
 		return SIM_ENOMEM;
 	memset(w->jobs, 0, n * sizeof(*w->jobs));
-	k->files.on = w->ops->frees_files;
-	w->m = k->h.m;
-	return w->ops->create(w, p, err, errlen);
+	return 0;
 }
 
 /* The CPUs: runqueues, ksoftirqd, random streams, timers. 0 or SIM_ENOMEM. */
@@ -246,7 +249,7 @@ static int jobs_create(kmodel *k, const sim_params *p)
 	kworkload *w = &k->wl;
 	int job_nice = (int)sim_params_int(p, P_SCHED_JOB_NICE);
 	for (int64_t j = 0; j < w->njobs; j++) {
-		kcpu *c = &k->cpu[j % k->mach.ncpus];
+		kcpu *c = &k->cpu[w->ops->job_cpu ? w->ops->job_cpu(w, j, k->mach.ncpus) : j % k->mach.ncpus];
 		job *jb = &w->jobs[j];
 		sched_task_init(&k->sched.cfg, &jb->task, job_nice);
 		jb->task.owner = jb;
@@ -257,7 +260,7 @@ static int jobs_create(kmodel *k, const sim_params *p)
 					     : 0;
 		if (w->ops->job_start && w->ops->job_start(k, c, jb))
 			return SIM_ENOMEM;
-		if (sched_add_runnable(&k->sched.cfg, &c->rq, &jb->task, 0))
+		if (!jb->sleeping && sched_add_runnable(&k->sched.cfg, &c->rq, &jb->task, 0))
 			return SIM_ENOMEM;
 		c->jobs++;
 	}

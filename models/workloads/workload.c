@@ -9,11 +9,11 @@
 /* Every kind (its file, workloads/KIND.c, defines KIND_workload); params.def's
  * workload.kind lists their names. */
 extern const workload_ops callrcu_workload, openclose_workload, make_workload, syncrcu_workload,
-	exitflood_workload, fwdprog_workload, kfree_workload;
+	exitflood_workload, fwdprog_workload, kfree_workload, trace_workload;
 static const workload_ops *const workloads[] = { &callrcu_workload, &openclose_workload,
 						 &make_workload, &syncrcu_workload,
 						 &exitflood_workload, &fwdprog_workload,
-						 &kfree_workload };
+						 &kfree_workload, &trace_workload };
 #define NWORKLOADS (sizeof(workloads) / sizeof(workloads[0]))
 
 const workload_ops *workload_find(const char *kind)

@@ -104,6 +104,8 @@ typedef struct kworkload {
 	double reader_share;    /* share of its kernel time in rcu_read_lock() sections */
 	double reader_len;      /* ns of work: one such section */
 	bool bulk_calls;        /* callrcu: calls drawn per stretch (workload.callrcu_arrivals = bulk) */
+	bool opens_files;       /* its create() found it opens files (trace: an strace log), as
+				 * workload_ops.frees_files says for a whole kind */
 	/* Refused opens (workloads that open files, fs/files.c). */
 	int on_enfile;          /* 0 fail, 1 retry, 2 retry then fail */
 	sim_time retry_delay;   /* ns asleep before retrying */
@@ -122,13 +124,17 @@ typedef struct workload_ops {
 	int (*validate)(const sim_params *p, char *err, size_t errlen);
 	bool frees_files;       /* its callbacks free struct files: file table and filp slab modelled */
 	/* Read and check its parameters: w->call_rate, w->p_kernel,
-	 * w->kstretch, w->priv.
+	 * w->kstretch, w->priv (and w->njobs, w->opens_files if it decides
+	 * them; w->jobs is allocated after it).
 	 * 0, SIM_EINPUT (message naming where the value was set) or
 	 * SIM_ENOMEM. */
 	int (*create)(kworkload *w, const sim_params *p, char *err, size_t errlen);
 	void (*destroy)(kworkload *w); /* frees w->priv; may be NULL */
+	/* The CPU of job @j on @ncpus CPUs; NULL: j mod ncpus. */
+	int (*job_cpu)(const kworkload *w, int64_t j, int ncpus);
 	/* A new job on @c, after its first call was drawn: its own draws and
-	 * memory. 0 or SIM_ENOMEM. May be NULL. */
+	 * memory; it may start asleep (j->sleeping, its wake timer armed), and
+	 * is then not runnable until that fires. 0 or SIM_ENOMEM. May be NULL. */
 	int (*job_start)(kmodel *k, kcpu *c, job *j);
 	/* Run job @j on @c for @work ns of work from @t0 at @s work ns per
 	 * ns, applied at @now: its calls and file operations at their own

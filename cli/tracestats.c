@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * tracestats.c - `rcusim trace-stats STRACE [--jobs N]`: the file-opening
+ * behaviour of a build from its strace -f -ttt log, the source of the
+ * workload.make_* defaults (docs/model.md, "How the make defaults were
+ * measured"). Reads the log through sim/tracefile.h as the trace workload
+ * does.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "tracefile.h"
+
+static const char tracestats_usage[] =
+	"usage: rcusim trace-stats STRACE [--jobs N]\n"
+	"\n"
+	"The file-opening behaviour of a build, from\n"
+	"  strace -f -ttt -e trace=openat,open,close,execve,exit_group,wait4 -o STRACE make -jN\n"
+	"(gzip-compressed if STRACE ends in .gz). Prints per program (by the file it\n"
+	"exec'd; the 12 with most processes): processes, open attempts per process,\n"
+	"the share that failed, and .so/locale opens per process (files a process\n"
+	"keeps through its mappings); over all: open attempts, failures, processes,\n"
+	"compile units (cc1 processes, or ccache ones when a warm cache runs few\n"
+	"cc1), and per unit; the open-to-close hold times. With --jobs N (the make\n"
+	"-j of the log): processes alive at once per job slot (lifetimes, first\n"
+	"call to last, of all but make, over the log's span, divided by N), the .so\n"
+	"and locale files they hold, and the compile unit's run time (mean, median,\n"
+	"lognormal sigma = sqrt(2 ln(mean / median))). These are the sources of the\n"
+	"workload.make_* defaults (rcusim params workload.make_opens_per_job, ...).\n"
+	"The same log replays as a load: workload.kind = trace.\n"
+	"\n"
+	"  --jobs N   the make -j the log was recorded with\n";
+
+typedef struct prog {
+	char *name;
+	uint64_t procs, opens, fails, mapped;
+} prog;
+
+typedef struct proc {
+	int64_t pid;
+	int64_t first, last;    /* ns: its first and last completed call */
+	int exe;                /* program it exec'd last, or -1 */
+	int64_t exe_order;      /* when it first exec'd (for the programs' order), or -1 */
+	uint64_t mapped;        /* .so and locale files opened */
+	bool pending;           /* a call unfinished */
+	char pname[24];
+	char *pargs;            /* that call's arguments */
+} proc;
+
+struct ofile {
+	int64_t pid, fd, t;     /* pid 0: an empty slot */
+};
+
+typedef struct stats {
+	prog *prog;
+	int nprog;
+	proc *proc;
+	int64_t nproc, capproc;
+	int64_t *by_pid;        /* pid -> proc + 1 */
+	int64_t npid;
+	int64_t exec_seq;
+	struct ofile *open;     /* open files by (pid, fd), open addressing */
+	size_t capopen, nopen;
+	double *holds;          /* s */
+	size_t nholds, capholds;
+} stats;
+
+static proc *proc_of(stats *s, int64_t pid)
+{
+	if (pid <= 0 || pid > (int64_t)1 << 31)
+		return NULL;
+	if (pid >= s->npid) {
+		int64_t n = s->npid ? s->npid : 4096;
+		while (n <= pid)
+			n *= 2;
+		int64_t *b = realloc(s->by_pid, (size_t)n * sizeof(*b));
+		if (!b)
+			return NULL;
+		memset(b + s->npid, 0, (size_t)(n - s->npid) * sizeof(*b));
+		s->by_pid = b;
+		s->npid = n;
+	}
+	if (s->by_pid[pid])
+		return &s->proc[s->by_pid[pid] - 1];
+	if (s->nproc == s->capproc) {
+		int64_t cap = s->capproc ? 2 * s->capproc : 256;
+		proc *p = realloc(s->proc, (size_t)cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		s->proc = p;
+		s->capproc = cap;
+	}
+	proc *p = &s->proc[s->nproc++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->first = -1;
+	p->exe = -1;
+	p->exe_order = -1;
+	s->by_pid[pid] = s->nproc;
+	return p;
+}
+
+static int prog_of(stats *s, const char *name, size_t len)
+{
+	for (int i = 0; i < s->nprog; i++)
+		if (strlen(s->prog[i].name) == len && !memcmp(s->prog[i].name, name, len))
+			return i;
+	prog *p = realloc(s->prog, (size_t)(s->nprog + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	s->prog = p;
+	p = &s->prog[s->nprog];
+	memset(p, 0, sizeof(*p));
+	if (!(p->name = strndup(name, len)))
+		return -1;
+	return s->nprog++;
+}
+
+/* Where (pid, fd)'s probe starts. */
+static size_t home(const stats *s, int64_t pid, int64_t fd)
+{
+	uint64_t h = ((uint64_t)pid * 0x9E3779B97F4A7C15u) ^ ((uint64_t)fd * 0xC2B2AE3D27D4EB4Fu);
+	return (size_t)(h >> 17) & (s->capopen - 1);
+}
+
+/* Its slot, or the empty one where it would go. */
+static size_t open_slot(const stats *s, int64_t pid, int64_t fd)
+{
+	size_t i = home(s, pid, fd);
+	while (s->open[i].pid && (s->open[i].pid != pid || s->open[i].fd != fd))
+		i = (i + 1) & (s->capopen - 1);
+	return i;
+}
+
+static int open_put(stats *s, int64_t pid, int64_t fd, int64_t t)
+{
+	if (2 * (s->nopen + 1) > s->capopen) {
+		size_t cap = s->capopen ? 2 * s->capopen : 1024, oldcap = s->capopen;
+		struct ofile *old = s->open;
+		if (!(s->open = calloc(cap, sizeof(*s->open)))) {
+			s->open = old;
+			return -1;
+		}
+		s->capopen = cap;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i].pid)
+				s->open[open_slot(s, old[i].pid, old[i].fd)] = old[i];
+		free(old);
+	}
+	size_t i = open_slot(s, pid, fd);
+	if (!s->open[i].pid)
+		s->nopen++;
+	s->open[i] = (struct ofile){ pid, fd, t };
+	return 0;
+}
+
+/* The open time of (pid, fd), removed (linear probing's deletion: the
+ * entries after it that probed past it move back); -1 if not open. */
+static int64_t open_take(stats *s, int64_t pid, int64_t fd)
+{
+	if (!s->capopen)
+		return -1;
+	size_t i = open_slot(s, pid, fd), mask = s->capopen - 1;
+	if (!s->open[i].pid)
+		return -1;
+	int64_t t = s->open[i].t;
+	s->open[i].pid = 0;
+	for (size_t j = (i + 1) & mask; s->open[j].pid; j = (j + 1) & mask) {
+		size_t h = home(s, s->open[j].pid, s->open[j].fd);
+		/* It stays if its home lies cyclically in (i, j]. */
+		bool stays = i < j ? (h > i && h <= j) : (h > i || h <= j);
+		if (!stays) {
+			s->open[i] = s->open[j];
+			s->open[j].pid = 0;
+			i = j;
+		}
+	}
+	s->nopen--;
+	return t;
+}
+
+/* The first quoted string of @args. */
+static size_t first_quoted(const char *args, const char **out)
+{
+	const char *q = strchr(args, '"');
+	if (!q)
+		return 0;
+	const char *e = strchr(q + 1, '"');
+	if (!e)
+		return 0;
+	*out = q + 1;
+	return (size_t)(e - q - 1);
+}
+
+static bool has(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	for (size_t i = 0; i + k <= n; i++)
+		if (!memcmp(s + i, w, k))
+			return true;
+	return false;
+}
+
+/* A completed call of @p at @t. 0 or -1 (out of memory). */
+static int call(stats *s, proc *p, int64_t t, const char *name, const char *args, long long ret)
+{
+	if (p->first < 0)
+		p->first = t;
+	p->last = t;
+	if (!strcmp(name, "execve") && ret == 0) {
+		/* args.split(',')[0].strip('"').split('/')[-1] */
+		size_t n = strcspn(args, ",");
+		const char *a = args;
+		while (n && *a == '"') {
+			a++;
+			n--;
+		}
+		while (n && a[n - 1] == '"')
+			n--;
+		const char *b = a;
+		for (size_t i = 0; i < n; i++)
+			if (a[i] == '/')
+				b = a + i + 1;
+		int e = prog_of(s, b, n - (size_t)(b - a));
+		if (e < 0)
+			return -1;
+		p->exe = e;
+		if (p->exe_order < 0)
+			p->exe_order = s->exec_seq++;
+	} else if (!strcmp(name, "openat") || !strcmp(name, "open")) {
+		int e = p->exe;
+		if (e < 0 && (e = prog_of(s, "?", 1)) < 0)
+			return -1;
+		prog *g = &s->prog[e];
+		g->opens++;
+		const char *f = "";
+		size_t fl = first_quoted(args, &f);
+		if (ret < 0) {
+			g->fails++;
+		} else {
+			if (open_put(s, p->pid, ret, t))
+				return -1;
+			if ((fl >= 3 && !memcmp(f + fl - 3, ".so", 3)) || has(f, fl, ".so.") || has(f, fl, "locale")) {
+				g->mapped++;
+				p->mapped++;
+			}
+		}
+	} else if (!strcmp(name, "close") && ret == 0) {
+		/* The first argument, "3" of "close(3)", blanks trimmed. */
+		const char *a = args;
+		size_t n = strcspn(a, ",)");
+		while (n && (*a == ' ' || *a == '\t')) {
+			a++;
+			n--;
+		}
+		while (n && (a[n - 1] == ' ' || a[n - 1] == '\t'))
+			n--;
+		bool digits = n > 0;
+		for (size_t i = 0; i < n; i++)
+			digits &= a[i] >= '0' && a[i] <= '9';
+		if (digits) {
+			int64_t at = open_take(s, p->pid, strtoll(a, NULL, 10));
+			if (at >= 0) {
+				if (s->nholds == s->capholds) {
+					size_t cap = s->capholds ? 2 * s->capholds : 1024;
+					double *h = realloc(s->holds, cap * sizeof(*h));
+					if (!h)
+						return -1;
+					s->holds = h;
+					s->capholds = cap;
+				}
+				s->holds[s->nholds++] = (double)(t - at) / 1e9;
+			}
+		}
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void report(stats *s, long jobs)
+{
+	/* Programs by processes (their last exec), most first, ties in the order
+	 * their first process exec'd. */
+	int64_t *order = calloc((size_t)s->nprog + 1, sizeof(*order));
+	int *idx = calloc((size_t)s->nprog + 1, sizeof(*idx));
+	if (!order || !idx) {
+		free(order);
+		free(idx);
+		fprintf(stderr, "rcusim trace-stats: out of memory\n");
+		return;
+	}
+	for (int i = 0; i < s->nprog; i++)
+		order[i] = -1;
+	uint64_t nexe = 0;
+	for (int64_t i = 0; i < s->nproc; i++) {
+		proc *p = &s->proc[i];
+		if (p->exe < 0)
+			continue;
+		nexe++;
+		s->prog[p->exe].procs++;
+		if (order[p->exe] < 0 || p->exe_order < order[p->exe])
+			order[p->exe] = p->exe_order;
+	}
+	int n = 0;
+	for (int i = 0; i < s->nprog; i++)
+		if (s->prog[i].procs)
+			idx[n++] = i;
+	for (int i = 1; i < n; i++) /* insertion sort: stable, few programs */
+		for (int j = i; j > 0; j--) {
+			prog *a = &s->prog[idx[j - 1]], *b = &s->prog[idx[j]];
+			if (b->procs > a->procs ||
+			    (b->procs == a->procs && order[idx[j]] < order[idx[j - 1]])) {
+				int t = idx[j];
+				idx[j] = idx[j - 1];
+				idx[j - 1] = t;
+			} else {
+				break;
+			}
+		}
+	for (int i = 0; i < n && i < 12; i++) {
+		prog *g = &s->prog[idx[i]];
+		printf("%-10s processes %6" PRIu64 "  opens/process %8.1f  failed %.3f  .so+locale/process %.1f\n",
+		       g->name, g->procs, (double)g->opens / (double)g->procs,
+		       (double)g->fails / (double)(g->opens ? g->opens : 1), (double)g->mapped / (double)g->procs);
+	}
+	uint64_t total = 0, failed = 0, cc1 = 0, ccache = 0;
+	for (int i = 0; i < s->nprog; i++) {
+		total += s->prog[i].opens;
+		failed += s->prog[i].fails;
+		if (!strcmp(s->prog[i].name, "cc1"))
+			cc1 = s->prog[i].procs;
+		if (!strcmp(s->prog[i].name, "ccache"))
+			ccache = s->prog[i].procs;
+	}
+	uint64_t units = (double)cc1 > (double)ccache / 2 ? cc1 : ccache;
+	printf("opens %" PRIu64 "  failed %" PRIu64 " (%.3f)  processes %" PRIu64 "  compile units %" PRIu64 "\n",
+	       total, failed, (double)failed / (double)(total ? total : 1), nexe, units);
+	if (units)
+		printf("per compile unit: opens %.0f  processes %.1f\n", (double)total / (double)units,
+		       (double)nexe / (double)units);
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+	for (int64_t i = 0; i < s->nproc; i++)
+		if (s->proc[i].first >= 0) {
+			if (s->proc[i].first < t0)
+				t0 = s->proc[i].first;
+			if (s->proc[i].last > t1)
+				t1 = s->proc[i].last;
+		}
+	if (jobs && t0 <= t1) {
+		double span = (double)(t1 - t0) / 1e9, alive = 0, held = 0;
+		const char *unit = units == cc1 ? "cc1" : "ccache";
+		double *life = malloc((size_t)s->nproc * sizeof(*life));
+		size_t nl = 0;
+		for (int64_t i = 0; i < s->nproc; i++) {
+			proc *p = &s->proc[i];
+			if (p->first < 0)
+				continue;
+			double l = (double)(p->last - p->first) / 1e9;
+			const char *e = p->exe >= 0 ? s->prog[p->exe].name : "";
+			if (strcmp(e, "make")) {
+				alive += l;
+				held += l * (double)p->mapped;
+			}
+			if (life && !strcmp(e, unit))
+				life[nl++] = l;
+		}
+		printf("processes alive per job slot: %.2f (%.0f process-seconds over %.1f s, -j%ld), holding "
+		       "%.1f .so+locale files each on average (lifetime-weighted)\n",
+		       alive / span / (double)jobs, alive, span, jobs, held / alive);
+		if (nl) {
+			qsort(life, nl, sizeof(*life), cmp_double);
+			double mean = 0;
+			for (size_t i = 0; i < nl; i++)
+				mean += life[i];
+			mean /= (double)nl;
+			double med = life[nl / 2];
+			double sigma = mean > med && med > 0 ? sqrt(2 * log(mean / med)) : 0.0;
+			printf("%s run time: mean %.1f ms  median %.1f ms  lognormal sigma %.3f\n", unit,
+			       mean * 1e3, med * 1e3, sigma);
+		}
+		free(life);
+	}
+	if (s->nholds) {
+		size_t k = s->nholds;
+		qsort(s->holds, k, sizeof(*s->holds), cmp_double);
+		double sum = 0;
+		for (size_t i = 0; i < k; i++)
+			sum += s->holds[i];
+		printf("hold times (%zu files): median %.0f us  mean %.2f ms  p90 %.2f ms  p99 %.1f ms\n", k,
+		       s->holds[k / 2] * 1e6, sum / (double)k * 1e3, s->holds[(size_t)((double)k * 0.9)] * 1e3,
+		       s->holds[(size_t)((double)k * 0.99)] * 1e3);
+	}
+	free(order);
+	free(idx);
+}
+
+int cmd_tracestats(int argc, char **argv)
+{
+	const char *path = NULL, *jobs_s = NULL;
+	const cli_str strs[] = { { "--jobs", &jobs_s }, { NULL, NULL } };
+	for (int i = 1; i < argc; i++) {
+		int rc;
+		if (cli_help(argv[i], tracestats_usage))
+			return 0;
+		if ((rc = cli_strs(argc, argv, &i, strs))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "rcusim trace-stats: unknown option %s\n%s", argv[i], tracestats_usage);
+			return EXIT_USAGE;
+		} else if (path) {
+			fprintf(stderr, "rcusim trace-stats: one log at a time (got %s and %s)\n", path, argv[i]);
+			return EXIT_USAGE;
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path) {
+		fprintf(stderr, "rcusim trace-stats: no strace log given\n%s", tracestats_usage);
+		return EXIT_USAGE;
+	}
+	long jobs = 0;
+	if (jobs_s) {
+		char *e;
+		errno = 0;
+		jobs = strtol(jobs_s, &e, 10);
+		if (e == jobs_s || *e || errno || jobs < 1 || jobs > 1000000) {
+			fprintf(stderr, "rcusim trace-stats: --jobs %s: want a whole number from 1 to 1000000\n",
+				jobs_s);
+			return EXIT_USAGE;
+		}
+	}
+	sim_tracefile tf;
+	int oe = sim_tracefile_open(&tf, path);
+	if (oe) {
+		fprintf(stderr, "rcusim trace-stats: %s: %s\n", path, strerror(oe));
+		return EXIT_USAGE;
+	}
+	stats s = { 0 };
+	int status = 0, got;
+	const char *l;
+	uint64_t lines = 0;
+	while ((got = sim_tracefile_next(&tf, &l)) > 0) {
+		sim_strace_ev ev;
+		if (!strncmp(l, "strace: ", 8))
+			continue;
+		if (!sim_strace_parse(l, &ev)) {
+			fprintf(stderr, "%s:%" PRIu64 ": not an strace -f -ttt line: %.80s\n", path, tf.lineno, l);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		lines++;
+		if (ev.kind == SIM_STRACE_EXITED || ev.kind == SIM_STRACE_SIGNAL)
+			continue;
+		proc *p = proc_of(&s, ev.pid);
+		if (!p)
+			goto nomem;
+		if (ev.kind == SIM_STRACE_UNFINISHED) {
+			free(p->pargs);
+			const char *u = strstr(ev.args, " <unfinished ...>");
+			if (!(p->pargs = strndup(ev.args, u ? (size_t)(u - ev.args) : strlen(ev.args))))
+				goto nomem;
+			snprintf(p->pname, sizeof(p->pname), "%s", ev.name);
+			p->pending = true;
+			continue;
+		}
+		if (ev.kind == SIM_STRACE_RESUMED) {
+			if (!p->pending || !ev.has_ret)
+				continue;
+			p->pending = false;
+			if (call(&s, p, ev.ts, p->pname, p->pargs, ev.ret))
+				goto nomem;
+			continue;
+		}
+		if (ev.has_ret && call(&s, p, ev.ts, ev.name, ev.args, ev.ret))
+			goto nomem;
+	}
+	if (got < 0)
+		goto nomem;
+	sim_tracefile_close(&tf);
+	if (tf.truncated) {
+		fprintf(stderr, "rcusim trace-stats: %s is truncated (line %" PRIu64 " is cut%s)\n", path,
+			tf.lineno, tf.gzip_failed ? ", or gzip -dc failed" : "");
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (!lines) {
+		fprintf(stderr, "rcusim trace-stats: %s: no strace lines in it\n", path);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	report(&s, jobs);
+	goto out;
+nomem:
+	fprintf(stderr, "rcusim trace-stats: out of memory\n");
+	status = 3;
+out:
+	sim_tracefile_close(&tf);
+	for (int i = 0; i < s.nprog; i++)
+		free(s.prog[i].name);
+	for (int64_t i = 0; i < s.nproc; i++)
+		free(s.proc[i].pargs);
+	free(s.prog);
+	free(s.proc);
+	free(s.by_pid);
+	free(s.open);
+	free(s.holds);
+	return status;
+}

@@ -1,0 +1,937 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * trace.c - workload trace: a recorded machine's tasks replayed (the
+ * recording is workload.trace_file, read through sim/tracefile.h as
+ * `rcusim import` reads it).
+ *
+ * A tracefs trace (or trace-cmd report text) becomes one script per task:
+ * from sched_switch and sched_wakeup, its CPU bursts (the time it ran
+ * between being switched in and blocking, however often it was preempted
+ * in between: prev_state R) and its sleeps (from blocking to its wakeup);
+ * an rcu_callback while it ran is a call_rcu() at that point of its burst;
+ * raw_syscalls sys_enter/sys_exit give the kernel's share of its CPU time.
+ * A task starts asleep until it was first seen, runs on the CPU it ran on
+ * most (a weighted majority vote), and is left out if rcusim has its own
+ * (the idle task, ksoftirqd, the RCU kthreads, migration, cpuhp).
+ *
+ * An strace -f -ttt log becomes one script per process: each gap between
+ * its calls CPU work (workload.trace_strace_cpu of it; the rest a sleep),
+ * a call strace shows unfinished then resumed a sleep, open/openat/creat
+ * an open on the file table (a failed one get_empty_filp() then put_filp():
+ * a filp and its callback, as make's failed lookups), close of a file it
+ * opened a close, execve one file held to the exit (a failed one as a failed
+ * open), exit_group or "+++ exited" the end: every file it holds closed.
+ *
+ * The replay is closed-loop: each burst is as long on the simulated
+ * machine (at full speed, machine.clock) as it was recorded, each
+ * sleep as long as recorded, from when the replayed task blocks; with
+ * workload.trace_loop each task starts its next round when the recording's
+ * span has passed since its last round began (or at once when late).
+ * A load, not kernel code; the kernel paths it exercises are the flavor's
+ * and fs/'s.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs/files.h"
+#include "kernel/kernel_int.h"
+#include "tracefile.h"
+
+enum { OP_RUN, OP_SLEEP, OP_CALL, OP_OPEN, OP_OPEN_FAIL, OP_EXEC, OP_CLOSE, OP_EXIT };
+
+typedef struct rop {
+	int64_t ns;             /* RUN: ns of work; SLEEP: ns asleep; OPEN, CLOSE: the fd */
+	uint8_t kind;
+} rop;
+
+/* One recorded task's script, and what building it needs. */
+typedef struct rtask {
+	rop *op;
+	int64_t n, cap;
+	int home;               /* CPU it ran on most (strace: its order of appearance) */
+	/* Building (ftrace). */
+	int vote_cpu;
+	int64_t vote_w;
+	int64_t pending;        /* ns run since its last op */
+	int64_t asleep_at;      /* ns it blocked, or -1 */
+	int64_t woke_at;        /* ns of its wakeup since, or -1 */
+	bool seen, dead, in_sys;
+	/* Building (strace). */
+	int64_t last;           /* ns: its last call's end */
+	int64_t unfinished_at;  /* ns a call strace left unfinished started, or -1 */
+} rtask;
+
+/* Per job: where it is in its task's script. */
+typedef struct rjob {
+	int32_t task;
+	int64_t pc;             /* the op it is at */
+	double left;            /* RUN: ns of work left in it */
+	sim_time round0;        /* ns: its current round's start */
+	struct rfd {
+		int64_t fd;     /* -1: the executable, held to the exit */
+		slab_obj obj;
+	} *fd;
+	int nfd, capfd;
+} rjob;
+
+typedef struct trace_wl {
+	rtask *task;
+	int64_t ntask;
+	int32_t *by_pid;        /* pid -> task + 1, 0 none */
+	int64_t npid;
+	int trace_cpus;
+	bool strace;
+	int64_t span;           /* ns of one round, scaled */
+	double scale;
+	double work_per_ns;     /* ns of work per ns of the machine's CPU time (machine.clock) */
+	bool loop;
+	int64_t copies;
+	rjob *st;               /* per job */
+	int64_t *toblock;       /* per op of each task (offset op_base[t]): ns of RUN to the next block */
+	int64_t *op_base;
+	/* What the replay did. */
+	uint64_t rounds, sleeps, calls;
+	double work;
+	double kshare;
+} trace_wl;
+
+/* ---- building the scripts ---- */
+
+static int push(rtask *t, int kind, int64_t ns)
+{
+	if (kind == OP_RUN && t->n && t->op[t->n - 1].kind == OP_RUN) {
+		t->op[t->n - 1].ns += ns;
+		return 0;
+	}
+	if (kind == OP_SLEEP && ns <= 0)
+		return 0;
+	if (kind == OP_RUN && ns <= 0)
+		return 0;
+	if (t->n == t->cap) {
+		int64_t cap = t->cap ? 2 * t->cap : 16;
+		rop *o = realloc(t->op, (size_t)cap * sizeof(*o));
+		if (!o)
+			return -1;
+		t->op = o;
+		t->cap = cap;
+	}
+	t->op[t->n++] = (rop){ ns, (uint8_t)kind };
+	return 0;
+}
+
+/* The task of @pid, made on first sight (@comm for the kthread check);
+ * NULL if it is left out, *@nomem on out of memory. */
+static rtask *task_of(trace_wl *tw, int64_t pid, const char *comm, size_t clen, bool *nomem)
+{
+	static const char *const own[] = { "swapper", "ksoftirqd/", "rcu_preempt", "rcu_sched",
+					   "rcu_exp", "rcuc/", "rcuog/", "rcuop/", "rcuos/", "rcub/",
+					   "migration/", "cpuhp/", "idle_inject/" };
+	if (pid <= 0 || pid > 1 << 22)
+		return NULL;
+	if (pid < tw->npid && tw->by_pid[pid])
+		return tw->by_pid[pid] > 0 ? &tw->task[tw->by_pid[pid] - 1] : NULL;
+	if (pid >= tw->npid) {
+		int64_t n = tw->npid ? tw->npid : 1024;
+		while (n <= pid)
+			n *= 2;
+		int32_t *b = realloc(tw->by_pid, (size_t)n * sizeof(*b));
+		if (!b) {
+			*nomem = true;
+			return NULL;
+		}
+		memset(b + tw->npid, 0, (size_t)(n - tw->npid) * sizeof(*b));
+		tw->by_pid = b;
+		tw->npid = n;
+	}
+	for (size_t i = 0; comm && i < sizeof(own) / sizeof(own[0]); i++) {
+		size_t l = strlen(own[i]);
+		if (clen >= l && !memcmp(comm, own[i], l)) {
+			tw->by_pid[pid] = -1;
+			return NULL;
+		}
+	}
+	if (tw->ntask == INT32_MAX - 1) {
+		*nomem = true;
+		return NULL;
+	}
+	rtask *t = realloc(tw->task, (size_t)(tw->ntask + 1) * sizeof(*t));
+	if (!t) {
+		*nomem = true;
+		return NULL;
+	}
+	tw->task = t;
+	t = &tw->task[tw->ntask];
+	memset(t, 0, sizeof(*t));
+	t->home = tw->strace ? (int)tw->ntask : -1;
+	t->vote_cpu = -1;
+	t->asleep_at = t->woke_at = t->unfinished_at = -1;
+	tw->by_pid[pid] = (int32_t)++tw->ntask;
+	return t;
+}
+
+/* A run of @d ns on @cpu: into the pending burst and the vote for its CPU. */
+static void ran(rtask *t, int cpu, int64_t d)
+{
+	if (d <= 0)
+		return;
+	t->pending += d;
+	if (cpu == t->vote_cpu)
+		t->vote_w += d;
+	else if (t->vote_w >= d)
+		t->vote_w -= d;
+	else {
+		t->vote_cpu = cpu;
+		t->vote_w = d - t->vote_w;
+	}
+}
+
+/* The value of "name=" in @rest as text (up to a blank), into @buf. */
+static size_t word(const char *rest, const char *name, const char **out)
+{
+	const char *p = strstr(rest, name);
+	if (!p)
+		return 0;
+	p += strlen(name);
+	size_t n = 0;
+	while (p[n] && p[n] != ' ')
+		n++;
+	*out = p;
+	return n;
+}
+
+typedef struct ftcpu {
+	int64_t cur;            /* pid running, or -1 unknown */
+	int64_t in_at;          /* ns it was switched in (or the trace's start) */
+	int64_t sys_at;         /* ns its system call began or it came back in one */
+} ftcpu;
+
+typedef struct builder {
+	trace_wl *tw;
+	ftcpu *cpu;
+	int ncpu;
+	int64_t t0, t1;
+	bool started;
+	double scale;
+	double work_per_ns;     /* machine.clock / REF_CLOCK_HZ */
+	int64_t ktime, runtime, nsys;
+	double strace_cpu;
+} builder;
+
+static int64_t scaled(const builder *b, int64_t ns)
+{
+	return (int64_t)llround((double)ns * b->scale);
+}
+
+/* @ns of CPU time on the simulated machine as ns of work at the reference
+ * clock (REF_CLOCK_HZ, which the model's work is counted in), scaled. */
+static int64_t scaled_work(const builder *b, int64_t ns)
+{
+	return (int64_t)llround((double)ns * b->scale * b->work_per_ns);
+}
+
+static int flush_run(builder *b, rtask *t)
+{
+	int rc = push(t, OP_RUN, scaled_work(b, t->pending));
+	t->pending = 0;
+	return rc;
+}
+
+/* First sight of @t at @ts: asleep from the trace's start until then. */
+static int first_seen(builder *b, rtask *t, int64_t ts, bool running_before)
+{
+	t->seen = true;
+	if (running_before)
+		return 0;
+	return push(t, OP_SLEEP, scaled(b, ts - b->t0));
+}
+
+static ftcpu *cpu_at(builder *b, int cpu)
+{
+	if (cpu >= b->ncpu) {
+		int n = b->ncpu ? b->ncpu : 8;
+		while (n <= cpu)
+			n *= 2;
+		ftcpu *c = realloc(b->cpu, (size_t)n * sizeof(*c));
+		if (!c)
+			return NULL;
+		for (int i = b->ncpu; i < n; i++)
+			c[i] = (ftcpu){ -1, -1, -1 };
+		b->cpu = c;
+		b->ncpu = n;
+	}
+	if (cpu + 1 > b->tw->trace_cpus)
+		b->tw->trace_cpus = cpu + 1;
+	return &b->cpu[cpu];
+}
+
+/* One tracefs event. 0, or -1 out of memory. */
+static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
+{
+	trace_wl *tw = b->tw;
+	bool nomem = false;
+	ftcpu *c = cpu_at(b, ev->cpu);
+	if (!c)
+		return -1;
+	int64_t ts = ev->ts;
+	if (c->in_at < 0)
+		c->in_at = b->t0;
+	uint64_t v;
+	if (sim_ftrace_is(ev, "sched_switch")) {
+		const char *pc = "", *nc = "", *st = "";
+		size_t pcl = word(ev->rest, "prev_comm=", &pc), ncl = word(ev->rest, "next_comm=", &nc);
+		size_t stl = word(ev->rest, "prev_state=", &st);
+		uint64_t pp, np;
+		if (!sim_ftrace_field(ev->rest, "prev_pid=", false, &pp) ||
+		    !sim_ftrace_field(ev->rest, "next_pid=", false, &np) || !stl)
+			return 1;
+		rtask *p = task_of(tw, (int64_t)pp, pc, pcl, &nomem);
+		if (p && !p->dead) {
+			if (!p->seen && first_seen(b, p, ts, true))
+				return -1;
+			ran(p, ev->cpu, ts - c->in_at);
+			b->runtime += ts - c->in_at > 0 ? ts - c->in_at : 0;
+			if (p->in_sys && c->sys_at >= 0)
+				b->ktime += ts - c->sys_at;
+			if (st[0] != 'R') {
+				if (flush_run(b, p))
+					return -1;
+				if (memchr(st, 'X', stl) || memchr(st, 'Z', stl))
+					p->dead = true;
+				p->asleep_at = ts;
+				p->woke_at = -1;
+			}
+		}
+		rtask *n = task_of(tw, (int64_t)np, nc, ncl, &nomem);
+		c->cur = (int64_t)np;
+		c->in_at = ts;
+		c->sys_at = -1;
+		if (n && !n->dead) {
+			if (!n->seen) {
+				if (first_seen(b, n, ts, false))
+					return -1;
+			} else if (n->asleep_at >= 0) {
+				int64_t w = n->woke_at >= 0 ? n->woke_at : ts;
+				if (push(n, OP_SLEEP, scaled(b, w - n->asleep_at)))
+					return -1;
+			}
+			n->asleep_at = n->woke_at = -1;
+			if (n->in_sys)
+				c->sys_at = ts;
+		}
+	} else if (sim_ftrace_is(ev, "sched_wakeup") || sim_ftrace_is(ev, "sched_wakeup_new")) {
+		const char *cm = "";
+		size_t cl = word(ev->rest, "comm=", &cm);
+		if (!sim_ftrace_field(ev->rest, " pid=", false, &v) && !sim_ftrace_field(ev->rest, "pid=", false, &v))
+			return 1;
+		rtask *t = task_of(tw, (int64_t)v, cl ? cm : NULL, cl, &nomem);
+		if (t && !t->dead) {
+			if (!t->seen) {
+				if (first_seen(b, t, ts, false))
+					return -1;
+				t->asleep_at = -1;
+			} else if (t->asleep_at >= 0 && t->woke_at < 0) {
+				t->woke_at = ts;
+			}
+		}
+	} else if (sim_ftrace_is(ev, "rcu_callback")) {
+		rtask *t = c->cur > 0 ? task_of(tw, c->cur, NULL, 0, &nomem) : NULL;
+		if (t && !t->dead && t->seen && t->asleep_at < 0) {
+			ran(t, ev->cpu, ts - c->in_at);
+			b->runtime += ts - c->in_at > 0 ? ts - c->in_at : 0;
+			if (t->in_sys && c->sys_at >= 0) {
+				b->ktime += ts - c->sys_at;
+				c->sys_at = ts;
+			}
+			c->in_at = ts;
+			if (flush_run(b, t) || push(t, OP_CALL, 0))
+				return -1;
+		}
+	} else if (sim_ftrace_is(ev, "sys_enter") || sim_ftrace_is(ev, "sys_exit")) {
+		rtask *t = c->cur > 0 ? task_of(tw, c->cur, NULL, 0, &nomem) : NULL;
+		if (t) {
+			bool enter = ev->event_len == 9;
+			if (enter) {
+				c->sys_at = ts;
+				t->in_sys = true;
+			} else if (t->in_sys) {
+				if (c->sys_at >= 0)
+					b->ktime += ts - c->sys_at;
+				b->nsys++;
+				t->in_sys = false;
+				c->sys_at = -1;
+			}
+		}
+	}
+	return nomem ? -1 : 0;
+}
+
+/* One strace -f -ttt line: 0, 1 (not such a line) or -1 (out of memory). */
+static int strace_line(builder *b, const char *l)
+{
+	trace_wl *tw = b->tw;
+	sim_strace_ev ev;
+	if (!sim_strace_parse(l, &ev))
+		return 1;
+	int64_t ts = ev.ts;
+	if (!b->started) {
+		b->t0 = ts;
+		b->started = true;
+	}
+	if (ts > b->t1)
+		b->t1 = ts;
+	bool nomem = false;
+	rtask *t = task_of(tw, ev.pid, NULL, 0, &nomem);
+	if (!t)
+		return nomem ? -1 : 1;
+	if (t->dead || ev.kind == SIM_STRACE_SIGNAL)
+		return 0;
+	if (!t->seen) {
+		if (first_seen(b, t, ts, false))
+			return -1;
+		t->last = ts;
+	}
+	bool resumed = ev.kind == SIM_STRACE_RESUMED && t->unfinished_at >= 0;
+	/* The gap since its last call (to this one's start): run, then the rest
+	 * asleep. */
+	if (!resumed) {
+		int64_t gap = ts - t->last;
+		if (gap > 0) {
+			int64_t r = (int64_t)llround((double)gap * b->strace_cpu);
+			b->runtime += r;
+			if (push(t, OP_RUN, scaled_work(b, r)) || push(t, OP_SLEEP, scaled(b, gap - r)))
+				return -1;
+		}
+	}
+	t->last = ts;
+	if (ev.kind == SIM_STRACE_UNFINISHED) {
+		t->unfinished_at = ts;
+		return 0;
+	}
+	if (resumed) {
+		/* Blocked in the call from its start to here. */
+		if (push(t, OP_SLEEP, scaled(b, ts - t->unfinished_at)))
+			return -1;
+		t->unfinished_at = -1;
+	}
+	const char *n = ev.name;
+	if (ev.kind == SIM_STRACE_EXITED || !strcmp(n, "exit_group") || !strcmp(n, "exit")) {
+		t->dead = true;
+		return push(t, OP_EXIT, 0);
+	}
+	if (!ev.has_ret)
+		return 0; /* "= ?": the process died in it */
+	if (!strcmp(n, "open") || !strcmp(n, "openat") || !strcmp(n, "creat"))
+		return push(t, ev.ret >= 0 ? OP_OPEN : OP_OPEN_FAIL, ev.ret >= 0 ? ev.ret : 0);
+	if (!strcmp(n, "execve"))
+		return push(t, ev.ret >= 0 ? OP_EXEC : OP_OPEN_FAIL, 0);
+	if (!strcmp(n, "close") && ev.ret == 0 && ev.kind == SIM_STRACE_CALL) {
+		char *e;
+		long long fd = strtoll(ev.args, &e, 10);
+		if (e != ev.args)
+			return push(t, OP_CLOSE, fd);
+	}
+	return 0;
+}
+
+/* Read the recording into tw's scripts. 0, SIM_EINPUT or SIM_ENOMEM. */
+static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b, char *err,
+		size_t errlen)
+{
+	char where[512];
+	sim_params_where(p, P_WORKLOAD_TRACE_FILE, where, sizeof(where));
+	sim_tracefile tf;
+	int oe = sim_tracefile_open(&tf, path);
+	if (oe) {
+		snprintf(err, errlen, "%s: %s: %s", where, path, strerror(oe));
+		return SIM_EINPUT;
+	}
+	const char *fmt = sim_params_text(p, P_WORKLOAD_TRACE_FORMAT);
+	int kind = !strcmp(fmt, "ftrace") ? 1 : !strcmp(fmt, "strace") ? 2 : 0;
+	const char *l;
+	int got, rc = 0;
+	sim_ftrace_ev ev;
+	while ((got = sim_tracefile_next(&tf, &l)) > 0) {
+		if (!kind) {
+			kind = sim_ftrace_parse(l, &ev) ? 1 : 2;
+			tw->strace = kind == 2;
+		}
+		if (kind == 1) {
+			if (!sim_ftrace_parse(l, &ev)) {
+				rc = 1;
+			} else {
+				if (!b->started) {
+					b->t0 = ev.ts;
+					b->started = true;
+				}
+				if (ev.ts > b->t1)
+					b->t1 = ev.ts;
+				rc = ftrace_event(b, &ev);
+			}
+		} else {
+			if (!strncmp(l, "strace: ", 8))
+				continue;
+			rc = strace_line(b, l);
+		}
+		if (rc)
+			break;
+	}
+	if (got < 0)
+		rc = -1;
+	uint64_t lineno = tf.lineno;
+	char text[81];
+	if (rc > 0)
+		snprintf(text, sizeof(text), "%s", l);
+	sim_tracefile_close(&tf);
+	if (rc < 0)
+		return SIM_ENOMEM;
+	if (rc > 0) {
+		snprintf(err, errlen, "%s: %s:%llu: not %s line: %s", where, path, (unsigned long long)lineno,
+			 kind == 1 ? "a tracefs event (sched_switch needs prev_pid, prev_state and next_pid; "
+				     "sched_wakeup pid)"
+				   : "an strace -f -ttt",
+			 text);
+		return SIM_EINPUT;
+	}
+	if (tf.truncated) {
+		snprintf(err, errlen, "%s: %s is truncated (line %llu is cut%s): record it again",
+			 where, path, (unsigned long long)lineno, tf.gzip_failed ? ", or gzip -dc failed" : "");
+		return SIM_EINPUT;
+	}
+	if (!b->started || !tw->ntask) {
+		snprintf(err, errlen, "%s: %s has no task to replay (%s)", where, path,
+			 !b->started ? "no events"
+			 : tw->strace ? "no process"
+				      : "no sched_switch or sched_wakeup of a task rcusim does not run itself");
+		return SIM_EINPUT;
+	}
+	/* The ends: what runs at the last event ran until it, a burst in
+	 * progress is flushed. */
+	for (int i = 0; !tw->strace && i < b->ncpu; i++) {
+		ftcpu *c = &b->cpu[i];
+		bool nomem = false;
+		rtask *t = c->cur > 0 ? task_of(tw, c->cur, NULL, 0, &nomem) : NULL;
+		if (t && !t->dead && t->asleep_at < 0) {
+			ran(t, i, b->t1 - c->in_at);
+			b->runtime += b->t1 - c->in_at;
+		}
+	}
+	for (int64_t i = 0; i < tw->ntask; i++) {
+		rtask *t = &tw->task[i];
+		if (flush_run(b, t))
+			return SIM_ENOMEM;
+		if (!tw->strace) {
+			if (t->asleep_at >= 0 && t->woke_at >= 0 &&
+			    push(t, OP_SLEEP, scaled(b, t->woke_at - t->asleep_at)))
+				return SIM_ENOMEM;
+			t->home = t->vote_cpu >= 0 ? t->vote_cpu : 0;
+		}
+	}
+	tw->span = scaled(b, b->t1 - b->t0);
+	if (tw->span < 1)
+		tw->span = 1;
+	return 0;
+}
+
+/* workload.trace_file, relative to the scenario file that set it. */
+static int trace_path(const sim_params *p, char *out, size_t len)
+{
+	const char *f = sim_params_text(p, P_WORKLOAD_TRACE_FILE);
+	const char *o = sim_params_origin(p, P_WORKLOAD_TRACE_FILE);
+	const char *colon = strrchr(o, ':');
+	const char *slash = NULL;
+	for (const char *q = o; colon && q < colon; q++)
+		if (*q == '/')
+			slash = q;
+	int n;
+	if (f[0] == '/' || !colon || !slash)
+		n = snprintf(out, len, "%s", f);
+	else
+		n = snprintf(out, len, "%.*s/%s", (int)(slash - o), o, f);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+static void trace_destroy(kworkload *w)
+{
+	trace_wl *tw = w->priv;
+	if (!tw)
+		return;
+	for (int64_t i = 0; i < tw->ntask; i++)
+		free(tw->task[i].op);
+	free(tw->task);
+	free(tw->by_pid);
+	if (tw->st)
+		for (int64_t j = 0; j < w->njobs; j++)
+			free(tw->st[j].fd);
+	free(tw->st);
+	free(tw->toblock);
+	free(tw->op_base);
+	free(tw);
+	w->priv = NULL;
+}
+
+static int trace_create(kworkload *w, const sim_params *p, char *err, size_t errlen)
+{
+	trace_wl *tw = calloc(1, sizeof(*tw));
+	if (!(w->priv = tw))
+		return SIM_ENOMEM;
+	char where[512], path[4096];
+	if (!strcmp(sim_params_text(p, P_WORKLOAD_TRACE_FILE), "none")) {
+		sim_params_where(p, P_WORKLOAD_TRACE_FILE, where, sizeof(where));
+		snprintf(err, errlen, "%s: workload.kind = trace replays a recording: name it", where);
+		return SIM_EINPUT;
+	}
+	if (trace_path(p, path, sizeof(path))) {
+		sim_params_where(p, P_WORKLOAD_TRACE_FILE, where, sizeof(where));
+		snprintf(err, errlen, "%s: the path is too long", where);
+		return SIM_EINPUT;
+	}
+	tw->scale = sim_params_real(p, P_WORKLOAD_TRACE_TIME_SCALE);
+	tw->loop = sim_params_int(p, P_WORKLOAD_TRACE_LOOP);
+	tw->copies = sim_params_int(p, P_WORKLOAD_TRACE_TASKS);
+	tw->work_per_ns = sim_params_real(p, P_MACHINE_CLOCK) / REF_CLOCK_HZ;
+	builder b = { .tw = tw, .scale = tw->scale, .work_per_ns = tw->work_per_ns,
+		      .strace_cpu = sim_params_real(p, P_WORKLOAD_TRACE_STRACE_CPU) };
+	tw->strace = !strcmp(sim_params_text(p, P_WORKLOAD_TRACE_FORMAT), "strace");
+	int rc = load(tw, p, path, &b, err, errlen);
+	free(b.cpu);
+	if (rc)
+		return rc;
+	if (tw->ntask > (int64_t)1e8 / tw->copies) {
+		sim_params_where(p, P_WORKLOAD_TRACE_TASKS, where, sizeof(where));
+		snprintf(err, errlen, "%s: %lld tasks x %lld copies is more than 10^8 jobs", where,
+			 (long long)tw->ntask, (long long)tw->copies);
+		return SIM_EINPUT;
+	}
+	w->njobs = tw->ntask * tw->copies;
+	w->opens_files = tw->strace;
+	w->call_rate = 0;
+	if (!tw->strace && b.nsys && b.runtime > 0) {
+		tw->kshare = (double)b.ktime / (double)b.runtime;
+		w->kstretch = (double)b.ktime / (double)b.nsys * tw->scale * tw->work_per_ns;
+	} else {
+		tw->kshare = sim_params_real(p, P_WORKLOAD_TRACE_SYSTEM_SHARE);
+		w->kstretch = (double)sim_params_int(p, P_WORKLOAD_SYSCALL_COST);
+	}
+	if (tw->kshare > 0.99)
+		tw->kshare = 0.99;
+	w->p_kernel = tw->kshare;
+	/* Work to the next block from each op. */
+	if (!(tw->op_base = calloc((size_t)tw->ntask + 1, sizeof(*tw->op_base))))
+		return SIM_ENOMEM;
+	for (int64_t i = 0; i < tw->ntask; i++)
+		tw->op_base[i + 1] = tw->op_base[i] + tw->task[i].n + 1;
+	if (!(tw->toblock = malloc((size_t)tw->op_base[tw->ntask] * sizeof(*tw->toblock))))
+		return SIM_ENOMEM;
+	for (int64_t i = 0; i < tw->ntask; i++) {
+		const rtask *t = &tw->task[i];
+		int64_t *tb = tw->toblock + tw->op_base[i];
+		tb[t->n] = 0;
+		for (int64_t o = t->n - 1; o >= 0; o--) {
+			const rop *op = &t->op[o];
+			tb[o] = op->kind == OP_SLEEP || op->kind == OP_EXIT ? 0
+				: op->kind == OP_RUN		    ? op->ns + tb[o + 1]
+								    : tb[o + 1];
+		}
+	}
+	if (!(tw->st = calloc((size_t)w->njobs, sizeof(*tw->st))))
+		return SIM_ENOMEM;
+	return 0;
+}
+
+/* Job j is copy j / ntask of task j % ntask; its CPU. */
+static int trace_job_cpu(const kworkload *w, int64_t j, int ncpus)
+{
+	const trace_wl *tw = w->priv;
+	int64_t t = j % tw->ntask, copy = j / tw->ntask;
+	if (tw->strace)
+		return (int)(j % ncpus);
+	return (int)(((int64_t)tw->task[t].home + copy * tw->trace_cpus) % ncpus);
+}
+
+/* Enter op @pc of @st's script. */
+static void go_to(const trace_wl *tw, rjob *st, int64_t pc)
+{
+	const rtask *t = &tw->task[st->task];
+	st->pc = pc;
+	if (pc < t->n && t->op[pc].kind == OP_RUN)
+		st->left = (double)t->op[pc].ns;
+}
+
+/* Sleep job @j from @at for @ns. */
+static void sleep_for(kmodel *k, job *j, sim_time now, sim_time at, int64_t ns, job_effect *eff)
+{
+	j->sleeping = true;
+	eff->slept = true;
+	sim_time t = at + ns;
+	if (sim_timer_at(k->eng, &j->wake, t > now ? t : now))
+		kfail(k, SIM_ENOMEM);
+}
+
+static int trace_job_start(kmodel *k, kcpu *c, job *j)
+{
+	(void)c;
+	trace_wl *tw = k->wl.priv;
+	rjob *st = &tw->st[j - k->wl.jobs];
+	st->task = (int32_t)((j - k->wl.jobs) % tw->ntask);
+	st->round0 = 0;
+	const rtask *t = &tw->task[st->task];
+	/* Asleep until it was first seen: not runnable at the start. */
+	if (t->n && t->op[0].kind == OP_SLEEP) {
+		go_to(tw, st, 1);
+		j->sleeping = true;
+		if (sim_timer_at(k->eng, &j->wake, t->op[0].ns))
+			return SIM_ENOMEM;
+	} else {
+		go_to(tw, st, 0);
+	}
+	return 0;
+}
+
+/* Close every file @st holds. 0 or -1 (kfail() called). */
+static int close_all(kcpu *c, rjob *st, sim_time now, sim_time at, job_effect *eff)
+{
+	for (int i = 0; i < st->nfd; i++)
+		if (job_close(c, now, at, st->fd[i].obj, eff))
+			return -1;
+	st->nfd = 0;
+	return 0;
+}
+
+/* The script's end: the next round when its time comes, or never. */
+static void round_end(kcpu *c, job *j, rjob *st, sim_time now, sim_time at, job_effect *eff)
+{
+	kmodel *k = c->k;
+	trace_wl *tw = k->wl.priv;
+	const rtask *t = &tw->task[st->task];
+	tw->rounds++;
+	if (close_all(c, st, now, at, eff))
+		return;
+	j->sleeping = true;
+	eff->slept = true;
+	if (!tw->loop) {
+		st->pc = t->n;
+		return;
+	}
+	st->round0 += tw->span;
+	sim_time start = st->round0;
+	if (t->n && t->op[0].kind == OP_SLEEP) {
+		start += t->op[0].ns;
+		go_to(tw, st, 1);
+	} else {
+		go_to(tw, st, 0);
+	}
+	if (start < at)
+		start = at;
+	if (sim_timer_at(k->eng, &j->wake, start > now ? start : now))
+		kfail(k, SIM_ENOMEM);
+}
+
+static int add_fd(kmodel *k, rjob *st, int64_t fd, slab_obj obj)
+{
+	if (st->nfd == st->capfd) {
+		int cap = st->capfd ? 2 * st->capfd : 8;
+		struct rfd *f = realloc(st->fd, (size_t)cap * sizeof(*f));
+		if (!f) {
+			kfail(k, SIM_ENOMEM);
+			return -1;
+		}
+		st->fd = f;
+		st->capfd = cap;
+	}
+	st->fd[st->nfd++] = (struct rfd){ fd, obj };
+	return 0;
+}
+
+static void trace_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, double s,
+		      job_effect *eff)
+{
+	kmodel *k = c->k;
+	trace_wl *tw = k->wl.priv;
+	rjob *st = &tw->st[j - k->wl.jobs];
+	const rtask *t = &tw->task[st->task];
+	double used = 0;
+	while (!k->err) {
+		sim_time at = t0 + (sim_time)(used / s);
+		if (at > now)
+			at = now;
+		if (st->pc >= t->n) {
+			round_end(c, j, st, now, at, eff);
+			return;
+		}
+		const rop *o = &t->op[st->pc];
+		switch (o->kind) {
+		case OP_RUN:
+			if (st->left > work - used) {
+				st->left -= work - used;
+				tw->work += work - used;
+				return;
+			}
+			used += st->left;
+			tw->work += st->left;
+			go_to(tw, st, st->pc + 1);
+			break;
+		case OP_SLEEP:
+			tw->sleeps++;
+			go_to(tw, st, st->pc + 1);
+			sleep_for(k, j, now, at, o->ns, eff);
+			return;
+		case OP_CALL:
+			tw->calls++;
+			go_to(tw, st, st->pc + 1);
+			if (job_call_rcu(c, now, at, 0, eff))
+				return;
+			break;
+		case OP_OPEN:
+		case OP_EXEC:
+		case OP_OPEN_FAIL: {
+			slab_obj obj;
+			bool stopped;
+			if (job_open_filp(c, j, now, at, eff, &obj, &stopped)) {
+				if (stopped)
+					return; /* the open is tried again when it wakes */
+				break;      /* the process failed: unit_failed moved it on */
+			}
+			job_refusals_end(j);
+			go_to(tw, st, st->pc + 1);
+			if (o->kind == OP_OPEN_FAIL) {
+				job_put_filp(c, now, at, obj, eff);
+				break;
+			}
+			job_opened(c);
+			if (add_fd(k, st, o->kind == OP_EXEC ? -1 : o->ns, obj))
+				return;
+			break;
+		}
+		case OP_CLOSE:
+			go_to(tw, st, st->pc + 1);
+			for (int i = st->nfd - 1; i >= 0; i--)
+				if (st->fd[i].fd == o->ns) {
+					slab_obj obj = st->fd[i].obj;
+					st->fd[i] = st->fd[--st->nfd];
+					job_close(c, now, at, obj, eff);
+					break;
+				}
+			break;
+		case OP_EXIT:
+			go_to(tw, st, st->pc + 1);
+			if (close_all(c, st, now, at, eff))
+				return;
+			break;
+		}
+	}
+}
+
+/* A process refused at file-max fails: it exits (its files closed), its
+ * script goes on after its exit. */
+static int trace_unit_failed(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
+{
+	kmodel *k = c->k;
+	trace_wl *tw = k->wl.priv;
+	rjob *st = &tw->st[j - k->wl.jobs];
+	const rtask *t = &tw->task[st->task];
+	job_refusals_end(j);
+	if (close_all(c, st, now, at, eff))
+		return SIM_ENOMEM;
+	int64_t pc = st->pc;
+	while (pc < t->n && t->op[pc].kind != OP_EXIT)
+		pc++;
+	go_to(tw, st, pc < t->n ? pc + 1 : pc);
+	return 0;
+}
+
+/* Work to the next op that is not a run (a system call). */
+static double trace_next_syscall(const kworkload *w, const job *j)
+{
+	const trace_wl *tw = w->priv;
+	const rjob *st = &tw->st[j - w->jobs];
+	const rtask *t = &tw->task[st->task];
+	if (j->sleeping)
+		return INFINITY;
+	if (st->pc < t->n && t->op[st->pc].kind == OP_RUN)
+		return st->left;
+	return 0;
+}
+
+/* Work to the next sleep or the script's end. At least 1 ns of work: the
+ * CPU model applies a job's work (and so reaches its block) only when time
+ * has passed, and a task woken to a sleep, an exit or its script's end with
+ * nothing recorded to run before it (it woke and blocked again at once)
+ * gets there a nanosecond later. */
+static double trace_next_block(const kworkload *w, const job *j)
+{
+	const trace_wl *tw = w->priv;
+	const rjob *st = &tw->st[j - w->jobs];
+	const rtask *t = &tw->task[st->task];
+	if (j->sleeping)
+		return INFINITY;
+	double work = 0;
+	if (st->pc < t->n) {
+		const int64_t *tb = tw->toblock + tw->op_base[st->task];
+		work = t->op[st->pc].kind == OP_RUN ? st->left + (double)tb[st->pc + 1]
+						     : (double)tb[st->pc];
+	}
+	return work > 1 ? work : 1;
+}
+
+static int trace_finish(const kmodel *k, sim_metrics *m)
+{
+	const trace_wl *tw = k->wl.priv;
+	int rc = sim_metrics_scalar(m, "replay.tasks", (double)tw->ntask);
+	rc |= sim_metrics_scalar(m, "replay.rounds", (double)tw->rounds);
+	rc |= sim_metrics_scalar(m, "replay.work_ns", tw->work / tw->work_per_ns);
+	rc |= sim_metrics_scalar(m, "replay.sleeps", (double)tw->sleeps);
+	rc |= sim_metrics_scalar(m, "replay.span_ns", (double)tw->span);
+	rc |= sim_metrics_scalar(m, "replay.kernel_share", tw->kshare);
+	if (!tw->strace)
+		rc |= sim_metrics_scalar(m, "replay.call_rcu", (double)tw->calls);
+	return rc ? SIM_ENOMEM : 0;
+}
+
+/* The tasks come from the recording. */
+static int trace_validate(const sim_params *p, char *err, size_t errlen)
+{
+	char a[512];
+	if (sim_params_set_by_scenario(p, P_WORKLOAD_JOBS)) {
+		sim_params_where(p, P_WORKLOAD_JOBS, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: the trace workload's tasks are the recording's (workload.trace_tasks copies "
+			 "each)", a);
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
+static const sim_knob trace_knob[] = {
+	{ P_WORKLOAD_TRACE_FILE, SIM_ALWAYS },
+	{ P_WORKLOAD_TRACE_FORMAT, SIM_ALWAYS },
+	{ P_WORKLOAD_TRACE_TIME_SCALE, SIM_ALWAYS },
+	{ P_WORKLOAD_TRACE_TASKS, SIM_ALWAYS },
+	{ P_WORKLOAD_TRACE_LOOP, SIM_ALWAYS },
+	{ P_WORKLOAD_TRACE_SYSTEM_SHARE, SIM_ALWAYS },
+	{ P_WORKLOAD_TRACE_STRACE_CPU, SIM_ALWAYS },
+	{ P_WORKLOAD_SYSCALL_COST, SIM_ALWAYS },
+	{ P_WORKLOAD_ON_ENFILE, SIM_ALWAYS },
+	{ P_WORKLOAD_RETRY_DELAY, SIM_ALWAYS },
+	{ P_WORKLOAD_RETRY_MAX, SIM_ALWAYS },
+};
+static const sim_knobs trace_knobs = { { P_WORKLOAD_KIND, "trace", NULL }, trace_knob,
+				       sizeof(trace_knob) / sizeof(trace_knob[0]) };
+
+const workload_ops trace_workload = {
+	.kind = "trace",
+	.knobs = &trace_knobs,
+	.validate = trace_validate,
+	.frees_files = false, /* an strace log's do: create sets kworkload.opens_files */
+	.create = trace_create,
+	.destroy = trace_destroy,
+	.job_cpu = trace_job_cpu,
+	.job_start = trace_job_start,
+	.run = trace_run,
+	.unit_failed = trace_unit_failed,
+	.finish = trace_finish,
+	.next_syscall = trace_next_syscall,
+	.next_block = trace_next_block,
+};
