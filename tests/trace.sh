@@ -8,8 +8,9 @@
 #   switches, callbacks invoked (rcu_batch_end), grace periods ended;
 # - a window and a CPU list keep only their events;
 # - Chrome trace-event JSON (jq): every event has a phase and, but for
-#   metadata, a time; complete events a duration; per CPU the task slices
-#   do not overlap, and each softirq pass lies inside its CPU's timeline;
+#   metadata, a time; per track, in the order written, every slice's begin
+#   and end nest (each end closes the innermost slice begun, not before its
+#   begin) and every slice ends; per CPU the task slices follow one another;
 # - bad options are refused with exit 2 and leave no run; an unwritable
 #   file exits 3.
 . "$(dirname "$0")/lib.sh"
@@ -66,18 +67,26 @@ expect_exit 0 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12.ini" --duration
 jq -e '.traceEvents | length > 100' t.json >/dev/null && ok || bad "not JSON, or too few events"
 jq -e '.traceEvents | all(has("ph") and (.ph == "M" or (.ts | type == "number")))' t.json >/dev/null &&
 	ok || bad "an event without a phase or a time"
-jq -e '[.traceEvents[] | select(.ph == "X")] | all(.dur >= 0 and .ts >= 100000 and .ts < 110000)' \
-	t.json >/dev/null && ok || bad "a complete event without a duration, or outside the window"
-jq -e '[.traceEvents[] | select(.pid == 0 and .tid != null) | .tid] | all(. >= 0 and . <= 7)' \
-	t.json >/dev/null && ok || bad "a CPU outside 0-7"
-# Per CPU, the task slices follow one another without overlap.
-jq -r '.traceEvents[] | select(.cat == "sched" and .ph == "X") | "\(.tid) \(.ts) \(.dur)"' t.json |
-	sort -n -k1,1 -k2,2 | awk '$1 == cpu && $2 < end - 0.001 { print; bad = 1 } { cpu = $1; end = $2 + $3 }
-	END { exit bad }' >ov.out && ok || bad "overlapping task slices: $(head -2 ov.out)"
+jq -e '[.traceEvents[] | select(.ph == "B" or .ph == "E")] | length > 0 and all(.ts >= 100000 and .ts <= 110000)' \
+	t.json >/dev/null && ok || bad "no slices, or one outside the window"
+jq -e '[.traceEvents[] | select(.pid == 0 and .tid != null) | .tid] | all((. >= 0 and . <= 7) or (. >= 100000 and . <= 100007))' \
+	t.json >/dev/null && ok || bad "a track of a CPU outside 0-7"
+# Per track, read in the order written, each end closes the innermost
+# slice begun (same name, not earlier) and every slice ends: the slices
+# nest as a viewer reads them (speedscope takes equal times as written).
+jq -r '.traceEvents[] | select(.ph == "B" or .ph == "E") | "\(.tid) \(.ph) \(.ts) \(.name)"' t.json >be.txt
+awk '$2 == "B" { n[$1]++; s[$1, n[$1]] = $4; b[$1, n[$1]] = $3 + 0; next }
+	{ k = n[$1]; if (k < 1 || s[$1, k] != $4 || $3 + 0 < b[$1, k]) { print; exit 1 } n[$1]-- }
+	END { for (t in n) if (n[t]) { print "track " t ": " n[t] " open"; exit 1 } }' be.txt >nest.out &&
+	ok || bad "slices that do not nest: $(head -1 nest.out)"
+# Per CPU, the task slices follow one another without overlap: each begin
+# at or after the end before it.
+grep -v '^10000[0-7] ' be.txt | sort -s -n -k1,1 -k3,3 | awk '$1 == cpu && $2 == "B" && $3 + 0 < end { print; bad = 1 }
+	$2 == "E" { end = $3 + 0 } { cpu = $1 } END { exit bad }' >ov.out && ok || bad "overlapping task slices: $(head -2 ov.out)"
 # A CPU always busy (a hog, ksoftirqd) is covered by task slices from the
 # window's start to its end, the slices across either edge cut there.
-jq -e '[.traceEvents[] | select(.cat == "sched" and .ph == "X" and .tid == 3) | .dur] | add |
-	. > 9990 and . <= 10000.001' t.json >/dev/null && ok || bad "CPU 3's slices do not cover the 10 ms window"
+awk '$1 == 3 && $2 == "B" { b = $3 } $1 == 3 && $2 == "E" { sum += $3 - b } END { exit !(sum > 9990 && sum <= 10000.001) }' \
+	be.txt && ok || bad "CPU 3's slices do not cover the 10 ms window"
 jq -e '[.traceEvents[] | select(.name == "grace period")] | length >= 2' t.json >/dev/null &&
 	ok || bad "no grace period in the window"
 # A grace period's begin and end share their id (the counter of rcu_seq).
@@ -88,8 +97,9 @@ jq -e '[.traceEvents[] | select(.name == "grace period")] | group_by(.id) |
 # An injected fault is a slice on the CPU it hits, as long as it lasts.
 expect_exit 0 "$RCUSIM" run "$SRC/scenarios/niagara-make-2.6.15-stall.ini" --duration 2s --db f.db --quiet \
 	--set fault.start=1s --set fault.duration=500ms --trace f.json --trace-window 900ms..1.1s
-jq -e '[.traceEvents[] | select(.cat == "fault")] | length == 1 and .[0].tid == 5 and
-	.[0].ts == 1000000 and .[0].dur == 500000' f.json >/dev/null && ok || bad "no fault slice on CPU 5"
+jq -e '[.traceEvents[] | select(.cat == "fault")] | length == 2 and all(.tid == 100005) and
+	.[0].ph == "B" and .[0].ts == 1000000 and .[1].ph == "E" and .[1].ts == 1500000' f.json >/dev/null &&
+	ok || bad "no fault slice on CPU 5's interrupt track"
 
 # A grace period's "end" line carries the number of its "start" (the
 # kernel traces it before rcu_seq_end()).

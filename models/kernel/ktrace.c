@@ -3,9 +3,11 @@
  * ktrace.c - a run's timeline (rcusim run --trace): the kernel model's
  * events under the kernel's own tracepoint names and fields, written as
  * text in the format of the tracefs trace file (and of trace-cmd report),
- * or as Chrome trace-event JSON for Perfetto and chrome://tracing: a track
- * per CPU (pid 0, tid = CPU) of complete events (task slices, softirq
- * passes, rcu_do_batch(), ticks and IPIs) and wakeups, and an RCU track
+ * or as Chrome trace-event JSON for Perfetto, chrome://tracing and
+ * speedscope: per CPU a track (pid 0, tid = CPU) of task slices and
+ * wakeups, and one (tid 100000 + CPU) of its ticks, IPIs, softirq passes,
+ * rcu_do_batch()es and injected faults, every slice a begin and an end
+ * event; and an RCU track
  * (pid 1) of grace periods (async begin/end by gp_seq) and the queued
  * callbacks (a counter at each sample); an injected fault is a slice on
  * each CPU it hits (JSON only: the kernel has no tracepoint for it).
@@ -37,6 +39,7 @@
  */
 #include <assert.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,9 +112,20 @@ struct ktrace {
 	uint64_t lines;
 	int *curr;              /* per CPU: the task running, as written */
 	sim_time *slice_start;  /* JSON: per CPU, when curr began */
+	struct pend_end *pend;  /* JSON: per CPU, PEND_MAX ends of its interrupt track's open slices */
+	int *npend;
 	bool first_json;
 	const char *rcuname;
 };
+
+/* An interrupt-track slice whose end is not written yet (JSON). */
+struct pend_end {
+	sim_time end;
+	const char *name;       /* static text */
+	const char *cat;
+	bool fault;             /* "injected fault: " + name */
+};
+enum { PEND_MAX = 8 };
 
 /* ---- tasks ---- */
 
@@ -314,6 +328,60 @@ static void json_event(ktrace *tr, const char *fmt, ...)
 
 static double us(sim_time t) { return (double)t / 1e3; }
 
+/* The interrupt track of CPU @cpu: its ticks, IPIs, softirq passes,
+ * rcu_do_batch()es and faults, apart from its task slices (tid = CPU), so
+ * that neither track's slices end where the other's do. */
+#define IRQ_TID(cpu) (IRQ_TID_BASE + (cpu))
+enum { IRQ_TID_BASE = 100000 };
+
+static void json_end(ktrace *tr, int tid, const struct pend_end *p)
+{
+	json_event(tr, "{\"name\":\"%s%s\",\"cat\":\"%s\",\"ph\":\"E\",\"ts\":%.3f,\"pid\":0,\"tid\":%d}",
+		   p->fault ? "injected fault: " : "", p->name, p->cat, us(p->end), tid);
+}
+
+/* Write the ends of CPU @cpu's interrupt-track slices that are over by
+ * @t, innermost first. */
+static void json_irq_flush(ktrace *tr, int cpu, sim_time t)
+{
+	struct pend_end *st = tr->pend + (size_t)cpu * PEND_MAX;
+	while (tr->npend[cpu] && st[tr->npend[cpu] - 1].end <= t)
+		json_end(tr, IRQ_TID(cpu), &st[--tr->npend[cpu]]);
+}
+
+/* A slice from @s to @e ns on CPU @cpu's interrupt track: its begin now,
+ * its end once what nests in it (a pass's rcu_do_batch(), which may end
+ * with it) is written, so that the track's begins and ends nest as
+ * written; a viewer ordering equal times as written (speedscope) reads
+ * them as they are. @args is "" or ",\"args\":{...}". */
+static void json_irq_slice(ktrace *tr, int cpu, const char *name, bool fault, const char *cat, sim_time s,
+			   sim_time e, const char *args)
+{
+	json_irq_flush(tr, cpu, s);
+	json_event(tr, "{\"name\":\"%s%s\",\"cat\":\"%s\",\"ph\":\"B\",\"ts\":%.3f,\"pid\":0,\"tid\":%d%s}",
+		   fault ? "injected fault: " : "", name, cat, us(s), IRQ_TID(cpu), args);
+	struct pend_end p = { e, name, cat, fault };
+	struct pend_end *st = tr->pend + (size_t)cpu * PEND_MAX;
+	if (tr->npend[cpu] == PEND_MAX) /* deeper than anything nests: end the outermost now */
+		json_irq_flush(tr, cpu, st[tr->npend[cpu] - 1].end);
+	if (tr->npend[cpu] == PEND_MAX)
+		json_end(tr, IRQ_TID(cpu), &p);
+	else
+		st[tr->npend[cpu]++] = p;
+}
+
+/* A task slice from @s to @e ns on CPU @cpu's task track: its begin and
+ * end, the end's time to the digit the next slice's begin (a complete
+ * event's ts + dur, added as doubles by a viewer, can pass it by a
+ * rounding, and speedscope then nests the next slice in it). */
+static void json_task_slice(ktrace *tr, int cpu, const char *name, sim_time s, sim_time e, int pid)
+{
+	json_event(tr, "{\"name\":\"%s\",\"cat\":\"sched\",\"ph\":\"B\",\"ts\":%.3f,\"pid\":0,\"tid\":%d,"
+		   "\"args\":{\"pid\":%d}}", name, us(s), cpu, pid);
+	json_event(tr, "{\"name\":\"%s\",\"cat\":\"sched\",\"ph\":\"E\",\"ts\":%.3f,\"pid\":0,\"tid\":%d}",
+		   name, us(e), cpu);
+}
+
 static void json_slice_end(ktrace *tr, int cpu, sim_time t)
 {
 	int id = tr->curr[cpu];
@@ -321,15 +389,13 @@ static void json_slice_end(ktrace *tr, int cpu, sim_time t)
 	if (id < tr->ncpus || t <= s)
 		return; /* idle: no slice */
 	const ttask *tk = &tr->task[id];
-	json_event(tr,
-		   "{\"name\":\"%s\",\"cat\":\"sched\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":0,"
-		   "\"tid\":%d,\"args\":{\"pid\":%d}}",
-		   tk->comm, us(s), us(t - s), cpu, tk->pid);
+	json_task_slice(tr, cpu, tk->comm, s, t, tk->pid);
 }
 
 static void write_json(ktrace *tr, const trec *r)
 {
 	int cpu = r->cpu;
+	char args[160];
 	switch (r->type) {
 	case TE_SWITCH:
 		if (r->ts >= tr->from && tr->slice_start[cpu] < tr->to)
@@ -344,10 +410,7 @@ static void write_json(ktrace *tr, const trec *r)
 			   tr->task[r->a].comm, us(r->ts), cpu, tr->task[r->a].pid, r->b);
 		break;
 	case TE_ENTRY:
-		json_event(tr,
-			   "{\"name\":\"RCU softirq\",\"cat\":\"softirq\",\"ph\":\"X\",\"ts\":%.3f,"
-			   "\"dur\":%.3f,\"pid\":0,\"tid\":%d,\"args\":{\"vec\":9}}",
-			   us(r->ts), us(r->t1 - r->ts), cpu);
+		json_irq_slice(tr, cpu, "RCU softirq", false, "softirq", r->ts, r->t1, ",\"args\":{\"vec\":9}");
 		break;
 	case TE_EXIT:
 	case TE_IRQ_EXIT:
@@ -357,10 +420,8 @@ static void write_json(ktrace *tr, const trec *r)
 	case TE_UTIL:
 		break; /* the slices say it */
 	case TE_IRQ_ENTRY:
-		json_event(tr,
-			   "{\"name\":\"%s\",\"cat\":\"irq\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
-			   "\"pid\":0,\"tid\":%d,\"args\":{\"vector\":%" PRId64 "}}",
-			   irq_name(r->x), us(r->ts), us(r->t1 - r->ts), cpu, r->x);
+		snprintf(args, sizeof(args), ",\"args\":{\"vector\":%" PRId64 "}", r->x);
+		json_irq_slice(tr, cpu, irq_name(r->x), false, "irq", r->ts, r->t1, args);
 		break;
 	case TE_GP:
 		/* Start and end carry the same gp_seq (the kernel traces "end"
@@ -377,17 +438,13 @@ static void write_json(ktrace *tr, const trec *r)
 				   r->s, us(r->ts), r->x);
 		break;
 	case TE_BATCH_START:
-		json_event(tr,
-			   "{\"name\":\"rcu_do_batch\",\"cat\":\"rcu\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
-			   "\"pid\":0,\"tid\":%d,\"args\":{\"CBs\":%" PRId64 ",\"bl\":%" PRId64
-			   ",\"CBs-invoked\":%" PRId64 "}}",
-			   us(r->ts), us(r->t1 - r->ts), cpu, r->x, r->y, r->z);
+		snprintf(args, sizeof(args),
+			 ",\"args\":{\"CBs\":%" PRId64 ",\"bl\":%" PRId64 ",\"CBs-invoked\":%" PRId64 "}", r->x,
+			 r->y, r->z);
+		json_irq_slice(tr, cpu, "rcu_do_batch", false, "rcu", r->ts, r->t1, args);
 		break;
 	case TE_FAULT:
-		json_event(tr,
-			   "{\"name\":\"injected fault: %s\",\"cat\":\"fault\",\"ph\":\"X\",\"ts\":%.3f,"
-			   "\"dur\":%.3f,\"pid\":0,\"tid\":%d}",
-			   r->s, us(r->ts), us(r->t1 - r->ts), cpu);
+		json_irq_slice(tr, cpu, r->s, true, "fault", r->ts, r->t1, ""); /* irqs off: nothing else there */
 		break;
 	case TE_COUNTER:
 		json_event(tr,
@@ -631,7 +688,9 @@ int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errl
 	tr->rcuname = k->rcu.preempt_rcu ? "rcu_preempt" : "rcu_sched";
 	if (!(tr->cpus = calloc((size_t)tr->ncpus, sizeof(bool))) ||
 	    !(tr->curr = calloc((size_t)tr->ncpus, sizeof(int))) ||
-	    !(tr->slice_start = calloc((size_t)tr->ncpus, sizeof(sim_time))))
+	    !(tr->slice_start = calloc((size_t)tr->ncpus, sizeof(sim_time))) ||
+	    !(tr->pend = calloc((size_t)tr->ncpus * PEND_MAX, sizeof(*tr->pend))) ||
+	    !(tr->npend = calloc((size_t)tr->ncpus, sizeof(int))))
 		goto nomem;
 	if (o->cpus) {
 		char why[512];
@@ -652,8 +711,10 @@ int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errl
 			if (tr->cpus[i])
 				json_event(tr,
 					   "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
-					   "\"args\":{\"name\":\"CPU %d\"}}",
-					   i, i);
+					   "\"args\":{\"name\":\"CPU %d\"}},\n"
+					   "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
+					   "\"args\":{\"name\":\"CPU %d irq+softirq\"}}",
+					   i, i, IRQ_TID(i), i);
 	} else {
 		fprintf(tr->out,
 			"# tracer: nop\n#\n# rcusim timeline: %d CPUs\n#\n"
@@ -682,8 +743,10 @@ int ktrace_close(kmodel *k, sim_time now, char *err, size_t errlen)
 	if (tr->json) {
 		sim_time end = now < tr->to ? now : tr->to;
 		for (int i = 0; i < tr->ncpus; i++)
-			if (tr->cpus[i])
+			if (tr->cpus[i]) {
 				json_slice_end(tr, i, end);
+				json_irq_flush(tr, i, INT64_MAX);
+			}
 		fputs("\n]}\n", tr->out);
 	}
 	int rc = 0;
@@ -705,6 +768,8 @@ void ktrace_destroy(kmodel *k)
 	free(tr->cpus);
 	free(tr->curr);
 	free(tr->slice_start);
+	free(tr->pend);
+	free(tr->npend);
 	free(tr->task);
 	free(tr->kts);
 	free(tr->h);
