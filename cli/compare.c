@@ -47,6 +47,8 @@ static const key_metric key_metrics[] = {
 	{ M_RCU_BATCHES_ENDED_TIME, "rcu_do_batch ended: time limit", false },
 	{ M_SOFTIRQ_PASSES_KSOFTIRQD, "RCU softirq passes in ksoftirqd", false },
 	{ M_SOFTIRQ_PASSES_IRQ_EXIT, "RCU softirq passes at irq exit", false },
+	{ M_SOFTIRQ_RUNS_IRQ_EXIT, "softirq runs at irq exit", false },
+	{ M_SOFTIRQ_IRQ_RUN_P99_NS, "softirq run at irq exit, p99", false },
 	{ M_SCHED_CTXSW, "context switches", false },
 	{ M_GP_KTHREAD_WAKEUPS, "GP kthread wakeups", false },
 	{ M_SOFTIRQ_KSOFTIRQD_WAKEUPS, "ksoftirqd wakeups", false },

@@ -24,6 +24,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,13 +38,16 @@
 #include "tracefile.h"
 
 static const char import_usage[] =
-	"usage: rcusim import TRACE [--db FILE] [--label TEXT] [--sample TIME]\n"
+	"usage: rcusim import TRACE [--db FILE] [--label TEXT] [--sample TIME] [--hz N]\n"
 	"\n"
 	"Record a real machine's trace as a run of policy \"measured\": the tracefs\n"
 	"trace file or trace-cmd report's text (gzip-compressed if TRACE ends in .gz)\n"
 	"with softirq, sched and (where the kernel has them) rcu events. Its metrics\n"
 	"carry the names the model writes (softirq passes per context, ksoftirqd and\n"
-	"GP kthread wake-ups, context switches, the RCU softirq's share of each CPU\n"
+	"GP kthread wake-ups, context switches, softirq runs with an RCU pass outside\n"
+	"ksoftirqd and their lengths (a CPU's passes with no other event between them;\n"
+	"ksoftirqd's back-to-back runs cannot be told apart), the RCU softirq's share\n"
+	"of each CPU\n"
 	"every --sample, default 100ms; with CONFIG_RCU_TRACE grace periods,\n"
 	"callbacks invoked and their latency), so compare, plot and check show the\n"
 	"box beside a simulated run. A line that is not a trace line is an error\n"
@@ -52,16 +56,21 @@ static const char import_usage[] =
 	"\n"
 	"  --db FILE      results database (default rcusim.db)\n"
 	"  --label TEXT   a label stored with the run\n"
-	"  --sample TIME  the interval of softirq.busy_frac (default 100ms)\n";
+	"  --sample TIME  the interval of softirq.busy_frac (default 100ms)\n"
+	"  --hz N         the box's HZ, recorded as trace.hz (default: from the interval\n"
+	"                 between a CPU's scheduler-tick rcu_utilization events)\n";
 
 /* The parameters a measured run records. */
-enum { IP_FILE, IP_CPUS, IP_LINES, IP_LOST, IP_COUNT };
+enum { IP_FILE, IP_CPUS, IP_LINES, IP_LOST, IP_HZ, IP_COUNT };
 static const sim_param_def import_params[IP_COUNT] = {
 	{ "trace.file", SIM_P_STRING, "-", 0, 0, NULL, 0, NULL, "the trace imported", "the command line" },
 	{ "trace.cpus", SIM_P_INT, "0", 0, 1e9, NULL, 0, "CPUs", "CPUs the trace names", "the trace" },
 	{ "trace.lines", SIM_P_INT, "0", 0, 1e18, NULL, 0, "lines", "event lines read", "the trace" },
 	{ "trace.lost", SIM_P_INT, "0", 0, 1e18, NULL, 0, "events",
 	  "events the ring buffer overwrote or trace-cmd reported lost", "the trace" },
+	{ "trace.hz", SIM_P_INT, "0", 0, 100000, NULL, 0, "ticks/s",
+	  "the box's HZ: --hz, else the median interval between a CPU's ticks (rcu_utilization "
+	  "Start scheduler-tick), else 0 (unknown)", "the trace or --hz" },
 };
 
 /* rhp -> rcu_callback time, open addressing (rcu_callback/rcu_invoke_callback). */
@@ -136,6 +145,12 @@ typedef struct icpu {
 	int64_t rcu_at;      /* ns: the RCU softirq entry in progress, or -1 */
 	int64_t busy;        /* ns in the RCU softirq in the current sample interval */
 	int64_t ksd_woken;   /* ns: its ksoftirqd's wakeup not yet followed by its switch in, or -1 */
+	int64_t run_at;      /* ns: the softirq run in progress began, or -1 */
+	int64_t run_end;     /* ns: its last pass's exit */
+	bool run_ksd;        /* it is ksoftirqd's (not counted) */
+	bool run_rcu;        /* it made an RCU pass */
+	bool in_pass;        /* a pass (any vector) is in progress */
+	int64_t last_tick;   /* ns: its last scheduler-tick, or -1 */
 } icpu;
 
 typedef struct importer {
@@ -151,8 +166,26 @@ typedef struct importer {
 	cbmap starts;        /* rcu_grace_period start by gp_seq */
 	cbmap cbs;           /* rcu_callback by rhp */
 	sim_metrics *m;
-	sim_hist *gp_hist, *lat_hist;
+	sim_hist *gp_hist, *lat_hist, *run_hist;
+	uint64_t runs_other; /* softirq runs with an RCU pass outside ksoftirqd */
+	int64_t *ticks;      /* intervals between a CPU's ticks, ns */
+	size_t nticks, capticks;
 } importer;
+
+/* The softirq run open on @c ends at its last pass's exit: counted if it
+ * made an RCU pass. */
+static void run_close(importer *im, icpu *c)
+{
+	if (c->run_at < 0)
+		return;
+	/* ksoftirqd's back-to-back runs show no event between them: only
+	 * the runs elsewhere are delimited. */
+	if (c->run_rcu && !c->run_ksd) {
+		sim_hist_add(im->run_hist, (uint64_t)(c->run_end - c->run_at));
+		im->runs_other++;
+	}
+	c->run_at = -1;
+}
 
 static int grow_cpus(importer *im, int cpu)
 {
@@ -165,10 +198,16 @@ static int grow_cpus(importer *im, int cpu)
 	if (!c)
 		return -1;
 	for (int i = im->ncpu; i < n; i++)
-		c[i] = (icpu){ false, -1, 0, -1 };
+		c[i] = (icpu){ false, -1, 0, -1, -1, 0, false, false, false, -1 };
 	im->cpu = c;
 	im->ncpu = n;
 	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
 }
 
 /* The busy shares of every CPU for the sample interval ending at @t. */
@@ -227,6 +266,37 @@ static int line(importer *im, const char *l)
 	icpu *c = &im->cpu[cpu];
 #define EV(s) (elen == sizeof(s) - 1 && !memcmp(after, s, elen))
 	uint64_t v;
+	/* Softirq runs: the passes of a CPU with nothing else between them
+	 * but what a pass itself traces (events inside a pass). */
+	if (EV("softirq_entry")) {
+		if (c->run_at < 0) {
+			c->run_at = ts;
+			c->run_ksd = !strncmp(comm, "ksoftirqd/", 10);
+			c->run_rcu = false;
+		}
+		c->in_pass = true;
+		if (strstr(rest, "vec=9 "))
+			c->run_rcu = true;
+	} else if (EV("softirq_exit")) {
+		c->in_pass = false;
+		c->run_end = ts;
+	} else if (!c->in_pass) {
+		run_close(im, c);
+	}
+	if (EV("rcu_utilization") && strstr(rest, "Start scheduler-tick")) {
+		if (c->last_tick >= 0) {
+			if (im->nticks == im->capticks) {
+				size_t cap = im->capticks ? 2 * im->capticks : 1024;
+				int64_t *t = realloc(im->ticks, cap * sizeof(*t));
+				if (!t)
+					return -1;
+				im->ticks = t;
+				im->capticks = cap;
+			}
+			im->ticks[im->nticks++] = ts - c->last_tick;
+		}
+		c->last_tick = ts;
+	}
 	if (EV("softirq_entry") && strstr(rest, "vec=9 ")) {
 		if (!strncmp(comm, "ksoftirqd/", 10))
 			im->pk++;
@@ -303,9 +373,9 @@ static int line(importer *im, const char *l)
 
 int cmd_import(int argc, char **argv)
 {
-	const char *db_path = "rcusim.db", *label = NULL, *trace = NULL, *sample_s = NULL;
+	const char *db_path = "rcusim.db", *label = NULL, *trace = NULL, *sample_s = NULL, *hz_s = NULL;
 	const cli_str strs[] = { { "--db", &db_path }, { "--label", &label }, { "--sample", &sample_s },
-				 { NULL, NULL } };
+				 { "--hz", &hz_s }, { NULL, NULL } };
 	for (int i = 1; i < argc; i++) {
 		int rc;
 		if (cli_help(argv[i], import_usage))
@@ -339,6 +409,15 @@ int cmd_import(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	long long hz = 0;
+	if (hz_s) {
+		char *e;
+		hz = strtoll(hz_s, &e, 10);
+		if (e == hz_s || *e || hz < 10 || hz > 100000) {
+			fprintf(stderr, "rcusim import: --hz %s: want ticks a second, 10 to 100000\n", hz_s);
+			return EXIT_USAGE;
+		}
+	}
 	sim_tracefile tf;
 	int oe = sim_tracefile_open(&tf, trace);
 	if (oe) {
@@ -352,7 +431,8 @@ int cmd_import(int argc, char **argv)
 	const char *s;
 	int got;
 	if (sim_metrics_create(&im.m) || !(im.gp_hist = sim_metrics_hist(im.m, "gp.duration_ns")) ||
-	    !(im.lat_hist = sim_metrics_hist(im.m, "cb.latency_ns")))
+	    !(im.lat_hist = sim_metrics_hist(im.m, "cb.latency_ns")) ||
+	    !(im.run_hist = sim_metrics_hist(im.m, "softirq.irq_run_ns")))
 		goto nomem;
 	while ((got = sim_tracefile_next(&tf, &s)) > 0) {
 		int rc = line(&im, s);
@@ -388,6 +468,10 @@ int cmd_import(int argc, char **argv)
 	int rc = 0;
 	rc |= sim_metrics_scalar(m, "softirq.passes_irq_exit", (double)im.po);
 	rc |= sim_metrics_scalar(m, "softirq.passes_ksoftirqd", (double)im.pk);
+	for (int i = 0; i <= im.maxcpu; i++)
+		run_close(&im, &im.cpu[i]);
+	rc |= sim_metrics_scalar(m, "softirq.runs_irq_exit", (double)im.runs_other);
+	rc |= sim_metrics_hist_scalars(m, "softirq.irq_run", im.run_hist, SIM_Q_P99 | SIM_Q_MAX);
 	rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wakeups", (double)im.kw);
 	rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wait_max_ns", (double)im.ksd_wait_max);
 	rc |= sim_metrics_scalar(m, "sched.ctxsw", (double)im.sw);
@@ -418,6 +502,15 @@ int cmd_import(int argc, char **argv)
 		goto bad;
 	snprintf(v, sizeof(v), "%" PRIu64, im.lost);
 	if (sim_params_set_value(p, "trace.lost", v, "the trace", err, sizeof(err)))
+		goto bad;
+	if (!hz && im.nticks) {
+		/* The median interval between a CPU's ticks is one jiffy (a
+		 * tickless idle CPU's longer ones are fewer on a loaded box). */
+		qsort(im.ticks, im.nticks, sizeof(*im.ticks), cmp_i64);
+		hz = llround(1e9 / (double)im.ticks[im.nticks / 2]);
+	}
+	snprintf(v, sizeof(v), "%lld", hz);
+	if (sim_params_set_value(p, "trace.hz", v, hz_s ? "--hz" : "the trace", err, sizeof(err)))
 		goto bad;
 	char name[REC_LABEL_MAX + 1];
 	snprintf(name, sizeof(name), "%s", base);
@@ -459,6 +552,7 @@ out:
 	free(im.starts.t);
 	free(im.cbs.key);
 	free(im.cbs.t);
+	free(im.ticks);
 	sim_metrics_destroy(im.m);
 	sim_params_destroy(p);
 	rec_close(db);

@@ -28,6 +28,16 @@ done
 [ "$(q i.db "SELECT policy || ' ' || scenario || ' ' || label FROM run WHERE run_id = 1")" = \
 	"measured tracefs-churn-6.18-hz250 box" ] && ok || bad "the run's row"
 [ "$(q i.db "SELECT value FROM param WHERE run_id = 1 AND name = 'trace.cpus'")" = 2 ] && ok || bad "trace.cpus"
+# The guest's HZ 250, from its ticks; --hz says it instead.
+[ "$(q i.db "SELECT value FROM param WHERE run_id = 1 AND name = 'trace.hz'")" = 250 ] && ok || bad "trace.hz"
+expect_exit 0 "$RCUSIM" import "$trace" --db hz.db --hz 1000
+[ "$(q hz.db "SELECT value FROM param WHERE run_id = 1 AND name = 'trace.hz'")" = 1000 ] &&
+	ok || bad "trace.hz from --hz"
+expect_exit 2 "$RCUSIM" import "$trace" --db hz.db --hz fast
+expect_err '--hz fast: want ticks a second'
+# Softirq runs with an RCU pass outside ksoftirqd, as awk delimits them.
+got=$(q i.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 1 AND name = 'softirq.runs_irq_exit'")
+[ -n "$got" ] && [ "$got" = "$(c ri)" ] && ok || bad "softirq.runs_irq_exit: imported $got, by hand $(c ri)"
 # No rcu: events in it (CONFIG_RCU_TRACE off): no grace-period or callback metric.
 [ "$(q i.db "SELECT count(*) FROM scalar WHERE run_id = 1 AND (name LIKE 'gp.duration%' OR name LIKE 'cb.%')")" = 0 ] &&
 	ok || bad "metrics of events the trace does not have"
@@ -39,7 +49,7 @@ case=roundtrip
 expect_exit 0 "$RCUSIM" run "$SRC/scenarios/dev-vm-churn.ini" --duration 2s --db r.db --quiet --trace rt.txt
 expect_exit 0 "$RCUSIM" import rt.txt --db r.db
 for n in softirq.passes_irq_exit softirq.passes_ksoftirqd softirq.ksoftirqd_wakeups gp.kthread_wakeups \
-	cb.invoked gp.completed; do
+	cb.invoked gp.completed softirq.runs_irq_exit; do
 	a=$(q r.db "SELECT value FROM scalar WHERE run_id = 1 AND name = '$n'")
 	b=$(q r.db "SELECT value FROM scalar WHERE run_id = 2 AND name = '$n'")
 	[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "$n: run $a, imported $b"
@@ -47,7 +57,9 @@ done
 # Each CPU's first switch is at boot, before the trace.
 [ "$(q r.db "SELECT (SELECT value FROM scalar WHERE run_id = 1 AND name = 'sched.ctxsw') -
 	(SELECT value FROM scalar WHERE run_id = 2 AND name = 'sched.ctxsw')")" = 2.0 ] && ok || bad "sched.ctxsw"
-for n in gp.duration_max_ns softirq.ksoftirqd_wait_max_ns; do
+# Its HZ, from the interval between a CPU's scheduler ticks.
+[ "$(q r.db "SELECT value FROM param WHERE run_id = 2 AND name = 'trace.hz'")" = 250 ] && ok || bad "trace.hz"
+for n in gp.duration_max_ns softirq.ksoftirqd_wait_max_ns softirq.irq_run_max_ns; do
 	d=$(q r.db "SELECT abs((SELECT value FROM scalar WHERE run_id = 1 AND name = '$n') -
 		(SELECT value FROM scalar WHERE run_id = 2 AND name = '$n'))")
 	awk -v d="$d" 'BEGIN { exit !(d != "" && d < 1000) }' && ok || bad "$n differs by $d ns"

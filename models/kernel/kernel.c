@@ -325,6 +325,8 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = kfiles_create(k, p, err, errlen);
 	if (!rc)
 		rc = rcu_create(k, p, env->m, err, errlen);
+	if (!rc && !(k->h.softirq_irq_run = sim_metrics_hist(env->m, "softirq.irq_run_ns")))
+		rc = SIM_ENOMEM;
 	if (!rc && !(k->h.softirq_run = sim_metrics_hist(env->m, "softirq.run_ns")))
 		rc = SIM_ENOMEM;
 	if (!rc)
@@ -478,6 +480,7 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	int rc = cb_stats_finish(&k->rcu.cb, m, now, pending, qlen_max);
 	rc |= rf->finish(k->rcu.rsp, m, now);
 	rc |= sim_metrics_hist_scalars(m, "softirq.run", k->h.softirq_run, SIM_Q_P99 | SIM_Q_MAX);
+	rc |= sim_metrics_hist_scalars(m, "softirq.irq_run", k->h.softirq_irq_run, SIM_Q_P99 | SIM_Q_MAX);
 	rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wakeups", (double)k->cnt.ksd_wakeups);
 	/* A ksoftirqd still waiting at the end has waited at least this long. */
 	int64_t ksd_wait = k->cnt.ksd_wait_max;

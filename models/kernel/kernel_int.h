@@ -405,6 +405,7 @@ typedef struct kfault {
 typedef struct khandles {
 	sim_metrics *m;         /* results */
 	sim_hist *softirq_run;  /* softirq run lengths, ns */
+	sim_hist *softirq_irq_run; /* of them, the runs outside ksoftirqd */
 } khandles;
 
 struct kmodel {

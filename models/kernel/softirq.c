@@ -186,6 +186,8 @@ void kcpu_run_ended(kcpu *c, sim_time now)
 	}
 	k->cnt.run_stops[c->run_stop]++;
 	sim_hist_add(k->h.softirq_run, (uint64_t)(now - c->run_start));
+	if (c->run_ctx != RUN_KSOFTIRQD)
+		sim_hist_add(k->h.softirq_irq_run, (uint64_t)(now - c->run_start));
 	c->softirq_ns += now - c->run_start;
 	c->in_softirq = false;
 	if (__builtin_expect(c->exp_deferred, 0) && k->rcu.preempt_rcu)
