@@ -360,9 +360,7 @@ static int latest_run_of(const baseline *b, const char *path, const cli_set *set
 	if (!rc)
 		rc = sim_params_load_file(p, b->scenario, err, sizeof(err));
 	for (size_t i = 0; !rc && i < n; i++)
-		rc = sets[i].name ? sim_params_set_value(p, sets[i].name, sets[i].value, sets[i].origin,
-							 err, sizeof(err))
-				  : sim_params_set(p, sets[i].value, err, sizeof(err));
+		rc = cli_apply_set(p, &sets[i], err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s\n", err);
 		sim_params_destroy(p);
@@ -474,13 +472,13 @@ int cmd_check(int argc, char **argv)
 	}
 	size_t n = 0;
 	for (size_t i = 0; i < b->nsets; i++)
-		sets[n++] = (cli_set){ b->set_where[i], NULL, b->set_text[i] };
+		sets[n++] = (cli_set){ b->set_where[i], NULL, b->set_text[i], false };
 	if (b->seed[0])
-		sets[n++] = (cli_set){ path, "scenario.seed", b->seed };
+		sets[n++] = (cli_set){ path, "scenario.seed", b->seed, false };
 	if (b->duration[0])
-		sets[n++] = (cli_set){ path, "scenario.duration", b->duration };
+		sets[n++] = (cli_set){ path, "scenario.duration", b->duration, false };
 	for (size_t i = 0; i < nextra; i++)
-		sets[n++] = (cli_set){ "--set", NULL, extra[i] };
+		sets[n++] = (cli_set){ "--set", NULL, extra[i], false };
 	if (run_scenario) {
 		char label[300];
 		const char *base = strrchr(path, '/');

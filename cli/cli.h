@@ -139,8 +139,19 @@ int cli_plot_dirs(const char *outdir, char *out, char *data);
 typedef struct cli_set {
 	const char *origin; /* the option that gave it, for messages: "--seed" */
 	const char *name;   /* the parameter, or NULL for a --set assignment */
-	const char *value;  /* its value, or the whole assignment */
+	const char *value;  /* its value, or the whole assignment (section.key=value or a
+			     * kernel boot parameter, models/cmdline.h) */
+	bool cmdline;       /* value is a whole kernel command line (--cmdline, --cmdline-file) */
 } cli_set;
+
+/* Apply @s to @p: a parameter by name, an assignment (rcusim's or a
+ * kernel boot parameter's, models/cmdline.h) or a whole command line,
+ * whose words rcusim does not model are named on stderr. 0 or an error
+ * (error.h) with its message in @err. */
+int cli_apply_set(sim_params *p, const cli_set *s, char *err, size_t errlen);
+/* The text of a small file (at most 64 KiB: a command line), or NULL with
+ * "@what: FILE: why" on stderr. */
+char *cli_read_small_file(const char *path, const char *what);
 
 typedef struct cli_run_req {
 	const char *scenario; /* scenario file */

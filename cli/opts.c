@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmdline.h"
 
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
 {
@@ -89,3 +90,44 @@ bool cli_run_id(const char *cmd, const char *s, int64_t *id)
 	return true;
 }
 
+
+int cli_apply_set(sim_params *p, const cli_set *s, char *err, size_t errlen)
+{
+	if (s->name)
+		return sim_params_set_value(p, s->name, s->value, s->origin, err, errlen);
+	if (s->cmdline) {
+		char ignored[4096];
+		int rc = rcusim_set_cmdline(p, s->value, s->origin, ignored, sizeof(ignored), err, errlen);
+		if (!rc && ignored[0])
+			fprintf(stderr, "rcusim: %s: not modelled, left out: %s\n", s->origin, ignored);
+		return rc;
+	}
+	int rc = rcusim_set(p, s->value, s->origin, err, errlen);
+	return rc == RCUSIM_KP_UNMODELLED ? SIM_EINPUT : rc;
+}
+
+char *cli_read_small_file(const char *path, const char *what)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", what, path, strerror(errno));
+		return NULL;
+	}
+	char *buf = malloc(65537);
+	size_t n = buf ? fread(buf, 1, 65537, f) : 0;
+	bool bad = ferror(f);
+	fclose(f);
+	if (!buf || bad || n > 65536) {
+		fprintf(stderr, "%s: %s: %s\n", what, path,
+			!buf ? "out of memory" : bad ? "cannot be read" : "longer than 64 KiB: not a command line");
+		free(buf);
+		return NULL;
+	}
+	buf[n] = 0;
+	if (strlen(buf) != n) {
+		fprintf(stderr, "%s: %s: holds a NUL byte: not a command line\n", what, path);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

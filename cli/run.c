@@ -185,13 +185,9 @@ static int load_run(const cli_run_req *req, sim_params **p, char *name, size_t n
 	if ((rc = sim_params_create(p, rcusim_params, P_COUNT, err, errlen)) ||
 	    (rc = sim_params_load_file(*p, req->scenario, err, errlen)))
 		return rc;
-	for (size_t i = 0; i < req->nsets; i++) {
-		const cli_set *s = &req->sets[i];
-		rc = s->name ? sim_params_set_value(*p, s->name, s->value, s->origin, err, errlen)
-			     : sim_params_set(*p, s->value, err, errlen);
-		if (rc)
+	for (size_t i = 0; i < req->nsets; i++)
+		if ((rc = cli_apply_set(*p, &req->sets[i], err, errlen)))
 			return rc;
-	}
 	if (sim_params_is_auto(*p, P_SCENARIO_NAME)) {
 		cli_scenario_stem(req->scenario, name, nlen);
 	} else if (strlen(sim_params_text(*p, P_SCENARIO_NAME)) > REC_LABEL_MAX) {
@@ -417,6 +413,7 @@ out:
 
 static const char run_usage[] =
 	"usage: rcusim run SCENARIO.ini [--db FILE] [--set KEY=VALUE]... [--seed N]\n"
+	"                  [--cmdline TEXT | --cmdline-file FILE]\n"
 	"                  [--duration TIME] [--label TEXT] [--quiet]\n"
 	"                  [--trace FILE [--trace-format ftrace|json] [--trace-window A..B]\n"
 	"                   [--trace-cpus LIST]]\n"
@@ -426,6 +423,12 @@ static const char run_usage[] =
 	"\n"
 	"  --db FILE          results database (created if absent)\n"
 	"  --set KEY=VALUE    override a parameter after the file is read (repeatable)\n"
+	"                     KEY may be a kernel boot parameter rcusim maps, as the\n"
+	"                     kernel reads it: rcutree.blimit=1000, rcu_nocbs=1-63,\n"
+	"                     preempt=full (rcusim params --kernel lists them)\n"
+	"  --cmdline \"...\"    a whole kernel command line: what rcusim maps is set, the\n"
+	"                     rest named on stderr as not modelled\n"
+	"  --cmdline-file F   the same from a file (/proc/cmdline)\n"
 	"  --seed N           same as --set scenario.seed=N\n"
 	"  --duration TIME    same as --set scenario.duration=TIME (e.g. 10s, 1h)\n"
 	"  --label TEXT       a label stored with the run (shown in comparisons)\n"
@@ -443,7 +446,8 @@ static const char run_usage[] =
 
 int cmd_run(int argc, char **argv)
 {
-	const char *v, *seed = NULL, *duration = NULL;
+	const char *v, *seed = NULL, *duration = NULL, *cmdline = NULL;
+	char *cmdline_text = NULL;
 	int rc;
 	cli_run_req req = { .db_path = "rcusim.db", .summary = true };
 	cli_set *sets = calloc((size_t)argc + 1, sizeof(*sets));
@@ -472,19 +476,29 @@ int cmd_run(int argc, char **argv)
 		} else if ((rc = cli_opt(argc, argv, &i, "--set", &v))) {
 			if (rc < 0)
 				goto out;
-			sets[req.nsets++] = (cli_set){ "--set", NULL, v };
+			sets[req.nsets++] = (cli_set){ "--set", NULL, v, false };
+		} else if ((rc = cli_opt(argc, argv, &i, "--cmdline", &v))) {
+			if (rc < 0 || !cli_opt_once("--cmdline", &cmdline))
+				goto out;
+			sets[req.nsets++] = (cli_set){ "--cmdline", NULL, v, true };
+		} else if ((rc = cli_opt(argc, argv, &i, "--cmdline-file", &v))) {
+			if (rc < 0 || !cli_opt_once("--cmdline", &cmdline))
+				goto out;
+			if (!(cmdline_text = cli_read_small_file(v, "rcusim run: --cmdline-file")))
+				goto out;
+			sets[req.nsets++] = (cli_set){ "--cmdline-file", NULL, cmdline_text, true };
 		} else if ((rc = cli_opt(argc, argv, &i, "--seed", &v))) {
 			if (rc < 0)
 				goto out;
 			if (!cli_opt_once("--seed", &seed))
 				goto out;
-			sets[req.nsets++] = (cli_set){ "--seed", "scenario.seed", v };
+			sets[req.nsets++] = (cli_set){ "--seed", "scenario.seed", v, false };
 		} else if ((rc = cli_opt(argc, argv, &i, "--duration", &v))) {
 			if (rc < 0)
 				goto out;
 			if (!cli_opt_once("--duration", &duration))
 				goto out;
-			sets[req.nsets++] = (cli_set){ "--duration", "scenario.duration", v };
+			sets[req.nsets++] = (cli_set){ "--duration", "scenario.duration", v, false };
 		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
 			req.quiet = true;
 		} else if (argv[i][0] == '-') {
@@ -509,5 +523,6 @@ int cmd_run(int argc, char **argv)
 	status = cli_do_run(&req, NULL);
 out:
 	free(sets);
+	free(cmdline_text);
 	return status;
 }

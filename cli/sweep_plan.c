@@ -91,7 +91,7 @@ int sweep_check_runs(const sweep *s, const char **av, const char *none)
 			const char *name = !strcmp(av[k], "--duration") ? "scenario.duration"
 					   : !strcmp(av[k], "--seed")   ? "scenario.seed"
 									: NULL;
-			sets[req.nsets++] = (cli_set){ av[k], name, av[k + 1] };
+			sets[req.nsets++] = (cli_set){ av[k], name, av[k + 1], false };
 		}
 		if ((status = cli_check_run(&req)))
 			fprintf(stderr, "rcusim sweep: run \"%s\" would fail: %s\n", s->jobs[j].label, none);

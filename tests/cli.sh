@@ -185,4 +185,52 @@ bg=
 [ "$(q a.db "SELECT count(*) FROM scalar WHERE name = 'cb.enqueued' AND value > 0")" -eq 1 ] && ok || bad "aborted run kept its scalars"
 [ "$(q a.db 'SELECT sim_end_ns < 36000000000000 FROM run')" -eq 1 ] && ok || bad "aborted sim_end_ns"
 
+
+# The kernel's spellings (models/cmdline.c): boot parameters as
+# kernel-parameters.txt documents them, mapped to rcusim's; a kernel
+# parameter rcusim does not model is named so; a misspelt key gets the
+# nearest names; a command line sets what rcusim maps and names the rest.
+case=kernel_params
+KS=$SRC/scenarios/x86-256-callrcu-6.12.ini
+expect_exit 0 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --set rcutree.blimit=1000 \
+	--set rcupdate.rcu_expedited=1 --set rcu_nocbs=1-63 --set skew_tick=1 --set preempt=full \
+	--set rcutree.rcu_resched_ns=2000000 --set rcupdate.rcu_cpu_stall_timeout=60 --set nohz=off \
+	--set rcutree.use_softirq=n --set rcutree.jiffies_till_first_fqs=3
+got=$(q k.db "SELECT group_concat(name || '=' || value, ' ') FROM (SELECT name, value FROM param WHERE run_id = 1 AND name IN
+	('rcu.blimit', 'rcu.expedited', 'rcu.nocbs', 'irq.tick_phase', 'sched.preempt', 'rcu.rcu_resched_ns',
+	 'rcu.stall_timeout', 'irq.nohz_idle', 'rcu.use_softirq', 'rcu.jiffies_till_first_fqs') ORDER BY name)")
+[ "$got" = "irq.nohz_idle=no irq.tick_phase=skewed rcu.blimit=1000 rcu.expedited=yes rcu.jiffies_till_first_fqs=3 rcu.nocbs=1-63 rcu.rcu_resched_ns=2000000ns rcu.stall_timeout=60s rcu.use_softirq=no sched.preempt=full" ] &&
+	ok || bad "kernel spellings set: $got"
+# "rcu_nocbs" alone offloads no CPU (tree_nocb.h 6.12:59-70).
+expect_exit 0 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --set rcu.nocbs=all --set rcu_nocbs
+[ "$(q k.db "SELECT value FROM param WHERE run_id = 2 AND name = 'rcu.nocbs'")" = none ] && ok || bad "rcu_nocbs alone"
+expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --set rcutree.gp_init_delay=3
+expect_err_line "--set: rcutree.gp_init_delay: a kernel parameter rcusim does not model (rcusim params --kernel lists those it maps)"
+expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --set rcu.blimt=3
+expect_err_line "--set: rcu.blimt: unknown parameter, neither rcusim's nor a kernel parameter it maps; did you mean rcu.blimit, rcu.boost?"
+expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --set rcutree.use_softirq=maybe
+expect_err "rcutree.use_softirq=maybe: the kernel takes 0 or 1 here"
+expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --set rcutree.blimit=lots
+expect_err "rcutree.blimit=lots: the kernel takes a whole number here"
+# A whole command line, from the option or a file (a /proc/cmdline).
+echo 'BOOT_IMAGE=/boot/vmlinuz-6.12.0 root=UUID=0b1c ro quiet rcutree.blimit=100 rcu_nocbs=0-3 nohz_full=1-3 i915.modeset=0 -- init-arg' >cmdline
+expect_exit 0 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --cmdline-file cmdline
+expect_err_line "rcusim: --cmdline-file: not modelled, left out: BOOT_IMAGE root ro quiet nohz_full i915.modeset"
+[ "$(q k.db "SELECT group_concat(value, ' ') FROM (SELECT value FROM param WHERE run_id = 3 AND name IN ('rcu.blimit', 'rcu.nocbs') ORDER BY name)")" = "100 0-3" ] &&
+	ok || bad "--cmdline-file set"
+expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --cmdline "rcutree.blimit=100 rcu.blimt=3"
+expect_err "rcu.blimt: unknown parameter"
+[ "$(q k.db "SELECT count(*) FROM run")" = 3 ] && ok || bad "a refused run was recorded"
+# rcusim params KEY: one parameter, a glob, a kernel name; --kernel lists the mapping.
+expect_exit 0 "$RCUSIM" params rcutree.blimit
+expect_out_line "rcutree.blimit (kernel boot parameter) sets rcu.blimit"
+expect_out "^rcu.blimit = 10$"
+[ "$(grep -c '^[a-z]' out)" = 2 ] && ok || bad "params rcutree.blimit printed more: $(head -5 out)"
+expect_exit 0 "$RCUSIM" params 'rcu.jiffies_till_*'
+[ "$(grep -c '^rcu.jiffies_till_' out)" = 3 ] && ok || bad "params glob"
+expect_exit 2 "$RCUSIM" params rcu.blimt
+expect_err_line "rcusim params: rcu.blimt: no such parameter; did you mean rcu.blimit, rcu.boost?"
+expect_exit 0 "$RCUSIM" params --kernel
+expect_out "^rcutree.use_softirq +rcu.use_softirq +0/1"
+
 finish

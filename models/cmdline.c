@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * cmdline.c - the kernel's boot parameters mapped to rcusim's (cmdline.h).
+ * Names and value syntax: Documentation/admin-guide/kernel-parameters.txt
+ * of 6.12; booleans as the kernel's kstrtobool() reads them
+ * (lib/kstrtox.c: 1/y/Y/t/T/on true, 0/n/N/f/F/off false, nothing true);
+ * jiffies, seconds and milliseconds where the kernel takes them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdline.h"
+#include "error.h"
+#include "registry.h"
+
+/* How a kernel value becomes an rcusim one. */
+typedef enum {
+	KV_SAME,   /* the number as it is (counts, jiffies where rcusim takes jiffies too) */
+	KV_BOOL,   /* kstrtobool() -> yes/no */
+	KV_NS,     /* nanoseconds */
+	KV_S,      /* seconds */
+	KV_MS,     /* milliseconds */
+	KV_LIST,   /* a CPU list, optional: none without "=" */
+	KV_WORD,   /* the word itself (preempt=) */
+	KV_SKEW,   /* 0/1 -> aligned/skewed */
+	KV_ONOFF,  /* on/off -> yes/no */
+} kv_kind;
+
+typedef struct kparam {
+	const char *kernel;     /* its name on the command line */
+	const char *rcusim;     /* rcusim's parameter */
+	kv_kind kind;
+	const char *line;       /* kernel-parameters.txt 6.12 line */
+} kparam;
+
+static const kparam kparams[] = {
+	{ "rcutree.blimit", "rcu.blimit", KV_SAME, "5005" },
+	{ "rcutree.qhimark", "rcu.qhimark", KV_SAME, "5098" },
+	{ "rcutree.qlowmark", "rcu.qlowmark", KV_SAME, "5102" },
+	{ "rcutree.qovld", "rcu.qovld", KV_SAME, "5106" },
+	{ "rcutree.rcu_divisor", "rcu.rcu_divisor", KV_SAME, "5120" },
+	{ "rcutree.rcu_resched_ns", "rcu.rcu_resched_ns", KV_NS, "5172" },
+	{ "rcutree.rcu_fanout_leaf", "rcu.rcu_fanout_leaf", KV_SAME, "5141" },
+	{ "rcutree.jiffies_till_first_fqs", "rcu.jiffies_till_first_fqs", KV_SAME, "5039" },
+	{ "rcutree.jiffies_till_next_fqs", "rcu.jiffies_till_next_fqs", KV_SAME, "5045" },
+	{ "rcutree.jiffies_till_sched_qs", "rcu.jiffies_till_sched_qs", KV_SAME, "5050" },
+	{ "rcutree.kthread_prio", "rcu.kthread_prio", KV_SAME, "5064" },
+	{ "rcutree.rcu_min_cached_objs", "rcu.kfree_min_cached_pages", KV_SAME, "5149" },
+	{ "rcutree.rcu_nocb_gp_stride", "rcu.nocb_gp_stride", KV_SAME, "5157" },
+	{ "rcutree.use_softirq", "rcu.use_softirq", KV_BOOL, "5193" },
+	{ "rcutree.enable_rcu_lazy", "rcu.lazy", KV_BOOL, "5203" },
+	{ "rcutree.rcu_normal_wake_from_gp", "rcu.normal_wake_from_gp", KV_BOOL, "5208" },
+	{ "rcupdate.rcu_cpu_stall_timeout", "rcu.stall_timeout", KV_S, "5524" },
+	{ "rcupdate.rcu_exp_cpu_stall_timeout", "rcu.exp_stall_timeout", KV_MS, "5529" },
+	{ "rcupdate.rcu_expedited", "rcu.expedited", KV_BOOL, "5550" },
+	{ "rcupdate.rcu_normal", "rcu.normal", KV_BOOL, "5558" },
+	{ "rcu_nocbs", "rcu.nocbs", KV_LIST, "4966" },
+	{ "preempt", "sched.preempt", KV_WORD, "4805" },
+	{ "skew_tick", "irq.tick_phase", KV_SKEW, "6063" },
+	{ "nohz", "irq.nohz_idle", KV_ONOFF, "3959" },
+};
+#define NKPARAMS (sizeof(kparams) / sizeof(kparams[0]))
+
+/* Kernel parameters (or prefixes, ending in '.') that rcusim does not
+ * model: named as such, not as unknown. */
+static const char *const unmodelled[] = {
+	"rcutree.", "rcupdate.", "rcutorture.", "rcuscale.", "refscale.", "rcu_nocb_poll",
+	"nohz_full", "isolcpus", "irqaffinity", "threadirqs", "nosmt", "maxcpus", "nr_cpus",
+	"mitigations", "processor.", "intel_idle.", "idle", "tsc", "clocksource", "hpet",
+	"nosoftlockup", "nowatchdog", "nmi_watchdog", "audit", "quiet", "splash", "ro", "rw",
+	"root", "rootfstype", "rootflags", "init", "initrd", "BOOT_IMAGE", "console", "loglevel",
+	"earlyprintk", "crashkernel", "resume", "apparmor", "security", "selinux", "lsm",
+	"systemd.", "rd.", "net.", "vt.", "cgroup_enable", "cgroup_disable", "transparent_hugepage",
+	"hugepages", "default_hugepagesz", "hugepagesz", "iommu", "intel_iommu", "amd_iommu", "pci",
+	"acpi", "noapic", "nolapic", "panic", "debug", "ignore_loglevel", "random.", "page_poison",
+	"slub_debug", "kasan", "kfence.", "mem", "memmap", "numa", "numa_balancing", "zswap.",
+	"module_blacklist", "modprobe.", "nokaslr", "kaslr", "efi", "noefi", "video", "fbcon",
+	"nomodeset", "psi", "rcu_nocb_poll",
+};
+
+static const kparam *kparam_find(const char *key)
+{
+	for (size_t i = 0; i < NKPARAMS; i++)
+		if (!strcmp(kparams[i].kernel, key))
+			return &kparams[i];
+	return NULL;
+}
+
+static bool is_unmodelled(const char *key)
+{
+	for (size_t i = 0; i < sizeof(unmodelled) / sizeof(unmodelled[0]); i++) {
+		size_t l = strlen(unmodelled[i]);
+		if (unmodelled[i][l - 1] == '.' ? !strncmp(key, unmodelled[i], l) : !strcmp(key, unmodelled[i]))
+			return true;
+	}
+	return false;
+}
+
+/* kstrtobool(): 1, 0, or -1 if not a boolean. A missing value is true. */
+static int kbool(const char *v)
+{
+	if (!v || !*v)
+		return 1;
+	switch (v[0]) {
+	case '1': case 'y': case 'Y': case 't': case 'T':
+		return v[1] ? -1 : 1;
+	case '0': case 'n': case 'N': case 'f': case 'F':
+		return v[1] ? -1 : 0;
+	case 'o': case 'O':
+		if ((v[1] == 'n' || v[1] == 'N') && !v[2])
+			return 1;
+		if ((v[1] == 'f' || v[1] == 'F') && (v[2] == 'f' || v[2] == 'F') && !v[3])
+			return 0;
+		return -1;
+	default:
+		return -1;
+	}
+}
+
+/* A whole number, as the kernel's kstrtoint() takes it. */
+static bool knum(const char *v)
+{
+	if (*v == '-' || *v == '+')
+		v++;
+	if (!*v)
+		return false;
+	for (; *v; v++)
+		if (*v < '0' || *v > '9')
+			return false;
+	return true;
+}
+
+/* Levenshtein distance, for "did you mean". */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return 64;
+	size_t d[64][64];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			d[i][j] = c;
+		}
+	return d[la][lb];
+}
+
+/* ", did you mean a, b?" for @key: the nearest rcusim and kernel names
+ * (also a name whose part after the section is @key), into @buf. */
+static void suggest(const sim_params *p, const char *key, char *buf, size_t len)
+{
+	(void)p;
+	rcusim_param_suggest(key, buf, len);
+}
+
+void rcusim_param_suggest(const char *key, char *buf, size_t len)
+{
+	const char *best[3] = { NULL, NULL, NULL };
+	size_t bd[3] = { 99, 99, 99 };
+	size_t limit = strlen(key) / 4 + 1;
+	if (limit > 3)
+		limit = 3;
+	for (size_t i = 0; i < P_COUNT + NKPARAMS; i++) {
+		const char *n = i < P_COUNT ? rcusim_params[i].name : kparams[i - P_COUNT].kernel;
+		const char *dot = strchr(n, '.');
+		size_t d = distance(key, n);
+		if (dot && distance(key, dot + 1) < d)
+			d = distance(key, dot + 1);
+		if (d > limit)
+			continue;
+		for (int k = 0; k < 3; k++)
+			if (d < bd[k]) {
+				for (int m = 2; m > k; m--) {
+					best[m] = best[m - 1];
+					bd[m] = bd[m - 1];
+				}
+				best[k] = n;
+				bd[k] = d;
+				break;
+			}
+	}
+	buf[0] = 0;
+	if (!best[0])
+		return;
+	snprintf(buf, len, "; did you mean %s%s%s%s%s?", best[0], best[1] ? ", " : "", best[1] ? best[1] : "",
+		 best[2] ? ", " : "", best[2] ? best[2] : "");
+}
+
+/* rcusim_set(), and *@unknown: the key is neither rcusim's nor mapped,
+ * its section (before the first '.') not one of rcusim's. */
+static int set_one(sim_params *p, const char *assignment, const char *origin, char *err, size_t errlen,
+		   bool *unknown)
+{
+	*unknown = false;
+	char key[128], val[512], org[192], v[600];
+	const char *eq = strchr(assignment, '=');
+	size_t kl = eq ? (size_t)(eq - assignment) : strlen(assignment);
+	while (kl && (assignment[kl - 1] == ' ' || assignment[kl - 1] == '\t'))
+		kl--;
+	const char *ks = assignment;
+	while (*ks == ' ' || *ks == '\t') {
+		ks++;
+		kl--;
+	}
+	if (!kl || kl >= sizeof(key)) {
+		snprintf(err, errlen, "%s: expected section.key=value or a kernel parameter, got \"%.80s\"", origin,
+			 assignment);
+		return SIM_EINPUT;
+	}
+	memcpy(key, ks, kl);
+	key[kl] = 0;
+	const char *vs = eq ? eq + 1 : NULL;
+	if (vs) {
+		while (*vs == ' ' || *vs == '\t')
+			vs++;
+		size_t vl = strlen(vs);
+		while (vl && (vs[vl - 1] == ' ' || vs[vl - 1] == '\t'))
+			vl--;
+		if (vl >= sizeof(val)) {
+			snprintf(err, errlen, "%s: %s: value too long", origin, key);
+			return SIM_EINPUT;
+		}
+		/* The kernel strips one pair of double quotes. */
+		if (vl >= 2 && vs[0] == '"' && vs[vl - 1] == '"') {
+			vs++;
+			vl -= 2;
+		}
+		memcpy(val, vs, vl);
+		val[vl] = 0;
+	}
+	if (sim_params_index(p, key) >= 0) {
+		if (!eq) {
+			snprintf(err, errlen, "%s: %s: no value (section.key=value)", origin, key);
+			return SIM_EINPUT;
+		}
+		return sim_params_set_value(p, key, val, origin, err, errlen);
+	}
+	const kparam *kp = kparam_find(key);
+	if (!kp) {
+		if (is_unmodelled(key)) {
+			snprintf(err, errlen, "%s: %s: a kernel parameter rcusim does not model (rcusim params --kernel lists those it maps)",
+				 origin, key);
+			return RCUSIM_KP_UNMODELLED;
+		}
+		char s[300];
+		const char *dot = strchr(key, '.');
+		*unknown = true;
+		for (size_t i = 0; dot && i < P_COUNT; i++)
+			if (!strncmp(sim_params_def(p, i)->name, key, (size_t)(dot - key) + 1))
+				*unknown = false; /* rcusim's section: a misspelt key */
+		suggest(p, key, s, sizeof(s));
+		snprintf(err, errlen, "%s: %s: unknown parameter, neither rcusim's nor a kernel parameter it maps%s", origin,
+			 key, s);
+		return SIM_EINPUT;
+	}
+	const char *x = eq ? val : NULL;
+	int b;
+	switch (kp->kind) {
+	case KV_SAME:
+	case KV_NS:
+	case KV_S:
+	case KV_MS:
+		if (!x || !knum(x)) {
+			snprintf(err, errlen, "%s: %s=%s: the kernel takes a whole number here", origin, key, x ? x : "");
+			return SIM_EINPUT;
+		}
+		snprintf(v, sizeof(v), "%s%s", x,
+			 kp->kind == KV_NS ? "ns" : kp->kind == KV_S ? "s" : kp->kind == KV_MS ? "ms" : "");
+		break;
+	case KV_BOOL:
+	case KV_SKEW:
+		if ((b = kbool(x)) < 0) {
+			snprintf(err, errlen, "%s: %s=%s: the kernel takes 0 or 1 here (kstrtobool: 1/y/on, 0/n/off)",
+				 origin, key, x);
+			return SIM_EINPUT;
+		}
+		snprintf(v, sizeof(v), "%s", kp->kind == KV_SKEW ? (b ? "skewed" : "aligned") : b ? "yes" : "no");
+		break;
+	case KV_ONOFF:
+		if (!x || (strcmp(x, "on") && strcmp(x, "off"))) {
+			snprintf(err, errlen, "%s: %s=%s: the kernel takes on or off here", origin, key, x ? x : "");
+			return SIM_EINPUT;
+		}
+		snprintf(v, sizeof(v), "%s", strcmp(x, "on") ? "no" : "yes");
+		break;
+	case KV_LIST:
+		/* "rcu_nocbs" alone sets up offloading with no CPU offloaded
+		 * (tree_nocb.h 6.12:59-70). */
+		snprintf(v, sizeof(v), "%s", x && *x ? x : "none");
+		break;
+	case KV_WORD:
+		if (!x || !*x) {
+			snprintf(err, errlen, "%s: %s: no value", origin, key);
+			return SIM_EINPUT;
+		}
+		snprintf(v, sizeof(v), "%s", x);
+		break;
+	}
+	snprintf(org, sizeof(org), "%s %s", origin, key);
+	return sim_params_set_value(p, kp->rcusim, v, org, err, errlen);
+}
+
+int rcusim_set(sim_params *p, const char *assignment, const char *origin, char *err, size_t errlen)
+{
+	bool unknown;
+	return set_one(p, assignment, origin, err, errlen, &unknown);
+}
+
+int rcusim_set_cmdline(sim_params *p, const char *cmdline, const char *origin, char *ignored,
+		       size_t ilen, char *err, size_t errlen)
+{
+	char word[1024];
+	size_t used = 0;
+	if (ilen)
+		ignored[0] = 0;
+	const char *s = cmdline;
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+			s++;
+		if (!*s)
+			break;
+		size_t n = 0;
+		bool quoted = false;
+		while (*s && (quoted || (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r'))) {
+			if (*s == '"')
+				quoted = !quoted;
+			if (n + 1 < sizeof(word))
+				word[n++] = *s;
+			s++;
+		}
+		word[n] = 0;
+		if (!strcmp(word, "--"))
+			break; /* the rest is init's */
+		bool unknown;
+		int rc = set_one(p, word, origin, err, errlen, &unknown);
+		if (rc == RCUSIM_KP_UNMODELLED || (rc == SIM_EINPUT && unknown)) {
+			/* Not rcusim's business: listed, not fatal. */
+			size_t wl = strcspn(word, "=");
+			if (used + wl + 2 < ilen) {
+				if (used)
+					ignored[used++] = ' ';
+				memcpy(ignored + used, word, wl);
+				used += wl;
+				ignored[used] = 0;
+			}
+			continue;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+const char *rcusim_kernel_param_target(const char *kernel)
+{
+	const kparam *k = kparam_find(kernel);
+	return k ? k->rcusim : NULL;
+}
+
+void rcusim_kernel_params_print(void *out)
+{
+	FILE *f = out;
+	for (size_t i = 0; i < NKPARAMS; i++) {
+		const kparam *k = &kparams[i];
+		const char *how = k->kind == KV_BOOL    ? "0/1 (kstrtobool) -> no/yes"
+				  : k->kind == KV_NS    ? "nanoseconds"
+				  : k->kind == KV_S     ? "seconds"
+				  : k->kind == KV_MS    ? "milliseconds"
+				  : k->kind == KV_LIST  ? "CPU list; alone: none offloaded"
+				  : k->kind == KV_WORD  ? "none|voluntary|full|lazy"
+				  : k->kind == KV_SKEW  ? "0/1 -> aligned/skewed"
+				  : k->kind == KV_ONOFF ? "on/off -> yes/no"
+							: "as the kernel's number";
+		fprintf(f, "%-36s %-28s %s (kernel-parameters.txt 6.12:%s)\n", k->kernel, k->rcusim, how, k->line);
+	}
+}
