@@ -112,6 +112,27 @@ int cli_open_db(const char *path, bool must_exist, rec_db **db);
  * status. */
 int cli_load_runs(const char *db_path, const int64_t *ids, size_t nids, const char *what,
 		  rec_db **db, rec_run_row **rows, size_t *nrows);
+/* Which runs compare and plot work on: ids and ranges given, a label or
+ * scenario glob, the last N; all empty: the latest complete run of each
+ * policy, said on stderr. */
+typedef struct cli_runsel {
+	int64_t *lo, *hi;       /* ids and ranges (lo == hi for one id), room for argc */
+	size_t n;
+	const char *label;      /* --label GLOB */
+	const char *scenario;   /* --scenario GLOB */
+	int64_t last;           /* --last N, 0 none */
+} cli_runsel;
+/* The selection options of @argv[*i] (--label GLOB, --scenario GLOB,
+ * --last N, ID, A-B, A..B): 1 taken (*i moved on), 0 not one, -1 bad
+ * (message printed). */
+int cli_runsel_arg(int argc, char **argv, int *i, cli_runsel *sel, const char *cmd);
+/* "RUN_ID... | A-B | --label GLOB | --scenario GLOB | --last N" help lines. */
+extern const char cli_runsel_help[];
+/* cli_load_runs() for a selection: ids and ranges in the order given (each
+ * id once), filtered by the globs, of them the last N; with filters and
+ * ranges only complete runs. What the default chose is said on stderr. */
+int cli_load_runsel(const char *db_path, const cli_runsel *sel, const char *what, rec_db **db,
+		    rec_run_row **rows, size_t *nrows);
 /* On stderr: @row of @db_path is not complete, and why (lost: its owner is
  * gone). Nothing for a complete run. */
 void cli_note_status(const char *db_path, const rec_run_row *row);

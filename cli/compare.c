@@ -231,7 +231,7 @@ out:
 }
 
 static const char compare_usage[] =
-	"usage: rcusim compare [--db FILE] [--format text|csv|md] [RUN_ID...]\n"
+	"usage: rcusim compare [--db FILE] [--format text|csv|md] [RUNS]\n"
 	"\n"
 	"The key scalars of several runs side by side (default: the latest complete\n"
 	"run of each policy). Text and Markdown in human units; CSV in ns and bytes.\n";
@@ -240,8 +240,8 @@ int cmd_compare(int argc, char **argv)
 {
 	const char *db_path = "rcusim.db", *format = "text";
 	const cli_str strs[] = { { "--db", &db_path }, { "--format", &format }, { NULL, NULL } };
-	int64_t *ids = calloc((size_t)argc + 1, sizeof(*ids));
-	size_t nids = 0;
+	int64_t *ids = calloc(2 * ((size_t)argc + 1), sizeof(*ids));
+	cli_runsel sel = { .lo = ids, .hi = ids + argc + 1 };
 	int rc, status = EXIT_USAGE;
 	rec_db *db = NULL;
 	rec_run_row *rows = NULL;
@@ -250,6 +250,7 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_IO;
 	for (int i = 1; i < argc; i++) {
 		if (cli_help(argv[i], compare_usage)) {
+			fputs(cli_runsel_help, stdout);
 			status = 0;
 			goto out;
 		}
@@ -258,18 +259,20 @@ int cmd_compare(int argc, char **argv)
 				goto out;
 			continue;
 		}
-		if (argv[i][0] == '-' || !cli_run_id("compare", argv[i], &ids[nids])) {
-			if (argv[i][0] == '-')
-				fprintf(stderr, "rcusim compare: unknown option %s\n%s", argv[i], compare_usage);
-			goto out;
+		if ((rc = cli_runsel_arg(argc, argv, &i, &sel, "compare"))) {
+			if (rc < 0)
+				goto out;
+			continue;
 		}
-		nids++;
+		fprintf(stderr, "rcusim compare: unknown argument %s\n%s%s", argv[i], compare_usage,
+			cli_runsel_help);
+		goto out;
 	}
 	if (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "md")) {
 		fprintf(stderr, "rcusim compare: --format: expected text, csv or md, got \"%s\"\n", format);
 		goto out;
 	}
-	if ((status = cli_load_runs(db_path, ids, nids, "compare", &db, &rows, &nrows)))
+	if ((status = cli_load_runsel(db_path, &sel, "compare", &db, &rows, &nrows)))
 		goto out;
 	status = cli_compare_print(db, rows, nrows, format, stdout);
 out:

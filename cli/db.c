@@ -7,7 +7,10 @@
  * complete.
  */
 #include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -60,4 +63,117 @@ void cli_note_status(const char *db_path, const rec_run_row *row)
 	else
 		fprintf(stderr, "%s: run %lld is %s, not complete\n", db_path, (long long)row->run_id,
 			row->status);
+}
+
+const char cli_runsel_help[] =
+	"Runs: RUN_ID..., ranges A-B or A..B, --label GLOB, --scenario GLOB (shell\n"
+	"patterns, e.g. 'tree-*'), --last N (of those, the last N); combined, all must\n"
+	"hold. None: the latest complete run of each policy (said on stderr).\n";
+
+int cli_runsel_arg(int argc, char **argv, int *i, cli_runsel *sel, const char *cmd)
+{
+	const char *a = argv[*i];
+	if (!strcmp(a, "--label") || !strcmp(a, "--scenario") || !strcmp(a, "--last")) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "rcusim %s: %s needs a value\n", cmd, a);
+			return -1;
+		}
+		const char *v = argv[++*i];
+		if (!strcmp(a, "--last")) {
+			char *e;
+			errno = 0;
+			long long n = strtoll(v, &e, 10);
+			if (!*v || *e || errno || n < 1) {
+				fprintf(stderr, "rcusim %s: --last: expected a positive count, got \"%s\"\n", cmd, v);
+				return -1;
+			}
+			sel->last = n;
+		} else if ((!strcmp(a, "--label") ? sel->label : sel->scenario)) {
+			fprintf(stderr, "rcusim %s: %s given twice\n", cmd, a);
+			return -1;
+		} else {
+			*(!strcmp(a, "--label") ? &sel->label : &sel->scenario) = v;
+		}
+		return 1;
+	}
+	if (a[0] < '0' || a[0] > '9')
+		return 0;
+	/* ID, A-B or A..B */
+	char *e;
+	errno = 0;
+	long long lo = strtoll(a, &e, 10), hi = lo;
+	if (!errno && (*e == '-' || (e[0] == '.' && e[1] == '.'))) {
+		const char *b = e + (*e == '-' ? 1 : 2);
+		hi = strtoll(b, &e, 10);
+		if (e == b)
+			e = (char *)b - 1; /* no second number: bad */
+	}
+	if (*e || errno || lo < 1 || hi < lo) {
+		fprintf(stderr, "rcusim %s: expected a run id or a range A-B of ids, got \"%s\"\n", cmd, a);
+		return -1;
+	}
+	sel->lo[sel->n] = lo;
+	sel->hi[sel->n++] = hi;
+	return 1;
+}
+
+int cli_load_runsel(const char *db_path, const cli_runsel *sel, const char *what, rec_db **db,
+		    rec_run_row **rows, size_t *nrows)
+{
+	bool ranges = false;
+	for (size_t k = 0; k < sel->n; k++)
+		ranges |= sel->lo[k] != sel->hi[k];
+	if (!sel->label && !sel->scenario && !sel->last && !ranges) {
+		/* Ids only, or nothing. */
+		int status = cli_load_runs(db_path, sel->lo, sel->n, what, db, rows, nrows);
+		if (!status && !sel->n) {
+			fprintf(stderr, "rcusim %s: runs", what);
+			for (size_t r = 0; r < *nrows; r++)
+				fprintf(stderr, "%s %lld", r ? "," : "", (long long)(*rows)[r].run_id);
+			fprintf(stderr, ": the latest complete run of each policy (choose with ids, A-B, "
+					"--label, --scenario or --last N)\n");
+		}
+		return status;
+	}
+	char err[1024];
+	int status = cli_open_db(db_path, true, db);
+	if (status)
+		return status;
+	rec_run_row *all = NULL;
+	size_t nall = 0;
+	int rc = rec_list_runs(*db, &all, &nall, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", db_path, err);
+		return cli_exit_status(rc);
+	}
+	size_t n = 0;
+	for (size_t r = 0; r < nall; r++) {
+		const rec_run_row *x = &all[r];
+		bool in = !sel->n;
+		bool named = false; /* a single id names it: incomplete allowed */
+		for (size_t k = 0; k < sel->n; k++)
+			if (x->run_id >= sel->lo[k] && x->run_id <= sel->hi[k]) {
+				in = true;
+				named |= sel->lo[k] == sel->hi[k];
+			}
+		if (!in || (!named && strcmp(x->status, "complete")))
+			continue;
+		if (sel->label && fnmatch(sel->label, x->label, 0))
+			continue;
+		if (sel->scenario && fnmatch(sel->scenario, x->scenario, 0))
+			continue;
+		all[n++] = *x;
+	}
+	size_t first = sel->last && (size_t)sel->last < n ? n - (size_t)sel->last : 0;
+	memmove(all, all + first, (n - first) * sizeof(*all));
+	n -= first;
+	*rows = all;
+	*nrows = n;
+	if (!n) {
+		fprintf(stderr, "%s: no complete run to %s matches the selection\n", db_path, what);
+		return EXIT_USAGE;
+	}
+	for (size_t r = 0; r < n; r++)
+		cli_note_status(db_path, &all[r]);
+	return 0;
 }

@@ -100,7 +100,7 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 }
 
 static const char plot_usage[] =
-	"usage: rcusim plot [--db FILE] [--out DIR] [--format png|svg] [RUN_ID...]\n"
+	"usage: rcusim plot [--db FILE] [--out DIR] [--format png|svg] [RUNS]\n"
 	"\n"
 	"Draw the standard figures of several runs (default: the latest complete run\n"
 	"of each policy) into DIR (default figures/): queued callbacks over time,\n"
@@ -113,8 +113,9 @@ int cmd_plot(int argc, char **argv)
 	const char *db_path = "rcusim.db", *outdir = "figures", *format = "png";
 	const cli_str strs[] = { { "--db", &db_path }, { "--out", &outdir }, { "--format", &format },
 				 { NULL, NULL } };
-	int64_t *ids = calloc((size_t)argc + 1, sizeof(*ids));
-	size_t nids = 0, nrows = 0;
+	int64_t *ids = calloc(2 * ((size_t)argc + 1), sizeof(*ids));
+	cli_runsel sel = { .lo = ids, .hi = ids + argc + 1 };
+	size_t nrows = 0;
 	int rc, status = EXIT_USAGE;
 	rec_db *db = NULL;
 	rec_run_row *rows = NULL;
@@ -122,16 +123,19 @@ int cmd_plot(int argc, char **argv)
 		return EXIT_IO;
 	for (int i = 1; i < argc; i++) {
 		if (cli_help(argv[i], plot_usage)) {
+			fputs(cli_runsel_help, stdout);
 			status = 0;
 			goto out;
 		}
 		if ((rc = cli_strs(argc, argv, &i, strs))) {
 			if (rc < 0)
 				goto out;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "rcusim plot: unknown option %s\n%s", argv[i], plot_usage);
-			goto out;
-		} else if (!cli_run_id("plot", argv[i], &ids[nids++])) {
+		} else if ((rc = cli_runsel_arg(argc, argv, &i, &sel, "plot"))) {
+			if (rc < 0)
+				goto out;
+		} else {
+			fprintf(stderr, "rcusim plot: unknown argument %s\n%s%s", argv[i], plot_usage,
+				cli_runsel_help);
 			goto out;
 		}
 	}
@@ -139,7 +143,7 @@ int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "rcusim plot: --format: expected png or svg, got \"%s\"\n", format);
 		goto out;
 	}
-	if ((status = cli_load_runs(db_path, ids, nids, "plot", &db, &rows, &nrows)))
+	if ((status = cli_load_runsel(db_path, &sel, "plot", &db, &rows, &nrows)))
 		goto out;
 	status = plot_runs(db, rows, nrows, outdir, format);
 out:

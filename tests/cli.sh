@@ -233,4 +233,29 @@ expect_err_line "rcusim params: rcu.blimt: no such parameter; did you mean rcu.b
 expect_exit 0 "$RCUSIM" params --kernel
 expect_out "^rcutree.use_softirq +rcu.use_softirq +0/1"
 
+
+# Choosing runs for compare and plot: ids, ranges, label and scenario
+# globs, the last N, combined; the default is said.
+case=runsel
+for d in 7 8 9; do
+	expect_exit 0 "$RCUSIM" run "$SRC/scenarios/tree-small.ini" --duration 20ms --db sel.db --quiet --label div-$d \
+		--set rcutree.rcu_divisor=$d
+done
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/callrcu-small.ini" --duration 20ms --db sel.db --quiet --label other
+# runs_of ARGS...: the run ids compare shows, from its first line.
+runs_of() { "$RCUSIM" compare --db sel.db "$@" 2>/dev/null | head -1 | grep -o 'run [0-9]*' | tr -d 'run ' | tr '\n' ' '; }
+[ "$(runs_of)" = "3 4 " ] && ok || bad "default: $(runs_of)"
+expect_exit 0 "$RCUSIM" compare --db sel.db
+expect_err_line "rcusim compare: runs 3, 4: the latest complete run of each policy (choose with ids, A-B, --label, --scenario or --last N)"
+[ "$(runs_of --label 'div-*')" = "1 2 3 " ] && ok || bad "--label: $(runs_of --label 'div-*')"
+[ "$(runs_of 1-2 4)" = "1 2 4 " ] && ok || bad "ids and a range: $(runs_of 1-2 4)"
+[ "$(runs_of 2..4 --last 2)" = "3 4 " ] && ok || bad "range and --last: $(runs_of 2..4 --last 2)"
+[ "$(runs_of --scenario 'tree*' --last 1)" = "3 " ] && ok || bad "--scenario and --last: $(runs_of --scenario 'tree*' --last 1)"
+expect_exit 2 "$RCUSIM" compare --db sel.db --label nope
+expect_err "no complete run to compare matches the selection"
+expect_exit 2 "$RCUSIM" compare --db sel.db 3-1
+expect_err 'expected a run id or a range A-B of ids, got "3-1"'
+expect_exit 2 "$RCUSIM" plot --db sel.db --last 0
+expect_err "--last: expected a positive count"
+
 finish
