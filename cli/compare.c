@@ -8,6 +8,7 @@
  */
 #include <assert.h>
 #include <stdlib.h>
+#include <fnmatch.h>
 #include <string.h>
 
 #include "cli.h"
@@ -89,7 +90,10 @@ static cli_unit key_unit(const key_metric *m)
 	return CLI_COUNT;
 }
 
-#define W 28 /* width of a run's column in text output */
+#define W 28 /* least width of a run's column in text output */
+
+static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const char *format,
+			 const key_metric *metrics, size_t nk, long base, FILE *out);
 
 /* Cell text of @m's value @v (@present in the run; @files: the run models
  * the file table). */
@@ -119,30 +123,47 @@ static void fmt_value(const key_metric *m, bool present, double v, bool files, c
 
 int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char *format, FILE *out)
 {
-	char err[1024], cell[64];
+	return compare_table(db, rows, n, format, key_metrics, nkey_metrics, -1, out);
+}
+
+/* The comparison of @rows over @metrics (@nk of them); with @base >= 0,
+ * each other run's cell also shows its ratio to run @base's (a row). */
+static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const char *format,
+			 const key_metric *metrics, size_t nk, long base, FILE *out)
+{
+	char err[1024], cell[96];
 	bool csv = !strcmp(format, "csv"), md = !strcmp(format, "md");
-	double *vals = calloc(n * nkey_metrics + 1, sizeof(double));
-	bool *has = calloc(n * nkey_metrics + 1, sizeof(bool));
+	double *vals = calloc(n * nk + 1, sizeof(double));
+	bool *has = calloc(n * nk + 1, sizeof(bool));
 	bool *files = calloc(n + 1, sizeof(bool));
+	int *width = calloc(n + 1, sizeof(int));
 	int status = 0;
-	if (!vals || !has || !files) {
+	if (!vals || !has || !files || !width) {
 		fprintf(stderr, "rcusim: out of memory\n");
 		status = EXIT_IO;
 		goto out;
 	}
 	for (size_t r = 0; r < n; r++)
-		for (size_t k = 0; k < nkey_metrics; k++) {
-			int rc = rec_scalar(db, rows[r].run_id, rcusim_metrics[key_metrics[k].id].name,
-					    &vals[r * nkey_metrics + k], &has[r * nkey_metrics + k],
+		for (size_t k = 0; k < nk; k++) {
+			int rc = rec_scalar(db, rows[r].run_id, rcusim_metrics[metrics[k].id].name,
+					    &vals[r * nk + k], &has[r * nk + k],
 					    err, sizeof(err));
 			if (rc) {
 				fprintf(stderr, "%s\n", err);
 				status = cli_exit_status(rc);
 				goto out;
 			}
-			if (!strcmp(rcusim_metrics[key_metrics[k].id].name, "vfs.max_files") && has[r * nkey_metrics + k])
+			if (!strcmp(rcusim_metrics[metrics[k].id].name, "vfs.max_files") && has[r * nk + k])
 				files[r] = true;
 		}
+	/* Each run's column as wide as its scenario and label (never cut). */
+	for (size_t r = 0; r < n; r++) {
+		width[r] = W;
+		if ((int)strlen(rows[r].scenario) > width[r])
+			width[r] = (int)strlen(rows[r].scenario);
+		if ((int)strlen(rows[r].label) > width[r])
+			width[r] = (int)strlen(rows[r].label);
+	}
 	/* Header: one column per run. */
 	char head[3][256];
 	if (csv) {
@@ -160,7 +181,7 @@ int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char 
 		for (size_t r = 0; r < n; r++) {
 			snprintf(head[0], sizeof(head[0]), "run %lld: %s", (long long)rows[r].run_id,
 				 rows[r].policy);
-			fprintf(out, "%s%*s", sep, md ? 0 : W, head[0]);
+			fprintf(out, "%s%*s", sep, md ? 0 : width[r], head[0]);
 		}
 		fprintf(out, "%s\n", md ? " |" : "");
 		if (md) {
@@ -172,7 +193,7 @@ int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char 
 			fprintf(out, "%-*s", w0, "scenario");
 		}
 		for (size_t r = 0; r < n; r++)
-			fprintf(out, "%s%*.*s", sep, md ? 0 : W, W, rows[r].scenario);
+			fprintf(out, "%s%*s", sep, md ? 0 : width[r], rows[r].scenario);
 		fprintf(out, "%s\n", md ? " |" : "");
 		bool labels = false;
 		for (size_t r = 0; r < n; r++)
@@ -180,7 +201,7 @@ int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char 
 		if (labels) {
 			fprintf(out, md ? "| label" : "%-34s", "label");
 			for (size_t r = 0; r < n; r++)
-				fprintf(out, "%s%*.*s", sep, md ? 0 : W, W, rows[r].label);
+				fprintf(out, "%s%*s", sep, md ? 0 : width[r], rows[r].label);
 			fprintf(out, "%s\n", md ? " |" : "");
 		}
 		fprintf(out, md ? "| simulated" : "%-34s", "simulated");
@@ -190,22 +211,22 @@ int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char 
 				size_t l = strlen(cell);
 				snprintf(cell + l, sizeof(cell) - l, " (%s)", rows[r].status);
 			}
-			fprintf(out, "%s%*s", sep, md ? 0 : W, cell);
+			fprintf(out, "%s%*s", sep, md ? 0 : width[r], cell);
 		}
 		fprintf(out, "%s\n", md ? " |" : "");
 	}
-	for (size_t k = 0; k < nkey_metrics; k++) {
-		const key_metric *m = &key_metrics[k];
+	for (size_t k = 0; k < nk; k++) {
+		const key_metric *m = &metrics[k];
 		bool any = false;
 		for (size_t r = 0; r < n; r++)
-			any |= has[r * nkey_metrics + k] || (key_unit(m) == CLI_WHEN && files[r]);
+			any |= has[r * nk + k] || (key_unit(m) == CLI_WHEN && files[r]);
 		if (!any)
 			continue;
 		if (csv) {
 			fprintf(out, "%s", rcusim_metrics[m->id].name);
 			for (size_t r = 0; r < n; r++) {
-				if (has[r * nkey_metrics + k])
-					fprintf(out, ",%.17g", vals[r * nkey_metrics + k]);
+				if (has[r * nk + k])
+					fprintf(out, ",%.17g", vals[r * nk + k]);
 				else
 					fprintf(out, ",");
 			}
@@ -217,9 +238,18 @@ int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char 
 		else
 			fprintf(out, "%-34s", m->label);
 		for (size_t r = 0; r < n; r++) {
-			fmt_value(m, has[r * nkey_metrics + k], vals[r * nkey_metrics + k], files[r],
+			fmt_value(m, has[r * nk + k], vals[r * nk + k], files[r],
 				  cell, sizeof(cell));
-			fprintf(out, "%s%*s", md ? " | " : "  ", md ? 0 : W, cell);
+			if (base >= 0 && (size_t)base != r && has[r * nk + k] &&
+			    has[(size_t)base * nk + k]) {
+				double b = vals[(size_t)base * nk + k], v = vals[r * nk + k];
+				size_t l = strlen(cell);
+				if (b != 0)
+					snprintf(cell + l, sizeof(cell) - l, " (%.3gx)", v / b);
+				else if (v == 0)
+					snprintf(cell + l, sizeof(cell) - l, " (=)");
+			}
+			fprintf(out, "%s%*s", md ? " | " : "  ", md ? 0 : width[r], cell);
 		}
 		fprintf(out, "%s\n", md ? " |" : "");
 	}
@@ -227,27 +257,40 @@ out:
 	free(vals);
 	free(has);
 	free(files);
+	free(width);
 	return status;
 }
 
 static const char compare_usage[] =
-	"usage: rcusim compare [--db FILE] [--format text|csv|md] [RUNS]\n"
+	"usage: rcusim compare [--db FILE] [--format text|csv|md] [--metric NAME|GLOB]...\n"
+	"                      [--base RUN_ID] [RUNS]\n"
 	"\n"
 	"The key scalars of several runs side by side (default: the latest complete\n"
-	"run of each policy). Text and Markdown in human units; CSV in ns and bytes.\n";
+	"run of each policy). Text and Markdown in human units; CSV in ns and bytes.\n"
+	"  --metric NAME|GLOB  these recorded scalars instead ('softirq.*', rcusim\n"
+	"                      metrics lists them), by their names (repeatable)\n"
+	"  --base RUN_ID       each other run's value also as a ratio to this run's\n"
+	"                      (text and md)\n";
 
 int cmd_compare(int argc, char **argv)
 {
-	const char *db_path = "rcusim.db", *format = "text";
-	const cli_str strs[] = { { "--db", &db_path }, { "--format", &format }, { NULL, NULL } };
+	const char *db_path = "rcusim.db", *format = "text", *base_s = NULL, *mv;
+	const cli_str strs[] = { { "--db", &db_path }, { "--format", &format }, { "--base", &base_s },
+				 { NULL, NULL } };
+	const char **globs = calloc((size_t)argc + 1, sizeof(*globs));
+	size_t nglobs = 0;
+	key_metric *picked = NULL;
 	int64_t *ids = calloc(2 * ((size_t)argc + 1), sizeof(*ids));
 	cli_runsel sel = { .lo = ids, .hi = ids + argc + 1 };
 	int rc, status = EXIT_USAGE;
 	rec_db *db = NULL;
 	rec_run_row *rows = NULL;
 	size_t nrows = 0;
-	if (!ids)
+	if (!ids || !globs) {
+		free(ids);
+		free(globs);
 		return EXIT_IO;
+	}
 	for (int i = 1; i < argc; i++) {
 		if (cli_help(argv[i], compare_usage)) {
 			fputs(cli_runsel_help, stdout);
@@ -257,6 +300,12 @@ int cmd_compare(int argc, char **argv)
 		if ((rc = cli_strs(argc, argv, &i, strs))) {
 			if (rc < 0)
 				goto out;
+			continue;
+		}
+		if ((rc = cli_opt(argc, argv, &i, "--metric", &mv))) {
+			if (rc < 0)
+				goto out;
+			globs[nglobs++] = mv;
 			continue;
 		}
 		if ((rc = cli_runsel_arg(argc, argv, &i, &sel, "compare"))) {
@@ -272,12 +321,53 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "rcusim compare: --format: expected text, csv or md, got \"%s\"\n", format);
 		goto out;
 	}
+	int64_t base_id = 0;
+	if (base_s && !cli_run_id("compare", base_s, &base_id))
+		goto out;
+	/* The scalars --metric names: every registry scalar a glob matches. */
+	size_t npicked = 0;
+	if (nglobs) {
+		if (!(picked = calloc(M_COUNT, sizeof(*picked))))
+			goto out;
+		for (size_t g = 0; g < nglobs; g++) {
+			bool any = false;
+			for (size_t k = 0; k < M_COUNT; k++) {
+				if (rcusim_metrics[k].kind != SIM_M_SCALAR || fnmatch(globs[g], rcusim_metrics[k].name, 0))
+					continue;
+				any = true;
+				bool dup = false;
+				for (size_t j = 0; j < npicked; j++)
+					dup |= picked[j].id == (enum rcusim_metric_id)k;
+				if (!dup)
+					picked[npicked++] = (key_metric){ (enum rcusim_metric_id)k, rcusim_metrics[k].name, false };
+			}
+			if (!any) {
+				fprintf(stderr, "rcusim compare: --metric %s: no recorded scalar has that name (rcusim metrics lists them)\n",
+					globs[g]);
+				goto out;
+			}
+		}
+	}
 	if ((status = cli_load_runsel(db_path, &sel, "compare", &db, &rows, &nrows)))
 		goto out;
-	status = cli_compare_print(db, rows, nrows, format, stdout);
+	long base = -1;
+	if (base_s) {
+		for (size_t r = 0; r < nrows; r++)
+			if (rows[r].run_id == base_id)
+				base = (long)r;
+		if (base < 0) {
+			fprintf(stderr, "rcusim compare: --base %s: not among the runs compared\n", base_s);
+			status = EXIT_USAGE;
+			goto out;
+		}
+	}
+	status = compare_table(db, rows, nrows, format, nglobs ? picked : key_metrics,
+			       nglobs ? npicked : nkey_metrics, base, stdout);
 out:
 	free(rows);
 	free(ids);
+	free(globs);
+	free(picked);
 	rec_close(db);
 	return status;
 }

@@ -257,5 +257,22 @@ expect_exit 2 "$RCUSIM" compare --db sel.db 3-1
 expect_err 'expected a run id or a range A-B of ids, got "3-1"'
 expect_exit 2 "$RCUSIM" plot --db sel.db --last 0
 expect_err "--last: expected a positive count"
+# compare --metric GLOB: any recorded scalar, by name; --base: ratios to one run.
+expect_exit 0 "$RCUSIM" compare --db sel.db 1 4 --metric 'softirq.passes_*' --metric cb.enqueued --base 1
+[ "$(awk '$1 ~ /^(softirq|cb)\./ { print $1 }' out | tr '\n' ' ')" = "softirq.passes_irq_exit softirq.passes_trap_return softirq.passes_ksoftirqd cb.enqueued " ] &&
+	ok || bad "--metric rows: $(cat out)"
+a=$(q sel.db "SELECT value FROM scalar WHERE run_id = 1 AND name = 'cb.enqueued'")
+b=$(q sel.db "SELECT value FROM scalar WHERE run_id = 4 AND name = 'cb.enqueued'")
+want=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "(%.3gx)", b / a }')
+grep "^cb.enqueued" out | grep -qF "$want" && ok || bad "--base ratio: want $want in $(grep '^cb.enqueued' out)"
+expect_exit 2 "$RCUSIM" compare --db sel.db --metric 'nope*'
+expect_err "no recorded scalar has that name"
+expect_exit 2 "$RCUSIM" compare --db sel.db 1 2 --base 3
+expect_err "--base 3: not among the runs compared"
+# Labels are never cut: a column is as wide as its label.
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/tree-small.ini" --duration 20ms --db sel.db --quiet \
+	--label "a label longer than twenty-eight characters"
+expect_exit 0 "$RCUSIM" compare --db sel.db --last 1
+expect_out "a label longer than twenty-eight characters"
 
 finish
