@@ -19,5 +19,6 @@ int cmd_check(int argc, char **argv);   /* check.c */
 int cmd_sweep(int argc, char **argv);   /* sweep.c */
 int cmd_import(int argc, char **argv);  /* import.c */
 int cmd_tracestats(int argc, char **argv); /* tracestats.c */
+int cmd_export(int argc, char **argv);  /* export.c */
 
 #endif

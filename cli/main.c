@@ -37,6 +37,7 @@ static const command commands[] = {
 	{ "sweep", "SCENARIO.ini", cmd_sweep, "run the cross product of parameter values and seeds" },
 	{ "merge", "OUT IN...", cmd_merge, "gather the runs of several databases into one" },
 	{ "import", "TRACE", cmd_import, "record a real machine's trace as a run of policy measured" },
+	{ "export", "[RUNS]", cmd_export, "runs' results as tidy rows, CSV (RFC 4180) or JSON" },
 	{ "trace-stats", "STRACE", cmd_tracestats, "a build's file-opening behaviour from its strace log" },
 	{ "runs", "", cmd_runs, "list the runs of a database with their status (lost ones too)" },
 };

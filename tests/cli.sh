@@ -275,4 +275,25 @@ expect_exit 0 "$RCUSIM" run "$SRC/scenarios/tree-small.ini" --duration 20ms --db
 expect_exit 0 "$RCUSIM" compare --db sel.db --last 1
 expect_out "a label longer than twenty-eight characters"
 
+
+# rcusim export: tidy rows, RFC 4180 quoting, JSON; every scalar and point once.
+case=export
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/tree-small.ini" --duration 300ms --db ex.db --quiet --label 'a, "quoted" label'
+expect_exit 0 "$RCUSIM" export --db ex.db 1
+[ "$(head -1 out | tr -d '\r')" = "run,label,metric,cpu,time_ns,value" ] && ok || bad "export header: $(head -1 out)"
+n=$(q ex.db "SELECT (SELECT count(*) FROM scalar WHERE run_id = 1) + (SELECT count(*) FROM point JOIN series USING (series_id) WHERE run_id = 1)")
+[ "$(($(wc -l <out) - 1))" = "$n" ] && ok || bad "export rows: $(($(wc -l <out) - 1)), the database holds $n values"
+v=$(q ex.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 1 AND name = 'cb.enqueued'")
+grep -qxF "1,\"a, \"\"quoted\"\" label\",cb.enqueued,,,$v$(printf '\r')" out && ok || bad "export quoting: $(grep cb.enqueued out)"
+# A machine-wide series point: no CPU, its time.
+grep -q "^1,\"a, \"\"quoted\"\" label\",cb.qlen,,100000000," out && ok || bad "export series point: $(grep -m1 cb.qlen, out)"
+expect_exit 0 "$RCUSIM" export --db ex.db 1 --format json
+[ "$(jq length out)" = "$n" ] && ok || bad "export json rows"
+[ "$(jq -r '.[] | select(.metric == "cb.enqueued") | "\(.label)|\(.cpu)|\(.value)"' out)" = "a, \"quoted\" label|null|$v" ] &&
+	ok || bad "export json values"
+expect_exit 0 "$RCUSIM" export --db ex.db 1 --hist
+[ "$(($(wc -l <out) - 1))" = "$(q ex.db "SELECT count(*) FROM hist WHERE run_id = 1")" ] && ok || bad "export --hist rows"
+expect_exit 2 "$RCUSIM" export --db ex.db --format xml
+expect_err "expected csv or json"
+
 finish
