@@ -9,7 +9,11 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <fnmatch.h>
+#include <math.h>
 #include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <sqlite3.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -92,8 +96,14 @@ static cli_unit key_unit(const key_metric *m)
 
 #define W 28 /* least width of a run's column in text output */
 
+/* A column of the table: one run, or runs that differ only by their seed. */
+typedef struct ccol {
+	const int64_t *ids;     /* its runs */
+	size_t n;
+} ccol;
+
 static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const char *format,
-			 const key_metric *metrics, size_t nk, long base, FILE *out);
+			 const key_metric *metrics, size_t nk, long base, const ccol *cols, FILE *out);
 
 /* Cell text of @m's value @v (@present in the run; @files: the run models
  * the file table). */
@@ -123,54 +133,112 @@ static void fmt_value(const key_metric *m, bool present, double v, bool files, c
 
 int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char *format, FILE *out)
 {
-	return compare_table(db, rows, n, format, key_metrics, nkey_metrics, -1, out);
+	return compare_table(db, rows, n, format, key_metrics, nkey_metrics, -1, NULL, out);
 }
 
-/* The comparison of @rows over @metrics (@nk of them); with @base >= 0,
- * each other run's cell also shows its ratio to run @base's (a row). */
-static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const char *format,
-			 const key_metric *metrics, size_t nk, long base, FILE *out)
+/* The text of a cell: @m's value @v (or "-"), "± @hw" when @nv > 1 values
+ * made it a mean, and with @b (@hb) its ratio to the base's. */
+static void cell_text(const key_metric *m, bool has, double v, bool files, size_t nv, double hw, bool hb,
+		      double b, char *cell, size_t len)
 {
-	char err[1024], cell[96];
+	fmt_value(m, has, v, files, cell, len);
+	size_t l = strlen(cell);
+	if (has && nv > 1 && l + 4 < len) {
+		snprintf(cell + l, len - l, " \u00b1 ");
+		l = strlen(cell);
+		fmt_value(m, true, hw, files, cell + l, len - l);
+		l = strlen(cell);
+	}
+	if (hb && has) {
+		if (b != 0)
+			snprintf(cell + l, len - l, " (%.3gx)", v / b);
+		else if (v == 0)
+			snprintf(cell + l, len - l, " (=)");
+	}
+}
+
+/* The comparison of @rows over @metrics (@nk of them), a column each or,
+ * with @cols, a column per entry of @cols (n of them: the mean of its runs
+ * with a 95% interval, Student's t); with @base >= 0, each other column's
+ * cell also shows its ratio to column @base's. */
+static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const char *format,
+			 const key_metric *metrics, size_t nk, long base, const ccol *cols, FILE *out)
+{
+	char err[1024], cell[160];
 	bool csv = !strcmp(format, "csv"), md = !strcmp(format, "md");
 	double *vals = calloc(n * nk + 1, sizeof(double));
+	double *hw = calloc(n * nk + 1, sizeof(double));
+	size_t *nv = calloc(n * nk + 1, sizeof(size_t));
 	bool *has = calloc(n * nk + 1, sizeof(bool));
 	bool *files = calloc(n + 1, sizeof(bool));
 	int *width = calloc(n + 1, sizeof(int));
 	int status = 0;
-	if (!vals || !has || !files || !width) {
+	if (!vals || !hw || !nv || !has || !files || !width) {
 		fprintf(stderr, "rcusim: out of memory\n");
 		status = EXIT_IO;
 		goto out;
 	}
 	for (size_t r = 0; r < n; r++)
 		for (size_t k = 0; k < nk; k++) {
-			int rc = rec_scalar(db, rows[r].run_id, rcusim_metrics[metrics[k].id].name,
-					    &vals[r * nk + k], &has[r * nk + k],
-					    err, sizeof(err));
-			if (rc) {
-				fprintf(stderr, "%s\n", err);
-				status = cli_exit_status(rc);
-				goto out;
+			size_t nm = cols ? cols[r].n : 1;
+			double sum = 0, sq = 0;
+			size_t got = 0;
+			for (size_t j = 0; j < nm; j++) {
+				double v;
+				bool present;
+				int rc = rec_scalar(db, cols ? cols[r].ids[j] : rows[r].run_id,
+						    rcusim_metrics[metrics[k].id].name, &v, &present, err, sizeof(err));
+				if (rc) {
+					fprintf(stderr, "%s\n", err);
+					status = cli_exit_status(rc);
+					goto out;
+				}
+				if (present) {
+					sum += v;
+					sq += v * v;
+					got++;
+				}
 			}
-			if (!strcmp(rcusim_metrics[metrics[k].id].name, "vfs.max_files") && has[r * nk + k])
+			size_t i = r * nk + k;
+			has[i] = got > 0;
+			nv[i] = got;
+			vals[i] = got ? sum / (double)got : 0;
+			if (got > 1) {
+				double var = (sq - sum * sum / (double)got) / (double)(got - 1);
+				hw[i] = gsl_cdf_tdist_Pinv(0.975, (double)(got - 1)) * sqrt(var > 0 ? var : 0) /
+					sqrt((double)got);
+			}
+			if (!strcmp(rcusim_metrics[metrics[k].id].name, "vfs.max_files") && has[i])
 				files[r] = true;
 		}
-	/* Each run's column as wide as its scenario and label (never cut). */
+	/* Each column as wide as its scenario, label and cells (never cut). */
 	for (size_t r = 0; r < n; r++) {
 		width[r] = W;
 		if ((int)strlen(rows[r].scenario) > width[r])
 			width[r] = (int)strlen(rows[r].scenario);
 		if ((int)strlen(rows[r].label) > width[r])
 			width[r] = (int)strlen(rows[r].label);
+		for (size_t k = 0; k < nk; k++) {
+			size_t i = r * nk + k;
+			bool hb = base >= 0 && (size_t)base != r && has[(size_t)base * nk + k];
+			cell_text(&metrics[k], has[i], vals[i], files[r], nv[i], hw[i], hb,
+				  hb ? vals[(size_t)base * nk + k] : 0, cell, sizeof(cell));
+			if ((int)strlen(cell) > width[r])
+				width[r] = (int)strlen(cell) - (strstr(cell, "\u00b1") ? 1 : 0);
+		}
 	}
 	/* Header: one column per run. */
 	char head[3][256];
 	if (csv) {
 		fprintf(out, "metric");
-		for (size_t r = 0; r < n; r++)
-			fprintf(out, ",run %lld %s%s%s", (long long)rows[r].run_id, rows[r].policy,
-				rows[r].label[0] ? " " : "", rows[r].label);
+		for (size_t r = 0; r < n; r++) {
+			fprintf(out, ",%s", cols && cols[r].n > 1 ? "runs" : "run");
+			for (size_t j = 0; j < (cols ? cols[r].n : 1); j++)
+				fprintf(out, " %lld", (long long)(cols ? cols[r].ids[j] : rows[r].run_id));
+			fprintf(out, " %s%s%s", rows[r].policy, rows[r].label[0] ? " " : "", rows[r].label);
+			if (cols && cols[r].n > 1)
+				fprintf(out, " (mean of %zu)", cols[r].n);
+		}
 		fprintf(out, "\n");
 	} else {
 		int w0 = 34;
@@ -179,8 +247,19 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 			fprintf(out, "| ");
 		fprintf(out, "%-*s", md ? 0 : w0, "metric");
 		for (size_t r = 0; r < n; r++) {
-			snprintf(head[0], sizeof(head[0]), "run %lld: %s", (long long)rows[r].run_id,
-				 rows[r].policy);
+			if (cols && cols[r].n > 1) {
+				size_t l = (size_t)snprintf(head[0], sizeof(head[0]), "runs");
+				for (size_t j = 0; j < cols[r].n && l < sizeof(head[0]); j++)
+					l += (size_t)snprintf(head[0] + l, sizeof(head[0]) - l, "%s%lld", j ? "," : " ",
+							      (long long)cols[r].ids[j]);
+				if (l < sizeof(head[0]))
+					snprintf(head[0] + l, sizeof(head[0]) - l, ": %s", rows[r].policy);
+			} else {
+				snprintf(head[0], sizeof(head[0]), "run %lld: %s", (long long)rows[r].run_id,
+					 rows[r].policy);
+			}
+			if ((int)strlen(head[0]) > width[r])
+				width[r] = (int)strlen(head[0]);
 			fprintf(out, "%s%*s", sep, md ? 0 : width[r], head[0]);
 		}
 		fprintf(out, "%s\n", md ? " |" : "");
@@ -202,6 +281,19 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 			fprintf(out, md ? "| label" : "%-34s", "label");
 			for (size_t r = 0; r < n; r++)
 				fprintf(out, "%s%*s", sep, md ? 0 : width[r], rows[r].label);
+			fprintf(out, "%s\n", md ? " |" : "");
+		}
+		bool seeds = false;
+		for (size_t r = 0; cols && r < n; r++)
+			seeds |= cols[r].n > 1;
+		if (seeds) {
+			fprintf(out, md ? "| seeds (mean \u00b1 95%% interval)" : "%-34s", "seeds (mean \u00b1 95% interval)");
+			if (!md)
+				fputc(' ', out); /* the \u00b1 takes two bytes, one column */
+			for (size_t r = 0; r < n; r++) {
+				snprintf(cell, sizeof(cell), "n = %zu", cols[r].n);
+				fprintf(out, "%s%*s", sep, md ? 0 : width[r], cell);
+			}
 			fprintf(out, "%s\n", md ? " |" : "");
 		}
 		fprintf(out, md ? "| simulated" : "%-34s", "simulated");
@@ -238,23 +330,20 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 		else
 			fprintf(out, "%-34s", m->label);
 		for (size_t r = 0; r < n; r++) {
-			fmt_value(m, has[r * nk + k], vals[r * nk + k], files[r],
-				  cell, sizeof(cell));
-			if (base >= 0 && (size_t)base != r && has[r * nk + k] &&
-			    has[(size_t)base * nk + k]) {
-				double b = vals[(size_t)base * nk + k], v = vals[r * nk + k];
-				size_t l = strlen(cell);
-				if (b != 0)
-					snprintf(cell + l, sizeof(cell) - l, " (%.3gx)", v / b);
-				else if (v == 0)
-					snprintf(cell + l, sizeof(cell) - l, " (=)");
-			}
-			fprintf(out, "%s%*s", md ? " | " : "  ", md ? 0 : width[r], cell);
+			size_t i = r * nk + k;
+			bool hb = base >= 0 && (size_t)base != r && has[(size_t)base * nk + k];
+			cell_text(m, has[i], vals[i], files[r], nv[i], hw[i], hb,
+				  hb ? vals[(size_t)base * nk + k] : 0, cell, sizeof(cell));
+			/* printf pads by bytes: the two-byte \u00b1 is one column. */
+			int pad = md ? 0 : width[r] + (strstr(cell, "\u00b1") ? 1 : 0);
+			fprintf(out, "%s%*s", md ? " | " : "  ", pad, cell);
 		}
 		fprintf(out, "%s\n", md ? " |" : "");
 	}
 out:
 	free(vals);
+	free(hw);
+	free(nv);
 	free(has);
 	free(files);
 	free(width);
@@ -263,14 +352,46 @@ out:
 
 static const char compare_usage[] =
 	"usage: rcusim compare [--db FILE] [--format text|csv|md] [--metric NAME|GLOB]...\n"
-	"                      [--base RUN_ID] [RUNS]\n"
+	"                      [--base RUN_ID] [--each] [RUNS]\n"
 	"\n"
 	"The key scalars of several runs side by side (default: the latest complete\n"
 	"run of each policy). Text and Markdown in human units; CSV in ns and bytes.\n"
+	"Runs that differ only by their seed make one column: the mean, its 95%\n"
+	"interval (Student's t) and n; --each shows every run on its own.\n"
 	"  --metric NAME|GLOB  these recorded scalars instead ('softirq.*', rcusim\n"
 	"                      metrics lists them), by their names (repeatable)\n"
 	"  --base RUN_ID       each other run's value also as a ratio to this run's\n"
 	"                      (text and md)\n";
+
+/* What makes runs the same but for their seed: scenario, policy, label and
+ * every parameter but scenario.seed (malloc'd), or NULL (message printed). */
+static char *run_key(rec_db *db, const rec_run_row *r)
+{
+	sqlite3_stmt *st;
+	char *key = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&key, &len);
+	if (!f)
+		return NULL;
+	fprintf(f, "%s\n%s\n%s\n%s\n", r->scenario, r->policy, r->label, r->status);
+	int rc = sqlite3_prepare_v2(rec_handle(db),
+				    "SELECT name, value FROM param WHERE run_id = ?1 AND name <> 'scenario.seed' "
+				    "ORDER BY name", -1, &st, NULL);
+	if (!rc) {
+		sqlite3_bind_int64(st, 1, r->run_id);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			fprintf(f, "%s=%s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1));
+		sqlite3_finalize(st);
+		rc = rc == SQLITE_DONE ? 0 : rc;
+	}
+	fclose(f);
+	if (rc) {
+		fprintf(stderr, "rcusim compare: %s\n", sqlite3_errstr(rc));
+		free(key);
+		return NULL;
+	}
+	return key;
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -279,6 +400,7 @@ int cmd_compare(int argc, char **argv)
 				 { NULL, NULL } };
 	const char **globs = calloc((size_t)argc + 1, sizeof(*globs));
 	size_t nglobs = 0;
+	bool aggregate = true;
 	key_metric *picked = NULL;
 	int64_t *ids = calloc(2 * ((size_t)argc + 1), sizeof(*ids));
 	cli_runsel sel = { .lo = ids, .hi = ids + argc + 1 };
@@ -300,6 +422,10 @@ int cmd_compare(int argc, char **argv)
 		if ((rc = cli_strs(argc, argv, &i, strs))) {
 			if (rc < 0)
 				goto out;
+			continue;
+		}
+		if (!strcmp(argv[i], "--each")) {
+			aggregate = false;
 			continue;
 		}
 		if ((rc = cli_opt(argc, argv, &i, "--metric", &mv))) {
@@ -350,19 +476,63 @@ int cmd_compare(int argc, char **argv)
 	}
 	if ((status = cli_load_runsel(db_path, &sel, "compare", &db, &rows, &nrows)))
 		goto out;
+	/* Runs that differ only by their seed make one column. */
+	ccol *cols = calloc(nrows + 1, sizeof(*cols));
+	int64_t *members = calloc(nrows + 1, sizeof(*members));
+	char **keys = calloc(nrows + 1, sizeof(*keys));
+	rec_run_row *heads = calloc(nrows + 1, sizeof(*heads));
+	size_t ncols = 0;
+	if (!cols || !members || !keys || !heads) {
+		fprintf(stderr, "rcusim compare: out of memory\n");
+		status = EXIT_IO;
+		goto out_cols;
+	}
+	for (size_t r = 0; r < nrows; r++)
+		if (!(keys[r] = aggregate ? run_key(db, &rows[r]) : NULL) && aggregate) {
+			status = EXIT_IO;
+			goto out_cols;
+		}
+	size_t used = 0;
+	bool *done = calloc(nrows + 1, sizeof(*done));
+	if (!done) {
+		status = EXIT_IO;
+		goto out_cols;
+	}
+	for (size_t r = 0; r < nrows; r++) {
+		if (done[r])
+			continue;
+		cols[ncols].ids = members + used;
+		heads[ncols] = rows[r];
+		for (size_t q = r; q < nrows; q++)
+			if (q == r || (aggregate && !done[q] && !strcmp(keys[q], keys[r]))) {
+				members[used++] = rows[q].run_id;
+				cols[ncols].n++;
+				done[q] = true;
+			}
+		ncols++;
+	}
+	free(done);
 	long base = -1;
 	if (base_s) {
-		for (size_t r = 0; r < nrows; r++)
-			if (rows[r].run_id == base_id)
-				base = (long)r;
+		for (size_t c = 0; c < ncols; c++)
+			for (size_t j = 0; j < cols[c].n; j++)
+				if (cols[c].ids[j] == base_id)
+					base = (long)c;
 		if (base < 0) {
 			fprintf(stderr, "rcusim compare: --base %s: not among the runs compared\n", base_s);
 			status = EXIT_USAGE;
-			goto out;
+			goto out_cols;
 		}
 	}
-	status = compare_table(db, rows, nrows, format, nglobs ? picked : key_metrics,
-			       nglobs ? npicked : nkey_metrics, base, stdout);
+	status = compare_table(db, heads, ncols, format, nglobs ? picked : key_metrics,
+			       nglobs ? npicked : nkey_metrics, base, cols, stdout);
+out_cols:
+	for (size_t r = 0; keys && r < nrows; r++)
+		free(keys[r]);
+	free(keys);
+	free(cols);
+	free(members);
+	free(heads);
 out:
 	free(rows);
 	free(ids);

@@ -296,4 +296,24 @@ expect_exit 0 "$RCUSIM" export --db ex.db 1 --hist
 expect_exit 2 "$RCUSIM" export --db ex.db --format xml
 expect_err "expected csv or json"
 
+
+# Runs that differ only by their seed: one column, the mean with its 95%
+# interval (Student's t, 2 degrees of freedom: 4.302653) and n; --each
+# shows them apart; a different parameter keeps a run apart.
+case=seeds
+for sd in 1 2 3; do
+	expect_exit 0 "$RCUSIM" run "$SRC/scenarios/tree-small.ini" --duration 100ms --db sd.db --quiet --seed $sd
+done
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/tree-small.ini" --duration 100ms --db sd.db --quiet --seed 4 --set rcu.blimit=20
+expect_exit 0 "$RCUSIM" compare --db sd.db 1-4 --metric cb.enqueued
+expect_out "runs 1,2,3: tree +run 4: tree"
+expect_out "n = 3 +n = 1"
+want=$(q sd.db "SELECT value FROM scalar WHERE name = 'cb.enqueued' AND run_id <= 3" | awk '{ s += $1; q += $1 * $1; n++ }
+	END { m = s / n; sd = sqrt((q - s * s / n) / (n - 1)); printf "%.1f %.2f", m, 4.302652729749464 * sd / sqrt(n) }')
+got=$(awk '/^cb.enqueued/ { print $2, $4 }' out | tr -d ,)
+awk -v g="$got" -v w="$want" 'BEGIN { split(g, a, " "); split(w, b, " "); exit !((a[1] - b[1])^2 < 0.01 && (a[2] - b[2])^2 < 0.01) }' &&
+	ok || bad "seed mean and interval: got $got, want $want"
+expect_exit 0 "$RCUSIM" compare --db sd.db 1-4 --metric cb.enqueued --each
+[ "$(grep -c '^cb.enqueued' out)" = 1 ] && [ "$(head -1 out | grep -o 'run [0-9]' | wc -l)" = 4 ] && ok || bad "--each: $(head -1 out)"
+
 finish
