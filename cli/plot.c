@@ -9,14 +9,49 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "cli.h"
 #include "commands.h"
 
-/* Export one series or CDF of one run to DATA/run<id>_<what>.dat. Returns
- * the number of points (0: nothing there), or -1. */
+/* The CDF rec_export_cdf() writes ("hi F" lines) as a survival curve:
+ * "x 1-F", the share above each bin's upper edge, where it is not 0 (a log
+ * axis has no 0), after "lo 1" at the first bin's lower edge. Returns the
+ * samples (0: none), or -1 with the reason in @err. */
+static int64_t export_ccdf(rec_db *db, int64_t id, const char *name, FILE *f, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int64_t n = rec_export_cdf(db, id, name, m, err, errlen);
+	fclose(m);
+	double lo, x, cdf;
+	sqlite3_stmt *st;
+	if (n > 0 && !sqlite3_prepare_v2(rec_handle(db), "SELECT min(lo) FROM hist WHERE run_id = ?1 AND name = ?2",
+					 -1, &st, NULL)) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && (lo = sqlite3_column_double(st, 0)) > 0)
+			fprintf(f, "%.17g 1\n", lo); /* a log axis has no 0 */
+		sqlite3_finalize(st);
+	}
+	for (char *l = buf; n > 0 && l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (sscanf(l, "%lf %lf", &x, &cdf) == 2 && 1 - cdf > 1e-12)
+			fprintf(f, "%.17g %.17g\n", x, 1 - cdf);
+	free(buf);
+	return n;
+}
+
+/* Export one series or survival curve of one run to DATA/run<id>_<what>.dat.
+ * Returns the number of points (0: nothing there), or -1. */
 static int64_t export(rec_db *db, const char *data, int64_t id, const char *what,
-		      const char *name, bool cdf)
+		      const char *name, bool ccdf)
 {
 	char path[PATH_MAX + 160], err[1024];
 	snprintf(path, sizeof(path), "%s/run%lld_%s.dat", data, (long long)id, what);
@@ -25,8 +60,8 @@ static int64_t export(rec_db *db, const char *data, int64_t id, const char *what
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	int64_t n = cdf ? rec_export_cdf(db, id, name, f, err, sizeof(err))
-			: rec_export_series(db, id, name, -1, f, err, sizeof(err));
+	int64_t n = ccdf ? export_ccdf(db, id, name, f, err, sizeof(err))
+			 : rec_export_series(db, id, name, -1, f, err, sizeof(err));
 	if (fclose(f) || n < 0) {
 		fprintf(stderr, "%s: %s\n", path, n < 0 ? err : strerror(errno));
 		return -1;
@@ -53,8 +88,13 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 	for (size_t i = 0; i < n; i++) {
 		const rec_run_row *r = &rows[i];
 		char lab[2 * REC_LABEL_MAX + 96];
-		snprintf(lab, sizeof(lab), "%s: %s (run %lld)", r->policy,
-			 r->label[0] ? r->label : r->scenario, (long long)r->run_id);
+		/* "policy: label (run N)", the label (or scenario) left out
+		 * where it only repeats the policy. */
+		const char *what = r->label[0] ? r->label : r->scenario;
+		if (!strcmp(what, r->policy))
+			snprintf(lab, sizeof(lab), "%s (run %lld)", r->policy, (long long)r->run_id);
+		else
+			snprintf(lab, sizeof(lab), "%s: %s (run %lld)", r->policy, what, (long long)r->run_id);
 		fprintf(f, "id[%zu] = %lld\nlabel[%zu] = ", i + 1, (long long)r->run_id, i + 1);
 		cli_gp_string(f, lab);
 		double mf = 0;
@@ -63,8 +103,8 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 			mf = 0;
 		fprintf(f, "\nmaxfiles[%zu] = %.17g\n", i + 1, mf);
 		if (export(db, data, r->run_id, "qlen", "cb.qlen", false) < 0 ||
-		    export(db, data, r->run_id, "latency_cdf", "cb.latency_ns", true) < 0 ||
-		    export(db, data, r->run_id, "softirq_cdf", "softirq.run_ns", true) < 0) {
+		    export(db, data, r->run_id, "latency_ccdf", "cb.latency_ns", true) < 0 ||
+		    export(db, data, r->run_id, "softirq_ccdf", "softirq.run_ns", true) < 0) {
 			status = EXIT_IO;
 			break;
 		}
@@ -82,7 +122,7 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 	}
 	if (status)
 		return status;
-	static const char *const figs[] = { "qlen", "latency_cdf", "softirq_cdf", "nr_files", "pinned",
+	static const char *const figs[] = { "qlen", "latency_ccdf", "softirq_ccdf", "nr_files", "pinned",
 					    "slab_pages" };
 	/* The first three are every run's; the others need the file table. */
 	for (size_t k = 0; k < sizeof(figs) / sizeof(figs[0]); k++) {
@@ -92,8 +132,10 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 		snprintf(script, sizeof(script), "%s.gp", figs[k]);
 		snprintf(file, sizeof(file), "%s/%s.%s", out, figs[k], format);
 		const char *args[] = { runs, data, file, format };
-		if ((status = cli_gnuplot(script, args, 4)))
+		if ((status = cli_gnuplot(script, args, 4))) {
+			unlink(file); /* a failed figure leaves no file */
 			return status;
+		}
 		printf("%s\n", file);
 	}
 	return 0;
@@ -105,8 +147,10 @@ static const char plot_usage[] =
 	"Draw the standard figures of several runs (default: the latest complete run\n"
 	"of each policy) into DIR (default figures/): queued callbacks over time,\n"
 	"nr_files over time with file-max, the memory callbacks pin and the filp\n"
-	"slab's pages over time, the callback latency CDF and the softirq run length\n"
-	"CDF. The data behind them goes to DIR/data/.\n";
+	"slab's pages over time, and as survival curves on log axes (the share\n"
+	"above x, so that the tail shows) the callback latency and the softirq run\n"
+	"length. The data behind them goes to DIR/data/. A figure gnuplot fails on\n"
+	"leaves no file.\n";
 
 int cmd_plot(int argc, char **argv)
 {

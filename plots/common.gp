@@ -11,7 +11,7 @@ if (ARG4 eq 'svg') {
 set output ARG3
 load ARG1
 set grid lw 0.5 lc rgb '#cccccc'
-set key below box opaque noenhanced
+set key tmargin center horizontal box opaque noenhanced
 set border lw 1
 set style line 1 lw 2 lc rgb '#1f77b4'
 set style line 2 lw 2 lc rgb '#d62728'

@@ -2,7 +2,7 @@
 # the size of its struct file), all CPUs, over simulated time, per run.
 call 'common.gp' ARG1 ARG2 ARG3 ARG4
 set title 'Memory pinned by RCU callbacks (struct files waiting for a grace period)'
-set xlabel 'simulated time (s)' offset 0,0.7
+set xlabel 'simulated time (s)'
 set ylabel 'bytes'
 set format y '%.1s%cB'
 set yrange [0:*]

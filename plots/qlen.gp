@@ -1,7 +1,7 @@
 # qlen.gp - queued RCU callbacks, all CPUs, over simulated time, per run.
 call 'common.gp' ARG1 ARG2 ARG3 ARG4
 set title 'Queued RCU callbacks, all CPUs'
-set xlabel 'simulated time (s)' offset 0,0.7
+set xlabel 'simulated time (s)'
 set ylabel 'callbacks queued (log scale)'
 set logscale y
 set format y '10^{%L}'

@@ -2,7 +2,7 @@
 # time, per run: what the file table holds in memory, live, pending or free.
 call 'common.gp' ARG1 ARG2 ARG3 ARG4
 set title 'filp slab pages (one machine page each)'
-set xlabel 'simulated time (s)' offset 0,0.7
+set xlabel 'simulated time (s)'
 set ylabel 'pages'
 set format y '%.1s%c'
 set yrange [0:*]

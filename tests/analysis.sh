@@ -22,9 +22,24 @@ expect_exit 3 "$RCUSIM" compare --db missing.db
 
 # plot: PNG and SVG figures with their data.
 "$RCUSIM" plot --db c.db --out figs >plot.out 2>&1 && ok || bad "plot: $(cat plot.out)"
-for f in qlen latency_cdf softirq_cdf; do
+for f in qlen latency_ccdf softirq_ccdf; do
 	[ -s "figs/$f.png" ] && [ "$(head -c 4 "figs/$f.png" | od -An -c | tr -d ' ')" = "211PNG" ] && ok || bad "figs/$f.png"
 done
+# The latency survival curve's data: 1 at the first bin's lower edge, then at
+# each bin's upper edge the share of callbacks above it, as the database's
+# histogram gives it, non-increasing, never 0 (a log axis).
+r=$(ls figs/data | sed -n 's/^run\([0-9]*\)_latency_ccdf.dat$/\1/p' | head -1)
+q c.db "SELECT min(lo) || ' 1' FROM hist WHERE run_id = $r AND name = 'cb.latency_ns'" >want.dat
+q c.db "SELECT hi, 1.0 - CAST(sum(count) OVER (ORDER BY lo) AS REAL) / sum(count) OVER () FROM hist
+	WHERE run_id = $r AND name = 'cb.latency_ns' ORDER BY lo" | tr '|' ' ' | awk '$2 > 1e-12' >>want.dat
+awk 'NR == FNR { x[NR] = $1; y[NR] = $2; n = NR; next }
+	{ m++; if (($1 - x[m])^2 > 1e-6 || ($2 - y[m])^2 > 1e-18 || (m > 1 && $2 > prev) || $2 <= 0) { print; bad = 1 } prev = $2 }
+	END { exit bad || m != n || n < 3 }' want.dat "figs/data/run${r}_latency_ccdf.dat" >ccdf.out &&
+	ok || bad "latency CCDF data against the histogram: $(head -2 ccdf.out) ($(wc -l <want.dat) lines wanted)"
+# A figure gnuplot fails on leaves no file (a run with no queue samples).
+"$RCUSIM" run "$S" --db z.db --duration 1ms --quiet >/dev/null
+"$RCUSIM" plot --db z.db --out zfigs >/dev/null 2>&1
+[ ! -e zfigs/qlen.png ] && ok || bad "a failed figure left zfigs/qlen.png"
 "$RCUSIM" plot --db c.db --out svgs --format svg 1 2 >/dev/null 2>&1 && grep -q '<svg' svgs/qlen.svg && ok || bad "plot svg"
 expect_exit 2 "$RCUSIM" plot --db c.db --format gif
 
