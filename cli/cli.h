@@ -128,9 +128,10 @@ typedef struct cli_runsel {
 int cli_runsel_arg(int argc, char **argv, int *i, cli_runsel *sel, const char *cmd);
 /* "RUN_ID... | A-B | --label GLOB | --scenario GLOB | --last N" help lines. */
 extern const char cli_runsel_help[];
-/* cli_load_runs() for a selection: ids and ranges in the order given (each
- * id once), filtered by the globs, of them the last N; with filters and
- * ranges only complete runs. What the default chose is said on stderr. */
+/* cli_load_runs() for a selection: ids alone in the order given; with a
+ * range or a filter, the runs in id order (each once) that an id or range
+ * names and the globs match, of them the last N, complete ones only (an id
+ * named alone may be incomplete). What the default chose is said on stderr. */
 int cli_load_runsel(const char *db_path, const cli_runsel *sel, const char *what, rec_db **db,
 		    rec_run_row **rows, size_t *nrows);
 /* On stderr: @row of @db_path is not complete, and why (lost: its owner is

@@ -181,7 +181,7 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 	for (size_t r = 0; r < n; r++)
 		for (size_t k = 0; k < nk; k++) {
 			size_t nm = cols ? cols[r].n : 1;
-			double sum = 0, sq = 0;
+			double mean = 0, m2 = 0; /* Welford's running mean and squared deviations */
 			size_t got = 0;
 			for (size_t j = 0; j < nm; j++) {
 				double v;
@@ -194,17 +194,18 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 					goto out;
 				}
 				if (present) {
-					sum += v;
-					sq += v * v;
 					got++;
+					double d = v - mean;
+					mean += d / (double)got;
+					m2 += d * (v - mean);
 				}
 			}
 			size_t i = r * nk + k;
 			has[i] = got > 0;
 			nv[i] = got;
-			vals[i] = got ? sum / (double)got : 0;
+			vals[i] = mean;
 			if (got > 1) {
-				double var = (sq - sum * sum / (double)got) / (double)(got - 1);
+				double var = m2 / (double)(got - 1);
 				hw[i] = gsl_cdf_tdist_Pinv(0.975, (double)(got - 1)) * sqrt(var > 0 ? var : 0) /
 					sqrt((double)got);
 			}

@@ -6,6 +6,7 @@
  * or with --hist the histograms' bins (run, label, metric, lo, hi, count);
  * CSV quoted as RFC 4180 says, or a JSON array of objects.
  */
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,9 +136,9 @@ static int export_run(exporter *x, sqlite3 *db, const rec_run_row *r)
 				snprintf(b, sizeof(b), "%lld", (long long)sqlite3_column_int64(st, 2));
 				vals[4] = b;
 			}
-			if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
+			if (sqlite3_column_type(st, 3) != SQLITE_NULL && isfinite(sqlite3_column_double(st, 3))) {
 				snprintf(v, sizeof(v), "%.17g", sqlite3_column_double(st, 3));
-				vals[5] = v;
+				vals[5] = v; /* else empty, null in JSON */
 			}
 		}
 		row(x, x->hist ? hcols : cols, vals, num, 6);

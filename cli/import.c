@@ -180,7 +180,7 @@ static void run_close(importer *im, icpu *c)
 		return;
 	/* ksoftirqd's back-to-back runs show no event between them: only
 	 * the runs elsewhere are delimited. */
-	if (c->run_rcu && !c->run_ksd) {
+	if (c->run_rcu && !c->run_ksd && !c->in_pass && c->run_end >= c->run_at) {
 		sim_hist_add(im->run_hist, (uint64_t)(c->run_end - c->run_at));
 		im->runs_other++;
 	}
@@ -270,7 +270,7 @@ static int line(importer *im, const char *l)
 	 * but what a pass itself traces (events inside a pass). */
 	if (EV("softirq_entry")) {
 		if (c->run_at < 0) {
-			c->run_at = ts;
+			c->run_at = c->run_end = ts;
 			c->run_ksd = !strncmp(comm, "ksoftirqd/", 10);
 			c->run_rcu = false;
 		}
@@ -507,7 +507,10 @@ int cmd_import(int argc, char **argv)
 		/* The median interval between a CPU's ticks is one jiffy (a
 		 * tickless idle CPU's longer ones are fewer on a loaded box). */
 		qsort(im.ticks, im.nticks, sizeof(*im.ticks), cmp_i64);
-		hz = llround(1e9 / (double)im.ticks[im.nticks / 2]);
+		int64_t jiffy = im.ticks[im.nticks / 2];
+		hz = jiffy > 10000 ? llround(1e9 / (double)jiffy) : 0; /* under 10 us: not ticks */
+		if (hz > 100000)
+			hz = 0;
 	}
 	snprintf(v, sizeof(v), "%lld", hz);
 	if (sim_params_set_value(p, "trace.hz", v, hz_s ? "--hz" : "the trace", err, sizeof(err)))

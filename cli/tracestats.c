@@ -73,7 +73,7 @@ typedef struct stats {
 
 static proc *proc_of(stats *s, int64_t pid)
 {
-	if (pid <= 0 || pid > (int64_t)1 << 31)
+	if (pid <= 0 || pid > (int64_t)1 << 22) /* PID_MAX_LIMIT */
 		return NULL;
 	if (pid >= s->npid) {
 		int64_t n = s->npid ? s->npid : 4096;

@@ -6,6 +6,7 @@
  * (lib/kstrtox.c: 1/y/Y/t/T/on true, 0/n/N/f/F/off false, nothing true);
  * jiffies, seconds and milliseconds where the kernel takes them.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,12 @@ typedef enum {
 	KV_LIST,   /* a CPU list, optional: none without "=" */
 	KV_WORD,   /* the word itself (preempt=) */
 	KV_SKEW,   /* 0/1 -> aligned/skewed */
-	KV_ONOFF,  /* on/off -> yes/no */
+	KV_ONOFF,  /* kstrtobool -> yes/no (nohz=on|off) */
+	KV_INTBOOL, /* an int module parameter read as a flag: nonzero -> yes */
+	KV_DIVISOR, /* rcu_divisor: a negative one is 7, at most 62 (tree.c 6.12:2530) */
+	KV_RESCHED, /* rcu_resched_ns: clamped to [1 ms, 1 s] (tree.c 6.12:2537) */
+	KV_QOVLD,   /* qovld: a negative one is 2 x qhimark (tree.c 6.12:5734-5737): auto */
+	KV_NOHZ_FULL, /* nohz_full=LIST: its CPUs offloaded too (rcu_init_nohz()) */
 } kv_kind;
 
 typedef struct kparam {
@@ -38,9 +44,9 @@ static const kparam kparams[] = {
 	{ "rcutree.blimit", "rcu.blimit", KV_SAME, "5005" },
 	{ "rcutree.qhimark", "rcu.qhimark", KV_SAME, "5098" },
 	{ "rcutree.qlowmark", "rcu.qlowmark", KV_SAME, "5102" },
-	{ "rcutree.qovld", "rcu.qovld", KV_SAME, "5106" },
-	{ "rcutree.rcu_divisor", "rcu.rcu_divisor", KV_SAME, "5120" },
-	{ "rcutree.rcu_resched_ns", "rcu.rcu_resched_ns", KV_NS, "5172" },
+	{ "rcutree.qovld", "rcu.qovld", KV_QOVLD, "5106" },
+	{ "rcutree.rcu_divisor", "rcu.rcu_divisor", KV_DIVISOR, "5120" },
+	{ "rcutree.rcu_resched_ns", "rcu.rcu_resched_ns", KV_RESCHED, "5172" },
 	{ "rcutree.rcu_fanout_leaf", "rcu.rcu_fanout_leaf", KV_SAME, "5141" },
 	{ "rcutree.jiffies_till_first_fqs", "rcu.jiffies_till_first_fqs", KV_SAME, "5039" },
 	{ "rcutree.jiffies_till_next_fqs", "rcu.jiffies_till_next_fqs", KV_SAME, "5045" },
@@ -50,23 +56,23 @@ static const kparam kparams[] = {
 	{ "rcutree.rcu_nocb_gp_stride", "rcu.nocb_gp_stride", KV_SAME, "5157" },
 	{ "rcutree.use_softirq", "rcu.use_softirq", KV_BOOL, "5193" },
 	{ "rcutree.enable_rcu_lazy", "rcu.lazy", KV_BOOL, "5203" },
-	{ "rcutree.rcu_normal_wake_from_gp", "rcu.normal_wake_from_gp", KV_BOOL, "5208" },
+	{ "rcutree.rcu_normal_wake_from_gp", "rcu.normal_wake_from_gp", KV_INTBOOL, "5208" },
 	{ "rcupdate.rcu_cpu_stall_timeout", "rcu.stall_timeout", KV_S, "5524" },
 	{ "rcupdate.rcu_exp_cpu_stall_timeout", "rcu.exp_stall_timeout", KV_MS, "5529" },
-	{ "rcupdate.rcu_expedited", "rcu.expedited", KV_BOOL, "5550" },
-	{ "rcupdate.rcu_normal", "rcu.normal", KV_BOOL, "5558" },
+	{ "rcupdate.rcu_expedited", "rcu.expedited", KV_INTBOOL, "5550" },
+	{ "rcupdate.rcu_normal", "rcu.normal", KV_INTBOOL, "5558" },
 	{ "rcu_nocbs", "rcu.nocbs", KV_LIST, "4966" },
 	{ "preempt", "sched.preempt", KV_WORD, "4805" },
 	{ "skew_tick", "irq.tick_phase", KV_SKEW, "6063" },
 	{ "nohz", "irq.nohz_idle", KV_ONOFF, "3959" },
+	{ "nohz_full", "rcu.nocbs", KV_NOHZ_FULL, "3963" },
 };
 #define NKPARAMS (sizeof(kparams) / sizeof(kparams[0]))
 
 /* Kernel parameters (or prefixes, ending in '.') that rcusim does not
  * model: named as such, not as unknown. */
 static const char *const unmodelled[] = {
-	"rcutree.", "rcupdate.", "rcutorture.", "rcuscale.", "refscale.", "rcu_nocb_poll",
-	"nohz_full", "isolcpus", "irqaffinity", "threadirqs", "nosmt", "maxcpus", "nr_cpus",
+	"rcutree.", "rcupdate.", "rcutorture.", "rcuscale.", "refscale.", "rcu_nocb_poll", "isolcpus", "irqaffinity", "threadirqs", "nosmt", "maxcpus", "nr_cpus",
 	"mitigations", "processor.", "intel_idle.", "idle", "tsc", "clocksource", "hpet",
 	"nosoftlockup", "nowatchdog", "nmi_watchdog", "audit", "quiet", "splash", "ro", "rw",
 	"root", "rootfstype", "rootflags", "init", "initrd", "BOOT_IMAGE", "console", "loglevel",
@@ -97,38 +103,37 @@ static bool is_unmodelled(const char *key)
 	return false;
 }
 
-/* kstrtobool(): 1, 0, or -1 if not a boolean. A missing value is true. */
+/* kstrtobool() (lib/kstrtox.c 6.12:348-382), which reads the first
+ * character (the second after 'o'): 1, 0, or -1 if not a boolean. A
+ * missing value is true, as for a bool module parameter. */
 static int kbool(const char *v)
 {
 	if (!v || !*v)
 		return 1;
 	switch (v[0]) {
 	case '1': case 'y': case 'Y': case 't': case 'T':
-		return v[1] ? -1 : 1;
+		return 1;
 	case '0': case 'n': case 'N': case 'f': case 'F':
-		return v[1] ? -1 : 0;
+		return 0;
 	case 'o': case 'O':
-		if ((v[1] == 'n' || v[1] == 'N') && !v[2])
-			return 1;
-		if ((v[1] == 'f' || v[1] == 'F') && (v[2] == 'f' || v[2] == 'F') && !v[3])
-			return 0;
-		return -1;
+		return v[1] == 'n' || v[1] == 'N' ? 1 : v[1] == 'f' || v[1] == 'F' ? 0 : -1;
 	default:
 		return -1;
 	}
 }
 
-/* A whole number, as the kernel's kstrtoint() takes it. */
-static bool knum(const char *v)
+/* A whole number as a module parameter's kstrtol() takes it (base 0:
+ * 0x hex, a leading 0 octal, an optional sign and newline): true and *@n. */
+static bool knum(const char *v, long long *n)
 {
-	if (*v == '-' || *v == '+')
-		v++;
-	if (!*v)
+	char *e;
+	errno = 0;
+	*n = strtoll(v, &e, 0);
+	if (e == v || errno)
 		return false;
-	for (; *v; v++)
-		if (*v < '0' || *v > '9')
-			return false;
-	return true;
+	if (*e == '\n')
+		e++;
+	return !*e;
 }
 
 /* Levenshtein distance, for "did you mean". */
@@ -218,6 +223,11 @@ static int set_one(sim_params *p, const char *assignment, const char *origin, ch
 	}
 	memcpy(key, ks, kl);
 	key[kl] = 0;
+	/* The kernel takes '-' and '_' in a parameter's name alike (parameq(),
+	 * kernel/params.c); rcusim's names have no '-'. */
+	for (char *c = key; *c && *c != '='; c++)
+		if (*c == '-')
+			*c = '_';
 	const char *vs = eq ? eq + 1 : NULL;
 	if (vs) {
 		while (*vs == ' ' || *vs == '\t')
@@ -246,7 +256,13 @@ static int set_one(sim_params *p, const char *assignment, const char *origin, ch
 	}
 	const kparam *kp = kparam_find(key);
 	if (!kp) {
-		if (is_unmodelled(key)) {
+		size_t near = 99;
+		for (size_t i = 0; i < NKPARAMS; i++) {
+			size_t d = distance(key, kparams[i].kernel);
+			if (d < near)
+				near = d;
+		}
+		if (is_unmodelled(key) && near > 2) {
 			snprintf(err, errlen, "%s: %s: a kernel parameter rcusim does not model (rcusim params --kernel lists those it maps)",
 				 origin, key);
 			return RCUSIM_KP_UNMODELLED;
@@ -264,39 +280,80 @@ static int set_one(sim_params *p, const char *assignment, const char *origin, ch
 	}
 	const char *x = eq ? val : NULL;
 	int b;
+	long long num;
 	switch (kp->kind) {
 	case KV_SAME:
 	case KV_NS:
 	case KV_S:
 	case KV_MS:
-		if (!x || !knum(x)) {
+	case KV_DIVISOR:
+	case KV_RESCHED:
+	case KV_QOVLD:
+	case KV_INTBOOL:
+		if (!x || !knum(x, &num)) {
 			snprintf(err, errlen, "%s: %s=%s: the kernel takes a whole number here", origin, key, x ? x : "");
 			return SIM_EINPUT;
 		}
-		snprintf(v, sizeof(v), "%s%s", x,
-			 kp->kind == KV_NS ? "ns" : kp->kind == KV_S ? "s" : kp->kind == KV_MS ? "ms" : "");
+		if (kp->kind == KV_DIVISOR)
+			num = num < 0 ? 7 : num > 62 ? 62 : num;
+		if (kp->kind == KV_RESCHED)
+			num = num < 1000000 ? 1000000 : num > 1000000000 ? 1000000000 : num;
+		if (kp->kind == KV_QOVLD && num < 0)
+			snprintf(v, sizeof(v), "auto");
+		else if (kp->kind == KV_INTBOOL)
+			snprintf(v, sizeof(v), "%s", num ? "yes" : "no");
+		else
+			snprintf(v, sizeof(v), "%lld%s", num,
+				 kp->kind == KV_NS || kp->kind == KV_RESCHED ? "ns"
+				 : kp->kind == KV_S			 ? "s"
+				 : kp->kind == KV_MS			 ? "ms"
+									 : "");
 		break;
 	case KV_BOOL:
-	case KV_SKEW:
-		if ((b = kbool(x)) < 0) {
-			snprintf(err, errlen, "%s: %s=%s: the kernel takes 0 or 1 here (kstrtobool: 1/y/on, 0/n/off)",
-				 origin, key, x);
-			return SIM_EINPUT;
-		}
-		snprintf(v, sizeof(v), "%s", kp->kind == KV_SKEW ? (b ? "skewed" : "aligned") : b ? "yes" : "no");
-		break;
 	case KV_ONOFF:
-		if (!x || (strcmp(x, "on") && strcmp(x, "off"))) {
-			snprintf(err, errlen, "%s: %s=%s: the kernel takes on or off here", origin, key, x ? x : "");
+		if ((b = kbool(x)) < 0 || (kp->kind == KV_ONOFF && !x)) {
+			snprintf(err, errlen, "%s: %s=%s: the kernel takes a boolean here (kstrtobool: 1/y/on, 0/n/off)",
+				 origin, key, x ? x : "");
 			return SIM_EINPUT;
 		}
-		snprintf(v, sizeof(v), "%s", strcmp(x, "on") ? "no" : "yes");
+		snprintf(v, sizeof(v), "%s", b ? "yes" : "no");
 		break;
-	case KV_LIST:
+	case KV_SKEW:
+		/* get_option(): an integer, nonzero skews (tick-sched.c 6.12:1564-1570). */
+		if (!x || !knum(x, &num)) {
+			snprintf(err, errlen, "%s: %s=%s: the kernel takes a whole number here", origin, key, x ? x : "");
+			return SIM_EINPUT;
+		}
+		snprintf(v, sizeof(v), "%s", num ? "skewed" : "aligned");
+		break;
+	case KV_LIST: {
 		/* "rcu_nocbs" alone sets up offloading with no CPU offloaded
-		 * (tree_nocb.h 6.12:59-70). */
-		snprintf(v, sizeof(v), "%s", x && *x ? x : "none");
+		 * (tree_nocb.h 6.12:59-70); nohz_full's CPUs are added to the
+		 * list whichever comes first. */
+		size_t ix = (size_t)sim_params_index(p, "rcu.nocbs");
+		const char *cur = sim_params_text(p, ix);
+		bool from_nohz = strstr(sim_params_origin(p, ix), "nohz_full") != NULL;
+		if (from_nohz && x && *x)
+			snprintf(v, sizeof(v), "%s,%s", cur, x);
+		else
+			snprintf(v, sizeof(v), "%s", from_nohz ? cur : x && *x ? x : "none");
 		break;
+	}
+	case KV_NOHZ_FULL: {
+		/* rcu_init_nohz() ors the nohz_full CPUs into the offloaded ones
+		 * (tree_nocb.h 6.12:1288-1309); the tick those CPUs stop is not
+		 * modelled. */
+		if (!x || !*x) {
+			snprintf(err, errlen, "%s: %s: no CPU list", origin, key);
+			return SIM_EINPUT;
+		}
+		const char *cur = sim_params_text(p, (size_t)sim_params_index(p, "rcu.nocbs"));
+		if (!strcmp(cur, "none") || !*cur)
+			snprintf(v, sizeof(v), "%s", x);
+		else
+			snprintf(v, sizeof(v), "%s,%s", cur, x);
+		break;
+	}
 	case KV_WORD:
 		if (!x || !*x) {
 			snprintf(err, errlen, "%s: %s: no value", origin, key);
@@ -335,7 +392,13 @@ int rcusim_set_cmdline(sim_params *p, const char *cmdline, const char *origin, c
 				quoted = !quoted;
 			if (n + 1 < sizeof(word))
 				word[n++] = *s;
+			else
+				n = sizeof(word); /* too long: said below */
 			s++;
+		}
+		if (n >= sizeof(word)) {
+			snprintf(err, errlen, "%s: a word of more than %zu characters", origin, sizeof(word) - 1);
+			return SIM_EINPUT;
 		}
 		word[n] = 0;
 		if (!strcmp(word, "--"))
@@ -371,14 +434,19 @@ void rcusim_kernel_params_print(void *out)
 	FILE *f = out;
 	for (size_t i = 0; i < NKPARAMS; i++) {
 		const kparam *k = &kparams[i];
-		const char *how = k->kind == KV_BOOL    ? "0/1 (kstrtobool) -> no/yes"
+		const char *how = k->kind == KV_BOOL    ? "kstrtobool (1/y/on, 0/n/off) -> yes/no"
 				  : k->kind == KV_NS    ? "nanoseconds"
 				  : k->kind == KV_S     ? "seconds"
 				  : k->kind == KV_MS    ? "milliseconds"
 				  : k->kind == KV_LIST  ? "CPU list; alone: none offloaded"
 				  : k->kind == KV_WORD  ? "none|voluntary|full|lazy"
-				  : k->kind == KV_SKEW  ? "0/1 -> aligned/skewed"
-				  : k->kind == KV_ONOFF ? "on/off -> yes/no"
+				  : k->kind == KV_SKEW  ? "an int: 0 aligned, else skewed"
+				  : k->kind == KV_ONOFF ? "kstrtobool (on/off) -> yes/no"
+				  : k->kind == KV_INTBOOL ? "an int, nonzero -> yes"
+				  : k->kind == KV_DIVISOR ? "negative -> 7, at most 62"
+				  : k->kind == KV_RESCHED ? "ns, clamped to 1 ms..1 s"
+				  : k->kind == KV_QOVLD ? "negative -> auto (2 x qhimark)"
+				  : k->kind == KV_NOHZ_FULL ? "CPU list, added to rcu.nocbs (rcu_init_nohz); its tick not modelled"
 							: "as the kernel's number";
 		fprintf(f, "%-36s %-28s %s (kernel-parameters.txt 6.12:%s)\n", k->kernel, k->rcusim, how, k->line);
 	}

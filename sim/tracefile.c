@@ -58,6 +58,7 @@ int sim_tracefile_open(sim_tracefile *t, const char *path)
 int sim_tracefile_next(sim_tracefile *t, const char **line)
 {
 	ssize_t len;
+	errno = 0;
 	while ((len = getline(&t->buf, &t->cap, t->in)) > 0) {
 		t->lineno++;
 		if (t->buf[len - 1] != '\n') {
@@ -90,6 +91,8 @@ int sim_tracefile_next(sim_tracefile *t, const char **line)
 	}
 	if (len < 0 && errno == ENOMEM)
 		return -1;
+	if (ferror((FILE *)t->in))
+		t->truncated = true; /* a read error: what was read is not the whole file */
 	return 0;
 }
 
@@ -117,8 +120,11 @@ static int64_t parse_ts(const char *s, const char **end)
 	const char *p = s;
 	if (*p < '0' || *p > '9')
 		return -1;
-	while (*p >= '0' && *p <= '9')
+	for (int d = 0; *p >= '0' && *p <= '9'; d++) {
+		if (d == 12)
+			return -1; /* no trace runs for 10^12 s: not a time */
 		sec = sec * 10 + (*p++ - '0');
+	}
 	if (*p != '.')
 		return -1;
 	p++;
@@ -218,8 +224,11 @@ bool sim_strace_parse(const char *l, sim_strace_ev *ev)
 	int nd = 0;
 	if (*p < '0' || *p > '9')
 		return false;
-	while (*p >= '0' && *p <= '9')
+	for (int d = 0; *p >= '0' && *p <= '9'; d++) {
+		if (d == 12)
+			return false; /* seconds since 1970 have 10 digits */
 		sec = sec * 10 + (*p++ - '0');
+	}
 	if (*p++ != '.')
 		return false;
 	while (*p >= '0' && *p <= '9') {

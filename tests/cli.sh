@@ -195,7 +195,7 @@ KS=$SRC/scenarios/x86-256-callrcu-6.12.ini
 expect_exit 0 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --set rcutree.blimit=1000 \
 	--set rcupdate.rcu_expedited=1 --set rcu_nocbs=1-63 --set skew_tick=1 --set preempt=full \
 	--set rcutree.rcu_resched_ns=2000000 --set rcupdate.rcu_cpu_stall_timeout=60 --set nohz=off \
-	--set rcutree.use_softirq=n --set rcutree.jiffies_till_first_fqs=3
+	--set rcutree.use_softirq=n --set rcutree.jiffies_till_first_fqs=0x3
 got=$(q k.db "SELECT group_concat(name || '=' || value, ' ') FROM (SELECT name, value FROM param WHERE run_id = 1 AND name IN
 	('rcu.blimit', 'rcu.expedited', 'rcu.nocbs', 'irq.tick_phase', 'sched.preempt', 'rcu.rcu_resched_ns',
 	 'rcu.stall_timeout', 'irq.nohz_idle', 'rcu.use_softirq', 'rcu.jiffies_till_first_fqs') ORDER BY name)")
@@ -209,14 +209,31 @@ expect_err_line "--set: rcutree.gp_init_delay: a kernel parameter rcusim does no
 expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --set rcu.blimt=3
 expect_err_line "--set: rcu.blimt: unknown parameter, neither rcusim's nor a kernel parameter it maps; did you mean rcu.blimit, rcu.boost?"
 expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --set rcutree.use_softirq=maybe
-expect_err "rcutree.use_softirq=maybe: the kernel takes 0 or 1 here"
+expect_err "rcutree.use_softirq=maybe: the kernel takes a boolean here"
+# The kernel's readings: a negative rcu_divisor is 7, rcu_resched_ns is
+# clamped to 1 ms..1 s, a negative qovld is 2 x qhimark, rcu_expedited is an
+# int (2 is on, y is not a number), '-' and '_' are alike, nohz_full's CPUs
+# are offloaded as rcu_init_nohz() does whichever of it and rcu_nocbs comes
+# first, skew_tick takes any nonzero number, and a typo under rcutree. gets
+# the nearest name.
+expect_exit 0 "$RCUSIM" run "$KS" --duration 20ms --db k2.db --quiet --set rcutree.rcu_divisor=-1 \
+	--set rcutree.rcu-resched-ns=0 --set rcutree.qovld=-1 --set rcupdate.rcu_expedited=2 --set nohz_full=4-7 \
+	--set rcu_nocbs=1 --set skew_tick=2
+got=$(q k2.db "SELECT group_concat(name || '=' || value, ' ') FROM (SELECT name, value FROM param WHERE name IN
+	('rcu.rcu_divisor', 'rcu.rcu_resched_ns', 'rcu.qovld', 'rcu.expedited', 'rcu.nocbs', 'irq.tick_phase') ORDER BY name)")
+[ "$got" = "irq.tick_phase=skewed rcu.expedited=yes rcu.nocbs=4-7,1 rcu.qovld=auto rcu.rcu_divisor=7 rcu.rcu_resched_ns=1000000ns" ] &&
+	ok || bad "the kernel's readings: $got"
+expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k2.db --quiet --set rcupdate.rcu_expedited=y
+expect_err "rcupdate.rcu_expedited=y: the kernel takes a whole number here"
+expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k2.db --quiet --set rcutree.blimt=3
+expect_err "did you mean rcutree.blimit"
 expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --set rcutree.blimit=lots
 expect_err "rcutree.blimit=lots: the kernel takes a whole number here"
 # A whole command line, from the option or a file (a /proc/cmdline).
 echo 'BOOT_IMAGE=/boot/vmlinuz-6.12.0 root=UUID=0b1c ro quiet rcutree.blimit=100 rcu_nocbs=0-3 nohz_full=1-3 i915.modeset=0 -- init-arg' >cmdline
 expect_exit 0 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --cmdline-file cmdline
-expect_err_line "rcusim: --cmdline-file: not modelled, left out: BOOT_IMAGE root ro quiet nohz_full i915.modeset"
-[ "$(q k.db "SELECT group_concat(value, ' ') FROM (SELECT value FROM param WHERE run_id = 3 AND name IN ('rcu.blimit', 'rcu.nocbs') ORDER BY name)")" = "100 0-3" ] &&
+expect_err_line "rcusim: --cmdline-file: not modelled, left out: BOOT_IMAGE root ro quiet i915.modeset"
+[ "$(q k.db "SELECT group_concat(value, ' ') FROM (SELECT value FROM param WHERE run_id = 3 AND name IN ('rcu.blimit', 'rcu.nocbs') ORDER BY name)")" = "100 0-3,1-3" ] &&
 	ok || bad "--cmdline-file set"
 expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --cmdline "rcutree.blimit=100 rcu.blimt=3"
 expect_err "rcu.blimt: unknown parameter"
@@ -231,7 +248,7 @@ expect_exit 0 "$RCUSIM" params 'rcu.jiffies_till_*'
 expect_exit 2 "$RCUSIM" params rcu.blimt
 expect_err_line "rcusim params: rcu.blimt: no such parameter; did you mean rcu.blimit, rcu.boost?"
 expect_exit 0 "$RCUSIM" params --kernel
-expect_out "^rcutree.use_softirq +rcu.use_softirq +0/1"
+expect_out "^rcutree.use_softirq +rcu.use_softirq +kstrtobool"
 
 
 # Choosing runs for compare and plot: ids, ranges, label and scenario

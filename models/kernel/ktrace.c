@@ -5,9 +5,9 @@
  * text in the format of the tracefs trace file (and of trace-cmd report),
  * or as Chrome trace-event JSON for Perfetto, chrome://tracing and
  * speedscope: per CPU a track (pid 0, tid = CPU) of task slices and
- * wakeups, and one (tid 100000 + CPU) of its ticks, IPIs, softirq passes,
- * rcu_do_batch()es and injected faults, every slice a begin and an end
- * event; and an RCU track
+ * wakeups, one (tid 100000 + CPU) of its ticks, IPIs, softirq passes and
+ * rcu_do_batch()es, and one (tid 200000 + CPU) of injected faults, every
+ * slice a begin and an end event; and an RCU track
  * (pid 1) of grace periods (async begin/end by gp_seq) and the queued
  * callbacks (a counter at each sample); an injected fault is a slice on
  * each CPU it hits (JSON only: the kernel has no tracepoint for it).
@@ -332,7 +332,8 @@ static double us(sim_time t) { return (double)t / 1e3; }
  * rcu_do_batch()es and faults, apart from its task slices (tid = CPU), so
  * that neither track's slices end where the other's do. */
 #define IRQ_TID(cpu) (IRQ_TID_BASE + (cpu))
-enum { IRQ_TID_BASE = 100000 };
+#define FAULT_TID(cpu) (FAULT_TID_BASE + (cpu))
+enum { IRQ_TID_BASE = 100000, FAULT_TID_BASE = 200000 };
 
 static void json_end(ktrace *tr, int tid, const struct pend_end *p)
 {
@@ -362,7 +363,7 @@ static void json_irq_slice(ktrace *tr, int cpu, const char *name, bool fault, co
 		   fault ? "injected fault: " : "", name, cat, us(s), IRQ_TID(cpu), args);
 	struct pend_end p = { e, name, cat, fault };
 	struct pend_end *st = tr->pend + (size_t)cpu * PEND_MAX;
-	if (tr->npend[cpu] == PEND_MAX) /* deeper than anything nests: end the outermost now */
+	if (tr->npend[cpu] == PEND_MAX) /* deeper than anything nests: end the innermost now */
 		json_irq_flush(tr, cpu, st[tr->npend[cpu] - 1].end);
 	if (tr->npend[cpu] == PEND_MAX)
 		json_end(tr, IRQ_TID(cpu), &p);
@@ -444,7 +445,12 @@ static void write_json(ktrace *tr, const trec *r)
 		json_irq_slice(tr, cpu, "rcu_do_batch", false, "rcu", r->ts, r->t1, args);
 		break;
 	case TE_FAULT:
-		json_irq_slice(tr, cpu, r->s, true, "fault", r->ts, r->t1, ""); /* irqs off: nothing else there */
+		/* Its own track: a fault that leaves interrupts on overlaps the
+		 * interrupt track's slices without nesting. */
+		json_event(tr, "{\"name\":\"injected fault: %s\",\"cat\":\"fault\",\"ph\":\"B\",\"ts\":%.3f,"
+			   "\"pid\":0,\"tid\":%d}", r->s, us(r->ts), FAULT_TID(cpu));
+		json_event(tr, "{\"name\":\"injected fault: %s\",\"cat\":\"fault\",\"ph\":\"E\",\"ts\":%.3f,"
+			   "\"pid\":0,\"tid\":%d}", r->s, us(r->t1), FAULT_TID(cpu));
 		break;
 	case TE_COUNTER:
 		json_event(tr,
@@ -713,8 +719,10 @@ int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errl
 					   "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
 					   "\"args\":{\"name\":\"CPU %d\"}},\n"
 					   "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
-					   "\"args\":{\"name\":\"CPU %d irq+softirq\"}}",
-					   i, i, IRQ_TID(i), i);
+					   "\"args\":{\"name\":\"CPU %d irq+softirq\"}},\n"
+					   "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
+					   "\"args\":{\"name\":\"CPU %d injected faults\"}}",
+					   i, i, IRQ_TID(i), i, FAULT_TID(i), i);
 	} else {
 		fprintf(tr->out,
 			"# tracer: nop\n#\n# rcusim timeline: %d CPUs\n#\n"

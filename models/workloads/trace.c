@@ -277,7 +277,7 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 		return -1;
 	int64_t ts = ev->ts;
 	if (c->in_at < 0)
-		c->in_at = b->t0;
+		c->in_at = ts; /* this CPU's first event: its buffer may begin after the others' */
 	uint64_t v;
 	if (sim_ftrace_is(ev, "sched_switch")) {
 		const char *pc = "", *nc = "", *st = "";
@@ -801,6 +801,15 @@ static void trace_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, d
 				break;
 			}
 			job_opened(c);
+			if (o->kind == OP_EXEC)
+				/* The old image's executable goes with its mm. */
+				for (int i = 0; i < st->nfd; i++)
+					if (st->fd[i].fd == -1) {
+						slab_obj old = st->fd[i].obj;
+						st->fd[i] = st->fd[--st->nfd];
+						job_close(c, now, at, old, eff);
+						break;
+					}
 			if (add_fd(k, st, o->kind == OP_EXEC ? -1 : o->ns, obj))
 				return;
 			break;
