@@ -333,4 +333,23 @@ awk -v g="$got" -v w="$want" 'BEGIN { split(g, a, " "); split(w, b, " "); exit !
 expect_exit 0 "$RCUSIM" compare --db sd.db 1-4 --metric cb.enqueued --each
 [ "$(grep -c '^cb.enqueued' out)" = 1 ] && [ "$(head -1 out | grep -o 'run [0-9]' | wc -l)" = 4 ] && ok || bad "--each: $(head -1 out)"
 
+
+# Idle and tick counts (issue 34's energy proxy): every tick of every CPU is
+# taken or stopped (CPUs x HZ x duration, the ticks at the multiples of a
+# jiffy), and a CPU's idle entries and exits alternate (they differ by at
+# most the CPUs, each idle or not at the start and the end).
+case=idle_ticks
+for sc in x86-256-syncrcu-6.12:256:250 phone-8-lazy:8:250 dev-vm-churn:2:250; do
+	name=${sc%%:*}; rest=${sc#*:}; ncpu=${rest%%:*}; hz=${rest#*:}
+	expect_exit 0 "$RCUSIM" run "$SRC/scenarios/$name.ini" --duration 200ms --db it.db --quiet
+	v() { q it.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = (SELECT max(run_id) FROM run) AND name = '$1'"; }
+	[ $(($(v tick.taken) + $(v tick.stopped))) -eq $((ncpu * hz / 5)) ] && ok ||
+		bad "$name: $(v tick.taken) ticks taken + $(v tick.stopped) stopped, want $((ncpu * hz / 5))"
+	d=$(($(v idle.exits) - $(v idle.entries)))
+	[ "${d#-}" -le "$ncpu" ] && [ "$(v idle.entries)" -le "$(v sched.ctxsw)" ] && ok ||
+		bad "$name: idle entries $(v idle.entries), exits $(v idle.exits), switches $(v sched.ctxsw)"
+done
+# A tickless idle CPU takes no tick: the phone's 6 idle CPUs stop theirs.
+[ "$(q it.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 2 AND name = 'tick.stopped'")" -eq $((6 * 250 / 5)) ] &&
+	ok || bad "the phone's idle CPUs took ticks"
 finish

@@ -267,10 +267,13 @@ void kcpu_schedule(kcpu *c, sim_time now)
 		k->cnt.wait_max = c->rq.last_wait_ns;
 	if (!prev != !next) {
 		/* The idle loop's extended quiescent state. */
-		if (next)
+		if (next) {
 			rf->idle_exit(k->rcu.rsp, c->id);
-		else
+			k->cnt.idle_exits++;
+		} else {
 			rf->idle_enter(k->rcu.rsp, c->id);
+			k->cnt.idle_entries++;
+		}
 	}
 	kcpu_update_busy(c);
 	sim_time t = now;

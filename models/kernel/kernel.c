@@ -490,6 +490,13 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	if (k->cnt.ksd_wakeups)
 		rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wait_max_ns", (double)ksd_wait);
 	rc |= sim_metrics_scalar(m, "sched.ctxsw", (double)switches);
+	rc |= sim_metrics_scalar(m, "idle.entries", (double)k->cnt.idle_entries);
+	rc |= sim_metrics_scalar(m, "idle.exits", (double)k->cnt.idle_exits);
+	if (now > 0)
+		rc |= sim_metrics_scalar(m, "idle.exits_per_cpu_s",
+					 (double)k->cnt.idle_exits / k->mach.ncpus / ((double)now / 1e9));
+	rc |= sim_metrics_scalar(m, "tick.taken", (double)k->cnt.ticks_taken);
+	rc |= sim_metrics_scalar(m, "tick.stopped", (double)k->cnt.ticks_stopped);
 	rc |= sim_metrics_scalar(m, "sched.wait_max_ns", (double)k->cnt.wait_max);
 	rc |= sim_metrics_scalar(m, "ipi.resched_sent", (double)k->cnt.ipis);
 	rc |= sim_metrics_scalar(m, "softirq.runs_irq_exit", (double)k->cnt.runs[RUN_IRQ_EXIT]);

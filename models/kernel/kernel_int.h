@@ -390,6 +390,10 @@ typedef struct kcounters {
 	uint64_t runs[3];       /* softirq runs started, by run_ctx */
 	uint64_t passes[3];     /* their __do_softirq passes, by run_ctx */
 	uint64_t run_stops[RUN_NSTOP]; /* softirq runs ended, by why */
+	uint64_t idle_entries;  /* a CPU's switches to its idle task */
+	uint64_t idle_exits;    /* and away from it: wake-ups from idle */
+	uint64_t ticks_taken;   /* tick interrupts whose handler ran */
+	uint64_t ticks_stopped; /* ticks a tickless idle CPU did not take (irq.nohz_idle) */
 } kcounters;
 
 /* 9. The injected fault (fault.*): which CPUs, when, and its two events. */

@@ -135,8 +135,11 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		return;
 	}
 	if (__builtin_expect(k->mach.nohz_idle, 0) && !c->rq.curr && !c->in_softirq &&
-	    !c->softirq_pending && !rf->needs_cpu(k->rcu.rsp, c->id))
+	    !c->softirq_pending && !rf->needs_cpu(k->rcu.rsp, c->id)) {
+		k->cnt.ticks_stopped++;
 		return; /* idle with its tick stopped (tick_nohz_idle_stop_tick()) */
+	}
+	k->cnt.ticks_taken++;
 	if (ktr(k))
 		ktrace_irq(k, c, now, now + stretch(c, k->mach.tick_cost), 236);
 	if (c->in_softirq) {
