@@ -122,6 +122,10 @@ typedef struct cli_runsel {
 	const char *scenario;   /* --scenario GLOB */
 	int64_t last;           /* --last N, 0 none */
 } cli_runsel;
+/* Room in @sel for the ids and ranges of @argc arguments: 0 or -1 (out of
+ * memory). cli_runsel_free() frees it. */
+int cli_runsel_init(cli_runsel *sel, int argc);
+void cli_runsel_free(cli_runsel *sel);
 /* The selection options of @argv[*i] (--label GLOB, --scenario GLOB,
  * --last N, ID, A-B, A..B): 1 taken (*i moved on), 0 not one, -1 bad
  * (message printed). */

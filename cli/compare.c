@@ -403,14 +403,14 @@ int cmd_compare(int argc, char **argv)
 	size_t nglobs = 0;
 	bool aggregate = true;
 	key_metric *picked = NULL;
-	int64_t *ids = calloc(2 * ((size_t)argc + 1), sizeof(*ids));
-	cli_runsel sel = { .lo = ids, .hi = ids + argc + 1 };
+	cli_runsel sel;
+	int selrc = cli_runsel_init(&sel, argc);
 	int rc, status = EXIT_USAGE;
 	rec_db *db = NULL;
 	rec_run_row *rows = NULL;
 	size_t nrows = 0;
-	if (!ids || !globs) {
-		free(ids);
+	if (selrc || !globs) {
+		cli_runsel_free(&sel);
 		free(globs);
 		return EXIT_IO;
 	}
@@ -536,7 +536,7 @@ out_cols:
 	free(heads);
 out:
 	free(rows);
-	free(ids);
+	cli_runsel_free(&sel);
 	free(globs);
 	free(picked);
 	rec_close(db);

@@ -70,6 +70,21 @@ const char cli_runsel_help[] =
 	"patterns, e.g. 'tree-*'), --last N (of those, the last N); combined, all must\n"
 	"hold. None: the latest complete run of each policy (said on stderr).\n";
 
+int cli_runsel_init(cli_runsel *sel, int argc)
+{
+	*sel = (cli_runsel){ 0 };
+	if (!(sel->lo = calloc(2 * ((size_t)argc + 1), sizeof(*sel->lo))))
+		return -1;
+	sel->hi = sel->lo + argc + 1;
+	return 0;
+}
+
+void cli_runsel_free(cli_runsel *sel)
+{
+	free(sel->lo);
+	*sel = (cli_runsel){ 0 };
+}
+
 int cli_runsel_arg(int argc, char **argv, int *i, cli_runsel *sel, const char *cmd)
 {
 	const char *a = argv[*i];

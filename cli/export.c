@@ -151,14 +151,14 @@ int cmd_export(int argc, char **argv)
 {
 	const char *db_path = "rcusim.db", *format = "csv";
 	const cli_str strs[] = { { "--db", &db_path }, { "--format", &format }, { NULL, NULL } };
-	int64_t *ids = calloc(2 * ((size_t)argc + 1), sizeof(*ids));
-	cli_runsel sel = { .lo = ids, .hi = ids + argc + 1 };
+	cli_runsel sel;
+	int selrc = cli_runsel_init(&sel, argc);
 	exporter x = { .out = stdout };
 	int rc, status = EXIT_USAGE;
 	rec_db *db = NULL;
 	rec_run_row *rows = NULL;
 	size_t nrows = 0;
-	if (!ids)
+	if (selrc)
 		return EXIT_IO;
 	for (int i = 1; i < argc; i++) {
 		if (cli_help(argv[i], export_usage)) {
@@ -200,7 +200,7 @@ int cmd_export(int argc, char **argv)
 	status = fflush(stdout) || ferror(stdout) ? EXIT_IO : 0;
 out:
 	free(rows);
-	free(ids);
+	cli_runsel_free(&sel);
 	rec_close(db);
 	return status;
 }

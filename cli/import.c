@@ -73,72 +73,6 @@ static const sim_param_def import_params[IP_COUNT] = {
 	  "Start scheduler-tick), else 0 (unknown)", "the trace or --hz" },
 };
 
-/* rhp -> rcu_callback time, open addressing (rcu_callback/rcu_invoke_callback). */
-typedef struct cbmap {
-	uint64_t *key;
-	int64_t *t;
-	size_t cap, n;
-} cbmap;
-
-static int cbmap_put(cbmap *m, uint64_t k, int64_t t)
-{
-	if (2 * (m->n + 1) > m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 1024;
-		uint64_t *key = calloc(cap, sizeof(*key));
-		int64_t *tt = calloc(cap, sizeof(*tt));
-		if (!key || !tt) {
-			free(key);
-			free(tt);
-			return -1;
-		}
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->key[i]) {
-				size_t j = (m->key[i] * 0x9E3779B97F4A7C15u) & (cap - 1);
-				while (key[j])
-					j = (j + 1) & (cap - 1);
-				key[j] = m->key[i];
-				tt[j] = m->t[i];
-			}
-		free(m->key);
-		free(m->t);
-		m->key = key;
-		m->t = tt;
-		m->cap = cap;
-	}
-	size_t j = (k * 0x9E3779B97F4A7C15u) & (m->cap - 1);
-	while (m->key[j] && m->key[j] != k)
-		j = (j + 1) & (m->cap - 1);
-	if (!m->key[j])
-		m->n++;
-	m->key[j] = k;
-	m->t[j] = t;
-	return 0;
-}
-
-/* The time of @k's rcu_callback, removed, or -1. (A removal leaves a
- * tombstone-free table by re-inserting the cluster after it.) */
-static int64_t cbmap_take(cbmap *m, uint64_t k)
-{
-	if (!m->cap)
-		return -1;
-	size_t j = (k * 0x9E3779B97F4A7C15u) & (m->cap - 1);
-	while (m->key[j] && m->key[j] != k)
-		j = (j + 1) & (m->cap - 1);
-	if (!m->key[j])
-		return -1;
-	int64_t t = m->t[j];
-	m->key[j] = 0;
-	m->n--;
-	for (size_t i = (j + 1) & (m->cap - 1); m->key[i]; i = (i + 1) & (m->cap - 1)) {
-		uint64_t kk = m->key[i];
-		int64_t tt = m->t[i];
-		m->key[i] = 0;
-		m->n--;
-		(void)cbmap_put(m, kk, tt);
-	}
-	return t;
-}
-
 /* Per CPU. */
 typedef struct icpu {
 	bool seen;
@@ -163,8 +97,8 @@ typedef struct importer {
 	uint64_t lines, lost, pk, po, sw, kw, gw, gps, invoked_batch, invoked_cb;
 	bool has_batch, has_invoke, has_gp;
 	int64_t ksd_wait_max;
-	cbmap starts;        /* rcu_grace_period start by gp_seq */
-	cbmap cbs;           /* rcu_callback by rhp */
+	sim_tmap starts;        /* rcu_grace_period start by gp_seq */
+	sim_tmap cbs;           /* rcu_callback by rhp */
 	sim_metrics *m;
 	sim_hist *gp_hist, *lat_hist, *run_hist;
 	uint64_t runs_other; /* softirq runs with an RCU pass outside ksoftirqd */
@@ -343,11 +277,11 @@ static int line(importer *im, const char *l)
 			return 1;
 		im->has_gp = true;
 		if (!strncmp(e, "start", 5)) {
-			if (cbmap_put(&im->starts, (uint64_t)seq + 1, ts))
+			if (sim_tmap_put(&im->starts, (uint64_t)seq + 1, ts))
 				return -1;
 		} else if (!strncmp(e, "end", 3) && (e[3] == 0 || e[3] == ' ' || e[3] == '\n')) {
 			im->gps++;
-			int64_t s = cbmap_take(&im->starts, (uint64_t)seq + 1);
+			int64_t s = sim_tmap_take(&im->starts, (uint64_t)seq + 1);
 			if (s >= 0)
 				sim_hist_add(im->gp_hist, (uint64_t)(ts - s));
 		}
@@ -356,13 +290,13 @@ static int line(importer *im, const char *l)
 		if (sim_ftrace_field(rest, "CBs-invoked=", false, &v))
 			im->invoked_batch += v;
 	} else if (EV("rcu_callback")) {
-		if (sim_ftrace_field(rest, "rhp=", true, &v) && cbmap_put(&im->cbs, v, ts))
+		if (sim_ftrace_field(rest, "rhp=", true, &v) && sim_tmap_put(&im->cbs, v, ts))
 			return -1;
 	} else if (EV("rcu_invoke_callback")) {
 		im->has_invoke = true;
 		im->invoked_cb++;
 		if (sim_ftrace_field(rest, "rhp=", true, &v)) {
-			int64_t s = cbmap_take(&im->cbs, v);
+			int64_t s = sim_tmap_take(&im->cbs, v);
 			if (s >= 0)
 				sim_hist_add(im->lat_hist, (uint64_t)(ts - s));
 		}
@@ -551,10 +485,8 @@ nomem:
 out:
 	sim_tracefile_close(&tf);
 	free(im.cpu);
-	free(im.starts.key);
-	free(im.starts.t);
-	free(im.cbs.key);
-	free(im.cbs.t);
+	sim_tmap_free(&im.starts);
+	sim_tmap_free(&im.cbs);
 	free(im.ticks);
 	sim_metrics_destroy(im.m);
 	sim_params_destroy(p);

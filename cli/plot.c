@@ -157,13 +157,13 @@ int cmd_plot(int argc, char **argv)
 	const char *db_path = "rcusim.db", *outdir = "figures", *format = "png";
 	const cli_str strs[] = { { "--db", &db_path }, { "--out", &outdir }, { "--format", &format },
 				 { NULL, NULL } };
-	int64_t *ids = calloc(2 * ((size_t)argc + 1), sizeof(*ids));
-	cli_runsel sel = { .lo = ids, .hi = ids + argc + 1 };
+	cli_runsel sel;
+	int selrc = cli_runsel_init(&sel, argc);
 	size_t nrows = 0;
 	int rc, status = EXIT_USAGE;
 	rec_db *db = NULL;
 	rec_run_row *rows = NULL;
-	if (!ids)
+	if (selrc)
 		return EXIT_IO;
 	for (int i = 1; i < argc; i++) {
 		if (cli_help(argv[i], plot_usage)) {
@@ -192,7 +192,7 @@ int cmd_plot(int argc, char **argv)
 	status = plot_runs(db, rows, nrows, outdir, format);
 out:
 	free(rows);
-	free(ids);
+	cli_runsel_free(&sel);
 	rec_close(db);
 	return status;
 }

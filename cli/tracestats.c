@@ -53,10 +53,6 @@ typedef struct proc {
 	char *pargs;            /* that call's arguments */
 } proc;
 
-struct ofile {
-	int64_t pid, fd, t;     /* pid 0: an empty slot */
-};
-
 typedef struct stats {
 	prog *prog;
 	int nprog;
@@ -65,8 +61,7 @@ typedef struct stats {
 	int64_t *by_pid;        /* pid -> proc + 1 */
 	int64_t npid;
 	int64_t exec_seq;
-	struct ofile *open;     /* open files by (pid, fd), open addressing */
-	size_t capopen, nopen;
+	sim_tmap open;          /* open files: (pid, fd) -> time opened */
 	double *holds;          /* s */
 	size_t nholds, capholds;
 } stats;
@@ -122,67 +117,10 @@ static int prog_of(stats *s, const char *name, size_t len)
 	return s->nprog++;
 }
 
-/* Where (pid, fd)'s probe starts. */
-static size_t home(const stats *s, int64_t pid, int64_t fd)
+/* The key of (pid, fd) in the open files' map: nonzero (a pid is). */
+static uint64_t open_key(int64_t pid, int64_t fd)
 {
-	uint64_t h = ((uint64_t)pid * 0x9E3779B97F4A7C15u) ^ ((uint64_t)fd * 0xC2B2AE3D27D4EB4Fu);
-	return (size_t)(h >> 17) & (s->capopen - 1);
-}
-
-/* Its slot, or the empty one where it would go. */
-static size_t open_slot(const stats *s, int64_t pid, int64_t fd)
-{
-	size_t i = home(s, pid, fd);
-	while (s->open[i].pid && (s->open[i].pid != pid || s->open[i].fd != fd))
-		i = (i + 1) & (s->capopen - 1);
-	return i;
-}
-
-static int open_put(stats *s, int64_t pid, int64_t fd, int64_t t)
-{
-	if (2 * (s->nopen + 1) > s->capopen) {
-		size_t cap = s->capopen ? 2 * s->capopen : 1024, oldcap = s->capopen;
-		struct ofile *old = s->open;
-		if (!(s->open = calloc(cap, sizeof(*s->open)))) {
-			s->open = old;
-			return -1;
-		}
-		s->capopen = cap;
-		for (size_t i = 0; i < oldcap; i++)
-			if (old[i].pid)
-				s->open[open_slot(s, old[i].pid, old[i].fd)] = old[i];
-		free(old);
-	}
-	size_t i = open_slot(s, pid, fd);
-	if (!s->open[i].pid)
-		s->nopen++;
-	s->open[i] = (struct ofile){ pid, fd, t };
-	return 0;
-}
-
-/* The open time of (pid, fd), removed (linear probing's deletion: the
- * entries after it that probed past it move back); -1 if not open. */
-static int64_t open_take(stats *s, int64_t pid, int64_t fd)
-{
-	if (!s->capopen)
-		return -1;
-	size_t i = open_slot(s, pid, fd), mask = s->capopen - 1;
-	if (!s->open[i].pid)
-		return -1;
-	int64_t t = s->open[i].t;
-	s->open[i].pid = 0;
-	for (size_t j = (i + 1) & mask; s->open[j].pid; j = (j + 1) & mask) {
-		size_t h = home(s, s->open[j].pid, s->open[j].fd);
-		/* It stays if its home lies cyclically in (i, j]. */
-		bool stays = i < j ? (h > i && h <= j) : (h > i || h <= j);
-		if (!stays) {
-			s->open[i] = s->open[j];
-			s->open[j].pid = 0;
-			i = j;
-		}
-	}
-	s->nopen--;
-	return t;
+	return (uint64_t)pid << 32 | (uint32_t)fd;
 }
 
 /* The first quoted string of @args. */
@@ -244,7 +182,7 @@ static int call(stats *s, proc *p, int64_t t, const char *name, const char *args
 		if (ret < 0) {
 			g->fails++;
 		} else {
-			if (open_put(s, p->pid, ret, t))
+			if (sim_tmap_put(&s->open, open_key(p->pid, ret), t))
 				return -1;
 			if ((fl >= 3 && !memcmp(f + fl - 3, ".so", 3)) || has(f, fl, ".so.") || has(f, fl, "locale")) {
 				g->mapped++;
@@ -265,7 +203,7 @@ static int call(stats *s, proc *p, int64_t t, const char *name, const char *args
 		for (size_t i = 0; i < n; i++)
 			digits &= a[i] >= '0' && a[i] <= '9';
 		if (digits) {
-			int64_t at = open_take(s, p->pid, strtoll(a, NULL, 10));
+			int64_t at = sim_tmap_take(&s->open, open_key(p->pid, strtoll(a, NULL, 10)));
 			if (at >= 0) {
 				if (s->nholds == s->capholds) {
 					size_t cap = s->capholds ? 2 * s->capholds : 1024;
@@ -514,7 +452,7 @@ out:
 	free(s.prog);
 	free(s.proc);
 	free(s.by_pid);
-	free(s.open);
+	sim_tmap_free(&s.open);
 	free(s.holds);
 	return status;
 }

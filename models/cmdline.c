@@ -33,6 +33,24 @@ typedef enum {
 	KV_NOHZ_FULL, /* nohz_full=LIST: its CPUs offloaded too (rcu_init_nohz()) */
 } kv_kind;
 
+/* How each kind reads a value, for `rcusim params --kernel`. */
+static const char *const kv_how[] = {
+	[KV_SAME] = "as the kernel's number",
+	[KV_BOOL] = "kstrtobool (1/y/on, 0/n/off) -> yes/no",
+	[KV_NS] = "nanoseconds",
+	[KV_S] = "seconds",
+	[KV_MS] = "milliseconds",
+	[KV_LIST] = "CPU list; alone: none offloaded",
+	[KV_WORD] = "none|voluntary|full|lazy",
+	[KV_SKEW] = "an int: 0 aligned, else skewed",
+	[KV_ONOFF] = "kstrtobool (on/off) -> yes/no",
+	[KV_INTBOOL] = "an int, nonzero -> yes",
+	[KV_DIVISOR] = "negative -> 7, at most 62",
+	[KV_RESCHED] = "ns, clamped to 1 ms..1 s",
+	[KV_QOVLD] = "negative -> auto (2 x qhimark)",
+	[KV_NOHZ_FULL] = "CPU list, added to rcu.nocbs (rcu_init_nohz); its tick not modelled",
+};
+
 typedef struct kparam {
 	const char *kernel;     /* its name on the command line */
 	const char *rcusim;     /* rcusim's parameter */
@@ -434,20 +452,7 @@ void rcusim_kernel_params_print(void *out)
 	FILE *f = out;
 	for (size_t i = 0; i < NKPARAMS; i++) {
 		const kparam *k = &kparams[i];
-		const char *how = k->kind == KV_BOOL    ? "kstrtobool (1/y/on, 0/n/off) -> yes/no"
-				  : k->kind == KV_NS    ? "nanoseconds"
-				  : k->kind == KV_S     ? "seconds"
-				  : k->kind == KV_MS    ? "milliseconds"
-				  : k->kind == KV_LIST  ? "CPU list; alone: none offloaded"
-				  : k->kind == KV_WORD  ? "none|voluntary|full|lazy"
-				  : k->kind == KV_SKEW  ? "an int: 0 aligned, else skewed"
-				  : k->kind == KV_ONOFF ? "kstrtobool (on/off) -> yes/no"
-				  : k->kind == KV_INTBOOL ? "an int, nonzero -> yes"
-				  : k->kind == KV_DIVISOR ? "negative -> 7, at most 62"
-				  : k->kind == KV_RESCHED ? "ns, clamped to 1 ms..1 s"
-				  : k->kind == KV_QOVLD ? "negative -> auto (2 x qhimark)"
-				  : k->kind == KV_NOHZ_FULL ? "CPU list, added to rcu.nocbs (rcu_init_nohz); its tick not modelled"
-							: "as the kernel's number";
-		fprintf(f, "%-36s %-28s %s (kernel-parameters.txt 6.12:%s)\n", k->kernel, k->rcusim, how, k->line);
+		fprintf(f, "%-36s %-28s %s (kernel-parameters.txt 6.12:%s)\n", k->kernel, k->rcusim,
+			kv_how[k->kind], k->line);
 	}
 }

@@ -310,3 +310,76 @@ bool sim_strace_parse(const char *l, sim_strace_ev *ev)
 	}
 	return true;
 }
+
+/* @k's home slot: the product's bits from 32 on, which every bit of a key
+ * below 2^32 and the low ones above reach (a pid in the high half). */
+static size_t tmap_home(uint64_t k, size_t cap)
+{
+	return (size_t)((k * 0x9E3779B97F4A7C15u) >> 32) & (cap - 1);
+}
+
+int sim_tmap_put(sim_tmap *m, uint64_t k, int64_t t)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 1024;
+		uint64_t *key = calloc(cap, sizeof(*key));
+		int64_t *tt = calloc(cap, sizeof(*tt));
+		if (!key || !tt) {
+			free(key);
+			free(tt);
+			return -1;
+		}
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->key[i]) {
+				size_t j = tmap_home(m->key[i], cap);
+				while (key[j])
+					j = (j + 1) & (cap - 1);
+				key[j] = m->key[i];
+				tt[j] = m->t[i];
+			}
+		free(m->key);
+		free(m->t);
+		m->key = key;
+		m->t = tt;
+		m->cap = cap;
+	}
+	size_t j = tmap_home(k, m->cap);
+	while (m->key[j] && m->key[j] != k)
+		j = (j + 1) & (m->cap - 1);
+	if (!m->key[j])
+		m->n++;
+	m->key[j] = k;
+	m->t[j] = t;
+	return 0;
+}
+
+int64_t sim_tmap_take(sim_tmap *m, uint64_t k)
+{
+	if (!m->cap)
+		return -1;
+	size_t j = tmap_home(k, m->cap);
+	while (m->key[j] && m->key[j] != k)
+		j = (j + 1) & (m->cap - 1);
+	if (!m->key[j])
+		return -1;
+	int64_t t = m->t[j];
+	m->key[j] = 0;
+	m->n--;
+	/* The cluster after it goes back in: no tombstones (re-inserting
+	 * never grows the table, which has room for it). */
+	for (size_t i = (j + 1) & (m->cap - 1); m->key[i]; i = (i + 1) & (m->cap - 1)) {
+		uint64_t kk = m->key[i];
+		int64_t tt = m->t[i];
+		m->key[i] = 0;
+		m->n--;
+		(void)sim_tmap_put(m, kk, tt);
+	}
+	return t;
+}
+
+void sim_tmap_free(sim_tmap *m)
+{
+	free(m->key);
+	free(m->t);
+	*m = (sim_tmap){ 0 };
+}

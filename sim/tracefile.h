@@ -58,6 +58,21 @@ bool sim_ftrace_is(const sim_ftrace_ev *ev, const char *name);
 /* Field "name=value" of @rest as a number (base 10, or 16 with @hex). */
 bool sim_ftrace_field(const char *rest, const char *name, bool hex, uint64_t *v);
 
+/* A map from a nonzero key (an rhp, a gp_seq + 1, a pid and fd) to a time,
+ * open addressing, for pairing a trace's events (a call with its
+ * invocation, an open with its close). Zero-initialised: empty. */
+typedef struct sim_tmap {
+	uint64_t *key;          /* 0: a free slot */
+	int64_t *t;
+	size_t cap, n;
+} sim_tmap;
+
+/* Set @k (nonzero) to @t. 0 or -1 (out of memory). */
+int sim_tmap_put(sim_tmap *m, uint64_t k, int64_t t);
+/* The time of @k, removed, or -1 if absent. */
+int64_t sim_tmap_take(sim_tmap *m, uint64_t k);
+void sim_tmap_free(sim_tmap *m);
+
 /* One strace -f -ttt line: "PID SECONDS call(args) = result" (a CALL),
  * "... call(args <unfinished ...>" (UNFINISHED: the result comes with a
  * later RESUMED line, "<... call resumed>rest = result"), "+++ exited with

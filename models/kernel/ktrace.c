@@ -365,10 +365,7 @@ static void json_irq_slice(ktrace *tr, int cpu, const char *name, bool fault, co
 	struct pend_end *st = tr->pend + (size_t)cpu * PEND_MAX;
 	if (tr->npend[cpu] == PEND_MAX) /* deeper than anything nests: end the innermost now */
 		json_irq_flush(tr, cpu, st[tr->npend[cpu] - 1].end);
-	if (tr->npend[cpu] == PEND_MAX)
-		json_end(tr, IRQ_TID(cpu), &p);
-	else
-		st[tr->npend[cpu]++] = p;
+	st[tr->npend[cpu]++] = p;
 }
 
 /* A task slice from @s to @e ns on CPU @cpu's task track: its begin and
