@@ -30,7 +30,7 @@ typedef enum {
 	KV_DIVISOR, /* rcu_divisor: a negative one is 7, at most 62 (tree.c 6.12:2530) */
 	KV_RESCHED, /* rcu_resched_ns: clamped to [1 ms, 1 s] (tree.c 6.12:2537) */
 	KV_QOVLD,   /* qovld: a negative one is 2 x qhimark (tree.c 6.12:5734-5737): auto */
-	KV_NOHZ_FULL, /* nohz_full=LIST: its CPUs offloaded too (rcu_init_nohz()) */
+	KV_NOHZ_FULL, /* nohz_full=LIST */
 } kv_kind;
 
 /* How each kind reads a value, for `rcusim params --kernel`. */
@@ -48,7 +48,7 @@ static const char *const kv_how[] = {
 	[KV_DIVISOR] = "negative -> 7, at most 62",
 	[KV_RESCHED] = "ns, clamped to 1 ms..1 s",
 	[KV_QOVLD] = "negative -> auto (2 x qhimark)",
-	[KV_NOHZ_FULL] = "CPU list, added to rcu.nocbs (rcu_init_nohz); its tick not modelled",
+	[KV_NOHZ_FULL] = "CPU list (its CPUs offloaded too, as rcu_init_nohz() does)",
 };
 
 typedef struct kparam {
@@ -83,7 +83,7 @@ static const kparam kparams[] = {
 	{ "preempt", "sched.preempt", KV_WORD, "4805" },
 	{ "skew_tick", "irq.tick_phase", KV_SKEW, "6063" },
 	{ "nohz", "irq.nohz_idle", KV_ONOFF, "3959" },
-	{ "nohz_full", "rcu.nocbs", KV_NOHZ_FULL, "3963" },
+	{ "nohz_full", "irq.nohz_full", KV_NOHZ_FULL, "3963" },
 };
 #define NKPARAMS (sizeof(kparams) / sizeof(kparams[0]))
 
@@ -344,34 +344,20 @@ static int set_one(sim_params *p, const char *assignment, const char *origin, ch
 		}
 		snprintf(v, sizeof(v), "%s", num ? "skewed" : "aligned");
 		break;
-	case KV_LIST: {
+	case KV_LIST:
 		/* "rcu_nocbs" alone sets up offloading with no CPU offloaded
-		 * (tree_nocb.h 6.12:59-70); nohz_full's CPUs are added to the
-		 * list whichever comes first. */
-		size_t ix = (size_t)sim_params_index(p, "rcu.nocbs");
-		const char *cur = sim_params_text(p, ix);
-		bool from_nohz = strstr(sim_params_origin(p, ix), "nohz_full") != NULL;
-		if (from_nohz && x && *x)
-			snprintf(v, sizeof(v), "%s,%s", cur, x);
-		else
-			snprintf(v, sizeof(v), "%s", from_nohz ? cur : x && *x ? x : "none");
+		 * (tree_nocb.h 6.12:59-70). */
+		snprintf(v, sizeof(v), "%s", x && *x ? x : "none");
 		break;
-	}
-	case KV_NOHZ_FULL: {
-		/* rcu_init_nohz() ors the nohz_full CPUs into the offloaded ones
-		 * (tree_nocb.h 6.12:1288-1309); the tick those CPUs stop is not
-		 * modelled. */
+	case KV_NOHZ_FULL:
+		/* The model adds these CPUs to the offloaded ones, as
+		 * rcu_init_nohz() does (tree_nocb.h 6.12:1292-1309). */
 		if (!x || !*x) {
 			snprintf(err, errlen, "%s: %s: no CPU list", origin, key);
 			return SIM_EINPUT;
 		}
-		const char *cur = sim_params_text(p, (size_t)sim_params_index(p, "rcu.nocbs"));
-		if (!strcmp(cur, "none") || !*cur)
-			snprintf(v, sizeof(v), "%s", x);
-		else
-			snprintf(v, sizeof(v), "%s,%s", cur, x);
+		snprintf(v, sizeof(v), "%s", x);
 		break;
-	}
 	case KV_WORD:
 		if (!x || !*x) {
 			snprintf(err, errlen, "%s: %s: no value", origin, key);

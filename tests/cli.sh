@@ -212,16 +212,15 @@ expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --set rcutre
 expect_err "rcutree.use_softirq=maybe: the kernel takes a boolean here"
 # The kernel's readings: a negative rcu_divisor is 7, rcu_resched_ns is
 # clamped to 1 ms..1 s, a negative qovld is 2 x qhimark, rcu_expedited is an
-# int (2 is on, y is not a number), '-' and '_' are alike, nohz_full's CPUs
-# are offloaded as rcu_init_nohz() does whichever of it and rcu_nocbs comes
-# first, skew_tick takes any nonzero number, and a typo under rcutree. gets
-# the nearest name.
+# int (2 is on, y is not a number), '-' and '_' are alike, nohz_full is
+# irq.nohz_full (the model offloads its CPUs as rcu_init_nohz() does), skew_tick
+# takes any nonzero number, and a typo under rcutree. gets the nearest name.
 expect_exit 0 "$RCUSIM" run "$KS" --duration 20ms --db k2.db --quiet --set rcutree.rcu_divisor=-1 \
 	--set rcutree.rcu-resched-ns=0 --set rcutree.qovld=-1 --set rcupdate.rcu_expedited=2 --set nohz_full=4-7 \
 	--set rcu_nocbs=1 --set skew_tick=2
 got=$(q k2.db "SELECT group_concat(name || '=' || value, ' ') FROM (SELECT name, value FROM param WHERE name IN
-	('rcu.rcu_divisor', 'rcu.rcu_resched_ns', 'rcu.qovld', 'rcu.expedited', 'rcu.nocbs', 'irq.tick_phase') ORDER BY name)")
-[ "$got" = "irq.tick_phase=skewed rcu.expedited=yes rcu.nocbs=4-7,1 rcu.qovld=auto rcu.rcu_divisor=7 rcu.rcu_resched_ns=1000000ns" ] &&
+	('rcu.rcu_divisor', 'rcu.rcu_resched_ns', 'rcu.qovld', 'rcu.expedited', 'rcu.nocbs', 'irq.tick_phase', 'irq.nohz_full') ORDER BY name)")
+[ "$got" = "irq.nohz_full=4-7 irq.tick_phase=skewed rcu.expedited=yes rcu.nocbs=1 rcu.qovld=auto rcu.rcu_divisor=7 rcu.rcu_resched_ns=1000000ns" ] &&
 	ok || bad "the kernel's readings: $got"
 expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k2.db --quiet --set rcupdate.rcu_expedited=y
 expect_err "rcupdate.rcu_expedited=y: the kernel takes a whole number here"
@@ -233,7 +232,7 @@ expect_err "rcutree.blimit=lots: the kernel takes a whole number here"
 echo 'BOOT_IMAGE=/boot/vmlinuz-6.12.0 root=UUID=0b1c ro quiet rcutree.blimit=100 rcu_nocbs=0-3 nohz_full=1-3 i915.modeset=0 -- init-arg' >cmdline
 expect_exit 0 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --cmdline-file cmdline
 expect_err_line "rcusim: --cmdline-file: not modelled, left out: BOOT_IMAGE root ro quiet i915.modeset"
-[ "$(q k.db "SELECT group_concat(value, ' ') FROM (SELECT value FROM param WHERE run_id = 3 AND name IN ('rcu.blimit', 'rcu.nocbs') ORDER BY name)")" = "100 0-3,1-3" ] &&
+[ "$(q k.db "SELECT group_concat(value, ' ') FROM (SELECT value FROM param WHERE run_id = 3 AND name IN ('irq.nohz_full', 'rcu.blimit', 'rcu.nocbs') ORDER BY name)")" = "1-3 100 0-3" ] &&
 	ok || bad "--cmdline-file set"
 expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --cmdline "rcutree.blimit=100 rcu.blimt=3"
 expect_err "rcu.blimt: unknown parameter"

@@ -53,6 +53,7 @@ void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm)
 	}
 	if (!hardirq_lands(c, now))
 		return;
+	kcpu_nohz_irq_enter(c);
 	if (ktr(k))
 		ktrace_irq(k, c, now, now + stretch(c, k->mach.irq_cost), 253);
 	kcpu_hardirq_return(c, now + stretch(c, k->mach.irq_cost));
@@ -89,8 +90,10 @@ void kcpu_irq_fire(sim_engine *eng, sim_timer *tm)
 		kfail(k, SIM_ENOMEM);
 		return;
 	}
-	if (hardirq_lands(c, now))
+	if (hardirq_lands(c, now)) {
+		kcpu_nohz_irq_enter(c);
 		kcpu_irq_exit(c, now + stretch(c, k->mach.irq_cost));
+	}
 }
 
 void kcpu_sysret_fire(sim_engine *eng, sim_timer *tm)

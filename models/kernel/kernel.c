@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kernel/kernel_int.h"
+#include "rcu/tree_nocb.h"
 #include "model.h"
 
 static void kernel_destroy(void *state)
@@ -54,6 +55,8 @@ static void kernel_destroy(void *state)
 	free(k->cpu);
 	free(k->sched.rq_store);
 	free(k->mach.core_busy);
+	free(k->mach.full);
+	free(k->mach.hk);
 	free(k->wl.jobs);
 	free(k);
 }
@@ -75,7 +78,31 @@ static int machine_create(kmodel *k, const sim_params *p)
 	mc->nohz_idle = sim_params_int(p, P_IRQ_NOHZ_IDLE) != 0;
 	mc->tick_phase = (tick_phase)sim_params_int(p, P_IRQ_TICK_PHASE);
 	mc->core_busy = calloc((size_t)mc->ncores, sizeof(*mc->core_busy));
-	return mc->core_busy ? 0 : SIM_ENOMEM;
+	if (!mc->core_busy)
+		return SIM_ENOMEM;
+	if (!strcmp(sim_params_text(p, P_IRQ_NOHZ_FULL), "none"))
+		return 0;
+	/* irq.nohz_full: the CPUs and the housekeeping ones (validated). */
+	char err[512];
+	int nfull;
+	bool *mask = malloc((size_t)mc->ncpus * sizeof(*mask));
+	mc->full = malloc((size_t)mc->ncpus * sizeof(*mc->full));
+	mc->hk = malloc((size_t)mc->ncpus * sizeof(*mc->hk));
+	if (!mask || !mc->full || !mc->hk) {
+		free(mask);
+		return SIM_ENOMEM;
+	}
+	int rc = rcu_nohz_full_mask(p, mc->ncpus, mask, &nfull, err, sizeof(err));
+	assert(!rc); /* rcusim_validate() checked */
+	(void)rc;
+	for (int i = 0; i < mc->ncpus; i++) {
+		if (mask[i])
+			mc->full[mc->nfull++] = i;
+		else
+			mc->hk[mc->nhk++] = i;
+	}
+	free(mask);
+	return 0;
 }
 
 /* 2. The scheduler's constants and the runqueues' arrays. 0 or SIM_ENOMEM. */
@@ -239,6 +266,8 @@ static int cpus_create(kmodel *k, const model_env *env)
 		if (kfiles_start_cpu(k, c))
 			return SIM_ENOMEM;
 	}
+	for (int i = 0; i < k->mach.nfull; i++)
+		k->cpu[k->mach.full[i]].nohz_full = true;
 	return 0;
 }
 
@@ -301,6 +330,10 @@ static int machine_start(kmodel *k)
 			return SIM_ENOMEM;
 	}
 	if (sim_timer_init(k->eng, &mc->tick, kcpu_tick_fire, k) || kcpu_arm_tick(k, 0))
+		return SIM_ENOMEM;
+	/* sched_tick_start(): queued at bring-up for HZ jiffies on. */
+	if (mc->nfull && (sim_timer_init(k->eng, &mc->remote, kcpu_remote_tick_fire, k) ||
+			  sim_timer_at(k->eng, &mc->remote, SIM_NS_PER_S)))
 		return SIM_ENOMEM;
 	return 0;
 }
@@ -497,6 +530,11 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 					 (double)k->cnt.idle_exits / k->mach.ncpus / ((double)now / 1e9));
 	rc |= sim_metrics_scalar(m, "tick.taken", (double)k->cnt.ticks_taken);
 	rc |= sim_metrics_scalar(m, "tick.stopped", (double)k->cnt.ticks_stopped);
+	if (k->mach.nfull) {
+		rc |= sim_metrics_scalar(m, "tick.stopped_busy", (double)k->cnt.ticks_stopped_busy);
+		rc |= sim_metrics_scalar(m, "tick.forced_rcu", (double)k->cnt.ticks_forced);
+		rc |= sim_metrics_scalar(m, "tick.remote", (double)k->cnt.ticks_remote);
+	}
 	rc |= sim_metrics_scalar(m, "sched.wait_max_ns", (double)k->cnt.wait_max);
 	rc |= sim_metrics_scalar(m, "ipi.resched_sent", (double)k->cnt.ipis);
 	rc |= sim_metrics_scalar(m, "softirq.runs_irq_exit", (double)k->cnt.runs[RUN_IRQ_EXIT]);

@@ -173,6 +173,9 @@ struct kcpu {
 	bool exp_owes;          /* the expedited grace period in progress waits for it (expmask) */
 	bool exp_deferred;      /* its handler deferred the report (cpu_no_qs.b.exp) */
 	bool exp_ipi_due;       /* a scan marked it for an IPI at the scan's end */
+	bool nohz_full;         /* in irq.nohz_full */
+	bool tick_stopped_busy; /* nohz_full: its last tick was stopped with a task running */
+	bool ct_user;           /* nohz_full: in user mode for the GP kthread's step (an EQS) */
 	sim_timer exp_ipi;      /* the expedited grace period's IPI on its way */
 	sim_timer exp_rdr;      /* PREEMPT_RCU: the rcu_read_unlock() its IPI's handler left
 				 * the report to (exp_hint) */
@@ -210,6 +213,11 @@ typedef struct kmachine {
 	double irq_rate;        /* device interrupts per second per CPU */
 	bool nohz_idle;         /* irq.nohz_idle: an idle CPU without callbacks takes no tick */
 	tick_phase tick_phase;  /* irq.tick_phase */
+	int nfull;              /* irq.nohz_full: how many CPUs */
+	int *full;              /* their numbers, ascending */
+	int nhk;                /* housekeeping CPUs (the others) */
+	int *hk;                /* their numbers, ascending */
+	sim_timer remote;       /* nohz_full: the next round of sched_tick_remote() */
 	bool sparc64;           /* machine.arch: trap returns run pending softirqs, an IPI is a
 				 * trap through rtrap (else x86_64: irq_exit only, an IPI acks) */
 	sim_timer tick;         /* the next timer interrupt of any CPU (tick_next's) */
@@ -394,6 +402,9 @@ typedef struct kcounters {
 	uint64_t idle_exits;    /* and away from it: wake-ups from idle */
 	uint64_t ticks_taken;   /* tick interrupts whose handler ran */
 	uint64_t ticks_stopped; /* ticks a tickless idle CPU did not take (irq.nohz_idle) */
+	uint64_t ticks_stopped_busy; /* of them, a nohz_full CPU's running one task */
+	uint64_t ticks_forced;  /* ticks a nohz_full CPU took only for RCU (TICK_DEP_BIT_RCU) */
+	uint64_t ticks_remote;  /* sched_tick_remote() calls on a housekeeping CPU */
 } kcounters;
 
 /* 9. The injected fault (fault.*): which CPUs, when, and its two events. */
@@ -685,6 +696,21 @@ void kthread_arm(kcpu *c, sim_time t);
  * its sleep times out). */
 void kthread_done_fire(sim_engine *eng, sim_timer *tm);
 void kthread_wake_fire(sim_engine *eng, sim_timer *tm);
+
+/* tick.c: nohz_full. An interrupt's entry on @c (RCU may force its tick);
+ * context tracking drawn for the GP kthread's step on @self, and undone
+ * after it. */
+void kcpu_nohz_irq_enter_slow(kcpu *c);
+static inline void kcpu_nohz_irq_enter(kcpu *c)
+{
+	if (__builtin_expect(c->nohz_full, 0))
+		kcpu_nohz_irq_enter_slow(c);
+}
+void kcpu_nohz_ct_enter(kmodel *k, const kcpu *self);
+/* Is the job on nohz_full CPU @o in user mode now (an EQS; drawn)? */
+bool kcpu_nohz_in_user(kcpu *o);
+void kcpu_remote_tick_fire(sim_engine *eng, sim_timer *tm);
+void kcpu_nohz_ct_exit(kmodel *k);
 
 /* The running job's work since seg_start, applied at @now through its
  * workload's run(); then what it asked of this CPU: a job that went to

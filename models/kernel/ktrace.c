@@ -157,8 +157,8 @@ static void kthread_comm(const kmodel *k, const kthread *kt, char *buf, size_t l
 		snprintf(buf, len, "%s", r->preempt_rcu ? "rcu_preempt" : "rcu_sched");
 	else if (!strcmp(n, "rcuc"))
 		snprintf(buf, len, "rcuc/%d", kt->cpu->id);
-	else if (!strcmp(n, "rcuog"))
-		snprintf(buf, len, "rcuog/%d", kt->cpu->id);
+	else if (!strcmp(n, "rcuog")) /* named by its group's first CPU, wherever it runs */
+		snprintf(buf, len, "rcuog/%d", r->ops->nocb_leader(r->rsp, kt->id));
 	else if (!strcmp(n, "rcuo"))
 		snprintf(buf, len, "%s/%d", r->preempt_rcu ? "rcuop" : "rcuos", kt->id);
 	else if (!strcmp(n, "rcu_exp_gp_kworker"))

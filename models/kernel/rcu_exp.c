@@ -40,12 +40,15 @@
  * kworker (rcu_exp_par_gp_kthread_worker/N, :505-518, tree.c:4897-4917),
  * which runs on a CPU of its leaf beside that CPU's tasks.
  * Modelling choices: the kworker runs on rcu.gp_kthread_cpu, each leaf's on
- * the leaf's first CPU; a scan's IPIs leave at its end; the handler costs
+ * the leaf's first CPU (under nohz_full its first housekeeping one, else
+ * a housekeeping CPU); a scan's IPIs leave at its end; the handler costs
  * irq.cost on the CPU it interrupts. With rcu.boost (CONFIG_RCU_BOOST), a
  * leaf whose CPUs have all reported while readers it waits for remain has
  * them boosted at once, newest first (rcu_readers.c's rcu_exp_boost()).
- * Left out: nohz_full's forced tick (:625-644; rcusim's nohz_full does not
- * stop a busy CPU's tick), and a reader the handler found (exp_hint) being
+ * nohz_full (irq.nohz_full): a job in user mode there is in an extended
+ * QS (drawn, as tick.c's context tracking draws it) and gets no IPI; a CPU
+ * the grace period waits for keeps its tick (TICK_DEP_BIT_RCU_EXP, :625-641,
+ * at once rather than after a jiffy). Left out: a reader the handler found (exp_hint) being
  * preempted before its unlock (its CPU then reports at the switch, as if
  * the reader had ended).
  */
@@ -87,8 +90,8 @@ static double scan_leaf(kcpu *c, const rcu_tree_node *n)
 	int nipi = 0;
 	for (int i = n->grplo; i <= n->grphi; i++) {
 		kcpu *o = &k->cpu[i];
-		if (o == c || cpu_idle(o))
-			continue;
+		if (o == c || cpu_idle(o) || (o->nohz_full && kcpu_nohz_in_user(o)))
+			continue; /* in an extended QS (a nohz_full CPU in user mode too) */
 		o->exp_owes = true;
 		o->exp_ipi_due = true;
 		r->exp_left++;
@@ -303,7 +306,9 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 	    !(r->expk = calloc(1, sizeof(*r->expk))) ||
 	    kthread_init(k, r->expk, &rcu_exp_kworker_ops, &k->cpu[cpu], prio))
 		return SIM_ENOMEM;
-	/* Every leaf but the last has its own kworker, on its first CPU. */
+	/* Every leaf but the last has its own kworker, on its first CPU; under
+	 * nohz_full its first housekeeping CPU, or a housekeeping CPU
+	 * (rcu_boost_kthread_setaffinity(): HK_TYPE_RCU, tree.c 6.12:5040-5062). */
 	const rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
 	r->exp_nleafk = ts->nleaves - 1;
 	if (r->exp_nleafk > 0 && !(r->exp_leafk = calloc((size_t)r->exp_nleafk, sizeof(*r->exp_leafk))))
@@ -311,7 +316,13 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 	for (int l = 0; l < r->exp_nleafk; l++) {
 		kthread *lk = &r->exp_leafk[l];
 		lk->id = l;
-		if (kthread_init(k, lk, &rcu_exp_leaf_kworker_ops, &k->cpu[leaf_of(k, lk)->grplo], prio))
+		const rcu_tree_node *n = leaf_of(k, lk);
+		int on = n->grplo;
+		while (on <= n->grphi && k->mach.nfull && k->cpu[on].nohz_full)
+			on++;
+		if (on > n->grphi)
+			on = k->mach.hk[l % k->mach.nhk];
+		if (kthread_init(k, lk, &rcu_exp_leaf_kworker_ops, &k->cpu[on], prio))
 			return SIM_ENOMEM;
 	}
 	return 0;

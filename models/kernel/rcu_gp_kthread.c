@@ -120,7 +120,11 @@ static double gp_step(kcpu *c, kthread *kt, sim_time t)
 		if (&k->cpu[i] != c)
 			kcpu_settle(&k->cpu[i], sim_now(k->eng), seq, true);
 	uint64_t before = k->rcu.srs || ktr(k) ? rcu_tree_flavor_state(k->rcu.rsp)->gp_seq : 0;
+	if (__builtin_expect(k->mach.nfull, 0))
+		kcpu_nohz_ct_enter(k, c);
 	k->rcu.ops->gp_step(k->rcu.rsp, c->id, t, &kt->gpw);
+	if (__builtin_expect(k->mach.nfull, 0))
+		kcpu_nohz_ct_exit(k);
 	if (ktr(k)) {
 		uint64_t after = rcu_tree_flavor_state(k->rcu.rsp)->gp_seq;
 		/* rcu_gp_cleanup() traces "end" before rcu_seq_end(), with the

@@ -5,7 +5,8 @@
  * (nocb_gp_wait(): flushes bypasses, waits for grace periods, wakes the
  * rcuo kthreads) on the group's first CPU with the group's deferred-wakeup
  * timer (nocb_timer), and an rcuo per offloaded CPU (nocb_cb_wait():
- * invokes its ready callbacks). Both sleep in swait_event() until their
+ * invokes its ready callbacks), there (under irq.nohz_full both on the
+ * housekeeping CPUs). Both sleep in swait_event() until their
  * wait's condition holds. The kicks the flavor leaves for them (wakeups,
  * timer changes) are carried out by rcu_nocb_kicks(), which
  * kcpu_rcu_effect() calls after every call into the flavor that may leave
@@ -43,7 +44,7 @@ static double rcuo_step(kcpu *c, kthread *kt, sim_time t)
 	int64_t max = cost > 0 ? (tick - b.first_ns + cost - 1) / cost : 0;
 	if (cost > 0 && max < 1)
 		max = 1;
-	k->rcu.ops->rcuo_step(k->rcu.rsp, c->id, &b, max, &kt->nw);
+	k->rcu.ops->rcuo_step(k->rcu.rsp, kt->id, c->id, &b, max, &kt->nw);
 	int64_t n = kt->nw.invoked;
 	kt->invoked += (uint64_t)n;
 	if (n)
@@ -160,11 +161,18 @@ int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio)
 	if (!(r->rcuog = calloc((size_t)ng, sizeof(*r->rcuog))) ||
 	    !(r->rcuo = calloc((size_t)k->mach.ncpus, sizeof(*r->rcuo))))
 		return SIM_ENOMEM;
+	/* nohz_full=: kthreads on housekeeping CPUs (HK_TYPE_KTHREAD,
+	 * kernel/kthread.c 6.12:371), spread round robin as a balanced
+	 * scheduler would. */
+	const kmachine *mc = &k->mach;
+	int next_hk = 0;
 	for (int g = 0; g < ng; g++) {
 		int leader = r->ops->nocb_leader(r->rsp, g);
 		kthread *kt = &r->rcuog[g];
 		if (leader < 0)
 			continue;
+		if (mc->nfull)
+			leader = mc->hk[next_hk++ % mc->nhk];
 		if (kthread_init(k, kt, &rcu_nocb_gp_kthread_ops, &k->cpu[leader], prio) ||
 		    sim_timer_init(k->eng, &kt->nocb_timer, rcu_nocb_timer_fire, kt))
 			return SIM_ENOMEM;
@@ -173,7 +181,8 @@ int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio)
 	for (int i = 0; i < k->mach.ncpus; i++) {
 		if (!r->ops->nocb_offloaded(r->rsp, i))
 			continue;
-		if (kthread_init(k, &r->rcuo[i], &rcu_nocb_cb_kthread_ops, &k->cpu[i], prio))
+		int on = mc->nfull ? mc->hk[next_hk++ % mc->nhk] : i;
+		if (kthread_init(k, &r->rcuo[i], &rcu_nocb_cb_kthread_ops, &k->cpu[on], prio))
 			return SIM_ENOMEM;
 		r->rcuo[i].id = i;
 		k->cpu[i].rcuo = &r->rcuo[i];

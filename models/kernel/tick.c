@@ -17,8 +17,20 @@
  * (time, seq) order, while the pending set holds one tick instead of one
  * per CPU. RCUSIM_CHECKS: the one tick timer fires for the CPU and
  * sequence number it was armed with ("kcpu.tick").
+ *
+ * nohz_full (irq.nohz_full, 6.12): at each of its tick times a nohz_full
+ * CPU running one task takes no tick unless a softirq is pending, RCU
+ * needs the CPU (rcu_needs_cpu(): never on these offloaded CPUs) or RCU
+ * forced the tick (TICK_DEP_BIT_RCU); the kernel restarts a stopped tick
+ * by IPI when a second task arrives, the model at the next tick time.
+ * Once a second from boot sched_tick_remote() does the scheduler's tick of
+ * each of them whose tick is stopped (kcpu_remote_tick_fire(); in the
+ * kernel a kworker on a housekeeping CPU, whose few microseconds a second
+ * per nohz_full CPU the model does not charge). Their
+ * context tracking is drawn when the GP kthread looks (nohz_ct_enter()).
  */
 #include "kernel/kernel_int.h"
+#include "rcu/tree.h"
 
 /* The task @c will run once what is pending on it is settled: when a lazy
  * run ends in a context switch, the one the pick will most likely take;
@@ -83,6 +95,122 @@ int kcpu_arm_tick(kmodel *k, int i)
 	return sim_timer_at_seq(k->eng, &k->mach.tick, k->cpu[i].tick_when, k->cpu[i].tick_seq);
 }
 
+/* __rcu_irq_enter_check_tick() (tree.c 6.12:647-681): an interrupt on a
+ * nohz_full CPU, in the kernel, while RCU's need is urgent turns its tick
+ * on until it reports (rcu_disable_urgency_upon_qs(), :705-715). */
+void kcpu_nohz_irq_enter_slow(kcpu *c)
+{
+	rcu_tree_data *rdp = &rcu_tree_flavor_state(c->k->rcu.rsp)->rda[c->id];
+	if (c->rq.curr && rdp->rcu_urgent_qs)
+		rdp->rcu_forced_tick = true;
+}
+
+/* can_stop_full_tick() at @now for a nohz_full CPU running a task, no
+ * softirq pending and no callbacks of its own (the caller checked): one
+ * task (sched_can_stop_tick(), kernel/sched/core.c 6.12:1268-1310) and no
+ * dependency RCU set. The job's work is accounted first, as at a tick (its
+ * calls happen in the kernel whether a tick comes or not; the model applies
+ * them at the CPU's tick times); what that asks of the CPU (a switch, a
+ * softirq) keeps the tick. True if the tick is stopped (counted). */
+static bool nohz_full_stops(kmodel *k, kcpu *c, sim_time now)
+{
+	if (c->rq.nr_running != 1)
+		return false;
+	kcpu_account(c, now);
+	if (c->need_resched || c->softirq_pending || c->rq.nr_running != 1)
+		return false;
+	/* TICK_DEP_BIT_RCU, or TICK_DEP_BIT_RCU_EXP while an expedited grace
+	 * period waits for it (tree_exp.h 6.12:625-641, which sets it after a
+	 * jiffy's wait; here at once). */
+	if (rcu_tree_flavor_state(k->rcu.rsp)->rda[c->id].rcu_forced_tick || c->exp_owes) {
+		k->cnt.ticks_forced++;
+		return false;
+	}
+	k->cnt.ticks_stopped++;
+	k->cnt.ticks_stopped_busy++;
+	c->tick_stopped_busy = true;
+	return true;
+}
+
+/* sched_tick_remote() (kernel/sched/core.c 6.12:5669-5716), once a
+ * second from the first second on, for every nohz_full CPU whose tick is
+ * stopped with a task on it: its class's tick (update_curr()). */
+void kcpu_remote_tick_fire(sim_engine *eng, sim_timer *tm)
+{
+	kmodel *k = tm->ctx;
+	kmachine *mc = &k->mach;
+	sim_time now = sim_now(eng);
+	int64_t jiffies = now / mc->tick_ns;
+	uint64_t seq = sim_engine_cur_seq(eng);
+	if (sim_timer_after(eng, tm, SIM_NS_PER_S)) {
+		kfail(k, SIM_ENOMEM);
+		return;
+	}
+	for (int i = 0; i < mc->nfull; i++) {
+		kcpu *o = &k->cpu[mc->full[i]];
+		if (!o->tick_stopped_busy)
+			continue;
+		kcpu_settle(o, now, seq, true);
+		k->cnt.ticks_remote++;
+		if (o->rq.curr && sched_tick(&k->sched.cfg, &o->rq, jiffies, now))
+			kcpu_resched(o, true);
+	}
+}
+
+/* Context tracking on the nohz_full CPUs for the GP kthread's step on
+ * @self: a job's user mode is an extended quiescent state, its
+ * RCU-watching counter moving at each entry and exit. A job that mixes
+ * user and kernel time has passed through user mode since the kthread's
+ * last look (rcu_momentary_eqs()'s +2; its steps that scan are a jiffy or
+ * more apart); it is in user mode now with probability 1 - its workload's
+ * kernel share (ct_user: in the EQS for the step, left by nohz_ct_exit()).
+ * A job in the kernel (in_kernel, a share of 1), a kthread, a softirq or
+ * an injected no-QS fault shows no EQS. */
+/* Can the job on nohz_full CPU @o be in user mode (not a kthread, a
+ * softirq, a job in the kernel or an injected no-QS fault)? */
+static bool nohz_user_capable(const kcpu *o)
+{
+	if (!is_job(o, o->rq.curr) || o->in_softirq || (o->fault & FAULT_NO_QS) || o->k->wl.p_kernel >= 1)
+		return false;
+	const job *j = o->rq.curr->owner;
+	return !j->in_kernel && !j->sleeping;
+}
+
+bool kcpu_nohz_in_user(kcpu *o)
+{
+	double pk = o->k->wl.p_kernel;
+	return nohz_user_capable(o) && (pk <= 0 || !sim_rng_bernoulli(o->rng_mode, pk));
+}
+
+void kcpu_nohz_ct_enter(kmodel *k, const kcpu *self)
+{
+	rcu_tree_state *rs = rcu_tree_flavor_state(k->rcu.rsp);
+	double pk = k->wl.p_kernel;
+	for (int i = 0; i < k->mach.nfull; i++) {
+		kcpu *o = &k->cpu[k->mach.full[i]];
+		if (o == self || !nohz_user_capable(o))
+			continue;
+		if (pk > 0)
+			rcu_tree_momentary_eqs(rs, o->id);
+		if (kcpu_nohz_in_user(o)) {
+			rcu_tree_eqs_enter(rs, o->id);
+			o->ct_user = true;
+		}
+	}
+}
+
+void kcpu_nohz_ct_exit(kmodel *k)
+{
+	rcu_tree_state *rs = rcu_tree_flavor_state(k->rcu.rsp);
+	for (int i = 0; i < k->mach.nfull; i++) {
+		kcpu *o = &k->cpu[k->mach.full[i]];
+		if (o->ct_user) {
+			rcu_tree_eqs_exit(rs, o->id);
+			o->ct_user = false;
+		}
+	}
+}
+
 bool kcpu_irq_in_kernel(kcpu *c)
 {
 	if (c->irq_mode == IRQ_MODE_UNDRAWN) {
@@ -134,14 +262,22 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 			c->fault_latched = true;
 		return;
 	}
-	if (__builtin_expect(k->mach.nohz_idle, 0) && !c->rq.curr && !c->in_softirq &&
+	if (__builtin_expect(k->mach.nohz_idle, 0) && (!c->rq.curr || c->nohz_full) && !c->in_softirq &&
 	    !c->softirq_pending && !rf->needs_cpu(k->rcu.rsp, c->id)) {
-		k->cnt.ticks_stopped++;
-		return; /* idle with its tick stopped (tick_nohz_idle_stop_tick()) */
+		if (!c->rq.curr) {
+			c->tick_stopped_busy = false;
+			k->cnt.ticks_stopped++;
+			return; /* idle with its tick stopped (tick_nohz_idle_stop_tick()) */
+		}
+		if (nohz_full_stops(k, c, now))
+			return; /* tick_nohz_full_update_tick() */
 	}
+	sim_time cost = k->mach.tick_cost;
+	if (__builtin_expect(k->mach.nfull, 0))
+		c->tick_stopped_busy = false;
 	k->cnt.ticks_taken++;
 	if (ktr(k))
-		ktrace_irq(k, c, now, now + stretch(c, k->mach.tick_cost), 236);
+		ktrace_irq(k, c, now, now + stretch(c, cost), 236);
 	if (c->in_softirq) {
 		/* Hardirq part only: RCU's tick sees in_softirq() (no quiescent
 		 * state) but re-raises the softirq (the run restarts);
@@ -152,7 +288,7 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		c->resched_lazy = false; /* sched_tick() promotes the lazy bit */
 		if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
 			kcpu_resched(c, true);
-		kcpu_extend_run(c, k->mach.tick_cost);
+		kcpu_extend_run(c, cost);
 		return;
 	}
 	kcpu_account(c, now);
@@ -185,5 +321,5 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	c->resched_lazy = false;
 	if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
 		kcpu_resched(c, true);
-	kcpu_irq_exit(c, now + stretch(c, k->mach.tick_cost));
+	kcpu_irq_exit(c, now + stretch(c, cost));
 }

@@ -267,9 +267,10 @@ typedef struct rcu_flavor {
 	void (*rcuog_step)(void *rsp, int g, sim_time now, rcu_nocb_work *w);
 	/* Would a wakeup now end sleeping rcuog @g's wait? */
 	bool (*rcuog_wakeable)(const void *rsp, int g);
-	/* One batch of @cpu's rcuo (nocb_cb_wait) as @b says, at most @max
-	 * callbacks (0: all ready), each callback's function called. */
-	void (*rcuo_step)(void *rsp, int cpu, const rcu_core_ctx *b, int64_t max, rcu_nocb_work *w);
+	/* One batch of @cpu's rcuo (nocb_cb_wait) running on CPU @on, as @b
+	 * says, at most @max callbacks (0: all ready), each callback's
+	 * function called there. */
+	void (*rcuo_step)(void *rsp, int cpu, int on, const rcu_core_ctx *b, int64_t max, rcu_nocb_work *w);
 	/* Would a wakeup now end sleeping rcuo @cpu's wait? */
 	bool (*rcuo_wakeable)(const void *rsp, int cpu);
 	/* Group @g's nocb_timer fires at @now. */

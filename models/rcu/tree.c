@@ -14,7 +14,9 @@
  * - CPU hotplug: every CPU is online from boot, so qsmaskinit never changes
  *   and rcu_gp_init()'s RCU_GP_ONOFF pass finds nothing to do (its walk over
  *   the leaves is still counted); no offline-CPU reports.
- * - nohz_full CPUs: not modelled. Offloaded (rcu_nocbs) CPUs are
+ * - nohz_full CPUs: only what RCU does for them here (rdp->nohz_full: the
+ *   resched_cpu() hammer, the forced tick's flag); their ticks and context
+ *   tracking are the CPU model's. Offloaded (rcu_nocbs) CPUs are
  *   tree_nocb.c's; here only rdp->offloaded skips what 6.12 skips for them
  *   (__note_gp_changes, rcu_report_qs_rdp, rcu_core, rcu_pending's
  *   callback terms, rcu_gp_cleanup's accelerate, rcu_needs_cpu).

@@ -23,8 +23,8 @@
  * rcu_data (offloaded): the callback handling 6.12 skips for them is
  * skipped here; their callbacks are queued and invoked by tree_nocb.c.
  *
- * Left out (the file header of tree.c says why): CPU hotplug, nohz_full,
- * PREEMPT_RCU's blocked readers, expedited grace periods, stall warnings themselves, polled grace periods,
+ * Left out (the file header of tree.c says why): CPU hotplug, nohz_full's
+ * tick and context tracking (the CPU model's), PREEMPT_RCU's blocked readers, expedited grace periods, stall warnings themselves, polled grace periods,
  * and lock contention (every trylock succeeds).
  */
 #ifndef RCUSIM_MODELS_RCU_TREE_H
@@ -175,6 +175,10 @@ typedef struct rcu_tree_data {
 	int cpu;                /* this CPU */
 	bool offloaded;         /* rcu_rdp_is_offloaded(): its callbacks are rcu_nocb's (rcuog and
 				   rcuo kthreads); the callback handling below is skipped for it */
+	bool nohz_full;         /* tick_nohz_full_cpu() (irq.nohz_full): resched_cpu()ed every
+				   3 x jiffies_to_sched_qs while it owes a QS */
+	bool rcu_forced_tick;   /* nohz_full: its tick is on for RCU (TICK_DEP_BIT_RCU, set by
+				   the CPU model at an interrupt, __rcu_irq_enter_check_tick()) */
 	/* 2. callbacks */
 	rcu_segcblist cblist;   /* the four segments */
 	int64_t qlen_last_fqs_check; /* n_cbs when call_rcu last kicked the GP */
@@ -377,11 +381,13 @@ bool rcu_tree_report_qs_rdp(rcu_tree_state *rsp, int cpu);
  * period @gps and walk up while a node's qsmask empties; at the root,
  * rcu_report_qs_rsp() (tree.c:2265) sets RCU_GP_FLAG_FQS. True: wake. */
 bool rcu_tree_report_qs_rnp(rcu_tree_state *rsp, uint64_t mask, int rnp, uint64_t gps);
-/* rcu_disable_urgency_upon_qs() (tree.c:706). */
+/* rcu_disable_urgency_upon_qs() (tree.c:706-715): a nohz_full CPU's
+ * forced tick goes too. */
 static inline void rcu_tree_disable_urgency_upon_qs(rcu_tree_data *rdp)
 {
 	rdp->rcu_urgent_qs = false;
 	rdp->rcu_need_heavy_qs = false;
+	rdp->rcu_forced_tick = false;
 }
 /* rcu_core() (tree.c:2787) on @cpu up to its rcu_do_batch(): the QS check
  * and, with no GP running and NEXT not empty, acceleration. The caller

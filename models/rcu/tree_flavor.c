@@ -101,10 +101,10 @@ nomem:
 	return SIM_ENOMEM;
 }
 
-/* The function of each of the @n callbacks just invoked on @cpu (the
- * last @n taken off its list), the first at @first_ns and each @cost_ns
- * after: one call per run of the ring. */
-void rcu_tree_flavor_invoke_objs(tree_flavor *tf, int cpu, int64_t n, sim_time first_ns,
+/* The function of each of the @n callbacks just invoked from @cpu's list
+ * (the last @n taken off it) on CPU @on, the first at @first_ns and each
+ * @cost_ns after: one call per run of the ring. */
+void rcu_tree_flavor_invoke_objs(tree_flavor *tf, int cpu, int on, int64_t n, sim_time first_ns,
 				 sim_time cost_ns)
 {
 	if (!n || !tf->invoke)
@@ -113,7 +113,7 @@ void rcu_tree_flavor_invoke_objs(tree_flavor *tf, int cpu, int64_t n, sim_time f
 	size_t lens[2];
 	int nr = rcu_tree_invoked_objs(tf->rs, cpu, n, runs, lens);
 	for (int i = 0; i < nr; i++) {
-		tf->invoke(tf->invoke_ctx, cpu, runs[i], lens[i], first_ns, cost_ns);
+		tf->invoke(tf->invoke_ctx, on, runs[i], lens[i], first_ns, cost_ns);
 		first_ns += (sim_time)lens[i] * cost_ns;
 	}
 }
@@ -180,7 +180,7 @@ static int64_t tree_core(void *state, int cpu, const rcu_core_ctx *b, bool *more
 	*more = out.more;
 	if (n)
 		tf->batch_stops[out.stop]++;
-	rcu_tree_flavor_invoke_objs(tf, cpu, n, b->first_ns, b->cost_ns);
+	rcu_tree_flavor_invoke_objs(tf, cpu, cpu, n, b->first_ns, b->cost_ns);
 	return n;
 }
 
@@ -276,6 +276,13 @@ static void tree_sched_clock_irq(void *state, int cpu, sim_time now, bool user, 
 	tree_flavor *tf = state;
 	rcu_tree_state *rs = tf->rs;
 	rcu_tree_sched_clock_irq(rs, cpu, user, reader, eff);
+	/* rcu_pending() (tree.c 6.12:4423-4429, nohz_full_patience_delay 0):
+	 * a nohz_full CPU in user mode or idle ignores RCU unless a grace
+	 * period has run a second (rcu_nohz_full_cpu(), tree_plugin.h
+	 * 6.12:1261-1270). */
+	if (__builtin_expect(rs->rda[cpu].nohz_full, 0) && user &&
+	    (!rcu_tree_gp_in_progress(rs) || now / tf->tick_ns < rs->gp_start + rs->cfg.hz))
+		eff->raise = false;
 	if (__builtin_expect(tf->nocb != NULL, 0) &&
 	    rcu_nocb_need_deferred_wakeup(tf->nocb, cpu, RCU_NOCB_WAKE))
 		eff->raise = true; /* rcu_pending()'s first test (tree.c:4421) */
@@ -294,7 +301,7 @@ static bool tree_tick_reads_mode(const void *state, int cpu)
 {
 	const tree_flavor *tf = state;
 	const rcu_tree_data *rdp = &tf->rs->rda[cpu];
-	return rdp->cpu_no_qs || rdp->rcu_urgent_qs;
+	return rdp->cpu_no_qs || rdp->rcu_urgent_qs || rdp->nohz_full;
 }
 
 static void tree_idle_enter(void *state, int cpu)
@@ -531,6 +538,46 @@ static const sim_knobs tree_knobs = { { P_RCU_FLAVOR, "tree", NULL }, tree_knob,
 /* Tree RCU's parts: the tree, and offloading (tree_nocb.c). */
 static const sim_knobs *const tree_parts[] = { &tree_knobs, &rcu_nocb_knobs, NULL };
 
+/* irq.nohz_full: a list, with nohz (irq.nohz_idle) and EEVDF, the GP
+ * kthread on a housekeeping CPU (housekeeping_affine(HK_TYPE_RCU)). */
+static int nohz_full_validate(const sim_params *p, char *err, size_t errlen)
+{
+	char a[512];
+	int n = machine_ncpus(p), nfull;
+	bool *mask = malloc((size_t)n * sizeof(*mask));
+	if (!mask) {
+		snprintf(err, errlen, "out of memory");
+		return SIM_ENOMEM;
+	}
+	int rc = rcu_nohz_full_mask(p, n, mask, &nfull, err, errlen);
+	int64_t gp_cpu = sim_params_int(p, P_RCU_GP_KTHREAD_CPU);
+	bool gp_full = !rc && nfull && mask[gp_cpu];
+	free(mask);
+	if (rc || !nfull)
+		return rc;
+	sim_params_where(p, P_IRQ_NOHZ_FULL, a, sizeof(a));
+	if (!sim_params_int(p, P_IRQ_NOHZ_IDLE)) {
+		snprintf(err, errlen, "%s: nohz_full needs the tickless mode irq.nohz_idle = no turns off "
+			 "(nohz=off: TS_FLAG_NOHZ is never set, tick-sched.c 6.12:1129-1130) (irq.nohz_idle: %s)",
+			 a, sim_params_origin(p, P_IRQ_NOHZ_IDLE));
+		return SIM_EINPUT;
+	}
+	if (strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf")) {
+		snprintf(err, errlen, "%s: nohz_full is a 6.x mechanism modelled with sched.kind = eevdf, "
+			 "and sched.kind is %s (%s)", a, sim_params_text(p, P_SCHED_KIND),
+			 sim_params_origin(p, P_SCHED_KIND));
+		return SIM_EINPUT;
+	}
+	if (gp_full) {
+		sim_params_where(p, P_RCU_GP_KTHREAD_CPU, a, sizeof(a));
+		snprintf(err, errlen, "%s: CPU %lld is in irq.nohz_full (%s), and the GP kthread runs on "
+			 "housekeeping CPUs only (rcu_bind_gp_kthread(): housekeeping_affine(HK_TYPE_RCU))",
+			 a, (long long)gp_cpu, sim_params_text(p, P_IRQ_NOHZ_FULL));
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
 /* The tree fits the machine, the GP kthread's CPU exists, offloading's
  * knobs fit (rcu_nocb_validate()). */
 static int tree_validate(const sim_params *p, char *err, size_t errlen)
@@ -562,7 +609,9 @@ static int tree_validate(const sim_params *p, char *err, size_t errlen)
 			 sim_params_text(p, P_WORKLOAD_BARRIER_CPU), machine_ncpus(p) - 1);
 		return SIM_EINPUT;
 	}
-	return rcu_nocb_validate(p, err, errlen);
+	if ((rc = rcu_nocb_validate(p, err, errlen)))
+		return rc;
+	return nohz_full_validate(p, err, errlen);
 }
 
 const rcu_flavor rcu_tree = {

@@ -55,9 +55,10 @@ typedef struct tree_flavor {
 	uint64_t shrinks;       /* shrinker passes that flushed */
 } tree_flavor;
 
-/* tree_flavor.c: the function of each of the @n callbacks just invoked on
- * @cpu, the first at @first_ns and each @cost_ns after. */
-void rcu_tree_flavor_invoke_objs(tree_flavor *tf, int cpu, int64_t n, sim_time first_ns,
+/* tree_flavor.c: the function of each of the @n callbacks just invoked
+ * from @cpu's list on CPU @on, the first at @first_ns and each @cost_ns
+ * after. */
+void rcu_tree_flavor_invoke_objs(tree_flavor *tf, int cpu, int on, int64_t n, sim_time first_ns,
 				 sim_time cost_ns);
 
 /* tree_nocb_flavor.c: offloading inside the flavor. */
@@ -86,7 +87,7 @@ int rcu_tree_nocb_leader(const void *state, int g);
 bool rcu_tree_nocb_offloaded(const void *state, int cpu);
 void rcu_tree_rcuog_step(void *state, int g, sim_time now, rcu_nocb_work *w);
 bool rcu_tree_rcuog_wakeable(const void *state, int g);
-void rcu_tree_rcuo_step(void *state, int cpu, const rcu_core_ctx *b, int64_t max, rcu_nocb_work *w);
+void rcu_tree_rcuo_step(void *state, int cpu, int on, const rcu_core_ctx *b, int64_t max, rcu_nocb_work *w);
 bool rcu_tree_rcuo_wakeable(const void *state, int cpu);
 void rcu_tree_nocb_timer(void *state, int g, sim_time now);
 bool rcu_tree_nocb_timer_when(const void *state, int g, sim_time *when);

@@ -143,6 +143,14 @@ static int watching_snap_recheck(rcu_tree_state *rsp, rcu_tree_data *rdp, int64_
 		rsp->n_urgent_qs += !rdp->rcu_urgent_qs;
 		rdp->rcu_urgent_qs = true;
 	}
+	/* :900-906: a nohz_full CPU may run in the kernel without a tick:
+	 * the resched_cpu() hammer. */
+	if (__builtin_expect(rdp->nohz_full, 0) &&
+	    (time_after(jiffies, rdp->last_fqs_resched + jtsq * 3) || rsp->cbovld)) {
+		rdp->rcu_urgent_qs = true;
+		rdp->last_fqs_resched = jiffies;
+		ret = -1;
+	}
 	/* :915-920: past half the stall timeout, resched_cpu() at most once
 	 * per jtsq. */
 	if (time_after(jiffies, rsp->jiffies_resched) &&

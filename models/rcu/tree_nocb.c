@@ -15,8 +15,8 @@
  * - Early boot: the bypass is not used before the scheduler runs and
  *   rcu_async_should_hurry() makes every call_rcu() a hurry one until
  *   rcu_end_inkernel_boot(); the model starts after both.
- * - nohz_full= (which implies offloading) and CONFIG_RCU_NOCB_CPU_DEFAULT_ALL:
- *   the caller builds the mask (sim_cpulist_parse("all") for the latter).
+ * - CONFIG_RCU_NOCB_CPU_DEFAULT_ALL: rcu.nocbs = all. nohz_full='s CPUs
+ *   (irq.nohz_full) are added to the mask as rcu_init_nohz() adds them.
  * - The "rcu-lazy" shrinker (tree_nocb.h:1198-1282) and rcu_barrier(): only
  *   the flush they use is here (rcu_nocb_flush_bypass); the shrinker's pass
  *   is the tree flavor's (tree_nocb_flavor.c, rcu.lazy_shrink_at).
@@ -75,6 +75,25 @@ int rcu_nocb_default_stride(int ncpus)
 	return (int)((uint64_t)ncpus / rcu_nocb_int_sqrt((uint64_t)ncpus));
 }
 
+int rcu_nohz_full_mask(const sim_params *p, int ncpus, bool *mask, int *nfull, char *err, size_t errlen)
+{
+	char a[512], why[256];
+	const char *list = sim_params_text(p, P_IRQ_NOHZ_FULL);
+	*nfull = 0;
+	memset(mask, 0, (size_t)ncpus * sizeof(*mask));
+	if (!strcmp(list, "none"))
+		return 0;
+	if (sim_cpulist_parse("nohz_full", list, ncpus, mask, why, sizeof(why))) {
+		sim_params_where(p, P_IRQ_NOHZ_FULL, a, sizeof(a));
+		snprintf(err, errlen, "%s: %s", a, why);
+		return SIM_EINPUT;
+	}
+	mask[0] = false; /* tick_nohz_init() (tick-sched.c 6.12:651-659) */
+	for (int i = 0; i < ncpus; i++)
+		*nfull += mask[i];
+	return 0;
+}
+
 int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, const sim_params *p,
 			     char *err, size_t errlen)
 {
@@ -90,8 +109,20 @@ int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, con
 		snprintf(err, errlen, "%s: %s", a, why);
 		return SIM_EINPUT;
 	}
-	for (int i = 0; i < ncpus; i++)
+	int nfull;
+	bool *full = malloc((size_t)ncpus * sizeof(*full));
+	if (!full) {
+		snprintf(err, errlen, "out of memory");
+		return SIM_ENOMEM;
+	}
+	int rc = rcu_nohz_full_mask(p, ncpus, full, &nfull, err, errlen);
+	for (int i = 0; i < ncpus; i++) {
+		mask[i] |= full[i]; /* rcu_init_nohz() (tree_nocb.h 6.12:1292-1309) */
 		*noffloaded += mask[i];
+	}
+	free(full);
+	if (rc)
+		return rc;
 	if (!sim_params_is_auto(p, P_RCU_NOCB_GP_STRIDE))
 		cfg->gp_stride = (int)sim_params_int(p, P_RCU_NOCB_GP_STRIDE);
 	cfg->lazy = sim_params_int(p, P_RCU_LAZY) != 0;
@@ -111,6 +142,7 @@ int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, con
  * rcu.lazy_shrink_at; the workload's call site, rcu.call_site). */
 static const sim_knob nocb_knob[] = {
 	{ P_RCU_NOCBS, SIM_ALWAYS },
+	{ P_IRQ_NOHZ_FULL, SIM_ALWAYS },
 	{ P_RCU_NOCB_GP_STRIDE, SIM_ALWAYS },
 	{ P_RCU_LAZY, SIM_ALWAYS },
 	{ P_RCU_LAZY_FLUSH, { P_RCU_LAZY, "yes", NULL } },

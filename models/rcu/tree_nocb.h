@@ -33,8 +33,7 @@
  *
  * Left out (tree_nocb.c's file header says why): CPU hotplug and runtime
  * (de-)offloading, rcu_nocb_poll, early boot (no bypass before the
- * scheduler runs, rcu_async_should_hurry), nohz_full's implied offloading,
- * the lazy shrinker (the tree flavor runs its pass with this flush),
+ * scheduler runs, rcu_async_should_hurry), the lazy shrinker (the tree flavor runs its pass with this flush),
  * rcu_barrier itself (its flush is here), and lock
  * contention (every trylock succeeds).
  */
@@ -84,13 +83,19 @@ extern const sim_knobs rcu_nocb_knobs;
 int rcu_nocb_validate(const sim_params *p, char *err, size_t errlen);
 
 /* The configuration and the mask of offloaded CPUs (@mask[0..CPUs)) the
- * parameters @p give (rcu.nocbs, "none" or a CPU list; rcu.nocb_gp_stride;
+ * parameters @p give (rcu.nocbs, "none" or a CPU list, with irq.nohz_full's
+ * CPUs added as rcu_init_nohz() adds them; rcu.nocb_gp_stride;
  * rcu.lazy; rcu.lazy_flush in whole jiffies of machine.hz), and how many
  * CPUs are offloaded in *noffloaded. 0, or SIM_EINPUT with "file:line:
  * key: why" in @err for a list cpulist_parse() refuses or a flush time
  * below one jiffy. */
 int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, const sim_params *p,
 			     char *err, size_t errlen);
+
+/* The nohz_full CPUs irq.nohz_full names in @mask[0..CPUs) (CPU 0 cleared:
+ * tick_nohz_init() keeps the boot CPU for timekeeping), their count in
+ * *nfull. 0, or SIM_EINPUT with "file:line: key: why" in @err. */
+int rcu_nohz_full_mask(const sim_params *p, int ncpus, bool *mask, int *nfull, char *err, size_t errlen);
 
 /* ---- 2. state ------------------------------------------------------------------- */
 

@@ -44,6 +44,16 @@ int rcu_tree_nocb_create(tree_flavor *tf, const rcu_flavor_env *env, char *err, 
 	tf->shrink_check = tf->shrink_at;
 	for (int i = 0; i < n; i++)
 		tf->rs->rda[i].offloaded = st->nd[i].offloaded;
+	int nfull;
+	bool *full = malloc((size_t)n * sizeof(*full));
+	if (!full)
+		return SIM_ENOMEM;
+	rc = rcu_nohz_full_mask(env->p, n, full, &nfull, err, errlen);
+	for (int i = 0; i < n && !rc; i++)
+		tf->rs->rda[i].nohz_full = full[i];
+	free(full);
+	if (rc)
+		return rc;
 	size_t ng = (size_t)st->ngroups;
 	tf->timer_fire = calloc(ng, sizeof(*tf->timer_fire));
 	tf->woken = calloc(ng, sizeof(*tf->woken));
@@ -313,22 +323,23 @@ bool rcu_tree_rcuog_wakeable(const void *state, int g)
 	return rcu_nocb_gp_wait_cond(tf->nocb, g);
 }
 
-/* One rcuo batch on @cpu: the momentary extended QS nocb_cb_wait() begins
- * with (tree_nocb.h:903), rcu_do_batch() of at most @max ready callbacks
- * with each one's function, the cond_resched() after each (rcu_all_qs() on
- * this CPU: one suffices, tree.c:2586-2590), then the advance. */
-void rcu_tree_rcuo_step(void *state, int cpu, const rcu_core_ctx *b, int64_t max,
+/* One batch of @cpu's rcuo, running on CPU @on: the momentary extended QS
+ * nocb_cb_wait() begins with (tree_nocb.h:903), rcu_do_batch() of at most
+ * @max ready callbacks with each one's function, the cond_resched() after
+ * each (rcu_all_qs() on CPU @on: one suffices, tree.c:2586-2590), then the
+ * advance. */
+void rcu_tree_rcuo_step(void *state, int cpu, int on, const rcu_core_ctx *b, int64_t max,
 			   rcu_nocb_work *w)
 {
 	tree_flavor *tf = state;
 	rcu_tree_state *rs = tf->rs;
 	rcu_nocb_batch nb = { b->first_ns, b->cost_ns, max };
 	rcu_nocb_cb_out out;
-	rcu_tree_momentary_eqs(rs, cpu);
+	rcu_tree_momentary_eqs(rs, on);
 	int64_t n = rcu_nocb_cb_wait(tf->nocb, cpu, &nb, tf->lat, &out);
 	if (n) {
-		rcu_tree_all_qs(rs, cpu);
-		rcu_tree_flavor_invoke_objs(tf, cpu, n, b->first_ns, b->cost_ns);
+		rcu_tree_all_qs(rs, on);
+		rcu_tree_flavor_invoke_objs(tf, cpu, on, n, b->first_ns, b->cost_ns);
 	}
 	w->invoked = n;
 	w->sleep = out.sleep;

@@ -1,0 +1,80 @@
+#!/bin/sh
+# nohz_full.sh RCUSIM SRCDIR - irq.nohz_full (nohz_full=) on 8 CPUs, one
+# call_rcu() task per CPU, HZ 250, 2 simulated seconds:
+# - ticks: CPU 0 (housekeeping) takes all 500 of its own, CPUs 1-7 none
+#   (one task each: 3,500 stopped); sched_tick_remote() does 7 ticks a
+#   second; "all" is 1-7 (the boot CPU keeps timekeeping); without it all
+#   4,000 ticks are taken;
+# - RCU: the nohz_full CPUs are offloaded, their rcuo and rcuog kthreads run
+#   on CPU 0 only (the exported timeline's switches), their user mode is a
+#   quiescent state the FQS scan sees (no resched_cpu(), no forced tick);
+#   callbacks are conserved;
+# - a CPU that reports no quiescent state (fault no_qs on CPU 5 for 0.5 s)
+#   is resched_cpu()ed and has its tick forced on by RCU for that time;
+# - errors: nohz=off, the GP kthread on a nohz_full CPU, O(1), Classic RCU,
+#   a CPU the machine lacks: exit 2, no run.
+. "$(dirname "$0")/lib.sh"
+cat >nf.ini <<EOI
+include = $SRC/scenarios/machines/x86-16.ini
+include = $SRC/scenarios/kernels/linux-6.12.ini
+[machine]
+cores = 4
+hz = 250
+[scenario]
+duration = 2s
+sample_interval = 100ms
+[workload]
+kind = callrcu
+jobs = 8
+callrcu_rate = 57500/s
+syscall_cost = 500ns
+EOI
+s() { q "$1" "SELECT printf('%.17g', value) FROM scalar WHERE run_id = (SELECT max(run_id) FROM run) AND name = '$2'"; }
+want() {
+	db=$1
+	for kv in $2; do
+		got=$(s "$db" "${kv%%=*}")
+		[ "$got" = "${kv#*=}" ] && ok || bad "${kv%%=*} = $got, want ${kv#*=}"
+	done
+}
+
+case=nohz_full
+expect_exit 0 "$RCUSIM" run nf.ini --db nf.db --quiet --set irq.nohz_full=1-7 --set rcu.nocbs=0 --trace nf.trace --trace-window 1s..1.2s
+want nf.db "tick.taken=500 tick.stopped=3500 tick.stopped_busy=3500 tick.remote=14 tick.forced_rcu=0 fqs.resched_cpu=0"
+enq=$(s nf.db cb.enqueued) inv=$(s nf.db cb.invoked) pend=$(s nf.db cb.pending_end)
+[ "$enq" -gt 100000 ] && [ "$enq" = $((inv + pend)) ] && ok || bad "conservation: $enq enqueued, $inv invoked, $pend pending"
+[ "$(s nf.db rcuo.invoked)" = "$inv" ] && ok || bad "rcuo invoked $(s nf.db rcuo.invoked) of $inv: CPUs 1-7 not offloaded (rcu.nocbs names only CPU 0)"
+# Grace periods end at the first FQS scan (1 jiffy: 4 ms) or the next.
+p50=$(s nf.db gp.duration_p50_ns)
+awk -v p="$p50" 'BEGIN { exit !(p >= 4000000 && p <= 8100000) }' && ok || bad "gp.duration_p50_ns $p50"
+# The timeline: every switch to an rcuo or rcuog kthread is on CPU 0, and
+# the groups keep their kernel names (rcuog/0, rcuog/2, ... by first CPU).
+awk '/sched_switch:/ && /next_comm=rcuo/ { n++; if ($0 !~ /\[000\]/) off++ } END { exit !(n > 0 && !off) }' nf.trace &&
+	ok || bad "an rcuo kthread ran off CPU 0: $(grep -m3 'next_comm=rcuo' nf.trace)"
+grep -q 'next_comm=rcuos/7 ' nf.trace && ok || bad "no rcuos/7 in the timeline"
+case=all
+expect_exit 0 "$RCUSIM" run nf.ini --db nf.db --quiet --set irq.nohz_full=all
+want nf.db "tick.taken=500 tick.stopped_busy=3500"
+case=none
+expect_exit 0 "$RCUSIM" run nf.ini --db nf.db --quiet
+want nf.db "tick.taken=4000 tick.stopped=0"
+[ -z "$(s nf.db tick.stopped_busy)" ] && ok || bad "tick.stopped_busy recorded without nohz_full"
+case=forced
+expect_exit 0 "$RCUSIM" run nf.ini --db nf.db --quiet --set irq.nohz_full=1-7 --set fault.kind=no_qs \
+	--set fault.cpus=5 --set fault.start=500ms --set fault.duration=500ms
+f=$(s nf.db tick.forced_rcu) r=$(s nf.db fqs.resched_cpu)
+[ "$f" -ge 100 ] && [ "$f" -le 125 ] && [ "$r" -ge 1 ] && ok || bad "forced ticks $f, resched_cpu $r"
+[ "$(s nf.db tick.taken)" = $((500 + f)) ] && ok || bad "ticks taken $(s nf.db tick.taken), want 500 + $f"
+
+case=errors
+for bad_set in irq.nohz_idle=no rcu.gp_kthread_cpu=3 sched.kind=o1 rcu.flavor=classic; do
+	expect_exit 2 "$RCUSIM" run nf.ini --db err.db --quiet --set irq.nohz_full=1-7 --set "$bad_set"
+done
+expect_exit 2 "$RCUSIM" run nf.ini --db err.db --quiet --set irq.nohz_full=1-7 --set rcu.gp_kthread_cpu=3
+expect_err "rcu.gp_kthread_cpu: CPU 3 is in irq.nohz_full"
+expect_exit 2 "$RCUSIM" run nf.ini --db err.db --quiet --set irq.nohz_full=1-7 --set irq.nohz_idle=no
+expect_err "nohz_full needs the tickless mode"
+expect_exit 2 "$RCUSIM" run nf.ini --db err.db --quiet --set irq.nohz_full=1-9
+expect_err "irq.nohz_full"
+[ ! -e err.db ] || [ "$(q err.db "SELECT count(*) FROM run")" = 0 ] && ok || bad "a refused run was recorded"
+finish
