@@ -20,5 +20,6 @@ int cmd_sweep(int argc, char **argv);   /* sweep.c */
 int cmd_import(int argc, char **argv);  /* import.c */
 int cmd_tracestats(int argc, char **argv); /* tracestats.c */
 int cmd_export(int argc, char **argv);  /* export.c */
+int cmd_show(int argc, char **argv);    /* show.c */
 
 #endif

@@ -40,6 +40,7 @@ static const command commands[] = {
 	{ "export", "[RUNS]", cmd_export, "runs' results as tidy rows, CSV (RFC 4180) or JSON" },
 	{ "trace-stats", "STRACE", cmd_tracestats, "a build's file-opening behaviour from its strace log" },
 	{ "runs", "", cmd_runs, "list the runs of a database with their status (lost ones too)" },
+	{ "show", "RUN", cmd_show, "a run's resolved scenario, each value with where it came from" },
 };
 
 /* The usage of rcusim itself, with the command table, on @out. */

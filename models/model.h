@@ -105,6 +105,10 @@ typedef struct rcusim_outcome {
  * anything is recorded. Returns 0 or SIM_EINPUT with a message naming
  * where the offending value was set. */
 int rcusim_validate(const sim_params *p, char *err, size_t errlen);
+/* Does a part of the run @p describes read parameter @id (a value set
+ * where none does is refused when a scenario sets it, and ignored when an
+ * included preset does)? */
+bool rcusim_param_applies(const sim_params *p, size_t id);
 
 /* Called at every sample with the simulated time, the end time and the
  * events so far (for progress reports; it must not touch the model). */

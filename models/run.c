@@ -69,13 +69,26 @@ static const model_ops *find_model(const char *kind)
  * (`rcusim params --format ini`). Each model names its parts' knob tables;
  * the parts of every model are walked, so that a knob of a model not in
  * the run is refused too. */
-static int check_knobs(const sim_params *p, char *err, size_t errlen)
+static size_t knob_parts(const sim_knobs **parts)
 {
-	const sim_knobs *parts[NMODELS * MODEL_KNOB_PARTS];
 	size_t n = 0;
 	for (size_t i = 0; i < NMODELS; i++)
 		n += models[i]->knobs(parts + n, MODEL_KNOB_PARTS);
+	return n;
+}
+
+static int check_knobs(const sim_params *p, char *err, size_t errlen)
+{
+	const sim_knobs *parts[NMODELS * MODEL_KNOB_PARTS];
+	size_t n = knob_parts(parts);
 	return sim_params_check_knobs(p, parts, n, err, errlen);
+}
+
+bool rcusim_param_applies(const sim_params *p, size_t id)
+{
+	const sim_knobs *parts[NMODELS * MODEL_KNOB_PARTS];
+	size_t n = knob_parts(parts);
+	return sim_params_knob_applies(p, parts, n, id);
 }
 
 int rcusim_validate(const sim_params *p, char *err, size_t errlen)

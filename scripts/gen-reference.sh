@@ -27,10 +27,11 @@ params=$("$RCUSIM" params --format md)
 sections=$("$RCUSIM" params --format ini |
 	awk '/^\[.*\]$/ { printf "%s`%s`", n++ ? ", " : "", $0 }')
 metrics=$("$RCUSIM" metrics --format md)
-# The schema: the SQL pieces of schema_sql[] in sim/recorder.c, one line
-# each, continuation pieces (they start with a blank) indented.
+# The schema: the SQL pieces of schema_sql[] and param_origin_sql[] in
+# sim/recorder.c, one line each, continuation pieces (they start with a
+# blank) indented.
 schema=$(awk '
-	/^static const char schema_sql\[\] =/ { on = 1; next }
+	/^static const char (schema_sql|param_origin_sql)\[\] =/ { on = 1; next }
 	!on { next }
 	{
 		line = $0
@@ -41,7 +42,7 @@ schema=$(awk '
 			line = "   " line
 		print line
 		if (last)
-			exit
+			on = 0
 	}' "$RECORDER")
 [ -n "$schema" ] || { echo "$0: no schema_sql in $RECORDER" >&2; exit 1; }
 version=$(sed -n 's/^#define REC_SCHEMA_VERSION \([0-9][0-9]*\).*/\1/p' "$RECORDER_H")
@@ -227,6 +228,7 @@ cat <<'EOF'
 | --- | --- | --- |
 | `run` | run | `scenario` the scenario's name (`scenario.name`; by default the file name without folder and `.ini`), `policy` its `rcu.policy`, `seed`, `label` (`--label`), `status`, `sim_duration_ns` (`scenario.duration`), `sim_end_ns` the simulated time reached, `events` dispatched, `wall_s` wall-clock seconds, `started_at` (UTC, ISO 8601 to the microsecond), `version` (as `rcusim --version`), `host`, `pid` the process that ran it there, `heartbeat_at` (Unix time, seconds) when it last said it was alive |
 | `param` | run and parameter | every effective parameter after the file, its includes and `--set`, as written (`10ms`, `auto`) |
+| `param_origin` | run and parameter | where that value came from: `default`, `FILE:LINE` of the scenario or a file it includes, `--set`, `--seed`, `--duration`, or a kernel boot parameter with where it was given (`--set rcutree.blimit`, `--cmdline NAME`, `--cmdline-file NAME`); `rcusim show` prints them. Created in every database a run writes (databases of schema version 2 from before it gain it); runs recorded before it have no rows there |
 | `scalar` | run and scalar metric | one value per metric ([section 7](#7-metrics)), times in ns, sizes in bytes; a metric that did not occur is absent, not 0 |
 | `series` | run, series metric and CPU | one sampled series; `cpu` is -1 for a machine-wide series |
 | `point` | sample | `t_ns` and `value` of a series, every `scenario.sample_interval` from t = 0 |

@@ -557,6 +557,21 @@ static void when_what(const sim_params *p, const sim_param_when *const *w, size_
 	}
 }
 
+bool sim_params_knob_applies(const sim_params *p, const sim_knobs *const *parts, size_t nparts, size_t id)
+{
+	bool owned = false;
+	for (size_t j = 0; j < nparts; j++)
+		for (size_t q = 0; q < parts[j]->n; q++) {
+			const sim_knob *k = &parts[j]->knob[q];
+			if (k->id != (int)id)
+				continue;
+			owned = true;
+			if (sim_params_when(p, &parts[j]->in) && sim_params_when(p, &k->when))
+				return true;
+		}
+	return !owned;
+}
+
 int sim_params_check_knobs(const sim_params *p, const sim_knobs *const *parts, size_t nparts,
 			   char *err, size_t errlen)
 {

@@ -142,6 +142,9 @@ bool sim_params_when(const sim_params *p, const sim_param_when *w);
  * together); else 0. */
 int sim_params_check_knobs(const sim_params *p, const sim_knobs *const *parts, size_t nparts,
 			   char *err, size_t errlen);
+/* Does a part in the run read knob @id with these values (or does no table
+ * of @parts name it)? */
+bool sim_params_knob_applies(const sim_params *p, const sim_knobs *const *parts, size_t nparts, size_t id);
 
 /* Listing formats for `rcusim params`. */
 typedef enum sim_params_format { SIM_PARAMS_TEXT, SIM_PARAMS_INI, SIM_PARAMS_MD } sim_params_format;

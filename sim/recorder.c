@@ -46,6 +46,15 @@ static const char schema_sql[] =
 	"CREATE INDEX IF NOT EXISTS point_series ON point(series_id, t_ns);"
 	"CREATE INDEX IF NOT EXISTS hist_run ON hist(run_id, name);";
 
+/* Where each parameter's value came from ("default", FILE:LINE, "--set",
+ * a kernel parameter), for `rcusim show`. A table of its own, created in
+ * every database a run opens to write, so that databases of schema
+ * version 2 written before it gain it and stay readable by older rcusims;
+ * a run recorded without it has no rows there. */
+static const char param_origin_sql[] =
+	"CREATE TABLE IF NOT EXISTS param_origin(run_id INTEGER NOT NULL REFERENCES run,"
+	" name TEXT NOT NULL, origin TEXT NOT NULL, PRIMARY KEY(run_id, name));";
+
 static int dberr(rec_db *db, char *err, size_t errlen, const char *what)
 {
 	if (err && errlen)
@@ -279,6 +288,8 @@ int rec_open(rec_db **out, const char *path, char *err, size_t errlen)
 			goto fail;
 		}
 	}
+	if ((rc = exec(db, param_origin_sql, err, errlen)))
+		goto fail;
 	*out = db;
 	return 0;
 fail:
@@ -381,6 +392,18 @@ int rec_run_begin(rec_db *db, const rec_run_info *info, const sim_params *p, int
 		sqlite3_bind_text(st, 2, sim_params_def(p, k)->name, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 3, sim_params_text(p, k), -1, SQLITE_TRANSIENT);
 		if ((rc = step_done(db, st, err, errlen, "insert param")))
+			goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((rc = prep(db, &st, "INSERT INTO param_origin(run_id, name, origin) VALUES(?, ?, ?)", err,
+		       errlen)))
+		goto fail;
+	for (size_t k = 0; k < sim_params_count(p); k++) {
+		sqlite3_bind_int64(st, 1, *run_id);
+		sqlite3_bind_text(st, 2, sim_params_def(p, k)->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, sim_params_origin(p, k), -1, SQLITE_TRANSIENT);
+		if ((rc = step_done(db, st, err, errlen, "insert param origin")))
 			goto fail;
 	}
 	sqlite3_finalize(st);
@@ -571,6 +594,14 @@ int rec_run_save_side(rec_db *db, int64_t run_id, const char *side_path, const r
 		rc = SIM_EIO;
 		goto rollback;
 	}
+	if ((rc = prep(side, &st, "INSERT INTO param_origin SELECT * FROM orig.param_origin WHERE run_id = ?1",
+		       err, errlen)))
+		goto rollback;
+	sqlite3_bind_int64(st, 1, run_id);
+	if ((rc = step_done(side, st, err, errlen, "copy param origins")))
+		goto rollback;
+	sqlite3_finalize(st);
+	st = NULL;
 	if ((rc = exec(side, "COMMIT", err, errlen)))
 		goto rollback;
 	exec(side, "DETACH DATABASE orig", NULL, 0);
@@ -887,6 +918,7 @@ static int delete_children(rec_db *db, int64_t id, char *err, size_t errlen)
 	static const char *const del[] = {
 		"DELETE FROM point WHERE series_id IN (SELECT series_id FROM series WHERE run_id = ?1)",
 		"DELETE FROM series WHERE run_id = ?1", "DELETE FROM param WHERE run_id = ?1",
+		"DELETE FROM param_origin WHERE run_id = ?1",
 		"DELETE FROM scalar WHERE run_id = ?1", "DELETE FROM hist WHERE run_id = ?1",
 	};
 	for (size_t q = 0; q < sizeof(del) / sizeof(del[0]); q++) {
@@ -963,7 +995,17 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *updated,
 		"INSERT INTO param(run_id, name, value) SELECT ?2, name, value FROM src.param WHERE run_id = ?1",
 		"INSERT INTO scalar(run_id, name, value) SELECT ?2, name, value FROM src.scalar WHERE run_id = ?1",
 		"INSERT INTO hist(run_id, name, lo, hi, count) SELECT ?2, name, lo, hi, count FROM src.hist WHERE run_id = ?1",
+		/* last: only from a database that has the table */
+		"INSERT INTO param_origin(run_id, name, origin) SELECT ?2, name, origin FROM src.param_origin WHERE run_id = ?1",
 	};
+	size_t nper_run = sizeof(per_run) / sizeof(per_run[0]);
+	if ((rc = prep(db, &copy, "SELECT count(*) FROM src.sqlite_master WHERE name = 'param_origin'", err,
+		       errlen)))
+		goto rollback;
+	if (sqlite3_step(copy) != SQLITE_ROW || !sqlite3_column_int(copy, 0))
+		nper_run--;
+	sqlite3_finalize(copy);
+	copy = NULL;
 	/* Version 1 rows have no owner and no heartbeat. */
 	if ((rc = prep(db, &runs,
 		       v >= 2 ? "SELECT run_id, scenario, policy, seed, label, status, sim_duration_ns,"
@@ -1035,7 +1077,7 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *updated,
 		}
 		if ((rc = push_id(ids, &nid, new_id, err, errlen)))
 			goto rollback;
-		for (size_t q = 0; q < sizeof(per_run) / sizeof(per_run[0]); q++) {
+		for (size_t q = 0; q < nper_run; q++) {
 			if ((rc = prep(db, &copy, per_run[q], err, errlen)))
 				goto rollback;
 			sqlite3_bind_int64(copy, 1, old);

@@ -351,4 +351,42 @@ done
 # A tickless idle CPU takes no tick: the phone's 6 idle CPUs stop theirs.
 [ "$(q it.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 2 AND name = 'tick.stopped'")" -eq $((6 * 250 / 5)) ] &&
 	ok || bad "the phone's idle CPUs took ticks"
+
+# rcusim show RUN: the resolved scenario, each value with its origin (the
+# scenario's line, an included preset's, --set, --duration, a kernel
+# parameter of --cmdline); a preset's value nothing reads is a comment; run
+# again, it gives the same results row for row; merged, the origins go along;
+# a database without them says so; --all adds the defaults.
+case=show
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/x86-64-nohzfull-debian.ini" --duration 50ms --db sh.db --quiet \
+	--set rcu.blimit=100 --cmdline "rcutree.qhimark=5000" --label shown --seed 7
+expect_exit 0 "$RCUSIM" show --db sh.db 1
+cp out shown.ini
+expect_out_line "; run 1 of sh.db: scenario x86-64-nohzfull-debian, policy tree, seed 7, label \"shown\", complete"
+expect_out "^blimit = 100 +; --set$"
+expect_out "^qhimark = 5000 +; --cmdline rcutree.qhimark$"
+expect_out "^duration = 50ms +; --duration$"
+expect_out "^seed = 7 +; --seed$"
+expect_out "^nohz_full = 1-63 +; .*scenarios/x86-64-nohzfull-debian.ini:[0-9]+$"
+expect_out "^preempt_rcu = yes +; .*scenarios/kernels/debian-13-6.12.ini:[0-9]+$"
+expect_out "^; memory = 1024GiB +; .*x86-2s-256.ini:[0-9]+, not read in this run$"
+expect_out "^name = x86-64-nohzfull-debian +; the run's scenario name"
+expect_exit 0 "$RCUSIM" run shown.ini --db sh.db --quiet
+[ "$("$RCUSIM" export --db sh.db 1 | cut -d, -f3- | md5sum)" = "$("$RCUSIM" export --db sh.db 2 | cut -d, -f3- | md5sum)" ] &&
+	[ "$(q sh.db "SELECT scenario || ' ' || seed FROM run WHERE run_id = 2")" = "x86-64-nohzfull-debian 7" ] &&
+	ok || bad "the shown scenario did not repeat the run"
+expect_exit 0 "$RCUSIM" show --db sh.db --all 1
+expect_out "^; def_timeslice = 100ms +; default$"
+[ "$(grep -c ' = ' out)" -ge "$("$RCUSIM" params | grep -c '^[a-z_]*\.[a-z_0-9]* = ')" ] && ok || bad "--all lacks defaults"
+expect_exit 0 "$RCUSIM" merge shm.db sh.db
+expect_exit 0 "$RCUSIM" show --db shm.db 1
+tail -n +2 out >a; "$RCUSIM" show --db sh.db 1 | tail -n +2 >b
+cmp -s a b && ok || bad "merge lost the origins: $(diff a b | head -5)"
+sqlite3 sh.db "DROP TABLE param_origin"
+expect_exit 0 "$RCUSIM" show --db sh.db 1
+expect_out "this run's database kept no origins"
+expect_out "^blimit = 100 +; origin not recorded$"
+expect_exit 2 "$RCUSIM" show --db sh.db 9
+expect_err "no run 9"
+expect_exit 2 "$RCUSIM" show --db sh.db x
 finish
