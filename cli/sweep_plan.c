@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "hash.h"
 #include "registry.h"
 #include "sweep_plan.h"
@@ -32,12 +33,14 @@ const char *const sweep_state_name[SWEEP_NSTATES] = {
 	[SWEEP_LOST] = "lost",        [SWEEP_ABORTED] = "aborted",   [SWEEP_FAILED] = "failed",
 };
 
+/* rcusim's parameter, or a kernel boot parameter it maps (run --set takes
+ * both). */
 static bool known_param(const char *key)
 {
 	for (int k = 0; k < P_COUNT; k++)
 		if (!strcmp(rcusim_params[k].name, key))
 			return true;
-	return false;
+	return rcusim_kernel_param_target(key) != NULL;
 }
 
 static bool known_scalar(const char *name)
@@ -55,6 +58,27 @@ static double canonical(const char *key, const char *text, bool *bad)
 {
 	if (bad)
 		*bad = false;
+	const char *target = rcusim_kernel_param_target(key);
+	char mapped[256];
+	if (target) {
+		/* A kernel parameter's value as rcusim's parameter takes it. */
+		sim_params *p;
+		char asg[512], err[1024];
+		if (sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)))
+			return NAN;
+		snprintf(asg, sizeof(asg), "%s=%s", key, text);
+		int rc = rcusim_set(p, asg, "--vary", err, sizeof(err));
+		if (!rc)
+			snprintf(mapped, sizeof(mapped), "%s", sim_params_text(p, (size_t)sim_params_index(p, target)));
+		sim_params_destroy(p);
+		if (rc) {
+			if (bad)
+				*bad = true;
+			return NAN;
+		}
+		key = target;
+		text = mapped;
+	}
 	for (int k = 0; k < P_COUNT; k++)
 		if (!strcmp(rcusim_params[k].name, key)) {
 			int64_t i;
@@ -185,7 +209,10 @@ static int parse_vary(sweep *s, const char *v)
 	x->arg = v;
 	snprintf(x->key, sizeof(x->key), "%.*s", (int)(eq - v), v);
 	if (!known_param(x->key)) {
-		fprintf(stderr, "rcusim sweep: --vary: %s: unknown parameter (see `rcusim params`)\n", x->key);
+		char sug[300];
+		rcusim_param_suggest(x->key, sug, sizeof(sug));
+		fprintf(stderr, "rcusim sweep: --vary: %s: unknown parameter, neither rcusim's nor a kernel "
+				"parameter it maps%s\n", x->key, sug);
 		return EXIT_USAGE;
 	}
 	/* The later one would silently override the earlier in every run. */
@@ -439,18 +466,6 @@ int sweep_expand(sweep *s)
 		fprintf(stderr, "rcusim sweep: more than %d runs: sweep in parts (--seeds, fewer values)\n",
 			SWEEP_MAX_RUNS);
 		return EXIT_USAGE;
-	}
-	/* --plot's x axis is the first varied parameter: its values must be
-	 * numbers, known before any run starts. (A value that is no value of
-	 * the parameter at all is left to the runs' check, which says why.) */
-	for (int v = 0; s->plot && v < s->vary[0].n; v++) {
-		bool bad;
-		if (isnan(canonical(s->vary[0].key, s->vary[0].values[v], &bad)) && !bad) {
-			fprintf(stderr, "rcusim sweep: --plot: the x axis is the first --vary, and \"%s\" of %s "
-					"is not a number: vary a numeric parameter first, or leave out --plot\n",
-				s->vary[0].values[v], s->vary[0].key);
-			return EXIT_USAGE;
-		}
 	}
 	s->jobs = calloc(total, sizeof(*s->jobs));
 	if (!s->jobs) {

@@ -2,27 +2,49 @@
 /*
  * sweep_report.c - how a sweep ends, whatever ran it: the comparison table
  * of its complete runs and, with --plot, each --metric against the first
- * varied parameter, one line per policy (mean, min and max over the
- * seeds), drawn by plots/sweep.gp.
+ * varied parameter, one line per policy and value of the second (mean,
+ * min and max over the seeds), drawn by plots/sweep.gp.
  */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sweep_plan.h"
 
-/* Draw each of @metrics of the runs @rows (from @db) against the first
- * varied parameter @key, one line per policy, into @outdir as @format:
- * the data files into its data/, the figures' paths on stdout. The runs'
- * x values are @jobs' (matched by label). 0 or EXIT_IO (message printed). */
-static int plot_sweep(rec_db *db, const rec_run_row *rows, size_t n, const sweep_job *jobs,
-		      size_t njobs, const char *key, const char *const *metrics, size_t nmetrics,
-		      const char *outdir, const char *format)
+/* The index of the value job set @set ("key=value") gives among @v's. */
+static int value_index(const sweep_vary *v, const char *set)
+{
+	const char *val = strchr(set, '=');
+	for (int k = 0; val && k < v->n; k++)
+		if (!strcmp(v->values[k], val + 1))
+			return k;
+	return -1;
+}
+
+/* What the y axis shows, from the metric's name. */
+static const char *y_kind(const char *metric)
+{
+	size_t n = strlen(metric);
+	if (n > 3 && !strcmp(metric + n - 3, "_ns"))
+		return "time";
+	return strstr(metric, "bytes") ? "bytes" : "count";
+}
+
+/* Draw each of s->metrics of the runs @rows (from @db) against the first
+ * varied parameter, one line per policy and value of the second varied
+ * parameter (mean, min and max over the seeds), into s->outdir as
+ * s->format: the data files into its data/, the figures' paths on stdout.
+ * A first parameter whose values are not all numbers (yes/no, CPU lists)
+ * is a categorical axis, its values in the order given. Runs are matched
+ * to s->jobs by label. 0 or EXIT_IO (message printed). */
+static int plot_sweep(const sweep *s, rec_db *db, const rec_run_row *rows, size_t n)
 {
 	char out[PATH_MAX], data[PATH_MAX + 16], runs[PATH_MAX + 32], file[PATH_MAX + 160], err[1024];
+	const sweep_vary *vx = &s->vary[0], *vl = s->nvary > 1 ? &s->vary[1] : NULL;
 	/* Policies, in the order they appear. */
 	const char *pol[16];
 	size_t npol = 0;
@@ -33,78 +55,153 @@ static int plot_sweep(rec_db *db, const rec_run_row *rows, size_t n, const sweep
 		if (k == npol && npol < 16)
 			pol[npol++] = rows[r].policy;
 	}
-	if (cli_plot_dirs(outdir, out, data))
+	/* Each run's job, and each value's x. */
+	int *job_of = malloc(n * sizeof(*job_of));
+	double *xs = malloc((size_t)vx->n * sizeof(*xs));
+	if (!job_of || !xs) {
+		free(job_of);
+		free(xs);
+		fprintf(stderr, "rcusim sweep: out of memory\n");
 		return EXIT_IO;
-	for (size_t mi = 0; mi < nmetrics; mi++) {
-		snprintf(runs, sizeof(runs), "%s/sweep_%s.gp", data, metrics[mi]);
+	}
+	for (size_t r = 0; r < n; r++) {
+		job_of[r] = -1;
+		for (size_t e = 0; e < s->njobs; e++)
+			if (!strcmp(s->jobs[e].label, rows[r].label))
+				job_of[r] = (int)e;
+	}
+	bool numeric = true, xpos = true;
+	for (int v = 0; v < vx->n; v++)
+		xs[v] = NAN;
+	for (size_t e = 0; e < s->njobs; e++) {
+		int v = value_index(vx, s->jobs[e].sets[0]);
+		if (v >= 0)
+			xs[v] = s->jobs[e].x;
+	}
+	for (int v = 0; v < vx->n; v++) {
+		numeric &= !isnan(xs[v]);
+		xpos &= xs[v] > 0;
+	}
+	/* A line per policy only where a cell (a value of each parameter) holds
+	 * runs of more than one: a varied rcu.policy makes the policies
+	 * points of its own axis, not lines. */
+	bool split = false;
+	for (size_t r = 0; r < n && !split; r++)
+		for (size_t q = r + 1; q < n && !split; q++) {
+			const sweep_job *a = job_of[r] >= 0 ? &s->jobs[job_of[r]] : NULL;
+			const sweep_job *b = job_of[q] >= 0 ? &s->jobs[job_of[q]] : NULL;
+			split = a && b && strcmp(rows[r].policy, rows[q].policy) &&
+				value_index(vx, a->sets[0]) == value_index(vx, b->sets[0]) &&
+				(!vl || value_index(vl, a->sets[1]) == value_index(vl, b->sets[1]));
+		}
+	if (!split)
+		npol = 1;
+	int nl = vl ? vl->n : 1, status = 0;
+	if (cli_plot_dirs(s->outdir, out, data)) {
+		status = EXIT_IO;
+		goto done;
+	}
+	for (size_t mi = 0; mi < s->nmetrics && !status; mi++) {
+		const char *metric = s->metrics[mi];
+		double ylo = INFINITY, yhi = -INFINITY;
+		size_t nlines = 0;
+		snprintf(runs, sizeof(runs), "%s/sweep_%s.gp", data, metric);
 		FILE *rf = fopen(runs, "w");
 		if (!rf) {
 			fprintf(stderr, "%s: %s\n", runs, strerror(errno));
-			return EXIT_IO;
+			status = EXIT_IO;
+			break;
 		}
-		fprintf(rf, "nruns = %zu\narray label[%zu]\narray id[%zu]\narray maxfiles[%zu]\n", npol,
-			npol, npol, npol);
+		fprintf(rf, "nruns = %zu\narray label[%zu]\narray id[%zu]\narray maxfiles[%zu]\n", npol * (size_t)nl,
+			npol * (size_t)nl, npol * (size_t)nl, npol * (size_t)nl);
 		fputs("param = ", rf);
-		cli_gp_string(rf, key);
+		cli_gp_string(rf, vx->key);
 		fputs("\nmetric = ", rf);
-		cli_gp_string(rf, metrics[mi]);
-		fprintf(rf, "\nunit = '%s'\n",
-			strstr(metrics[mi], "_ns") ? "ns (log scale)" : strstr(metrics[mi], "bytes") ? "bytes (log scale)" : "count (log scale)");
-		for (size_t p = 0; p < npol; p++) {
-			fprintf(rf, "label[%zu] = ", p + 1);
-			cli_gp_string(rf, pol[p]);
-			fprintf(rf, "\nid[%zu] = 0\nmaxfiles[%zu] = 0\n", p + 1, p + 1);
-			char path[PATH_MAX + 256];
-			snprintf(path, sizeof(path), "%s/sweep_%s_%zu.dat", data, metrics[mi], p + 1);
-			FILE *f = fopen(path, "w");
-			if (!f) {
-				fprintf(stderr, "%s: %s\n", path, strerror(errno));
-				fclose(rf);
-				return EXIT_IO;
-			}
-			/* One line per distinct x: mean, min and max over seeds. */
-			for (size_t j = 0; j < njobs; j++) {
-				bool first = true;
-				for (size_t e = 0; e < j; e++)
-					first &= jobs[e].x != jobs[j].x;
-				if (!first || isnan(jobs[j].x))
-					continue;
-				double sum = 0, lo = INFINITY, hi = -INFINITY;
-				int cnt = 0;
-				for (size_t r = 0; r < n; r++) {
-					if (strcmp(rows[r].policy, pol[p]))
-						continue;
-					for (size_t e = 0; e < njobs; e++)
-						if (!strcmp(jobs[e].label, rows[r].label) && jobs[e].x == jobs[j].x) {
-							double v;
-							bool has;
-							if (!rec_scalar(db, rows[r].run_id, metrics[mi], &v, &has, err,
-									sizeof(err)) && has) {
-								sum += v;
-								lo = fmin(lo, v);
-								hi = fmax(hi, v);
-								cnt++;
-							}
-						}
+		cli_gp_string(rf, metric);
+		fprintf(rf, "\nykind = '%s'\ncategorical = %d\nlogx = %d\nnx = %d\nsingle = %d\n", y_kind(metric),
+			!numeric, numeric && xpos && vx->n > 2, vx->n, npol * (size_t)nl == 1);
+		for (size_t p = 0; p < npol; p++)
+			for (int l = 0; l < nl; l++) {
+				char lab[512], path[PATH_MAX + 256];
+				size_t li = ++nlines;
+				if (vl && npol > 1)
+					snprintf(lab, sizeof(lab), "%s, %s=%s", pol[p], vl->key, vl->values[l]);
+				else if (vl)
+					snprintf(lab, sizeof(lab), "%s=%s", vl->key, vl->values[l]);
+				else if (split)
+					snprintf(lab, sizeof(lab), "%s", pol[p]);
+				else
+					snprintf(lab, sizeof(lab), "%s", metric);
+				fprintf(rf, "label[%zu] = ", li);
+				cli_gp_string(rf, lab);
+				fprintf(rf, "\nid[%zu] = 0\nmaxfiles[%zu] = 0\n", li, li);
+				snprintf(path, sizeof(path), "%s/sweep_%s_%zu.dat", data, metric, li);
+				FILE *f = fopen(path, "w");
+				if (!f) {
+					fprintf(stderr, "%s: %s\n", path, strerror(errno));
+					status = EXIT_IO;
+					break;
 				}
-				if (cnt)
-					fprintf(f, "%.17g %.17g %.17g %.17g\n", jobs[j].x, sum / cnt, lo, hi);
+				/* One line per value of the first parameter: mean, min and
+				 * max over the seeds, and the value as given. */
+				for (int v = 0; v < vx->n; v++) {
+					double sum = 0, lo = INFINITY, hi = -INFINITY, val;
+					int cnt = 0;
+					bool has;
+					for (size_t r = 0; r < n; r++) {
+						const sweep_job *jb = job_of[r] >= 0 ? &s->jobs[job_of[r]] : NULL;
+						if (!jb || (split && strcmp(rows[r].policy, pol[p])) || value_index(vx, jb->sets[0]) != v ||
+						    (vl && value_index(vl, jb->sets[1]) != l))
+							continue;
+						if (!rec_scalar(db, rows[r].run_id, metric, &val, &has, err, sizeof(err)) && has) {
+							sum += val;
+							lo = fmin(lo, val);
+							hi = fmax(hi, val);
+							cnt++;
+						}
+					}
+					if (!cnt)
+						continue;
+					ylo = fmin(ylo, lo);
+					yhi = fmax(yhi, hi);
+					/* In double quotes: gnuplot reads them as one column,
+					 * without them (a double quote in it becomes a single). */
+					fprintf(f, "%.17g %.17g %.17g %.17g \"", numeric ? xs[v] : (double)v, sum / cnt, lo, hi);
+					for (const char *c = vx->values[v]; *c; c++)
+						fputc(*c == '"' ? '\'' : *c, f);
+					fputs("\"\n", f);
+				}
+				fclose(f);
 			}
-			fclose(f);
+		/* A log y axis for values all above 0 spanning a factor of 10;
+		 * a flat line gets a range around it. */
+		if (ylo <= yhi) {
+			fprintf(rf, "logy = %d\n", ylo > 0 && yhi >= 10 * ylo);
+			if (ylo == yhi)
+				fprintf(rf, "ymin = %.17g\nymax = %.17g\n", ylo ? ylo - fabs(ylo) / 2 : -1,
+					ylo ? yhi + fabs(yhi) / 2 : 1);
+		} else {
+			fputs("logy = 0\n", rf);
 		}
 		fclose(rf);
-		snprintf(file, sizeof(file), "%s/sweep_%s.%s", out, metrics[mi], format);
-		const char *args[] = { runs, data, file, format };
+		if (status)
+			break;
+		snprintf(file, sizeof(file), "%s/sweep_%s.%s", out, metric, s->format);
+		const char *args[] = { runs, data, file, s->format };
 		if (cli_gnuplot("sweep.gp", args, 4)) {
 			/* gnuplot opens the figure before it draws: never leave an
 			 * empty or half-written one that looks like a result. */
 			if (unlink(file) && errno != ENOENT)
 				fprintf(stderr, "rcusim sweep: %s: %s\n", file, strerror(errno));
-			return EXIT_IO;
+			status = EXIT_IO;
+			break;
 		}
 		printf("%s\n", file);
 	}
-	return 0;
+done:
+	free(job_of);
+	free(xs);
+	return status;
 }
 
 int sweep_report(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nrows)
@@ -113,7 +210,6 @@ int sweep_report(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nro
 	if (nrows && (status = cli_compare_print(db, rows, nrows, "text", stdout)))
 		return status;
 	if (s->plot && nrows)
-		status = plot_sweep(db, rows, nrows, s->jobs, s->njobs, s->vary[0].key, s->metrics,
-				    s->nmetrics, s->outdir, s->format);
+		status = plot_sweep(s, db, rows, nrows);
 	return status;
 }

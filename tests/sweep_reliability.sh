@@ -20,7 +20,9 @@
 #   vary_twice          the same --vary key twice is refused, naming it
 #   results_other_sweep another sweep into a results folder is refused;
 #                       the same sweep again still runs
-#   plot_not_numeric    --plot over non-numeric values is refused up front
+#   plot_not_numeric    --plot over values that are not numbers: a categorical
+#                       axis, the second --vary as lines, each point the run's
+#                       value
 #   plot_failed_removed a figure gnuplot fails to draw leaves no file
 . "$(dirname "$0")/lib.sh"
 S=$SRC/scenarios/blimit-small.ini
@@ -182,20 +184,42 @@ results_other_sweep() {
 
 plot_not_numeric() {
 	case=plot_not_numeric
-	expect_exit 2 "$RCUSIM" sweep "$S" --vary rcu.policy=tunable,watermark --duration 50ms --db n.db --plot --out nfigs
-	expect_err '^rcusim sweep: --plot: .*"tunable" of rcu.policy is not a number'
-	no_runs n.db
-	[ -z "$(ls nfigs/*.png 2>/dev/null)" ] && ok || bad "figures left: $(ls -l nfigs)"
+	# Values that are not numbers make a categorical axis, in the order
+	# given; the second --vary is a line per value: 2 x 2 runs, 2 lines of
+	# 2 points, each the run's own value (one seed).
+	expect_exit 0 "$RCUSIM" sweep "$S" --vary rcu.policy=watermark,tunable --vary rcu.blimit=10,100 \
+		--duration 50ms --db n.db --plot --out nfigs --metric cb.enqueued
+	[ -s nfigs/sweep_cb.enqueued.png ] && ok || bad "no figure: $(ls -l nfigs)"
+	grep -qx "categorical = 1" nfigs/data/sweep_cb.enqueued.gp && grep -q "^label\\[2\\] = 'rcu.blimit=100'$" nfigs/data/sweep_cb.enqueued.gp &&
+		ok || bad "runs file: $(cat nfigs/data/sweep_cb.enqueued.gp)"
+	for l in 1 2; do
+		b=$([ $l = 1 ] && echo 10 || echo 100)
+		want=$(for p in watermark tunable; do
+			v=$(q n.db "SELECT s.value FROM scalar s JOIN run r USING(run_id) WHERE s.name = 'cb.enqueued' AND
+				r.label = 'sweep rcu.policy=$p rcu.blimit=$b'")
+			echo "$v $v $v"
+		done)
+		got=$(awk '{ printf "%.17g %.17g %.17g\n", $2, $3, $4 }' nfigs/data/sweep_cb.enqueued_$l.dat)
+		[ "$(awk '{ print $1 }' nfigs/data/sweep_cb.enqueued_$l.dat | tr '\n' ' ')" = "0 1 " ] &&
+			[ "$(awk '{ print $5 }' nfigs/data/sweep_cb.enqueued_$l.dat | tr '\n' ' ')" = '"watermark" "tunable" ' ] &&
+			[ "$got" = "$(echo "$want" | awk '{ printf "%.17g %.17g %.17g\n", $1, $2, $3 }')" ] &&
+			ok || bad "line $l: $(cat nfigs/data/sweep_cb.enqueued_$l.dat), want $want"
+	done
 }
 
 plot_failed_removed() {
 	case=plot_failed_removed
-	# vfs.nr_files_max is 0 in every run of a callrcu load: gnuplot finds
-	# no point for its log scale and fails after it opened the figure.
+	# A sweep.gp that fails after it opened the figure (the plots folder
+	# from $RCUSIM_PLOTS).
+	mkdir -p badplots
+	cp "$SRC"/plots/*.gp badplots/
+	printf "call 'common.gp' ARG1 ARG2 ARG3 ARG4\nplot 'no-such-file.dat'\n" >badplots/sweep.gp
+	export RCUSIM_PLOTS="$T/badplots"
 	expect_exit 3 "$RCUSIM" sweep "$S" --vary rcu.blimit=10,100 --duration 50ms --db p.db --plot --out pfigs \
-		--metric vfs.nr_files_max
+		--metric cb.enqueued
+	unset RCUSIM_PLOTS
 	expect_err 'gnuplot sweep.gp failed'
-	[ ! -e pfigs/sweep_vfs.nr_files_max.png ] && ok || bad "a failed figure is left: $(ls -l pfigs)"
+	[ ! -e pfigs/sweep_cb.enqueued.png ] && ok || bad "a failed figure is left: $(ls -l pfigs)"
 }
 
 [ $# -gt 0 ] || set -- signal_lost signal_aborted validate_first validate_model own_runs own_runs_concurrent \
