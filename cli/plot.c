@@ -15,6 +15,11 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "cpulist.h"
+#include "registry.h"
+
+#define PLOT_MAX_METRICS 16
+#define PLOT_MAX_CPUS 4096 /* a CPU list's range, for --cpus */
 
 /* The CDF rec_export_cdf() writes ("hi F" lines) as a survival curve:
  * "x 1-F", the share above each bin's upper edge, where it is not 0 (a log
@@ -141,8 +146,144 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 	return 0;
 }
 
+/* The CPUs series @name of run @id was recorded for, per CPU (not -1),
+ * into @cpus (room for @max): how many, or -1 (message printed). */
+static int recorded_cpus(rec_db *db, int64_t id, const char *name, int *cpus, int max)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+	if (sqlite3_prepare_v2(rec_handle(db),
+			       "SELECT DISTINCT cpu FROM series WHERE run_id = ?1 AND name = ?2 AND cpu >= 0 ORDER BY cpu",
+			       -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "rcusim plot: %s\n", sqlite3_errmsg(rec_handle(db)));
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW && n < max)
+		cpus[n++] = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* Draw metric @d (a series: over time, machine-wide or, with @want, one
+ * line per CPU of @want that has one; a histogram: its survival curve) of
+ * @rows into @outdir by plots/metric.gp. 0, EXIT_USAGE (nothing of it
+ * recorded) or EXIT_IO. */
+static int plot_metric(rec_db *db, const rec_run_row *rows, size_t n, const sim_metric_def *d, const bool *want,
+		       const char *outdir, const char *format)
+{
+	char out[PATH_MAX], data[PATH_MAX + 16], runs[PATH_MAX + 160], file[PATH_MAX + 160], path[PATH_MAX + 300];
+	char err[1024];
+	static int cpus[PLOT_MAX_CPUS];
+	if (cli_plot_dirs(outdir, out, data))
+		return EXIT_IO;
+	snprintf(runs, sizeof(runs), "%s/metric_%s.gp", data, d->name);
+	FILE *rf = fopen(runs, "w");
+	if (!rf) {
+		fprintf(stderr, "%s: %s\n", runs, strerror(errno));
+		return EXIT_IO;
+	}
+	bool hist = d->kind == SIM_M_HIST;
+	size_t nl = 0;
+	int status = 0;
+	/* Lines first into a buffer: nruns comes first in the file. */
+	char *lines = NULL;
+	size_t llen = 0;
+	FILE *lf = open_memstream(&lines, &llen);
+	if (!lf) {
+		fclose(rf);
+		fprintf(stderr, "rcusim plot: out of memory\n");
+		return EXIT_IO;
+	}
+	for (size_t i = 0; i < n && !status; i++) {
+		const rec_run_row *r = &rows[i];
+		int nc = 1;
+		if (want && !hist) {
+			if ((nc = recorded_cpus(db, r->run_id, d->name, cpus, PLOT_MAX_CPUS)) < 0) {
+				status = EXIT_IO;
+				break;
+			}
+			int k = 0;
+			for (int c = 0; c < nc; c++)
+				if (cpus[c] < PLOT_MAX_CPUS && want[cpus[c]])
+					cpus[k++] = cpus[c];
+			nc = k;
+		} else {
+			cpus[0] = -1;
+		}
+		for (int c = 0; c < nc; c++) {
+			snprintf(path, sizeof(path), "%s/metric_%s_run%lld_%d.dat", data, d->name, (long long)r->run_id,
+				 cpus[c]);
+			FILE *f = fopen(path, "w");
+			if (!f) {
+				fprintf(stderr, "%s: %s\n", path, strerror(errno));
+				status = EXIT_IO;
+				break;
+			}
+			int64_t pts = hist ? export_ccdf(db, r->run_id, d->name, f, err, sizeof(err))
+					   : rec_export_series(db, r->run_id, d->name, cpus[c], f, err, sizeof(err));
+			if (fclose(f) || pts < 0) {
+				fprintf(stderr, "%s: %s\n", path, pts < 0 ? err : strerror(errno));
+				status = EXIT_IO;
+				break;
+			}
+			if (!pts)
+				continue;
+			char lab[2 * REC_LABEL_MAX + 128];
+			const char *what = r->label[0] ? r->label : r->scenario;
+			if (cpus[c] >= 0)
+				snprintf(lab, sizeof(lab), "%s (run %lld), CPU %d", what, (long long)r->run_id, cpus[c]);
+			else
+				snprintf(lab, sizeof(lab), "%s (run %lld)", what, (long long)r->run_id);
+			nl++;
+			fprintf(lf, "label[%zu] = ", nl);
+			cli_gp_string(lf, lab);
+			fprintf(lf, "\nfile[%zu] = ", nl);
+			cli_gp_string(lf, path);
+			fputc('\n', lf);
+		}
+	}
+	fclose(lf);
+	if (!status && !nl) {
+		fprintf(stderr, "rcusim plot: --metric %s: none of the runs recorded it%s\n", d->name,
+			want && !hist ? " for those CPUs (rcusim metrics says which series are per CPU)" : "");
+		status = EXIT_USAGE;
+	}
+	if (!status) {
+		const char *unit = d->unit;
+		fprintf(rf, "nruns = %zu\narray label[%zu]\narray file[%zu]\narray id[%zu]\narray maxfiles[%zu]\n", nl,
+			nl, nl, nl, nl);
+		fputs(lines ? lines : "", rf);
+		fputs("metric = ", rf);
+		cli_gp_string(rf, d->name);
+		fputs("\nunit = ", rf);
+		cli_gp_string(rf, unit);
+		fprintf(rf, "\nkind = '%s'\nykind = '%s'\n", hist ? "ccdf" : "series",
+			!strcmp(unit, "ns") ? "time" : !strcmp(unit, "bytes") ? "bytes" : "count");
+		for (size_t k = 1; k <= nl; k++)
+			fprintf(rf, "id[%zu] = 0\nmaxfiles[%zu] = 0\n", k, k);
+	}
+	free(lines);
+	if (fclose(rf) && !status) {
+		fprintf(stderr, "%s: %s\n", runs, strerror(errno));
+		status = EXIT_IO;
+	}
+	if (status)
+		return status;
+	snprintf(file, sizeof(file), "%s/metric_%s.%s", out, d->name, format);
+	const char *args[] = { runs, data, file, format };
+	if ((status = cli_gnuplot("metric.gp", args, 4))) {
+		unlink(file); /* a failed figure leaves no file */
+		return status;
+	}
+	printf("%s\n", file);
+	return 0;
+}
+
 static const char plot_usage[] =
-	"usage: rcusim plot [--db FILE] [--out DIR] [--format png|svg] [RUNS]\n"
+	"usage: rcusim plot [--db FILE] [--out DIR] [--format png|svg]\n"
+	"                   [--metric NAME [--cpus LIST]]... [RUNS]\n"
 	"\n"
 	"Draw the standard figures of several runs (default: the latest complete run\n"
 	"of each policy) into DIR (default figures/): queued callbacks over time,\n"
@@ -150,13 +291,23 @@ static const char plot_usage[] =
 	"slab's pages over time, and as survival curves on log axes (the share\n"
 	"above x, so that the tail shows) the callback latency and the softirq run\n"
 	"length. The data behind them goes to DIR/data/. A figure gnuplot fails on\n"
-	"leaves no file.\n";
+	"leaves no file.\n"
+	"\n"
+	"  --metric NAME   instead, the figure of any series (over time) or histogram\n"
+	"                  (its survival curve) the runs recorded (rcusim metrics lists\n"
+	"                  them), DIR/metric_NAME.png; repeatable\n"
+	"  --cpus LIST     a series per CPU, one line per CPU of LIST (0-3,8; all)\n"
+	"                  where the runs recorded it per CPU (cb.qlen,\n"
+	"                  softirq.busy_frac, idle.wakeups), not the machine's sum\n";
 
 int cmd_plot(int argc, char **argv)
 {
 	const char *db_path = "rcusim.db", *outdir = "figures", *format = "png";
+	const char *cpus = NULL, *metrics[PLOT_MAX_METRICS];
+	size_t nmetrics = 0;
 	const cli_str strs[] = { { "--db", &db_path }, { "--out", &outdir }, { "--format", &format },
-				 { NULL, NULL } };
+				 { "--cpus", &cpus }, { NULL, NULL } };
+	bool *want = NULL;
 	cli_runsel sel;
 	int selrc = cli_runsel_init(&sel, argc);
 	size_t nrows = 0;
@@ -171,9 +322,18 @@ int cmd_plot(int argc, char **argv)
 			status = 0;
 			goto out;
 		}
+		const char *v;
 		if ((rc = cli_strs(argc, argv, &i, strs))) {
 			if (rc < 0)
 				goto out;
+		} else if ((rc = cli_opt(argc, argv, &i, "--metric", &v))) {
+			if (rc < 0)
+				goto out;
+			if (nmetrics == PLOT_MAX_METRICS) {
+				fprintf(stderr, "rcusim plot: --metric: at most %d\n", PLOT_MAX_METRICS);
+				goto out;
+			}
+			metrics[nmetrics++] = v;
 		} else if ((rc = cli_runsel_arg(argc, argv, &i, &sel, "plot"))) {
 			if (rc < 0)
 				goto out;
@@ -187,10 +347,47 @@ int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "rcusim plot: --format: expected png or svg, got \"%s\"\n", format);
 		goto out;
 	}
+	/* The metrics: series or histograms of the registry. */
+	const sim_metric_def *defs[PLOT_MAX_METRICS];
+	for (size_t m = 0; m < nmetrics; m++) {
+		defs[m] = NULL;
+		for (size_t k = 0; k < M_COUNT; k++)
+			if (!strcmp(rcusim_metrics[k].name, metrics[m]))
+				defs[m] = &rcusim_metrics[k];
+		if (!defs[m]) {
+			fprintf(stderr, "rcusim plot: --metric %s: no such metric (rcusim metrics lists them)\n",
+				metrics[m]);
+			goto out;
+		}
+		if (defs[m]->kind == SIM_M_SCALAR) {
+			fprintf(stderr, "rcusim plot: --metric %s: a scalar, one value per run: rcusim compare --metric "
+					"%s shows it\n", metrics[m], metrics[m]);
+			goto out;
+		}
+	}
+	if (cpus && !nmetrics) {
+		fprintf(stderr, "rcusim plot: --cpus: with --metric only\n");
+		goto out;
+	}
+	if (cpus) {
+		char why[256];
+		if (!(want = calloc(PLOT_MAX_CPUS, sizeof(*want)))) {
+			status = EXIT_IO;
+			goto out;
+		}
+		if (sim_cpulist_parse("--cpus", cpus, PLOT_MAX_CPUS, want, why, sizeof(why))) {
+			fprintf(stderr, "rcusim plot: --cpus %s: %s\n", cpus, why);
+			goto out;
+		}
+	}
 	if ((status = cli_load_runsel(db_path, &sel, "plot", &db, &rows, &nrows)))
 		goto out;
-	status = plot_runs(db, rows, nrows, outdir, format);
+	if (!nmetrics)
+		status = plot_runs(db, rows, nrows, outdir, format);
+	for (size_t m = 0; m < nmetrics && !status; m++)
+		status = plot_metric(db, rows, nrows, defs[m], want, outdir, format);
 out:
+	free(want);
 	free(rows);
 	cli_runsel_free(&sel);
 	rec_close(db);

@@ -115,4 +115,62 @@ done
 "$RCUSIM" merge m.db c.db | grep -q '0 runs added, 0 brought up to date, 4 already present' && ok || bad "merge twice"
 [ "$(q m.db 'SELECT count(*) FROM run')" -eq 8 ] && ok || bad "merge twice added runs"
 
+# plot --metric: any series over time (a line per run, or per CPU with
+# --cpus) and any histogram as its survival curve; the data files are the
+# database's points. The phone's app (a duty cycle) with and without lazy
+# callbacks, 5 s.
+P=$SRC/scenarios/phone-8-app.ini
+for lz in yes no; do
+	expect_exit 0 "$RCUSIM" run "$P" --db ph.db --duration 5s --set rcu.lazy=$lz --label lazy=$lz --quiet
+done
+expect_exit 0 "$RCUSIM" plot --db ph.db --label 'lazy=*' --metric idle.wakeups --metric cb.latency_ns --out pm
+[ -s pm/metric_idle.wakeups.png ] && [ -s pm/metric_cb.latency_ns.png ] && ok || bad "plot --metric: $(ls pm)"
+got=$(awk '{ printf "%.0f %s\n", $1 * 1e9, $2 }' pm/data/metric_idle.wakeups_run1_-1.dat | tr '\n' ' ')
+want=$(q ph.db "SELECT p.t_ns || ' ' || p.value FROM point p JOIN series s USING(series_id) WHERE s.run_id = 1 AND
+	s.name = 'idle.wakeups' AND s.cpu = -1 ORDER BY p.t_ns" | awk '{ printf "%s %s\n", $1, $2 + 0 }' | tr '\n' ' ')
+[ -n "$got" ] && [ "$got" = "$want" ] && ok || bad "idle.wakeups data: $got, want $want"
+expect_exit 0 "$RCUSIM" plot --db ph.db 1 --metric idle.wakeups --cpus 0-1,5 --out pc
+[ "$(ls pc/data/metric_idle.wakeups_run1_*.dat | sed 's/.*_run1_//' | tr '\n' ' ')" = "0.dat 1.dat 5.dat " ] &&
+	[ "$(grep -c '^label' pc/data/metric_idle.wakeups.gp)" = 3 ] && ok || bad "--cpus: $(ls pc/data)"
+expect_exit 2 "$RCUSIM" plot --db ph.db --metric cb.enqueued
+expect_err "a scalar, one value per run: rcusim compare --metric cb.enqueued"
+expect_exit 2 "$RCUSIM" plot --db ph.db --metric cb.nosuch
+expect_err "no such metric"
+expect_exit 2 "$RCUSIM" plot --db ph.db 1 --metric gp.completed --cpus 0
+expect_err "none of the runs recorded it for those CPUs"
+[ ! -e figures/metric_gp.completed.png ] && ok || bad "a refused figure was left"
+expect_exit 2 "$RCUSIM" plot --db ph.db --cpus 0
+# Wake-ups from idle: the series adds up to idle.exits, the CPUs' to the
+# machine's at every sample; lazy callbacks leave the app's threads' own
+# wake-ups (2 threads x 5 s / 16 ms a frame, about 625) and little more,
+# without them RCU's kthreads add as many again.
+for r in 1 2; do
+	[ "$(q ph.db "SELECT sum(p.value) FROM point p JOIN series s USING(series_id) WHERE s.run_id = $r AND s.name = 'idle.wakeups' AND s.cpu = -1")" = \
+	  "$(q ph.db "SELECT value FROM scalar WHERE run_id = $r AND name = 'idle.exits'")" ] && ok || bad "run $r: idle.wakeups does not add up to idle.exits"
+	[ "$(q ph.db "SELECT count(*) FROM (SELECT p.t_ns, sum(CASE WHEN s.cpu >= 0 THEN p.value ELSE -p.value END) d FROM point p
+		JOIN series s USING(series_id) WHERE s.run_id = $r AND s.name = 'idle.wakeups' GROUP BY p.t_ns) WHERE d != 0")" = 0 ] &&
+		ok || bad "run $r: the CPUs' wake-ups do not add up to the machine's"
+done
+lazy=$(q ph.db "SELECT value FROM scalar WHERE run_id = 1 AND name = 'idle.exits'")
+eager=$(q ph.db "SELECT value FROM scalar WHERE run_id = 2 AND name = 'idle.exits'")
+awk -v l="$lazy" -v e="$eager" 'BEGIN { exit !(l >= 600 && l <= 660 && e >= 1.5 * l) }' && ok ||
+	bad "wake-ups from idle: lazy $lazy, not lazy $eager"
+# Memory held by pending callbacks: callbacks queued x workload.object_size
+# at every sample, and its peak from the peak queue.
+for sz in 64 200; do
+	expect_exit 0 "$RCUSIM" run "$P" --db mem.db --duration 3s --set workload.object_size=${sz}B --quiet
+	r=$(q mem.db "SELECT max(run_id) FROM run")
+	[ "$(q mem.db "SELECT count(*) FROM point a JOIN series sa USING(series_id), point b JOIN series sb ON sb.series_id = b.series_id
+		WHERE sa.run_id = $r AND sb.run_id = $r AND sa.name = 'mem.pending_bytes' AND sb.name = 'cb.qlen' AND sb.cpu = -1
+		AND a.t_ns = b.t_ns AND a.value != b.value * $sz")" = 0 ] &&
+		[ "$(q mem.db "SELECT count(*) FROM point p JOIN series s USING(series_id) WHERE s.run_id = $r AND s.name = 'mem.pending_bytes'")" -gt 2 ] &&
+		ok || bad "mem.pending_bytes is not cb.qlen x $sz"
+	[ "$(q mem.db "SELECT a.value = b.value * $sz FROM scalar a, scalar b WHERE a.run_id = $r AND b.run_id = $r AND
+		a.name = 'mem.pending_bytes_max' AND b.name = 'cb.qlen_total_max'")" = 1 ] && ok || bad "mem.pending_bytes_max, object $sz"
+done
+expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-16-kfree-debian.ini" --db mem.db --duration 10ms --set workload.object_size=64B
+expect_err "workload.object_size: applies only with"
+expect_exit 2 "$RCUSIM" run "$P" --db mem.db --duration 10ms --set workload.callrcu_busy=0s
+expect_err "workload.callrcu_sleep: applies only with workload.callrcu_busy above 0"
+
 finish

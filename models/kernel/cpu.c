@@ -270,6 +270,7 @@ void kcpu_schedule(kcpu *c, sim_time now)
 		if (next) {
 			rf->idle_exit(k->rcu.rsp, c->id);
 			k->cnt.idle_exits++;
+			c->idle_exits++;
 		} else {
 			rf->idle_enter(k->rcu.rsp, c->id);
 			k->cnt.idle_entries++;

@@ -372,6 +372,10 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = rcu_exp_create(k, p, env->m);
 	if (!rc)
 		rc = rcu_barrier_create(k, p, env->m);
+	if (!rc && !k->files.on && (!strcmp(k->wl.ops->kind, "callrcu") || !strcmp(k->wl.ops->kind, "exitflood") ||
+				    !strcmp(k->wl.ops->kind, "fwdprog") || !strcmp(k->wl.ops->kind, "trace")))
+		k->obj_bytes = sim_params_is_auto(p, P_WORKLOAD_OBJECT_SIZE) ? 64
+									     : sim_params_int(p, P_WORKLOAD_OBJECT_SIZE);
 	if (!rc && !strcmp(k->wl.ops->kind, "kfree")) {
 		if (sim_params_int(p, P_WORKLOAD_KFREE_BY_CALL_RCU)) {
 			k->kfree.by_call = true;
@@ -410,6 +414,7 @@ static int kernel_sample(void *state, sim_time now, char *err, size_t errlen)
 	const rcu_flavor *rf = k->rcu.ops;
 	sim_time interval_ns = 0;
 	int64_t qsum = 0, ksd = 0;
+	uint64_t wake_sum = 0;
 	double busy_sum = 0;
 	for (int i = 0; i < k->mach.ncpus; i++) {
 		kcpu *c = &k->cpu[i];
@@ -430,6 +435,11 @@ static int kernel_sample(void *state, sim_time now, char *err, size_t errlen)
 		busy_sum += frac;
 		if (sim_series_append(b, now, frac))
 			return SIM_ENOMEM;
+		sim_series *w = sim_metrics_series(m, "idle.wakeups", i);
+		if (!w || sim_series_append(w, now, (double)(c->idle_exits - c->idle_exits_sampled)))
+			return SIM_ENOMEM;
+		wake_sum += c->idle_exits - c->idle_exits_sampled;
+		c->idle_exits_sampled = c->idle_exits;
 	}
 	if (RCUSIM_CHECKS_ON)
 		check_conservation(k, qsum);
@@ -440,10 +450,14 @@ static int kernel_sample(void *state, sim_time now, char *err, size_t errlen)
 	    !(s = sim_metrics_series(m, "softirq.busy_frac", -1)) ||
 	    sim_series_append(s, now, busy_sum / k->mach.ncpus) ||
 	    !(s = sim_metrics_series(m, "ksoftirqd.runnable", -1)) ||
-	    sim_series_append(s, now, (double)ksd) || rf->sample(k->rcu.rsp, m, now))
+	    sim_series_append(s, now, (double)ksd) || !(s = sim_metrics_series(m, "idle.wakeups", -1)) ||
+	    sim_series_append(s, now, (double)wake_sum) || rf->sample(k->rcu.rsp, m, now))
 		return SIM_ENOMEM;
 	if ((k->kfree.on || k->kfree.by_call) && (!(s = sim_metrics_series(m, "mem.pending_bytes", -1)) ||
 			    sim_series_append(s, now, (double)kfree_rcu_bytes(k))))
+		return SIM_ENOMEM;
+	if (k->obj_bytes && (!(s = sim_metrics_series(m, "mem.pending_bytes", -1)) ||
+			     sim_series_append(s, now, (double)qsum * (double)k->obj_bytes)))
 		return SIM_ENOMEM;
 	return k->files.on ? kfiles_sample(k, now, qsum, err, errlen) : 0;
 }
@@ -590,6 +604,8 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 		rc |= sim_metrics_scalar(m, "syncrcu.wait_heads_exhausted", (double)k->rcu.srs_no_head);
 	}
 	rc |= kfree_rcu_finish(k, m);
+	if (k->obj_bytes)
+		rc |= sim_metrics_scalar(m, "mem.pending_bytes_max", (double)k->rcu.cb.qtotal.max * (double)k->obj_bytes);
 	if (k->files.on)
 		rc |= kfiles_finish(k, m);
 	if (k->wl.ops->finish)

@@ -151,6 +151,8 @@ struct kcpu {
 	bool ksd_waiting;       /* woken and not yet run */
 	sim_time softirq_ns;    /* ns spent in softirq runs, completed ones */
 	sim_time softirq_ns_sampled; /* softirq_ns + partial run, at the last sample */
+	uint64_t idle_exits;    /* its switches away from its idle task */
+	uint64_t idle_exits_sampled; /* idle_exits at the last sample */
 
 	/* 4. Events. */
 	sim_time tick_when;     /* ns: its next timer interrupt (the shared tick timer) */
@@ -437,6 +439,8 @@ struct kmodel {
 	khandles h;             /* 8 */
 	kfault fault;           /* 9 */
 	ktrace *tr;             /* the timeline being written (rcusim run --trace), or NULL */
+	int64_t obj_bytes;      /* workload.object_size: bytes a pending callback holds (0: the
+				 * workload sizes its own, kfree and files, or has none) */
 	int err;                /* first failure inside a handler */
 };
 

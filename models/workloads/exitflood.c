@@ -128,6 +128,7 @@ static const sim_knob exitflood_knob[] = {
 	{ P_WORKLOAD_EXITFLOOD_SOCKETS, SIM_ALWAYS },
 	{ P_WORKLOAD_EXITFLOOD_AT, SIM_ALWAYS },
 	{ P_WORKLOAD_EXITFLOOD_CLOSE_COST, SIM_ALWAYS },
+	{ P_WORKLOAD_OBJECT_SIZE, SIM_ALWAYS },
 };
 static const sim_knobs exitflood_knobs = { { P_WORKLOAD_KIND, "exitflood", NULL }, exitflood_knob,
 				 sizeof(exitflood_knob) / sizeof(exitflood_knob[0]) };

@@ -184,6 +184,7 @@ static int fwdprog_finish(const kmodel *k, sim_metrics *m)
 static const sim_knob fwdprog_knob[] = {
 	{ P_WORKLOAD_FWDPROG_DURATION, SIM_ALWAYS },
 	{ P_WORKLOAD_FWDPROG_CALL_COST, SIM_ALWAYS },
+	{ P_WORKLOAD_OBJECT_SIZE, SIM_ALWAYS },
 };
 static const sim_knobs fwdprog_knobs = { { P_WORKLOAD_KIND, "fwdprog", NULL }, fwdprog_knob,
 				 sizeof(fwdprog_knob) / sizeof(fwdprog_knob[0]) };

@@ -915,6 +915,7 @@ static int trace_validate(const sim_params *p, char *err, size_t errlen)
 
 static const sim_knob trace_knob[] = {
 	{ P_WORKLOAD_TRACE_FILE, SIM_ALWAYS },
+	{ P_WORKLOAD_OBJECT_SIZE, SIM_ALWAYS },
 	{ P_WORKLOAD_TRACE_FORMAT, SIM_ALWAYS },
 	{ P_WORKLOAD_TRACE_TIME_SCALE, SIM_ALWAYS },
 	{ P_WORKLOAD_TRACE_TASKS, SIM_ALWAYS },
