@@ -71,6 +71,7 @@ static int plot_sweep(const sweep *s, rec_db *db, const rec_run_row *rows, size_
 				job_of[r] = (int)e;
 	}
 	bool numeric = true, xpos = true;
+	double xmin = INFINITY, xmax = -INFINITY;
 	for (int v = 0; v < vx->n; v++)
 		xs[v] = NAN;
 	for (size_t e = 0; e < s->njobs; e++) {
@@ -81,6 +82,8 @@ static int plot_sweep(const sweep *s, rec_db *db, const rec_run_row *rows, size_
 	for (int v = 0; v < vx->n; v++) {
 		numeric &= !isnan(xs[v]);
 		xpos &= xs[v] > 0;
+		xmin = fmin(xmin, xs[v]);
+		xmax = fmax(xmax, xs[v]);
 	}
 	/* A line per policy only where a cell (a value of each parameter) holds
 	 * runs of more than one: a varied rcu.policy makes the policies
@@ -118,8 +121,16 @@ static int plot_sweep(const sweep *s, rec_db *db, const rec_run_row *rows, size_
 		cli_gp_string(rf, vx->key);
 		fputs("\nmetric = ", rf);
 		cli_gp_string(rf, metric);
+		/* A log x axis where the values span a decade or more; ticks at
+		 * the values where there are few. */
 		fprintf(rf, "\nykind = '%s'\ncategorical = %d\nlogx = %d\nnx = %d\nsingle = %d\n", y_kind(metric),
-			!numeric, numeric && xpos && vx->n > 2, vx->n, npol * (size_t)nl == 1);
+			!numeric, numeric && xpos && vx->n > 2 && xmax >= 10 * xmin, vx->n, npol * (size_t)nl == 1);
+		if (numeric && vx->n <= 12) {
+			fputs("xticks = '(", rf);
+			for (int v = 0; v < vx->n; v++)
+				fprintf(rf, "%s%.6g", v ? ", " : "", xs[v]);
+			fputs(")'\n", rf);
+		}
 		for (size_t p = 0; p < npol; p++)
 			for (int l = 0; l < nl; l++) {
 				char lab[512], path[PATH_MAX + 256];

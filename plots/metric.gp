@@ -17,7 +17,7 @@ if (kind eq 'ccdf') {
         xscale = 1e-9
         set format x '%.0s %cs'
     } else {
-        if (ykind eq 'bytes') { set format x '%.0b %BB' } else { set format x '%.0s%c' }
+        if (ykind eq 'bytes') { set format x '%.0s %cB' } else { set format x '%.0s%c' }
     }
     plot for [i=1:nruns] file[i] using ($1 * xscale):2 with steps ls i title label[i]
 } else {
@@ -29,7 +29,7 @@ if (kind eq 'ccdf') {
         yscale = 1e-9
         set format y '%.1s %cs'
     } else {
-        if (ykind eq 'bytes') { set format y '%.1b %BB' } else { set format y '%.1s%c' }
+        if (ykind eq 'bytes') { set format y '%.1s %cB' } else { set format y '%.1s%c' }
     }
     plot for [i=1:nruns] file[i] using 1:($2 * yscale) with steps ls i title label[i]
 }

@@ -2,7 +2,8 @@
 # value of the second swept parameter. The runs file sets param, metric
 # (names), ykind (time, bytes or count: the y axis's units), categorical
 # (the values are not numbers: one tick each, in the order given), logx,
-# logy, nx (values), single (one line: no key), ymin/ymax for a flat line,
+# logy, nx (values), single (one line: no key), xticks (the values, where
+# few), ymin/ymax for a flat line,
 # and for each line i a data
 # file sweep_<metric>_<i>.dat (x, mean, min, max over seeds, the value as
 # given) and label[i].
@@ -16,7 +17,7 @@ if (ykind eq 'time') {
     set format y (logy ? '%.0s %cs' : '%.1s %cs')
 } else {
     if (ykind eq 'bytes') {
-        set format y (logy ? '%.0b %BB' : '%.1b %BB')
+        set format y (logy ? '%.0s %cB' : '%.1s %cB')
     } else {
         set format y (logy ? '%.0s%c' : '%.1s%c')
     }
@@ -26,6 +27,7 @@ if (logy) { set logscale y }
 if (logx) { set logscale x }
 if (exists('ymin')) { set yrange [ymin * yscale:ymax * yscale] }
 if (single) { unset key }
+if (exists('xticks')) { eval 'set xtics ' . xticks }
 if (categorical) {
     set xrange [-0.5:nx - 0.5]
     set xtics () noenhanced
