@@ -29,7 +29,7 @@ static const char show_usage[] =
 	"--all lists every other parameter too, at its default, as a comment.\n"
 	"`rcusim run` of the output repeats the run: the same results, bit for\n"
 	"bit, with this rcusim's version. A path (workload.trace_file) is given\n"
-	"relative to where the run was started. Runs recorded before rcusim kept\n"
+	"absolute (resolved from where the run was started). Runs recorded before rcusim kept\n"
 	"origins (its databases from before December 2026) show none.\n";
 
 /* One recorded parameter. */
@@ -55,28 +55,43 @@ static bool has_origins(sqlite3 *h)
 	return yes;
 }
 
-/* The line "key = value" and its comment, the comment aligned. */
+/* The line "key = value" and its comment, the comment aligned; whole,
+ * however long the value. */
 static void line(const char *lead, const char *key, const char *value, const char *comment)
 {
-	char kv[512];
-	int n = snprintf(kv, sizeof(kv), "%s%s = %s", lead, key, value);
+	size_t n = strlen(lead) + strlen(key) + 3 + strlen(value);
+	printf("%s%s = %s", lead, key, value);
 	if (comment)
-		printf("%-*s ; %s\n", n < 40 ? 40 : n, kv, comment);
-	else
-		printf("%s\n", kv);
+		printf("%*s ; %s", n < 40 ? (int)(40 - n) : 0, "", comment);
+	putchar('\n');
 }
 
-/* workload.trace_file as the run read it: relative to the file that set it. */
-static void trace_path(const char *f, const char *origin, char *out, size_t len)
+/* workload.trace_file as the run read it (relative to the file that set
+ * it), made absolute so that the output runs from anywhere; as recorded
+ * if the file is gone. Returns a string to free, or NULL. */
+static char *trace_path(const char *f, const char *origin)
 {
 	const char *colon = origin ? strrchr(origin, ':') : NULL, *slash = NULL;
 	for (const char *q = origin; colon && q < colon; q++)
 		if (*q == '/')
 			slash = q;
-	if (f[0] == '/' || !colon || !slash || !strcmp(f, "none"))
-		snprintf(out, len, "%s", f);
-	else
-		snprintf(out, len, "%.*s/%s", (int)(slash - origin), origin, f);
+	char *joined = NULL;
+	if (f[0] == '/' || !strcmp(f, "none"))
+		return strdup(f);
+	if (colon && slash) {
+		size_t len = (size_t)(slash - origin) + 1 + strlen(f) + 1;
+		if (!(joined = malloc(len)))
+			return NULL;
+		snprintf(joined, len, "%.*s/%s", (int)(slash - origin), origin, f);
+	} else if (!(joined = strdup(f))) {
+		return NULL;
+	}
+	char *abs = realpath(joined, NULL);
+	if (abs) {
+		free(joined);
+		return abs;
+	}
+	return joined;
 }
 
 static int show(sqlite3 *h, const char *db_path, long long id, bool all)
@@ -185,11 +200,12 @@ static int show(sqlite3 *h, const char *db_path, long long id, bool all)
 			snprintf(section, sizeof(section), "%.*s", (int)(dot - d->name), d->name);
 			printf("\n[%s]\n", section);
 		}
-		char v[4096];
-		if (k == P_WORKLOAD_TRACE_FILE)
-			trace_path(s->value, s->origin, v, sizeof(v));
-		else
-			snprintf(v, sizeof(v), "%s", scen_name ? scen : s->value);
+		char *tp = k == P_WORKLOAD_TRACE_FILE ? trace_path(s->value, s->origin) : NULL;
+		if (k == P_WORKLOAD_TRACE_FILE && !tp) {
+			sim_params_destroy(p);
+			goto nomem;
+		}
+		const char *v = tp ? tp : scen_name ? scen : s->value;
 		char why[600];
 		snprintf(why, sizeof(why), "%s, not read in this run", s->origin ? s->origin : "origin not recorded");
 		if (scen_name)
@@ -200,6 +216,7 @@ static int show(sqlite3 *h, const char *db_path, long long id, bool all)
 			line("; ", dot + 1, v, why);
 		else
 			line("", dot + 1, v, s->origin ? s->origin : "origin not recorded");
+		free(tp);
 	}
 	sim_params_destroy(p);
 	bool header = false;

@@ -215,13 +215,20 @@ static int parse_vary(sweep *s, const char *v)
 				"parameter it maps%s\n", x->key, sug);
 		return EXIT_USAGE;
 	}
-	/* The later one would silently override the earlier in every run. */
-	for (int q = 0; q < s->nvary - 1; q++)
-		if (!strcmp(s->vary[q].key, x->key)) {
+	/* The later one would silently override the earlier in every run:
+	 * compared as the parameters they set (rcutree.rcu_divisor is
+	 * rcu.rcu_divisor, and so is rcutree.rcu-divisor). */
+	const char *xt = rcusim_kernel_param_target(x->key);
+	for (int q = 0; q < s->nvary - 1; q++) {
+		const char *qt = rcusim_kernel_param_target(s->vary[q].key);
+		if (strcmp(qt ? qt : s->vary[q].key, xt ? xt : x->key))
+			continue;
+		{
 			fprintf(stderr, "rcusim sweep: --vary %s: %s is varied already (--vary %s): give all its "
-					"values in one --vary\n", v, x->key, s->vary[q].arg);
+					"values in one --vary\n", v, xt ? xt : x->key, s->vary[q].arg);
 			return EXIT_USAGE;
 		}
+	}
 	size_t commas = 1;
 	for (const char *c = eq + 1; *c; c++)
 		commas += *c == ',';

@@ -131,8 +131,8 @@ static int plot_sweep(const sweep *s, rec_db *db, const rec_run_row *rows, size_
 				fprintf(rf, "%s%.6g", v ? ", " : "", xs[v]);
 			fputs(")'\n", rf);
 		}
-		for (size_t p = 0; p < npol; p++)
-			for (int l = 0; l < nl; l++) {
+		for (size_t p = 0; p < npol && !status; p++)
+			for (int l = 0; l < nl && !status; l++) {
 				char lab[512], path[PATH_MAX + 256];
 				size_t li = ++nlines;
 				if (vl && npol > 1)

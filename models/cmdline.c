@@ -103,10 +103,19 @@ static const char *const unmodelled[] = {
 	"nomodeset", "psi", "rcu_nocb_poll",
 };
 
+/* parameq() (kernel/params.c 6.12): '-' and '_' alike. */
+static bool kname_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+			return false;
+	return *a == *b;
+}
+
 static const kparam *kparam_find(const char *key)
 {
 	for (size_t i = 0; i < NKPARAMS; i++)
-		if (!strcmp(kparams[i].kernel, key))
+		if (kname_eq(kparams[i].kernel, key))
 			return &kparams[i];
 	return NULL;
 }

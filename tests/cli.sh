@@ -231,10 +231,12 @@ expect_err "rcutree.blimit=lots: the kernel takes a whole number here"
 # sweep --vary takes the kernel's spellings as run --set does.
 expect_exit 0 "$RCUSIM" sweep "$SRC/scenarios/tree-small.ini" --vary rcutree.rcu_divisor=7,9 --duration 20ms --db kv.db
 [ "$(q kv.db "SELECT group_concat(label || ':' || value, ' ') FROM (SELECT r.label, p.value FROM run r JOIN param p
-	USING(run_id) WHERE p.name = 'rcu.rcu_divisor' ORDER BY r.run_id)")" = "sweep rcutree.rcu_divisor=7:7 sweep rcutree.rcu_divisor=9:9" ] &&
+	USING(run_id) WHERE p.name = 'rcu.rcu_divisor' ORDER BY r.label)")" = "sweep rcutree.rcu_divisor=7:7 sweep rcutree.rcu_divisor=9:9" ] &&
 	ok || bad "sweep --vary rcutree.rcu_divisor: $(q kv.db "SELECT label FROM run")"
 expect_exit 2 "$RCUSIM" sweep "$SRC/scenarios/tree-small.ini" --vary rcutree.rcu_divisr=7,9 --duration 20ms --db kv.db
 expect_err "did you mean rcutree.rcu_divisor"
+expect_exit 2 "$RCUSIM" sweep "$SRC/scenarios/tree-small.ini" --vary rcutree.rcu-divisor=7 --vary rcu.rcu_divisor=9 --db kv.db
+expect_err "rcu.rcu_divisor is varied already \(--vary rcutree.rcu-divisor=7\)"
 # A whole command line, from the option or a file (a /proc/cmdline).
 echo 'BOOT_IMAGE=/boot/vmlinuz-6.12.0 root=UUID=0b1c ro quiet rcutree.blimit=100 rcu_nocbs=0-3 nohz_full=1-3 i915.modeset=0 -- init-arg' >cmdline
 expect_exit 0 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --cmdline-file cmdline

@@ -67,13 +67,14 @@ f=$(s nf.db tick.forced_rcu) r=$(s nf.db fqs.resched_cpu)
 [ "$(s nf.db tick.taken)" = $((500 + f)) ] && ok || bad "ticks taken $(s nf.db tick.taken), want 500 + $f"
 
 case=errors
-for bad_set in irq.nohz_idle=no rcu.gp_kthread_cpu=3 sched.kind=o1 rcu.flavor=classic; do
-	expect_exit 2 "$RCUSIM" run nf.ini --db err.db --quiet --set irq.nohz_full=1-7 --set "$bad_set"
-done
 expect_exit 2 "$RCUSIM" run nf.ini --db err.db --quiet --set irq.nohz_full=1-7 --set rcu.gp_kthread_cpu=3
 expect_err "rcu.gp_kthread_cpu: CPU 3 is in irq.nohz_full"
 expect_exit 2 "$RCUSIM" run nf.ini --db err.db --quiet --set irq.nohz_full=1-7 --set irq.nohz_idle=no
 expect_err "nohz_full needs the tickless mode"
+expect_exit 2 "$RCUSIM" run nf.ini --db err.db --quiet --set irq.nohz_full=1-7 --set sched.kind=o1
+expect_err "irq.nohz_full: nohz_full is a 6.x mechanism modelled with sched.kind = eevdf, and sched.kind is o1"
+expect_exit 2 "$RCUSIM" run nf.ini --db err.db --quiet --set irq.nohz_full=1-7 --set rcu.flavor=classic
+expect_err "irq.nohz_full: applies only with rcu.flavor = tree"
 expect_exit 2 "$RCUSIM" run nf.ini --db err.db --quiet --set irq.nohz_full=1-9
 expect_err "irq.nohz_full"
 [ ! -e err.db ] || [ "$(q err.db "SELECT count(*) FROM run")" = 0 ] && ok || bad "a refused run was recorded"

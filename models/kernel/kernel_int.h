@@ -176,8 +176,9 @@ struct kcpu {
 	bool exp_deferred;      /* its handler deferred the report (cpu_no_qs.b.exp) */
 	bool exp_ipi_due;       /* a scan marked it for an IPI at the scan's end */
 	bool nohz_full;         /* in irq.nohz_full */
-	bool tick_stopped_busy; /* nohz_full: its last tick was stopped with a task running */
+	bool tick_stopped;      /* nohz_full: its last tick was stopped (idle or one task) */
 	bool ct_user;           /* nohz_full: in user mode for the GP kthread's step (an EQS) */
+	sim_time ct_pass_at;    /* nohz_full: when its last pass through user mode was counted */
 	sim_timer exp_ipi;      /* the expedited grace period's IPI on its way */
 	sim_timer exp_rdr;      /* PREEMPT_RCU: the rcu_read_unlock() its IPI's handler left
 				 * the report to (exp_hint) */

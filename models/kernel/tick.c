@@ -101,7 +101,10 @@ int kcpu_arm_tick(kmodel *k, int i)
 void kcpu_nohz_irq_enter_slow(kcpu *c)
 {
 	rcu_tree_data *rdp = &rcu_tree_flavor_state(c->k->rcu.rsp)->rda[c->id];
-	if (c->rq.curr && rdp->rcu_urgent_qs)
+	/* From kernel mode only: irqentry_enter() returns early from user
+	 * mode (kernel/entry/common.c 6.12:242-245); the interrupt's one draw
+	 * (under an injected no-QS fault, kernel mode, as at its ticks). */
+	if (c->rq.curr && rdp->rcu_urgent_qs && ((c->fault & FAULT_NO_QS) || kcpu_irq_in_kernel(c)))
 		rdp->rcu_forced_tick = true;
 }
 
@@ -128,13 +131,14 @@ static bool nohz_full_stops(kmodel *k, kcpu *c, sim_time now)
 	}
 	k->cnt.ticks_stopped++;
 	k->cnt.ticks_stopped_busy++;
-	c->tick_stopped_busy = true;
+	c->tick_stopped = true;
 	return true;
 }
 
 /* sched_tick_remote() (kernel/sched/core.c 6.12:5669-5716), once a
  * second from the first second on, for every nohz_full CPU whose tick is
- * stopped with a task on it: its class's tick (update_curr()). */
+ * stopped (tick_nohz_tick_stopped_cpu()): its task's class's tick
+ * (update_curr(); nothing for the idle task). */
 void kcpu_remote_tick_fire(sim_engine *eng, sim_timer *tm)
 {
 	kmodel *k = tm->ctx;
@@ -148,7 +152,7 @@ void kcpu_remote_tick_fire(sim_engine *eng, sim_timer *tm)
 	}
 	for (int i = 0; i < mc->nfull; i++) {
 		kcpu *o = &k->cpu[mc->full[i]];
-		if (!o->tick_stopped_busy)
+		if (!o->tick_stopped)
 			continue;
 		kcpu_settle(o, now, seq, true);
 		k->cnt.ticks_remote++;
@@ -164,8 +168,10 @@ void kcpu_remote_tick_fire(sim_engine *eng, sim_timer *tm)
  * last look (rcu_momentary_eqs()'s +2; its steps that scan are a jiffy or
  * more apart); it is in user mode now with probability 1 - its workload's
  * kernel share (ct_user: in the EQS for the step, left by nohz_ct_exit()).
- * A job in the kernel (in_kernel, a share of 1), a kthread, a softirq or
- * an injected no-QS fault shows no EQS. */
+ * The pass is counted once a jiffy at most (ct_pass_at): under callback
+ * overload the second scan follows the first at once. A job in the kernel
+ * (in_kernel, a share of 1), a kthread, a softirq or an injected no-QS
+ * fault shows no EQS. */
 /* Can the job on nohz_full CPU @o be in user mode (not a kthread, a
  * softirq, a job in the kernel or an injected no-QS fault)? */
 static bool nohz_user_capable(const kcpu *o)
@@ -186,12 +192,15 @@ void kcpu_nohz_ct_enter(kmodel *k, const kcpu *self)
 {
 	rcu_tree_state *rs = rcu_tree_flavor_state(k->rcu.rsp);
 	double pk = k->wl.p_kernel;
+	sim_time now = sim_now(k->eng);
 	for (int i = 0; i < k->mach.nfull; i++) {
 		kcpu *o = &k->cpu[k->mach.full[i]];
 		if (o == self || !nohz_user_capable(o))
 			continue;
-		if (pk > 0)
-			rcu_tree_momentary_eqs(rs, o->id);
+		if (pk > 0 && now - o->ct_pass_at >= k->mach.tick_ns) {
+			rcu_tree_ct_pass(rs, o->id);
+			o->ct_pass_at = now;
+		}
 		if (kcpu_nohz_in_user(o)) {
 			rcu_tree_eqs_enter(rs, o->id);
 			o->ct_user = true;
@@ -265,7 +274,7 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	if (__builtin_expect(k->mach.nohz_idle, 0) && (!c->rq.curr || c->nohz_full) && !c->in_softirq &&
 	    !c->softirq_pending && !rf->needs_cpu(k->rcu.rsp, c->id)) {
 		if (!c->rq.curr) {
-			c->tick_stopped_busy = false;
+			c->tick_stopped = true;
 			k->cnt.ticks_stopped++;
 			return; /* idle with its tick stopped (tick_nohz_idle_stop_tick()) */
 		}
@@ -274,7 +283,7 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	}
 	sim_time cost = k->mach.tick_cost;
 	if (__builtin_expect(k->mach.nfull, 0))
-		c->tick_stopped_busy = false;
+		c->tick_stopped = false;
 	k->cnt.ticks_taken++;
 	if (ktr(k))
 		ktrace_irq(k, c, now, now + stretch(c, cost), 236);

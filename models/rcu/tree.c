@@ -367,6 +367,9 @@ bool rcu_tree_note_gp_changes_locked(rcu_tree_state *rsp, int cpu)
 		bool need_qs = (rnp->qsmask & rdp->grpmask) != 0;
 		rdp->cpu_no_qs = need_qs;
 		rdp->core_needs_qs = need_qs;
+		/* zero_cpu_stall_ticks() (tree_stall.h 6.12:188-193): jiffies
+		 * then; the grace period's start here, a jiffy or so before. */
+		rdp->last_fqs_resched = rsp->gp_start;
 	}
 	rdp->gp_seq = rnp->gp_seq;
 	if (rcu_ulong_cmp_lt(rdp->gp_seq_needed, rnp->gp_seq_needed) || rdp->gpwrap)
@@ -521,6 +524,12 @@ static void momentary_eqs(rcu_tree_data *rdp)
 void rcu_tree_momentary_eqs(rcu_tree_state *rsp, int cpu)
 {
 	momentary_eqs(&rsp->rda[cpu]);
+}
+
+void rcu_tree_ct_pass(rcu_tree_state *rsp, int cpu)
+{
+	assert(rsp->rda[cpu].watching & 1);
+	rsp->rda[cpu].watching += 2;
 }
 
 void rcu_tree_note_context_switch(rcu_tree_state *rsp, int cpu)

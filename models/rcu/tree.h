@@ -339,6 +339,9 @@ void rcu_tree_note_context_switch(rcu_tree_state *rsp, int cpu);
 /* rcu_momentary_eqs() (tree.c:370): a zero-length extended QS on @cpu,
  * which must be watching (rcuo's, nocb_cb_wait(), tree_nocb.h:903). */
 void rcu_tree_momentary_eqs(rcu_tree_state *rsp, int cpu);
+/* A pass through an extended QS and back (a nohz_full CPU's user mode,
+ * context tracking): the watching counter's +2 alone. */
+void rcu_tree_ct_pass(rcu_tree_state *rsp, int cpu);
 /* rcu_all_qs() (tree_plugin.h:878): cond_resched() on @cpu, a QS only when
  * rcu_urgent_qs is set. */
 void rcu_tree_all_qs(rcu_tree_state *rsp, int cpu);
