@@ -6,6 +6,7 @@
  * --cmdline), after comment lines with the run's identity; --all adds the
  * defaults as comments. Running the output repeats the run.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,32 +67,16 @@ static void line(const char *lead, const char *key, const char *value, const cha
 	putchar('\n');
 }
 
-/* workload.trace_file as the run read it (relative to the file that set
- * it), made absolute so that the output runs from anywhere; as recorded
+/* workload.trace_file as the run read it (sim_params_resolve_path()),
+ * made absolute so that the output runs from anywhere; as the run read it
  * if the file is gone. Returns a string to free, or NULL. */
 static char *trace_path(const char *f, const char *origin)
 {
-	const char *colon = origin ? strrchr(origin, ':') : NULL, *slash = NULL;
-	for (const char *q = origin; colon && q < colon; q++)
-		if (*q == '/')
-			slash = q;
-	char *joined = NULL;
-	if (f[0] == '/' || !strcmp(f, "none"))
+	char joined[PATH_MAX];
+	if (!strcmp(f, "none") || sim_params_resolve_path(f, origin, joined, sizeof(joined)))
 		return strdup(f);
-	if (colon && slash) {
-		size_t len = (size_t)(slash - origin) + 1 + strlen(f) + 1;
-		if (!(joined = malloc(len)))
-			return NULL;
-		snprintf(joined, len, "%.*s/%s", (int)(slash - origin), origin, f);
-	} else if (!(joined = strdup(f))) {
-		return NULL;
-	}
 	char *abs = realpath(joined, NULL);
-	if (abs) {
-		free(joined);
-		return abs;
-	}
-	return joined;
+	return abs ? abs : strdup(joined);
 }
 
 static int show(sqlite3 *h, const char *db_path, long long id, bool all)

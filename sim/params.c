@@ -870,3 +870,17 @@ void sim_params_print(const sim_param_def *defs, size_t ndefs, sim_params_format
 		}
 	}
 }
+
+int sim_params_resolve_path(const char *value, const char *origin, char *out, size_t len)
+{
+	const char *colon = origin ? strrchr(origin, ':') : NULL, *slash = NULL;
+	for (const char *q = origin; colon && q < colon; q++)
+		if (*q == '/')
+			slash = q;
+	int n;
+	if (value[0] == '/' || !colon || !slash)
+		n = snprintf(out, len, "%s", value);
+	else
+		n = snprintf(out, len, "%.*s/%s", (int)(slash - origin), origin, value);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}

@@ -92,6 +92,10 @@ bool sim_params_is_auto(const sim_params *p, size_t i);
 /* Where parameter @i was set, for messages, into @buf: "FILE:LINE: name",
  * "--set: name", or "name (default)". */
 void sim_params_where(const sim_params *p, size_t i, char *buf, size_t len);
+/* A path @value set at @origin ("FILE:LINE", or "--set"...), as the file
+ * that set it means it: relative to that file's folder, else as given.
+ * 0, or -1 if it does not fit in @len. */
+int sim_params_resolve_path(const char *value, const char *origin, char *out, size_t len);
 /* Was @i set by the user: on the command line (--set, whatever the value),
  * or away from its default by the scenario itself (not by an included
  * preset, nor a file's default written out, as `rcusim params --format

@@ -10,6 +10,7 @@
 # sets one (unmounting, stopping daemons under $T); counts checks with ok
 # and bad (named after $case when a test sets it); and gives:
 #   q DB SQL            sqlite3 on DB
+#   last_scalar DB NAME, want_scalars DB "NAME=VALUE ..."   the last run's scalars
 #   expect_exit CODE CMD...  run CMD (stdout to $T/out, stderr to $T/err) and
 #                       check its exit status
 #   expect_err RE, expect_out RE    $T/err, $T/out match the extended regex
@@ -50,6 +51,15 @@ bad() {
 	fails=$((fails + 1))
 }
 q() { sqlite3 "$1" "$2"; }
+# last_scalar DB NAME: scalar NAME of DB's last run, to 17 digits.
+last_scalar() { q "$1" "SELECT printf('%.17g', value) FROM scalar WHERE run_id = (SELECT max(run_id) FROM run) AND name = '$2'"; }
+# want_scalars DB "NAME=VALUE ...": each scalar of DB's last run as given.
+want_scalars() {
+	for ws_kv in $2; do
+		ws_got=$(last_scalar "$1" "${ws_kv%%=*}")
+		[ "$ws_got" = "${ws_kv#*=}" ] && ok || bad "${ws_kv%%=*} = $ws_got, want ${ws_kv#*=}"
+	done
+}
 
 expect_exit() {
 	want=$1

@@ -29,23 +29,15 @@ jobs = 8
 callrcu_rate = 57500/s
 syscall_cost = 500ns
 EOI
-s() { q "$1" "SELECT printf('%.17g', value) FROM scalar WHERE run_id = (SELECT max(run_id) FROM run) AND name = '$2'"; }
-want() {
-	db=$1
-	for kv in $2; do
-		got=$(s "$db" "${kv%%=*}")
-		[ "$got" = "${kv#*=}" ] && ok || bad "${kv%%=*} = $got, want ${kv#*=}"
-	done
-}
 
 case=nohz_full
 expect_exit 0 "$RCUSIM" run nf.ini --db nf.db --quiet --set irq.nohz_full=1-7 --set rcu.nocbs=0 --trace nf.trace --trace-window 1s..1.2s
-want nf.db "tick.taken=500 tick.stopped=3500 tick.stopped_busy=3500 tick.remote=14 tick.forced_rcu=0 fqs.resched_cpu=0"
-enq=$(s nf.db cb.enqueued) inv=$(s nf.db cb.invoked) pend=$(s nf.db cb.pending_end)
+want_scalars nf.db "tick.taken=500 tick.stopped=3500 tick.stopped_busy=3500 tick.remote=14 tick.forced_rcu=0 fqs.resched_cpu=0"
+enq=$(last_scalar nf.db cb.enqueued) inv=$(last_scalar nf.db cb.invoked) pend=$(last_scalar nf.db cb.pending_end)
 [ "$enq" -gt 100000 ] && [ "$enq" = $((inv + pend)) ] && ok || bad "conservation: $enq enqueued, $inv invoked, $pend pending"
-[ "$(s nf.db rcuo.invoked)" = "$inv" ] && ok || bad "rcuo invoked $(s nf.db rcuo.invoked) of $inv: CPUs 1-7 not offloaded (rcu.nocbs names only CPU 0)"
+[ "$(last_scalar nf.db rcuo.invoked)" = "$inv" ] && ok || bad "rcuo invoked $(last_scalar nf.db rcuo.invoked) of $inv: CPUs 1-7 not offloaded (rcu.nocbs names only CPU 0)"
 # Grace periods end at the first FQS scan (1 jiffy: 4 ms) or the next.
-p50=$(s nf.db gp.duration_p50_ns)
+p50=$(last_scalar nf.db gp.duration_p50_ns)
 awk -v p="$p50" 'BEGIN { exit !(p >= 4000000 && p <= 8100000) }' && ok || bad "gp.duration_p50_ns $p50"
 # The timeline: every switch to an rcuo or rcuog kthread is on CPU 0, and
 # the groups keep their kernel names (rcuog/0, rcuog/2, ... by first CPU).
@@ -54,17 +46,17 @@ awk '/sched_switch:/ && /next_comm=rcuo/ { n++; if ($0 !~ /\[000\]/) off++ } END
 grep -q 'next_comm=rcuos/7 ' nf.trace && ok || bad "no rcuos/7 in the timeline"
 case=all
 expect_exit 0 "$RCUSIM" run nf.ini --db nf.db --quiet --set irq.nohz_full=all
-want nf.db "tick.taken=500 tick.stopped_busy=3500"
+want_scalars nf.db "tick.taken=500 tick.stopped_busy=3500"
 case=none
 expect_exit 0 "$RCUSIM" run nf.ini --db nf.db --quiet
-want nf.db "tick.taken=4000 tick.stopped=0"
-[ -z "$(s nf.db tick.stopped_busy)" ] && ok || bad "tick.stopped_busy recorded without nohz_full"
+want_scalars nf.db "tick.taken=4000 tick.stopped=0"
+[ -z "$(last_scalar nf.db tick.stopped_busy)" ] && ok || bad "tick.stopped_busy recorded without nohz_full"
 case=forced
 expect_exit 0 "$RCUSIM" run nf.ini --db nf.db --quiet --set irq.nohz_full=1-7 --set fault.kind=no_qs \
 	--set fault.cpus=5 --set fault.start=500ms --set fault.duration=500ms
-f=$(s nf.db tick.forced_rcu) r=$(s nf.db fqs.resched_cpu)
+f=$(last_scalar nf.db tick.forced_rcu) r=$(last_scalar nf.db fqs.resched_cpu)
 [ "$f" -ge 100 ] && [ "$f" -le 125 ] && [ "$r" -ge 1 ] && ok || bad "forced ticks $f, resched_cpu $r"
-[ "$(s nf.db tick.taken)" = $((500 + f)) ] && ok || bad "ticks taken $(s nf.db tick.taken), want 500 + $f"
+[ "$(last_scalar nf.db tick.taken)" = $((500 + f)) ] && ok || bad "ticks taken $(last_scalar nf.db tick.taken), want 500 + $f"
 
 case=errors
 expect_exit 2 "$RCUSIM" run nf.ini --db err.db --quiet --set irq.nohz_full=1-7 --set rcu.gp_kthread_cpu=3

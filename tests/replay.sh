@@ -23,39 +23,29 @@ kind = trace
 trace_file = $D/replay-2cpu-ftrace.txt
 EOI
 sed "s#replay-2cpu-ftrace.txt#replay-strace.txt#" ft.ini >st.ini
-# s DB NAME: scalar NAME of the last run.
-s() { q "$1" "SELECT printf('%.17g', value) FROM scalar WHERE run_id = (SELECT max(run_id) FROM run) AND name = '$2'"; }
-# want DB "NAME=VALUE ...": each scalar as given.
-want() {
-	db=$1
-	for kv in $2; do
-		got=$(s "$db" "${kv%%=*}")
-		[ "$got" = "${kv#*=}" ] && ok || bad "${kv%%=*} = $got, want ${kv#*=}"
-	done
-}
 
 # One round (no loop): worker 2 + 0.9 + 0.5 + 1 ms, hog 7 ms of CPU; one
 # sleep (the worker's 3 ms; the hog's start at 3 ms is its start, not a
 # sleep replayed); one call_rcu().
 case=once
 expect_exit 0 "$RCUSIM" run ft.ini --duration 50ms --set workload.trace_loop=no --db r.db --quiet
-want r.db "replay.tasks=2 replay.rounds=2 replay.work_ns=11400000 replay.sleeps=1 replay.call_rcu=1 cb.enqueued=1 replay.span_ns=10000000"
+want_scalars r.db "replay.tasks=2 replay.rounds=2 replay.work_ns=11400000 replay.sleeps=1 replay.call_rcu=1 cb.enqueued=1 replay.span_ns=10000000"
 # Looped for 92.5 ms: 9 rounds of each, and the worker's tenth begun (its
 # 2 ms burst and its sleep at 92 ms); both asleep at the end.
 case=loop
 expect_exit 0 "$RCUSIM" run ft.ini --duration 92500us --db r.db --quiet
-want r.db "replay.rounds=18 replay.work_ns=104600000 replay.sleeps=10 replay.call_rcu=9 cb.enqueued=9"
+want_scalars r.db "replay.rounds=18 replay.work_ns=104600000 replay.sleeps=10 replay.call_rcu=9 cb.enqueued=9"
 # Twice as fast over half the time: the same counts, half the CPU time.
 case=scale
 expect_exit 0 "$RCUSIM" run ft.ini --duration 46250us --set workload.trace_time_scale=0.5 --db r.db --quiet
-want r.db "replay.rounds=18 replay.work_ns=52300000 replay.sleeps=10 replay.call_rcu=9 replay.span_ns=5000000"
+want_scalars r.db "replay.rounds=18 replay.work_ns=52300000 replay.sleeps=10 replay.call_rcu=9 replay.span_ns=5000000"
 # Three copies on 6 CPUs: three times everything; the worker (task 0, CPU 0
 # of 2) copies on CPUs 0, 2 and 4 (jobs 0, 2, 4 = pids 10000, 10002, 10004
 # in the exported timeline), the hog's on 1, 3 and 5.
 case=copies
 expect_exit 0 "$RCUSIM" run ft.ini --duration 92500us --set workload.trace_tasks=3 --set machine.cores=6 \
 	--db r.db --quiet --trace t.txt --trace-format ftrace
-want r.db "replay.rounds=54 replay.work_ns=313800000 replay.sleeps=30 replay.call_rcu=27 cb.enqueued=27"
+want_scalars r.db "replay.rounds=54 replay.work_ns=313800000 replay.sleeps=30 replay.call_rcu=27 cb.enqueued=27"
 placed=$(awk '/sched_switch:/ { for (i = 1; i <= NF; i++) if ($i ~ /^next_pid=1000[0-9]$/) {
 	cpu = $0; sub(/.*\[/, "", cpu); sub(/\].*/, "", cpu); print substr($i, 10) "@" cpu + 0 } }' t.txt | sort -u | tr '\n' ' ')
 [ "$placed" = "10000@0 10001@1 10002@2 10003@3 10004@4 10005@5 " ] && ok || bad "placement: $placed"
@@ -66,8 +56,8 @@ placed=$(awk '/sched_switch:/ { for (i = 1; i <= NF; i++) if ($i ~ /^next_pid=10
 # ms (sh) + 4.5 ms (cc); one sleep: sh's wait4, unfinished then resumed.
 case=strace
 expect_exit 0 "$RCUSIM" run st.ini --duration 50ms --set workload.trace_loop=no --db r.db --quiet
-want r.db "replay.tasks=2 replay.rounds=2 vfs.opens=4 vfs.closes=4 cb.enqueued=5 replay.work_ns=9300000 replay.sleeps=1 replay.span_ns=10100000"
-[ -z "$(s r.db replay.call_rcu)" ] && ok || bad "replay.call_rcu in an strace replay"
+want_scalars r.db "replay.tasks=2 replay.rounds=2 vfs.opens=4 vfs.closes=4 cb.enqueued=5 replay.work_ns=9300000 replay.sleeps=1 replay.span_ns=10100000"
+[ -z "$(last_scalar r.db replay.call_rcu)" ] && ok || bad "replay.call_rcu in an strace replay"
 
 # A real build's log (make -j2 of rcusim's engine library, 68 processes):
 # every open that succeeded opened a file and was closed (by close() or at
@@ -80,7 +70,7 @@ opens=$(awk '$1 == "opens" { print $2 }' hand)
 failed=$(awk '$1 == "failed" { print $2 }' hand)
 sed "s#replay-2cpu-ftrace.txt#strace-make-j2-rcusim-sim.txt.gz#" ft.ini >b.ini
 expect_exit 0 "$RCUSIM" run b.ini --duration 30s --set workload.trace_loop=no --db r.db --quiet
-want r.db "replay.tasks=68 replay.rounds=68 vfs.opens=$opens vfs.closes=$opens cb.enqueued=$((opens + failed)) cb.invoked=$((opens + failed)) vfs.nr_files_end=0"
+want_scalars r.db "replay.tasks=68 replay.rounds=68 vfs.opens=$opens vfs.closes=$opens cb.enqueued=$((opens + failed)) cb.invoked=$((opens + failed)) vfs.nr_files_end=0"
 # trace-stats on it: what the Python analysis it replaces printed for this log.
 expect_exit 0 "$RCUSIM" trace-stats "$B" --jobs 2
 cat >want.txt <<'EOT'
@@ -126,7 +116,7 @@ ev == "sched_switch:" { match($0, /prev_comm=[^ ]* prev_pid=[0-9]+/); split(subs
 	match($0, /next_comm=[^ ]* next_pid=[0-9]+/); split(substr($0, RSTART, RLENGTH), b, /[= ]/); add(b[2], b[4]) }
 ev == "sched_wakeup:" { match($0, /comm=[^ ]* pid=[0-9]+/); split(substr($0, RSTART, RLENGTH), c, /[= ]/); add(c[2], c[4]) }
 END { for (p in seen) k++; printf "replay.tasks=%d replay.span_ns=%.0f", k, (t1 - t0) * 1e9 }')
-want r.db "$hand"
+want_scalars r.db "$hand"
 
 case=errors
 sed "/trace_file/d" ft.ini >none.ini

@@ -372,8 +372,7 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = rcu_exp_create(k, p, env->m);
 	if (!rc)
 		rc = rcu_barrier_create(k, p, env->m);
-	if (!rc && !k->files.on && (!strcmp(k->wl.ops->kind, "callrcu") || !strcmp(k->wl.ops->kind, "exitflood") ||
-				    !strcmp(k->wl.ops->kind, "fwdprog") || !strcmp(k->wl.ops->kind, "trace")))
+	if (!rc && !k->files.on && k->wl.ops->holds_objects)
 		k->obj_bytes = sim_params_is_auto(p, P_WORKLOAD_OBJECT_SIZE) ? 64
 									     : sim_params_int(p, P_WORKLOAD_OBJECT_SIZE);
 	if (!rc && !strcmp(k->wl.ops->kind, "kfree")) {

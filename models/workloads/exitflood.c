@@ -137,6 +137,7 @@ const workload_ops exitflood_workload = {
 	.kind = "exitflood",
 	.knobs = &exitflood_knobs,
 	.frees_files = false,
+	.holds_objects = true,
 	.create = exitflood_create,
 	.destroy = exitflood_destroy,
 	.job_start = exitflood_job_start,

@@ -193,6 +193,7 @@ const workload_ops fwdprog_workload = {
 	.kind = "fwdprog",
 	.knobs = &fwdprog_knobs,
 	.frees_files = false,
+	.holds_objects = true,
 	.create = fwdprog_create,
 	.destroy = fwdprog_destroy,
 	.job_start = fwdprog_job_start,

@@ -538,19 +538,8 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 /* workload.trace_file, relative to the scenario file that set it. */
 static int trace_path(const sim_params *p, char *out, size_t len)
 {
-	const char *f = sim_params_text(p, P_WORKLOAD_TRACE_FILE);
-	const char *o = sim_params_origin(p, P_WORKLOAD_TRACE_FILE);
-	const char *colon = strrchr(o, ':');
-	const char *slash = NULL;
-	for (const char *q = o; colon && q < colon; q++)
-		if (*q == '/')
-			slash = q;
-	int n;
-	if (f[0] == '/' || !colon || !slash)
-		n = snprintf(out, len, "%s", f);
-	else
-		n = snprintf(out, len, "%.*s/%s", (int)(slash - o), o, f);
-	return n < 0 || (size_t)n >= len ? -1 : 0;
+	return sim_params_resolve_path(sim_params_text(p, P_WORKLOAD_TRACE_FILE),
+				       sim_params_origin(p, P_WORKLOAD_TRACE_FILE), out, len);
 }
 
 static void trace_destroy(kworkload *w)
@@ -935,6 +924,7 @@ const workload_ops trace_workload = {
 	.knobs = &trace_knobs,
 	.validate = trace_validate,
 	.frees_files = false, /* an strace log's do: create sets kworkload.opens_files */
+	.holds_objects = true,
 	.create = trace_create,
 	.destroy = trace_destroy,
 	.job_cpu = trace_job_cpu,

@@ -123,6 +123,8 @@ typedef struct workload_ops {
 	 * workload.kind = kind, after the knobs. May be NULL. */
 	int (*validate)(const sim_params *p, char *err, size_t errlen);
 	bool frees_files;       /* its callbacks free struct files: file table and filp slab modelled */
+	bool holds_objects;     /* each of its callbacks holds a workload.object_size object
+				 * (mem.pending_bytes; an strace replay's are files instead) */
 	/* Read and check its parameters: w->call_rate, w->p_kernel,
 	 * w->kstretch, w->priv (and w->njobs, w->opens_files if it decides
 	 * them; w->jobs is allocated after it).
