@@ -23,26 +23,45 @@ typedef struct sampler {
 	void *state;          /* its state */
 	int err;              /* first error from the model's sample */
 	char msg[1024];       /* and its message */
-	sim_time end;         /* ns: the run's end, for progress */
+	sim_time end;         /* ns: the run's end */
+	bool at_end;          /* a sample falls at the end: rcusim_run() takes it */
 	rcusim_progress *progress; /* progress report, or NULL */
 	void *progress_ctx;   /* its argument */
 } sampler;
 
-static void sample_fire(sim_engine *eng, sim_timer *t)
+/* One sample of the model at @now; 0, or the error (its message in s->msg). */
+static int sample_take(sampler *s, sim_engine *eng, sim_time now)
 {
-	sampler *s = t->ctx;
-	int rc = s->ops->sample(s->state, sim_now(eng), s->msg, sizeof(s->msg));
+	int rc = s->ops->sample(s->state, now, s->msg, sizeof(s->msg));
 	if (rc) {
 		if (rc == SIM_ENOMEM)
 			snprintf(s->msg, sizeof(s->msg), "out of memory at a sample, t = %lld ns",
-				 (long long)sim_now(eng));
+				 (long long)now);
 		s->err = rc;
-		sim_engine_fail(eng, rc);
-		return;
+		return rc;
 	}
 	if (s->progress)
-		s->progress(s->progress_ctx, sim_now(eng), s->end, sim_events(eng));
-	if (sim_timer_after(eng, t, s->interval_ns))
+		s->progress(s->progress_ctx, now, s->end, sim_events(eng));
+	return 0;
+}
+
+/* Every interval from 0. The sample at the run's end is not taken here,
+ * among the events of that instant, but by rcusim_run() after all of them,
+ * so that the last sample and the run's totals count the same events (an
+ * idle exit at the end, after a sample at the end, was in idle.exits and in
+ * no sample of idle.wakeups). */
+static void sample_fire(sim_engine *eng, sim_timer *t)
+{
+	sampler *s = t->ctx;
+	sim_time now = sim_now(eng);
+	if (now == s->end) {
+		s->at_end = true;
+		return;
+	}
+	int rc = sample_take(s, eng, now);
+	if (rc)
+		sim_engine_fail(eng, rc);
+	else if (sim_timer_after(eng, t, s->interval_ns))
 		sim_engine_fail(eng, SIM_ENOMEM);
 }
 
@@ -189,6 +208,10 @@ int rcusim_run(rcusim_sim *s, rcusim_outcome *out, char *err, size_t errlen)
 		else
 			snprintf(err, errlen, "simulation: %s at t = %lld ns", sim_err_name(rc),
 				 (long long)sim_now(s->eng));
+		return rc;
+	}
+	if (s->smp.at_end && (rc = sample_take(&s->smp, s->eng, sim_now(s->eng)))) {
+		snprintf(err, errlen, "simulation: %s", s->smp.msg);
 		return rc;
 	}
 	out->sim_end_ns = sim_now(s->eng);
