@@ -20,9 +20,8 @@
 #include "hash.h"
 
 #include <assert.h>
-#ifdef SIM_RNG_NULL_DRAWS
 #include <math.h>
-#endif
+#include <pthread.h>
 
 /* GSL's inline gsl_rng_uniform() and friends: a call through the generator's
  * get_double pointer instead of a call to a function that makes it. */
@@ -61,6 +60,62 @@ static inline double null_u(void)
 }
 #endif
 
+/*
+ * Exponential draws by Marsaglia and Tsang's ziggurat ("The Ziggurat Method
+ * for Generating Random Variables", J. Statistical Software 5(8), 2000):
+ * 256 strips of equal area under e^-x, the base strip holding the tail past
+ * R. One 32-bit draw gives the strip (its low 8 bits) and the point across
+ * it (the other 24 bits, as GSL's gsl_ran_gaussian_ziggurat() splits its
+ * draw, so that the two are independent); 97.8% of draws end there, with
+ * no logarithm. GSL has a ziggurat for the Gaussian only; its
+ * gsl_ran_exponential() takes a log1p() per draw, the largest single cost of
+ * the seed hour. tests/check_rng.c holds the draws to GSL's
+ * exponential distribution (Kolmogorov-Smirnov, moments, the tail).
+ */
+#define ZIG_R 7.69711747013104972     /* the base strip's edge */
+#define ZIG_V 3.949659822581572e-3    /* each strip's area */
+#define ZIG_M 16777216.0              /* 2^24: the point's resolution */
+static uint32_t zig_k[256];           /* strip i: points below zig_k[i] lie under the curve */
+static double zig_w[256], zig_f[256]; /* strip i: x per point, e^-x at its edge */
+static pthread_once_t zig_once = PTHREAD_ONCE_INIT;
+
+/* Marsaglia and Tsang's zigset() for the exponential, at 24 bits. */
+static void zig_init(void)
+{
+	double de = ZIG_R, te = de;
+	double q = ZIG_V / exp(-de);
+	zig_k[0] = (uint32_t)((de / q) * ZIG_M);
+	zig_k[1] = 0;
+	zig_w[0] = q / ZIG_M;
+	zig_w[255] = de / ZIG_M;
+	zig_f[0] = 1.0;
+	zig_f[255] = exp(-de);
+	for (int i = 254; i >= 1; i--) {
+		de = -log(ZIG_V / de + exp(-de));
+		zig_k[i + 1] = (uint32_t)((de / te) * ZIG_M);
+		te = de;
+		zig_f[i] = exp(-de);
+		zig_w[i] = de / ZIG_M;
+	}
+}
+
+/* The slow path: the tail past R, or a point in a strip's wedge, accepted
+ * against e^-x or rejected for a fresh draw. */
+static double zig_exp_slow(gsl_rng *g, uint32_t u)
+{
+	for (;;) {
+		uint32_t i = u & 0xff, j = u >> 8;
+		if (i == 0 && j >= zig_k[0])
+			return ZIG_R - log(gsl_rng_uniform_pos(g)); /* memoryless tail */
+		double x = j * zig_w[i];
+		if (j < zig_k[i])
+			return x;
+		if (i != 0 && zig_f[i] + gsl_rng_uniform(g) * (zig_f[i - 1] - zig_f[i]) < exp(-x))
+			return x;
+		u = (uint32_t)gsl_rng_get(g);
+	}
+}
+
 uint32_t sim_rng_derive_seed(uint64_t seed, const char *part, uint64_t index)
 {
 	uint64_t h = sim_fnv1a_str(SIM_FNV1A_BASIS, part);
@@ -88,6 +143,7 @@ int sim_rng_create(sim_rng **out, sim_rng_kind kind, uint64_t seed, const char *
 	/* Process-wide, and idempotent: the only GSL calls that can fail are
 	 * this module's allocations, and each result is checked. */
 	gsl_set_error_handler_off();
+	pthread_once(&zig_once, zig_init);
 	gsl_rng *r = gsl_rng_alloc(type);
 	if (!r)
 		return SIM_ENOMEM;
@@ -142,7 +198,11 @@ double sim_rng_exponential(sim_rng *r, double mean)
 #ifdef SIM_RNG_NULL_DRAWS
 	return mean * 2 * null_u();
 #endif
-	return gsl_ran_exponential(G(r), mean);
+	gsl_rng *g = G(r);
+	uint32_t u = (uint32_t)gsl_rng_get(g), i = u & 0xff, j = u >> 8;
+	if (__builtin_expect(j < zig_k[i], 1))
+		return mean * (j * zig_w[i]);
+	return mean * zig_exp_slow(g, u);
 }
 
 unsigned int sim_rng_poisson(sim_rng *r, double mu)
@@ -162,7 +222,10 @@ double sim_rng_lognormal(sim_rng *r, double zeta, double sigma)
 	}
 	return lm * 2 * null_u();
 #endif
-	return gsl_ran_lognormal(G(r), zeta, sigma);
+	/* GSL's gsl_ran_lognormal() takes its Gaussian by the polar method (two
+	 * to three uniforms, a log and a square root); its ziggurat takes one
+	 * draw mostly. */
+	return exp(zeta + gsl_ran_gaussian_ziggurat(G(r), sigma));
 }
 
 int sim_rng_bernoulli(sim_rng *r, double p)

@@ -39,11 +39,12 @@ double sim_rng_uniform_pos(sim_rng *r);
 /* Uniform integer on [0, n), n >= 1 (n may exceed the generator's range:
  * then two draws are combined). */
 uint64_t sim_rng_uniform_int(sim_rng *r, uint64_t n);
-/* Exponential with mean @mean. */
+/* Exponential with mean @mean (Marsaglia and Tsang's ziggurat). */
 double sim_rng_exponential(sim_rng *r, double mean);
 /* Poisson count with mean @mu. */
 unsigned int sim_rng_poisson(sim_rng *r, double mu);
-/* Lognormal with log-mean @zeta and log-sd @sigma. */
+/* Lognormal with log-mean @zeta and log-sd @sigma (e to GSL's ziggurat
+ * Gaussian). */
 double sim_rng_lognormal(sim_rng *r, double zeta, double sigma);
 /* Hints that @r will be drawn from soon: fetch its handle (no load), or
  * its state (which loads the handle). Draws are unaffected. */
