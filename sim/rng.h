@@ -41,7 +41,7 @@ double sim_rng_uniform_pos(sim_rng *r);
 uint64_t sim_rng_uniform_int(sim_rng *r, uint64_t n);
 /* Exponential with mean @mean (Marsaglia and Tsang's ziggurat). */
 double sim_rng_exponential(sim_rng *r, double mean);
-/* Poisson count with mean @mu. */
+/* Poisson count with mean @mu (Hormann's PTRS from mean 10, GSL's below). */
 unsigned int sim_rng_poisson(sim_rng *r, double mu);
 /* Lognormal with log-mean @zeta and log-sd @sigma (e to GSL's ziggurat
  * Gaussian). */

@@ -7,6 +7,7 @@
 #include "testlib.h"
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -191,6 +192,54 @@ START_TEST(rng_lognormal_is_gsls_distribution)
 }
 END_TEST
 
+/* Poisson draws (Hormann's PTRS from mean 10, GSL's below) against GSL's
+ * Poisson distribution, for means either side of 10 and the bulk callers'
+ * range: a chi-square over the counts (the tails pooled until each class
+ * expects 20), its p-value above 1e-4, and the mean within 5 standard
+ * errors. */
+START_TEST(rng_poisson_is_gsls_distribution)
+{
+	static const double mus[] = { 3.5, 9.99, 10.0, 17.3, 57.5, 1000.0 };
+	enum { N = 400000 };
+	for (size_t c = 0; c < sizeof(mus) / sizeof(mus[0]); c++) {
+		double mu = mus[c];
+		sim_rng *r;
+		sim_rng_create(&r, (sim_rng_kind)_i, 5, "poisson.chi2", c);
+		unsigned kmax = (unsigned)(mu + 12 * sqrt(mu) + 20);
+		uint64_t *obs = calloc(kmax + 1, sizeof(*obs));
+		double sum = 0;
+		for (int i = 0; i < N; i++) {
+			unsigned k = sim_rng_poisson(r, mu);
+			obs[k < kmax ? k : kmax]++;
+			sum += k;
+		}
+		ck_assert_double_lt(fabs(sum / N - mu), 5 * sqrt(mu / N));
+		/* classes of counts, each closed once it expects 20 and the
+		 * counts above it expect 20 more; the last takes the tail */
+		double chi2 = 0, e = 0, o = 0;
+		int classes = 0;
+		for (unsigned k = 0; k < kmax; k++) {
+			e += N * gsl_ran_poisson_pdf(k, mu);
+			o += (double)obs[k];
+			if (e >= 20 && N * gsl_cdf_poisson_Q(k, mu) >= 20) {
+				chi2 += (o - e) * (o - e) / e;
+				classes++;
+				e = o = 0;
+			}
+		}
+		e += N * gsl_cdf_poisson_Q(kmax - 1, mu);
+		o += (double)obs[kmax];
+		chi2 += (o - e) * (o - e) / e;
+		int df = classes;
+		ck_assert_int_gt(df, 3);
+		ck_assert_msg(gsl_cdf_chisq_Q(chi2, df) > 1e-4, "mean %g: chi-square %g on %d degrees", mu,
+			      chi2, df);
+		free(obs);
+		sim_rng_destroy(r);
+	}
+}
+END_TEST
+
 START_TEST(rng_gsl_error_returns)
 {
 	/* Once a stream exists, a GSL error (here the one gsl_rng_alloc()
@@ -217,6 +266,8 @@ int main(void)
 	tcase_add_loop_test(tc, rng_exponential_is_gsls_distribution, SIM_RNG_MT19937,
 			    SIM_RNG_RANLXD2 + 1);
 	tcase_add_loop_test(tc, rng_lognormal_is_gsls_distribution, SIM_RNG_MT19937,
+			    SIM_RNG_RANLXD2 + 1);
+	tcase_add_loop_test(tc, rng_poisson_is_gsls_distribution, SIM_RNG_MT19937,
 			    SIM_RNG_RANLXD2 + 1);
 	tcase_add_test(tc, rng_gsl_error_returns);
 	suite_add_tcase(s, tc);
