@@ -33,6 +33,10 @@ S=$(cd "$(dirname "$0")/.." && pwd)/scenarios
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib.sh"
+# r2 EXPR, r3 EXPR: a ratio rounded to 2 or 3 decimals (rounded, not cut:
+# 1.506 against a target of 1.5 reads 1.51).
+r2() { LC_ALL=C printf '%.2f' "$(echo "$1" | bc -l)"; }
+r3() { LC_ALL=C printf '%.3f' "$(echo "$1" | bc -l)"; }
 # " (median of N, MIN to MAX s)" after a row's time when N > 1.
 spread() { if [ "$RUNS" -gt 1 ]; then echo " (median of $RUNS, $1 to $2 s)"; fi; }
 # The same after a ratio of two runs: ", median of N pairs".
@@ -67,7 +71,7 @@ echo "Tree RCU backlog of $pend callbacks: $(( ($2 - base) * 1024 / ${pend%.*} )
 cpus4096() { wall "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/d.db" --duration $D4 --quiet; }
 cpus32() { wall "$T/o" "$R" run "$S/niagara-make.ini" --db "$T/d.db" --duration $D4 --quiet; }
 set -- $(median_pair "$RUNS" cpus4096 cpus32)
-echo "32 -> 4096 CPUs at $D4: $3 s -> $2 s, $(echo "$1 / 128" | bc -l | cut -c1-5)x proportional$(pairs) (target <= 1.3)"
+echo "32 -> 4096 CPUs at $D4: $3 s -> $2 s, $(r3 "$1 / 128")x proportional$(pairs) (target <= 1.3)"
 
 # The 6.x machine: the 256-CPU server under the callrcu hogs with 6.12's
 # settings, and the 4096-CPU box's make load under EEVDF against O(1), one
@@ -88,7 +92,7 @@ ev_wall=$2
 tk_wall=$3
 sw_ev=$(scalar "$T/g.db" sched.ctxsw)
 sw_tk=$(scalar "$T/g2.db" sched.ctxsw)
-echo "4096 CPUs, make, $D5: eevdf $ev_wall s ($(($(cat "$T/peak") / 1024)) MiB peak, ${sw_ev%.*} switches), o1 with 4 ms timeslices $tk_wall s (${sw_tk%.*} switches): $(echo "$1 * ${sw_tk%.*} / ${sw_ev%.*}" | bc -l | cut -c1-4)x the wall time per switch$(pairs) (target <= 1.5x, eevdf <= 60 s)"
+echo "4096 CPUs, make, $D5: eevdf $ev_wall s ($(($(cat "$T/peak") / 1024)) MiB peak, ${sw_ev%.*} switches), o1 with 4 ms timeslices $tk_wall s (${sw_tk%.*} switches): $(r2 "$1 * ${sw_tk%.*} / ${sw_ev%.*}")x the wall time per switch$(pairs) (target <= 1.5x, eevdf <= 60 s)"
 set -- $(measure "$T/o" "$R" run "$S/sgi-4096-make.ini" --db "$T/g1.db" --duration $D5 --quiet)
 o1=$1
 sw_o1=$(scalar "$T/g1.db" sched.ctxsw)
@@ -103,7 +107,7 @@ fi
 tree_rcu() { peak "$T/o" "$R" run "$S/x86-4096-callrcu-6.12.ini" --db "$T/h.db" --duration $D6 --quiet; }
 classic_rcu() { wall "$T/o" "$R" run "$S/x86-4096-callrcu-6.12.ini" --set rcu.flavor=classic --db "$T/h.db" --duration $D6 --quiet; }
 set -- $(median_pair "$RUNS" tree_rcu classic_rcu)
-echo "4096-CPU x86, callrcu (bulk calls), 6.12, $D6: tree $2 s ($(($(cat "$T/peak") / 1024)) MiB peak), classic $3 s: $(echo "$1" | cut -c1-4)x$(pairs) (target tree <= 45 s, <= 4096 MiB, <= 1.5x)"
+echo "4096-CPU x86, callrcu (bulk calls), 6.12, $D6: tree $2 s ($(($(cat "$T/peak") / 1024)) MiB peak), classic $3 s: $(r2 "$1")x$(pairs) (target tree <= 45 s, <= 4096 MiB, <= 1.5x)"
 
 # Offloading: the same machine and load with every CPU offloaded.
 set -- $(median_run "$RUNS" "$T/o" "$R" run "$S/x86-4096-callrcu-6.12-nocbs.ini" --db "$T/i.db" --duration $D6 --quiet)
@@ -118,11 +122,11 @@ sweep() { # sweep JOBS -> wall seconds
 }
 if [ "$SMOKE" = --smoke ]; then N=1; else N=3; fi
 set -- $(median_pair $N "sweep 1" "sweep 2")
-echo "sweep of 8 runs, median of $N pairs: --jobs 1 $2 s, --jobs 2 $3 s: $(echo "$1" | cut -c1-4)x throughput (target >= 1.85)"
+echo "sweep of 8 runs, median of $N pairs: --jobs 1 $2 s, --jobs 2 $3 s: $(r2 "$1")x throughput (target >= 1.85)"
 
 # PHOLD: the median of 5 pairs (1 in smoke mode), each pair one loop after
 # the other, as the target asks ("measured in the same run").
 if [ "$SMOKE" = --smoke ]; then P="--end=20"; N=1; else P="--end=200"; N=5; fi
 rate() { "$B/$1" --nlp=4096 --start-events=16 $P | awk '/^events\/s:/ {print $2}'; }
 set -- $(median_pair $N "rate phold" "rate phold_textbook")
-echo "phold 4096 x 16, median of $N pairs: $2 events/s, textbook 4-ary heap $3: $(echo "$1" | cut -c1-4)x (target >= 1.5)"
+echo "phold 4096 x 16, median of $N pairs: $2 events/s, textbook 4-ary heap $3: $(r2 "$1")x (target >= 1.5)"

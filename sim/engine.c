@@ -76,6 +76,7 @@ struct sim_engine {
 	size_t stale;        /* entries whose timer was cancelled or re-armed */
 	uint64_t seq;        /* last sequence number handed out */
 	uint64_t cur_seq;    /* sequence number of the event being dispatched */
+	bool in_run;         /* sim_engine_run() is dispatching */
 	sim_time now;        /* ns: current simulated time */
 	uint64_t events;     /* events dispatched */
 	int stop;            /* non-zero: leave the run loop (SIM_ESTOPPED or an error) */
@@ -414,6 +415,11 @@ uint64_t sim_engine_cur_seq(const sim_engine *eng)
 	return eng->cur_seq;
 }
 
+uint64_t sim_engine_settled_seq(const sim_engine *eng)
+{
+	return eng->in_run ? eng->cur_seq : UINT64_MAX;
+}
+
 bool sim_engine_completed(const sim_engine *eng)
 {
 	return eng->stop == 0;
@@ -445,6 +451,7 @@ int sim_engine_run(sim_engine *eng, sim_time end)
 		eng->stop = 0;
 	if (eng->stop)
 		return eng->stop;
+	eng->in_run = true;
 	for (;;) {
 		if (eng->stop || (eng->watch && *eng->watch))
 			break;
@@ -483,6 +490,7 @@ int sim_engine_run(sim_engine *eng, sim_time end)
 		eng->events++;
 		t->fn(eng, t);
 	}
+	eng->in_run = false;
 	if (!eng->stop && eng->watch && *eng->watch)
 		eng->stop = SIM_ESTOPPED;
 	if (eng->stop)

@@ -57,6 +57,10 @@ uint64_t sim_events(const sim_engine *eng);
 /* Sequence number of the event being dispatched (the last one, between
  * runs); with sim_now() it places a moment in the (time, seq) order. */
 uint64_t sim_engine_cur_seq(const sim_engine *eng);
+/* The sequence number up to which the events of the current instant have
+ * run: the current event's while sim_engine_run() dispatches, every one
+ * (UINT64_MAX) between runs. */
+uint64_t sim_engine_settled_seq(const sim_engine *eng);
 /* Did the last sim_engine_run() reach its end (no stop, no error)? */
 bool sim_engine_completed(const sim_engine *eng);
 /* Hand out the next sequence number without arming anything: a model that

@@ -48,8 +48,9 @@ static uint64_t mix64(uint64_t z)
 
 #ifdef SIM_RNG_NULL_DRAWS
 /* Benchmark builds only (rcusim_nodraws, bench/nodraws.sh): the uniform,
- * exponential, lognormal and Bernoulli draws (all the models make) do not
- * touch GSL. Each takes u from the bit mixer above applied to a counter, and
+ * exponential, lognormal and Bernoulli draws do not touch GSL (Poisson
+ * counts, which only the bulk calls of the 4096-CPU callback floods draw,
+ * and integers wider than one draw still do). Each takes u from the bit mixer above applied to a counter, and
  * returns the distribution's mean scaled by 2u (a uniform, u itself), so
  * that a run keeps its load on average (the same opens, holds and
  * callbacks) while a draw costs a few instructions. What such a build
@@ -228,7 +229,7 @@ static unsigned int ptrs_poisson(gsl_rng *g, double mu)
 		double u = gsl_rng_uniform_pos(g) - 0.5, v = gsl_rng_uniform_pos(g);
 		double us = 0.5 - fabs(u);
 		double kf = floor((2 * a / us + b) * u + mu + 0.43);
-		if (us >= 0.07 && v <= vr) /* the squeeze: kf >= 0 for mean >= 10 */
+		if (us >= 0.07 && v <= vr && kf <= UINT32_MAX) /* the squeeze: kf >= 0 from mean 10 */
 			return (unsigned int)kf;
 		if (kf < 0 || kf > UINT32_MAX || (us < 0.013 && v > us))
 			continue;

@@ -417,7 +417,8 @@ static int kernel_sample(void *state, sim_time now, char *err, size_t errlen)
 	double busy_sum = 0;
 	for (int i = 0; i < k->mach.ncpus; i++) {
 		kcpu *c = &k->cpu[i];
-		kcpu_settle(c, now, sim_engine_cur_seq(k->eng), true);
+		/* every event of the end instant, for the sample at the end */
+		kcpu_settle(c, now, sim_engine_settled_seq(k->eng), true);
 		int64_t q = rf->qlen(k->rcu.rsp, i);
 		qsum += q;
 		ksd += c->ksd_runnable;

@@ -43,19 +43,29 @@ static inline const sched_task *likely_curr(const kcpu *c)
 	return c->rq.curr;
 }
 
-/* The ticks of a period come round the CPUs in order, so the next ones
- * are known: fetch ahead, in four stages two ticks apart,
- * what they touch first, each stage what the one before brought in leads
- * to: the CPU; its task and queue; the job that will run (its first two
- * lines) and the CPU's filp array; that job's first open file and the
- * array's last entry. The job that will run is the one a pending switch
- * will take, else, under EEVDF, the queue's head as well as curr: a tick
- * finds most of a busy CPU's jobs past their deadline (6.12's 3 ms slice
- * against a 4 ms tick), and the switch it makes takes the head. Two ticks apart because under EEVDF nearly every tick
- * switches to a job last run a second before, whose lines often miss the
- * TLB as well as the cache: one tick's work (about a microsecond) was not
- * always enough for them to arrive. Prefetches only: no state changes,
- * results are the same. */
+/* The task @c will most likely switch to at its next tick: the one a
+ * pending switch takes, else under EEVDF the queue's head (NULL if none,
+ * and under O(1)). For prefetching only. */
+static inline const sched_task *likely_next(const kcpu *c)
+{
+	const sched_task *p = likely_curr(c);
+	return p == c->rq.curr ? sched_peek_next(&c->rq) : p;
+}
+
+/* The ticks of a period come round the CPUs in order, so the next ones are
+ * known: fetch ahead, in four stages two ticks apart, what they touch
+ * first, each stage what the one before brought in leads to: the CPU; its
+ * task and queue; the job that will run (its first two lines) and the
+ * CPU's filp array; that job's first open file and the array's last entry.
+ * The job that will run is the one a pending switch will take, else, under
+ * EEVDF, the queue's head as well as curr: a tick finds most of a busy
+ * CPU's jobs past their deadline (6.12's 3 ms slice against a 4 ms tick),
+ * and the switch it makes takes the head. Two ticks apart because under
+ * EEVDF nearly every tick switches to a job last run a second before,
+ * whose lines often miss the TLB as well as the cache: one tick's work
+ * (about a microsecond) was not always enough for them to arrive.
+ * Prefetches only: no state changes, results are the same.
+ */
 static void prefetch_ahead(const kmodel *k, int id)
 {
 	int n = k->mach.ncpus;
@@ -72,9 +82,7 @@ static void prefetch_ahead(const kmodel *k, int id)
 	sched_prefetch_queue(&c6->rq);
 	const slab_cache *sc = k->files.on ? &k->files.v.filp : NULL;
 	const kcpu *c4 = &k->cpu[(id + 4) % n];
-	const sched_task *p = likely_curr(c4);
-	if (p == c4->rq.curr) /* EEVDF: its tick may switch to the queue's head */
-		p = sched_peek_next(&c4->rq);
+	const sched_task *p = likely_next(c4);
 	if (p && p != c4->rq.curr)
 		for (size_t off = 0; off < offsetof(job, sleeping); off += 64) /* its hot lines */
 			__builtin_prefetch((const char *)p + off, 1);
@@ -86,8 +94,8 @@ static void prefetch_ahead(const kmodel *k, int id)
 	p = likely_curr(c2);
 	if (p && p->owner && ((const job *)p->owner)->files)
 		__builtin_prefetch(((const job *)p->owner)->files, 1);
-	const sched_task *h = sched_peek_next(&c2->rq); /* EEVDF: as above */
-	if (p == c2->rq.curr && h && h->owner && ((const job *)h->owner)->files)
+	const sched_task *h = likely_next(c2);
+	if (h && h != p && h->owner && ((const job *)h->owner)->files)
 		__builtin_prefetch(((const job *)h->owner)->files, 1);
 	if (sc && sc->cpu[c2->id].avail)
 		__builtin_prefetch(&sc->cpu[c2->id].entry[sc->cpu[c2->id].avail - 1], 1);
