@@ -279,8 +279,72 @@ static int load_baseline(baseline *b, const char *path, char *err, size_t errlen
 	return 0;
 }
 
-/* Rewrite each "expect = ..." of @b's file with the run's value. */
-static int update_baseline(const baseline *b, rec_db *db, int64_t run_id)
+/* The key of a "section.key=value" override, as @len bytes at its start
+ * (blanks around it left out). */
+static size_t set_key_len(const char *set)
+{
+	const char *eq = strchr(set, '=');
+	size_t n = eq ? (size_t)(eq - set) : strlen(set);
+	while (n && (set[n - 1] == ' ' || set[n - 1] == '\t'))
+		n--;
+	return n;
+}
+
+/* Which of the @nextra overrides @extra a [baseline] line @s (@ll bytes,
+ * blanks before it skipped) stands for: a "set = K=..." of the same key K, or
+ * "seed"/"duration" for scenario.seed/scenario.duration; -1 if none. */
+static int override_of(const char *s, size_t ll, const char *const *extra, size_t nextra)
+{
+	static const char *const own[2][2] = { { "seed", "scenario.seed" },
+					       { "duration", "scenario.duration" } };
+	const char *eq = memchr(s, '=', ll);
+	if (!eq)
+		return -1;
+	size_t kl = (size_t)(eq - s);
+	while (kl && (s[kl - 1] == ' ' || s[kl - 1] == '\t'))
+		kl--;
+	const char *v = eq + 1;
+	while (v < s + ll && (*v == ' ' || *v == '\t'))
+		v++;
+	for (size_t i = 0; i < nextra; i++) {
+		size_t xl = set_key_len(extra[i]);
+		if (kl == 3 && !strncmp(s, "set", 3)) {
+			size_t vl = set_key_len(v);
+			if (vl == xl && (size_t)(s + ll - v) >= vl && !strncmp(v, extra[i], xl))
+				return (int)i;
+			continue;
+		}
+		for (int k = 0; k < 2; k++)
+			if (kl == strlen(own[k][0]) && !strncmp(s, own[k][0], kl) &&
+			    xl == strlen(own[k][1]) && !strncmp(extra[i], own[k][1], xl))
+				return (int)i;
+	}
+	return -1;
+}
+
+/* Write override @x (section.key=value) as its [baseline] line to @f. */
+static void put_override(FILE *f, const char *x)
+{
+	size_t xl = set_key_len(x);
+	const char *v = strchr(x, '=') + 1;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (xl == 13 && !strncmp(x, "scenario.seed", 13))
+		fprintf(f, "seed = %s\n", v);
+	else if (xl == 17 && !strncmp(x, "scenario.duration", 17))
+		fprintf(f, "duration = %s\n", v);
+	else
+		fprintf(f, "set = %s\n", x);
+}
+
+/* Rewrite each "expect = ..." of @b's file with the run's value, and record
+ * the @nextra overrides @extra the run had besides the baseline's own (check
+ * --run-scenario --set): each replaces the baseline's line for the same key
+ * (a set of it, its seed or duration) or is added after the [baseline]
+ * section's last line, so that the baseline then runs as the run it was
+ * updated from. */
+static int update_baseline(const baseline *b, rec_db *db, int64_t run_id, const char *const *extra,
+			   size_t nextra)
 {
 	char *buf, err[1024], tmp[4200];
 	size_t len;
@@ -295,14 +359,42 @@ static int update_baseline(const baseline *b, rec_db *db, int64_t run_id)
 		free(buf);
 		return EXIT_IO;
 	}
+	/* Where the [baseline] section's last key line ends: the added
+	 * overrides go after it. */
+	size_t bl_end = len;
+	bool in_bl = false;
+	for (size_t pos = 0; pos < len;) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t ll = nl ? (size_t)(nl - buf - pos) : len - pos;
+		const char *s = buf + pos;
+		while (s < buf + pos + ll && (*s == ' ' || *s == '\t'))
+			s++;
+		if (*s == '[')
+			in_bl = !strncmp(s, "[baseline]", 10);
+		else if (in_bl && s < buf + pos + ll && *s != ';' && *s != '#')
+			bl_end = pos + ll + (nl ? 1 : 0);
+		pos += ll + (nl ? 1 : 0);
+	}
+	bool *used = calloc(nextra + 1, sizeof(*used));
+	if (!used) {
+		fclose(f);
+		remove(tmp);
+		free(buf);
+		fprintf(stderr, "rcusim: out of memory\n");
+		return EXIT_IO;
+	}
 	const char *metric = NULL;
 	int status = 0;
+	in_bl = false;
 	for (size_t pos = 0; pos < len;) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t ll = nl ? (size_t)(nl - buf - pos) : len - pos;
 		const char *line = buf + pos, *s = line;
 		while (s < line + ll && (*s == ' ' || *s == '\t'))
 			s++;
+		if (*s == '[')
+			in_bl = !strncmp(s, "[baseline]", 10);
+		int o = in_bl && *s != '[' ? override_of(s, ll - (size_t)(s - line), extra, nextra) : -1;
 		if (*s == '[') {
 			/* [metric NAME]: find NAME among the baseline's metrics. */
 			metric = NULL;
@@ -328,12 +420,26 @@ static int update_baseline(const baseline *b, rec_db *db, int64_t run_id)
 				status = EXIT_IO;
 			}
 		}
-		if (present)
+		if (present) {
 			fprintf(f, "expect = %.17g\n", v);
-		else
+		} else if (o >= 0) {
+			put_override(f, extra[o]);
+			used[o] = true;
+		} else {
 			fprintf(f, "%.*s%s", (int)ll, line, nl ? "\n" : "");
+		}
 		pos += ll + (nl ? 1 : 0);
+		if (pos == bl_end) {
+			if (!nl && ll)
+				fputc('\n', f);
+			for (size_t i = 0; i < nextra; i++)
+				if (!used[i]) {
+					put_override(f, extra[i]);
+					used[i] = true;
+				}
+		}
 	}
+	free(used);
 	free(buf);
 	if (fclose(f) || status || rename(tmp, b->path)) {
 		if (!status)
@@ -342,6 +448,8 @@ static int update_baseline(const baseline *b, rec_db *db, int64_t run_id)
 		return EXIT_IO;
 	}
 	printf("%s: expected values updated from run %lld\n", b->path, (long long)run_id);
+	for (size_t i = 0; i < nextra; i++)
+		printf("%s: recorded the override --set %s\n", b->path, extra[i]);
 	return 0;
 }
 
@@ -404,7 +512,9 @@ static const char check_usage[] =
 	"run the baseline's scenario (with its overrides, seed and duration, then any\n"
 	"--set) into the database. Lists every metric outside its tolerance and exits\n"
 	"1 if there is one. --update rewrites the baseline's expected values from the\n"
-	"run, for a deliberate change.\n";
+	"run, for a deliberate change, and records each --set in the baseline (it\n"
+	"replaces the baseline's set of the same key, or its seed or duration), so\n"
+	"that the baseline then passes on its own scenario.\n";
 
 int cmd_check(int argc, char **argv)
 {
@@ -507,7 +617,7 @@ int cmd_check(int argc, char **argv)
 	}
 	free(row);
 	if (update) {
-		status = update_baseline(b, db, run_id);
+		status = update_baseline(b, db, run_id, extra, nextra);
 		goto out;
 	}
 	int failed = 0;

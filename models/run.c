@@ -143,6 +143,7 @@ struct rcusim_sim {
 	void *state;          /* its state */
 	sampler smp;          /* the sample timer */
 	sim_time duration;    /* scenario.duration */
+	sim_metrics *m;       /* where the run's metrics go (the caller's) */
 };
 
 void rcusim_release(rcusim_sim *s)
@@ -169,6 +170,7 @@ int rcusim_prepare(const sim_params *p, sim_metrics *m, const volatile sig_atomi
 		goto nomem;
 	s->ops = find_model(kind);
 	s->duration = sim_params_int(p, P_SCENARIO_DURATION);
+	s->m = m;
 	sim_engine_watch(s->eng, stop);
 	model_env env = { s->eng, p, m, (uint64_t)sim_params_int(p, P_SCENARIO_SEED),
 			  (sim_rng_kind)sim_params_int(p, P_SCENARIO_RNG) };
@@ -194,6 +196,58 @@ fail:
 	return rc;
 }
 
+/* Is @name a metric in nanoseconds (of @kind)? */
+static bool is_ns(const char *name, sim_metric_kind kind)
+{
+	const sim_metric_def *d = sim_metric_find(rcusim_metrics, M_COUNT, name, kind);
+	return d && !strcmp(d->unit, "ns");
+}
+
+/* No duration a run measured is negative or wrapped: every histogram in
+ * ns holds intervals inside the run, so its samples lie in [0, @end]; every
+ * scalar and series point in ns is finite and in [0, 2^62) (a difference
+ * taken the wrong way round and cast to uint64_t is about 1.8e19). Always
+ * on (a walk over tens of metrics at the run's end); a failure is a bug in
+ * the model (SIM_ECHECK, exit status 4), named with its value. */
+static int check_durations(const sim_metrics *m, sim_time end, char *err, size_t errlen)
+{
+	const double wrap = 0x1p62;
+	for (size_t i = 0; i < sim_metrics_nhists(m); i++) {
+		const sim_hist *h = sim_metrics_hist_at(m, i);
+		const char *name = sim_metrics_hist_name(m, i);
+		if (h->count && is_ns(name, SIM_M_HIST) && h->max > (uint64_t)end) {
+			snprintf(err, errlen,
+				 "simulation: %s holds a duration of %.17g ns, past the run's %lld ns "
+				 "(negative or wrapped): a model bug",
+				 name, (double)h->max, (long long)end);
+			return SIM_ECHECK;
+		}
+	}
+	for (size_t i = 0; i < sim_metrics_nscalars(m); i++) {
+		const char *name = sim_metrics_scalar_name(m, i);
+		double v = sim_metrics_scalar_value(m, i);
+		if (is_ns(name, SIM_M_SCALAR) && !(v >= 0 && v < wrap)) {
+			snprintf(err, errlen, "simulation: %s = %.17g ns is negative or wrapped: a model bug",
+				 name, v);
+			return SIM_ECHECK;
+		}
+	}
+	for (size_t i = 0; i < sim_metrics_nseries(m); i++) {
+		const sim_series *sr = sim_metrics_series_at(m, i);
+		if (!is_ns(sr->name, SIM_M_SERIES))
+			continue;
+		for (size_t k = 0; k < sr->n; k++)
+			if (!(sr->v[k] >= 0 && sr->v[k] < wrap)) {
+				snprintf(err, errlen,
+					 "simulation: %s at t = %lld ns is %.17g ns, negative or wrapped: "
+					 "a model bug",
+					 sr->name, (long long)sr->t[k], sr->v[k]);
+				return SIM_ECHECK;
+			}
+	}
+	return 0;
+}
+
 int rcusim_run(rcusim_sim *s, rcusim_outcome *out, char *err, size_t errlen)
 {
 	int rc = sim_engine_run(s->eng, s->duration);
@@ -216,7 +270,9 @@ int rcusim_run(rcusim_sim *s, rcusim_outcome *out, char *err, size_t errlen)
 	}
 	out->sim_end_ns = sim_now(s->eng);
 	out->events = sim_events(s->eng);
-	return s->ops->finish(s->state, sim_now(s->eng), err, errlen);
+	if ((rc = s->ops->finish(s->state, sim_now(s->eng), err, errlen)))
+		return rc;
+	return check_durations(s->m, sim_now(s->eng), err, errlen);
 }
 
 int rcusim_trace(rcusim_sim *s, const rcusim_trace_opts *o, char *err, size_t errlen)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "checks.h"
 #include "engine.h"
 
 /* ---- histogram of non-negative integers (ns, counts) ------------------
@@ -45,6 +46,9 @@ void sim_hist_edges(size_t bin, uint64_t *lo, uint64_t *hi);
 /* Add @n samples of value @v. */
 static inline void sim_hist_add_n(sim_hist *h, uint64_t v, uint64_t n)
 {
+	/* A negative difference cast to uint64_t (every value held is a
+	 * count or a duration, far below 2^62). */
+	RCUSIM_CHECK(v < (UINT64_C(1) << 62), "metrics.hist_value_wrapped");
 	h->count += n;
 	h->sum += (unsigned __int128)v * n;
 	if (v < h->min)

@@ -449,6 +449,38 @@ START_TEST(sim_cpulist_parse_distinct_and_reject)
 }
 END_TEST
 
+START_TEST(interrupt_during_a_switch_is_taken_after_it)
+{
+	/* context_switch() runs with interrupts off: an interrupt that comes
+	 * 2 us into a 10 us switch delays the task by its own 1 us, so the
+	 * task starts at 11 us, not at the interrupt's return (3 us); with
+	 * nothing left of the switch, the task goes on at the return. */
+	box b;
+	const char *sets[] = { "workload.jobs=2", "sched.ctxsw_cost=10us", NULL };
+	box_create(&b, "x86_64", sets);
+	run_to(&b, MS);
+	kcpu *c = &b.k->cpu[0];
+	sim_time t0 = sim_now(b.eng);
+	sched_task *prev = c->rq.curr;
+	ck_assert_ptr_nonnull(prev);
+	kcpu_account(c, t0);
+	sched_sleep(&b.k->sched.cfg, &c->rq, prev, t0); /* it blocks */
+	kcpu_schedule(c, t0);
+	ck_assert_ptr_nonnull(c->rq.curr);
+	ck_assert_ptr_ne(c->rq.curr, prev);
+	ck_assert_int_eq(c->seg_start, t0 + 10000);
+	kcpu_account(c, t0 + 2000); /* the interrupt's entry */
+	ck_assert_int_eq(c->seg_start, t0 + 10000);
+	kcpu_return_to_task(c, t0 + 3000);
+	ck_assert_int_eq(c->seg_start, t0 + 11000);
+	ck_assert_int_eq(c->switch_left, 0);
+	kcpu_account(c, t0 + 20000);
+	kcpu_return_to_task(c, t0 + 21000);
+	ck_assert_int_eq(c->seg_start, t0 + 21000);
+	box_destroy(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("kcpu");
@@ -466,6 +498,7 @@ int main(void)
 	tcase_add_loop_test(tc, fwdprog_launders_its_callbacks_until_it_passes, 0, 2);
 	tcase_add_loop_test(tc, rt_softirqs_run_only_in_ksoftirqd, 0, 2);
 	tcase_add_test(tc, sample_check_failure_has_its_message);
+	tcase_add_test(tc, interrupt_during_a_switch_is_taken_after_it);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }

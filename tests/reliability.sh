@@ -26,6 +26,9 @@
 #                    given twice, an inapplicable knob at its default value
 #                    and workload knobs of another kind, no stray files in
 #                    plots/
+#   durations        no duration a run measures is negative or wrapped
+#   check_update_sets  check --run-scenario --set --update records the
+#                    override in the baseline, which then passes on its own
 . "$(dirname "$0")/lib.sh"
 Q=$SRC/scenarios/queue.ini
 # wait_status DB ID STATUS: until run ID of DB is STATUS (10 s at most).
@@ -301,8 +304,58 @@ smaller() {
 	[ -z "$stray" ] && ok || bad "stray files in plots/: $stray"
 }
 
+# No duration a run measures is negative or wrapped (issue 46, item 5):
+# rcuscale's kfree test on 16 CPUs under 6.12 at HZ 1000 recorded
+# gp.cleanup_max_ns = 1.8e19 between 4 and 5 s (the GP kthread's next step
+# began before its cleanup step: an interrupt during the switch to it cut
+# the switch short). Every ns metric lies in [0, the run's length].
+durations() {
+	case=durations
+	cat >kf.ini <<-EOF
+		include = $SRC/scenarios/machines/x86-16.ini
+		include = $SRC/scenarios/kernels/linux-6.12.ini
+		[scenario]
+		duration = 5s
+		[machine]
+		hz = 1000
+		[sched]
+		job_nice = 19
+		[workload]
+		kind = kfree
+		jobs = 16
+		kfree_loops = 1000000000
+	EOF
+	expect_exit 0 "$RCUSIM" run kf.ini --db kf.db --quiet
+	bad_ns=$(q kf.db "SELECT s.name || ' = ' || s.value FROM scalar s JOIN run r USING (run_id)
+		WHERE s.name LIKE '%_ns' AND (s.value < 0 OR s.value > 5e9 * 16)")
+	[ -z "$bad_ns" ] && ok || bad "durations out of [0, 16 CPUs x 5 s]: $bad_ns"
+	max=$(last_scalar kf.db gp.cleanup_max_ns)
+	[ "$(echo "$max <= 1000000" | bc)" = 1 ] && ok || bad "gp.cleanup_max_ns = $max"
+}
+
+# check --run-scenario --set K=V --update records the override in the
+# baseline (issue 46, item 13): the baseline then passes on its own
+# scenario, its set of the same key replaced, its duration rewritten, a new
+# key added inside [baseline].
+check_update_sets() {
+	case=check_update_sets
+	sed "s#^scenario = ../../#scenario = $SRC/#" "$SRC/tests/baselines/make-small-fixed.ini" >bl.ini
+	expect_exit 0 "$RCUSIM" check --run-scenario --db bl.db --update --set rcu.maxbatch=20 \
+		--set scenario.duration=2s --set vfs.max_files=100000 bl.ini
+	expect_out_line 'bl.ini: recorded the override --set rcu.maxbatch=20'
+	[ "$(grep -c '^set = rcu.maxbatch=' bl.ini)" = 1 ] && grep -qx 'set = rcu.maxbatch=20' bl.ini && ok ||
+		bad "maxbatch not replaced: $(grep maxbatch bl.ini)"
+	grep -qx 'duration = 2s' bl.ini && ! grep -qx 'duration = 10s' bl.ini && ok || bad "duration: $(grep duration bl.ini)"
+	awk '/^\[/ { sec = $0 } /^set = vfs.max_files=100000$/ { print sec }' bl.ini | grep -qx '\[baseline\]' && ok ||
+		bad "vfs.max_files not in [baseline]"
+	expect_exit 0 "$RCUSIM" check --run-scenario --db bl.db bl.ini
+	expect_out 'passed, 0 failed'
+	[ "$(last_scalar bl.db cb.enqueued)" = "$(q bl.db "SELECT printf('%.17g', value) FROM scalar WHERE run_id = 1 AND name = 'cb.enqueued'")" ] &&
+		ok || bad "the baseline's own run differs from the run it was updated from"
+}
+
 [ $# -gt 0 ] || set -- db_not_file stdout_errors busy_side_file heartbeat_wall merge_ended read_only \
-	scenario_files smaller
+	scenario_files smaller durations
 for c in "$@"; do
 	"$c"
 done

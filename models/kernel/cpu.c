@@ -121,6 +121,7 @@ static void arm_jobev(kcpu *c, sim_time t)
 /* The task on @c goes on at @t: its events re-armed. */
 static void go_on(kcpu *c, sim_time t)
 {
+	t = kcpu_switch_end(c, t);
 	c->seg_start = t;
 	arm_sysret(c, t);
 	arm_jobev(c, t);
@@ -239,13 +240,16 @@ void kcpu_schedule(kcpu *c, sim_time now)
 	if (__builtin_expect(sim_timer_armed(&c->resched_pt), 0))
 		sim_timer_cancel(k->eng, &c->resched_pt);
 	if (__builtin_expect(sim_timer_armed(&c->unlock), 0)) {
-		/* It leaves the CPU still inside its reader: what it ran of it. */
+		/* It leaves the CPU still inside its reader: what it ran of it
+		 * (nothing while the switch to it was still under way). */
 		job *j = c->rq.curr->owner;
 		sim_timer_cancel(k->eng, &c->unlock);
-		j->rdr_left -= (double)(now - j->rdr_start) * speed(c);
+		if (now > j->rdr_start)
+			j->rdr_left -= (double)(now - j->rdr_start) * speed(c);
 		if (j->rdr_left < 0)
 			j->rdr_left = 0;
 	}
+	now = kcpu_switch_end(c, now);
 	if (!(c->fault & FAULT_NO_QS)) {
 		rf->rcu_note_context_switch(k->rcu.rsp, c->id);
 		/* rcu_qs() or rcu_preempt_deferred_qs(): a deferred expedited

@@ -130,6 +130,7 @@ struct kcpu {
 	bool resched_lazy;      /* sched.preempt = lazy: the request pending is only the lazy bit */
 	bool busy;              /* counted in its core's busy threads */
 	sim_time seg_start;     /* ns: the running job's unaccounted CPU time starts here */
+	sim_time switch_left;   /* ns: the rest of the context switch an interrupt came into (taken after it) */
 	int64_t jobs;           /* jobs on this CPU */
 
 	/* 3. Softirqs: the run in progress (one of __do_softirq) and ksoftirqd. */
@@ -473,6 +474,20 @@ static inline sim_time stretch(const kcpu *c, sim_time cost_ns)
 }
 
 /* Speed of @c's thread (work ns per wall ns) now. */
+/* context_switch() runs with interrupts off (the runqueue lock is taken
+ * with interrupts disabled in __schedule() and released with them enabled
+ * in finish_task_switch(): kernel/sched/core.c 6.12:6598, 5160-5170), so an
+ * interrupt that comes during a switch is taken after it. The model takes
+ * it at once and keeps the switch's rest (c->switch_left, noted by
+ * kcpu_account()); the task goes on, or the next switch begins, that much
+ * later than the interrupt's return at @t. */
+static inline sim_time kcpu_switch_end(kcpu *c, sim_time t)
+{
+	t += c->switch_left;
+	c->switch_left = 0;
+	return t;
+}
+
 static inline double speed(const kcpu *c)
 {
 	const kmachine *mc = &c->k->mach;
@@ -728,10 +743,15 @@ static inline __attribute__((always_inline)) void kcpu_account(kcpu *c, sim_time
 	if (!is_job(c, p) || now <= c->seg_start) {
 		if (__builtin_expect(is_kthread(c, p), 0))
 			kthread_progress(c, task_kthread(p), now);
-		if (now > c->seg_start)
+		if (now > c->seg_start) {
 			c->seg_start = now;
+			c->switch_left = 0;
+		} else if (__builtin_expect(c->seg_start - now > c->switch_left, 0)) {
+			c->switch_left = c->seg_start - now; /* see kcpu_switch_end() */
+		}
 		return;
 	}
+	c->switch_left = 0;
 	job *j = p->owner;
 	double s = speed(c);
 	job_effect eff = { { false, false, false, false }, false };

@@ -166,6 +166,7 @@ void kthread_done_fire(sim_engine *eng, sim_timer *tm)
 	kt->work = 0;
 	kt->in_step = false;
 	c->seg_start = now;
+	c->switch_left = 0;
 	if (kthread_step_end(c, kt, now))
 		kthread_step(c, kt, now);
 }
