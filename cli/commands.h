@@ -21,5 +21,6 @@ int cmd_import(int argc, char **argv);  /* import.c */
 int cmd_tracestats(int argc, char **argv); /* tracestats.c */
 int cmd_export(int argc, char **argv);  /* export.c */
 int cmd_show(int argc, char **argv);    /* show.c */
+int cmd_probe(int argc, char **argv);   /* probe.c */
 
 #endif

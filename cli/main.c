@@ -41,6 +41,7 @@ static const command commands[] = {
 	{ "trace-stats", "STRACE", cmd_tracestats, "a build's file-opening behaviour from its strace log" },
 	{ "runs", "", cmd_runs, "list the runs of a database with their status (lost ones too)" },
 	{ "show", "RUN", cmd_show, "a run's resolved scenario, each value with where it came from" },
+	{ "probe", "", cmd_probe, "a scenario for this box: CPUs, kernel build, boot and RCU parameters" },
 };
 
 /* The usage of rcusim itself, with the command table, on @out. */

@@ -4,7 +4,8 @@
 # installed rcusim, run from another folder, simulates an installed scenario
 # and draws its figures with the installed plot scripts (a marker they write
 # proves it is those, not the source tree's); the installed scenario that
-# replays a recording finds it.
+# replays a recording finds it; probe's scenario includes the installed
+# kernel preset.
 lib_args="B SRC"
 . "$(dirname "$0")/lib.sh"
 P=$T/prefix
@@ -25,4 +26,9 @@ expect_exit 0 "$P/bin/rcusim" plot --out figs
 [ -e "$P/share/rcusim/plots/installed-scripts-used" ] && ok || bad "the installed plot scripts were not the ones used"
 # An installed scenario that replays a recording finds it.
 expect_exit 0 "$P/bin/rcusim" run "$P/share/rcusim/scenarios/dev-vm-replay.ini" --duration 1s --quiet
+# probe's scenario includes the installed kernel preset, not the source tree's.
+expect_exit 0 "$P/bin/rcusim" probe --root "$SRC/tests/data/probe/dev-vm-6.18" --out box.ini
+grep -qx "include = $(cd "$P" && pwd -P)/share/rcusim/scenarios/kernels/linux-6.12.ini" box.ini && ok ||
+	bad "probe's include: $(grep '^include' box.ini)"
+expect_exit 0 "$P/bin/rcusim" run box.ini --duration 100ms --set workload.kind=callrcu --quiet
 finish
