@@ -75,6 +75,12 @@ static const sim_param_def import_params[IP_COUNT] = {
 	  "Start scheduler-tick), else 0 (unknown)", "the trace or --hz" },
 };
 
+/* Most softirq.busy_frac points an import holds: run's bound, smaller in
+ * the fuzz target (tests/fuzz_trace.c), whose inputs must each end fast. */
+#ifndef RCUSIM_IMPORT_POINTS_MAX
+#define RCUSIM_IMPORT_POINTS_MAX MODEL_SAMPLE_POINTS_MAX
+#endif
+
 /* Per CPU. */
 typedef struct icpu {
 	bool seen;
@@ -98,7 +104,7 @@ typedef struct importer {
 	int64_t t0, t1;      /* ns: first and last event */
 	int64_t sample_ns, next_sample;
 	double npoints;      /* softirq.busy_frac points held */
-	bool over;           /* more would pass MODEL_SAMPLE_POINTS_MAX: sampling stopped, refused at the end */
+	bool over;           /* more would pass RCUSIM_IMPORT_POINTS_MAX: sampling stopped, refused at the end */
 	const char *why;     /* why line() refused a line of an event's form, or NULL */
 	uint64_t lines, lost, pk, po, sw, kw, gw, gps, invoked_batch, invoked_cb;
 	bool has_batch, has_invoke, has_gp;
@@ -206,12 +212,12 @@ static int line(importer *im, const char *l)
 		im->next_sample = ts + im->sample_ns;
 	}
 	assert(ts >= im->t1 || im->lines == 1); /* sim_reorder: in time order */
-	/* Every interval's sample, while they fit in MODEL_SAMPLE_POINTS_MAX
+	/* Every interval's sample, while they fit in RCUSIM_IMPORT_POINTS_MAX
 	 * points (run's bound: a trace whose span would pass it is refused at
 	 * its end, with the interval that fits). */
 	if (!im->over && ts >= im->next_sample &&
 	    im->npoints + (floor((double)(ts - im->next_sample) / (double)im->sample_ns) + 1) * (im->nseen + 1) >
-		    MODEL_SAMPLE_POINTS_MAX)
+		    RCUSIM_IMPORT_POINTS_MAX)
 		im->over = true; /* before a sample is taken, however far apart the lines */
 	while (!im->over && ts >= im->next_sample) {
 		if (sample(im, im->next_sample))
@@ -480,7 +486,8 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	}
 	if (im.over) {
-		model_samples_fit((double)(im.t1 - im.t0), (double)im.sample_ns, im.nseen + 1, why, sizeof(why));
+		model_samples_fit((double)(im.t1 - im.t0), (double)im.sample_ns, im.nseen + 1,
+				  RCUSIM_IMPORT_POINTS_MAX, why, sizeof(why));
 		fprintf(stderr, "rcusim import: %s: its %.6f s of %d CPU%s sampled every --sample %s is %s\n",
 			trace, (double)(im.t1 - im.t0) / 1e9, im.nseen, im.nseen == 1 ? "" : "s",
 			sample_s ? sample_s : "100ms", why);
