@@ -442,9 +442,7 @@ int cmd_tracestats(int argc, char **argv)
 				continue;
 			if (ev.kind == SIM_STRACE_EXITED) {
 				/* The process is gone: its pid may be another's later. */
-				int64_t i;
-				if (sim_tmap_get(&s.by_pid, (uint64_t)ev.pid, &i))
-					(void)sim_tmap_take(&s.by_pid, (uint64_t)ev.pid);
+				(void)sim_tmap_take(&s.by_pid, (uint64_t)ev.pid);
 				continue;
 			}
 			proc *p = proc_of(&s, ev.pid);
