@@ -22,6 +22,7 @@
  * metric. Parameters recorded: trace.file, trace.cpus, trace.lines,
  * trace.lost (events the ring buffer overwrote or trace-cmd lost).
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -32,6 +33,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "model.h"
 #include "params.h"
 #include "recorder.h"
 #include "registry.h"
@@ -73,6 +75,12 @@ static const sim_param_def import_params[IP_COUNT] = {
 	  "Start scheduler-tick), else 0 (unknown)", "the trace or --hz" },
 };
 
+/* Most softirq.busy_frac points an import holds: run's bound, smaller in
+ * the fuzz target (tests/fuzz_trace.c), whose inputs must each end fast. */
+#ifndef RCUSIM_IMPORT_POINTS_MAX
+#define RCUSIM_IMPORT_POINTS_MAX MODEL_SAMPLE_POINTS_MAX
+#endif
+
 /* Per CPU. */
 typedef struct icpu {
 	bool seen;
@@ -92,8 +100,12 @@ typedef struct importer {
 	icpu *cpu;
 	int ncpu;            /* slots */
 	int maxcpu;          /* highest CPU seen */
+	int nseen;           /* CPUs seen */
 	int64_t t0, t1;      /* ns: first and last event */
 	int64_t sample_ns, next_sample;
+	double npoints;      /* softirq.busy_frac points held */
+	bool over;           /* more would pass RCUSIM_IMPORT_POINTS_MAX: sampling stopped, refused at the end */
+	const char *why;     /* why line() refused a line of an event's form, or NULL */
 	uint64_t lines, lost, pk, po, sw, kw, gw, gps, invoked_batch, invoked_cb;
 	bool has_batch, has_invoke, has_gp;
 	int64_t ksd_wait_max;
@@ -121,8 +133,10 @@ static void run_close(importer *im, icpu *c)
 	c->run_at = -1;
 }
 
+/* Slots for CPUs 0 to @cpu (below 10^6: the [CPU] field's 6 digits). */
 static int grow_cpus(importer *im, int cpu)
 {
+	assert(cpu >= 0 && cpu < 1000000);
 	if (cpu < im->ncpu)
 		return 0;
 	int n = im->ncpu ? im->ncpu : 8;
@@ -172,12 +186,16 @@ static int sample(importer *im, int64_t t)
 	return 0;
 }
 
-/* One line of the trace: 0, 1 (not a trace line), or -1 (out of memory). */
+/* One line of the trace, in time order: 0, 1 (not a trace line; im->why
+ * says why, if it has an event's form), or -1 (out of memory). */
 static int line(importer *im, const char *l)
 {
 	sim_ftrace_ev ev;
-	if (!sim_ftrace_parse(l, &ev))
+	im->why = NULL;
+	if (!sim_ftrace_parse(l, &ev)) {
+		im->why = ev.why;
 		return 1;
+	}
 	int cpu = ev.cpu;
 	int64_t ts = ev.ts;
 	const char *comm = ev.comm, *rest = ev.rest, *after = ev.event;
@@ -186,14 +204,25 @@ static int line(importer *im, const char *l)
 		return -1;
 	if (cpu > im->maxcpu)
 		im->maxcpu = cpu;
+	if (!im->cpu[cpu].seen)
+		im->nseen++;
 	im->cpu[cpu].seen = true;
 	if (!im->lines++) {
 		im->t0 = ts;
 		im->next_sample = ts + im->sample_ns;
 	}
-	while (ts >= im->next_sample) {
+	assert(ts >= im->t1 || im->lines == 1); /* sim_reorder: in time order */
+	/* Every interval's sample, while they fit in RCUSIM_IMPORT_POINTS_MAX
+	 * points (run's bound: a trace whose span would pass it is refused at
+	 * its end, with the interval that fits). */
+	if (!im->over && ts >= im->next_sample &&
+	    im->npoints + (floor((double)(ts - im->next_sample) / (double)im->sample_ns) + 1) * (im->nseen + 1) >
+		    RCUSIM_IMPORT_POINTS_MAX)
+		im->over = true; /* before a sample is taken, however far apart the lines */
+	while (!im->over && ts >= im->next_sample) {
 		if (sample(im, im->next_sample))
 			return -1;
+		im->npoints += im->nseen + 1;
 		im->next_sample += im->sample_ns;
 	}
 	im->t1 = ts;
@@ -254,7 +283,14 @@ static int line(importer *im, const char *l)
 		if (n && !strncmp(n + 5, "ksoftirqd/", 10)) {
 			im->kw++;
 			uint64_t target;
-			int t = sim_ftrace_field(rest, "target_cpu=", false, &target) ? (int)target : cpu;
+			int t = cpu;
+			if (sim_ftrace_field(rest, "target_cpu=", false, &target)) {
+				if (target > 999999) {
+					im->why = "target_cpu= is not a CPU number (at most 6 digits, as [CPU])";
+					return 1;
+				}
+				t = (int)target;
+			}
 			if (grow_cpus(im, t))
 				return -1;
 			if (im->cpu[t].ksd_woken < 0)
@@ -282,7 +318,7 @@ static int line(importer *im, const char *l)
 		} else if (!strncmp(e, "end", 3) && (e[3] == 0 || e[3] == ' ' || e[3] == '\n')) {
 			im->gps++;
 			int64_t s = sim_tmap_take(&im->starts, (uint64_t)seq + 1);
-			if (s >= 0)
+			if (s >= 0 && ts >= s)
 				sim_hist_add(im->gp_hist, (uint64_t)(ts - s));
 		}
 	} else if (EV("rcu_batch_end")) {
@@ -297,11 +333,32 @@ static int line(importer *im, const char *l)
 		im->invoked_cb++;
 		if (sim_ftrace_field(rest, "rhp=", true, &v)) {
 			int64_t s = sim_tmap_take(&im->cbs, v);
-			if (s >= 0)
+			if (s >= 0 && ts >= s)
 				sim_hist_add(im->lat_hist, (uint64_t)(ts - s));
 		}
 	}
 #undef EV
+	return 0;
+}
+
+/* The lines @ro lets go (every one with @all): into line(). 0, -1 (out of
+ * memory), or 1 (a line refused, said on stderr). */
+static int feed(importer *im, sim_reorder *ro, bool all, const char *trace)
+{
+	const char *text;
+	uint64_t ln;
+	int64_t ts;
+	while (sim_reorder_take(ro, all, &text, &ln, &ts)) {
+		int rc = line(im, text);
+		if (rc < 0)
+			return -1;
+		if (rc) {
+			char q[400];
+			fprintf(stderr, "%s:%" PRIu64 ": %s: %s\n", trace, ln, im->why ? im->why : "not a trace line",
+				sim_trace_quote(text, 80, q, sizeof(q)));
+			return 1;
+		}
+	}
 	return 0;
 }
 
@@ -355,31 +412,69 @@ int cmd_import(int argc, char **argv)
 	sim_tracefile tf;
 	int oe = sim_tracefile_open(&tf, trace);
 	if (oe) {
+		if (tf.spawn_failed) {
+			fprintf(stderr, "rcusim import: %s: cannot run gzip -dc to read it: %s\n", trace,
+				strerror(oe));
+			return cli_exit_status(SIM_EIO);
+		}
 		fprintf(stderr, "rcusim import: %s: %s\n", trace, strerror(oe));
 		return EXIT_USAGE;
 	}
 	importer im = { .path = trace, .maxcpu = -1, .sample_ns = sample_ns };
+	sim_reorder ro = { 0 };
+	char q[400];
 	int status = EXIT_USAGE;
 	sim_params *p = NULL;
 	rec_db *db = NULL;
 	const char *s;
-	int got;
+	int got = 0;
 	if (sim_metrics_create(&im.m) || !(im.gp_hist = sim_metrics_hist(im.m, "gp.duration_ns")) ||
 	    !(im.lat_hist = sim_metrics_hist(im.m, "cb.latency_ns")) ||
 	    !(im.run_hist = sim_metrics_hist(im.m, "softirq.irq_run_ns")))
 		goto nomem;
-	while ((got = sim_tracefile_next(&tf, &s)) > 0) {
-		int rc = line(&im, s);
-		if (rc < 0)
-			goto nomem;
-		if (rc) {
-			fprintf(stderr, "%s:%" PRIu64 ": not a trace line: %.80s\n", trace, tf.lineno, s);
+	/* Lines go through ro into time order (SIM_REORDER_WINDOW_NS); each
+	 * is parsed as it comes, for its time and so that a bad one is named
+	 * at once, and again as it leaves. */
+	int fed = 0;
+	while (!fed && (got = sim_tracefile_next(&tf, &s)) > 0) {
+		sim_ftrace_ev ev;
+		if (!sim_ftrace_parse(s, &ev)) {
+			fprintf(stderr, "%s:%" PRIu64 ": %s: %s\n", trace, tf.lineno,
+				ev.why ? ev.why : "not a trace line", sim_trace_quote(s, 80, q, sizeof(q)));
 			status = EXIT_USAGE;
 			goto out;
 		}
+		int rc = sim_reorder_put(&ro, ev.ts, tf.lineno, s);
+		if (rc < 0)
+			goto nomem;
+		if (rc) {
+			fprintf(stderr,
+				"%s:%" PRIu64 ": its time, %" PRId64 ".%06" PRId64 " s, is %" PRId64 ".%06" PRId64
+				" s before line %" PRIu64 "'s: out of order by more than the %d ms import "
+				"sorts (traces joined, or a clock that jumped?)\n",
+				trace, tf.lineno, ev.ts / 1000000000, ev.ts % 1000000000 / 1000,
+				(ro.latest - ev.ts) / 1000000000, (ro.latest - ev.ts) % 1000000000 / 1000,
+				ro.latest_line, SIM_REORDER_WINDOW_NS / 1000000);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		fed = feed(&im, &ro, false, trace);
 	}
-	if (got < 0)
+	if (!fed && got == -2) {
+		fprintf(stderr, "%s:%" PRIu64 ": %s\n", trace, tf.lineno, tf.why);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (!fed && got < 0)
 		goto nomem;
+	if (!fed)
+		fed = feed(&im, &ro, true, trace);
+	if (fed < 0)
+		goto nomem;
+	if (fed) {
+		status = EXIT_USAGE;
+		goto out;
+	}
 	sim_tracefile_close(&tf);
 	if (tf.gzip_failed)
 		fprintf(stderr, "rcusim import: %s: gzip -dc failed (a truncated or damaged file?)\n",
@@ -387,6 +482,15 @@ int cmd_import(int argc, char **argv)
 	im.lost = tf.lost;
 	if (!im.lines) {
 		fprintf(stderr, "rcusim import: %s: no trace events in it\n", trace);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (im.over) {
+		model_samples_fit((double)(im.t1 - im.t0), (double)im.sample_ns, im.nseen + 1,
+				  RCUSIM_IMPORT_POINTS_MAX, why, sizeof(why));
+		fprintf(stderr, "rcusim import: %s: its %.6f s of %d CPU%s sampled every --sample %s is %s\n",
+			trace, (double)(im.t1 - im.t0) / 1e9, im.nseen, im.nseen == 1 ? "" : "s",
+			sample_s ? sample_s : "100ms", why);
 		status = EXIT_USAGE;
 		goto out;
 	}
@@ -484,6 +588,7 @@ nomem:
 	status = cli_exit_status(SIM_ENOMEM);
 out:
 	sim_tracefile_close(&tf);
+	sim_reorder_free(&ro);
 	free(im.cpu);
 	sim_tmap_free(&im.starts);
 	sim_tmap_free(&im.cbs);

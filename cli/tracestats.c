@@ -6,6 +6,7 @@
  * measured"). Reads the log through sim/tracefile.h as the trace workload
  * does.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -48,6 +49,7 @@ typedef struct proc {
 	int exe;                /* program it exec'd last, or -1 */
 	int64_t exe_order;      /* when it first exec'd (for the programs' order), or -1 */
 	uint64_t mapped;        /* .so and locale files opened */
+	int64_t index;          /* in stats.proc */
 	bool pending;           /* a call unfinished */
 	char pname[24];
 	char *pargs;            /* that call's arguments */
@@ -58,31 +60,22 @@ typedef struct stats {
 	int nprog;
 	proc *proc;
 	int64_t nproc, capproc;
-	int64_t *by_pid;        /* pid -> proc + 1 */
-	int64_t npid;
+	sim_tmap by_pid;        /* pid -> proc index, while the process lives */
 	int64_t exec_seq;
-	sim_tmap open;          /* open files: (pid, fd) -> time opened */
+	sim_tmap open;          /* open files: (proc, fd) -> time opened */
 	double *holds;          /* s */
 	size_t nholds, capholds;
 } stats;
 
+/* The process that @pid is now: the one last seen under it, or a new one
+ * (its first line, or a reuse of the pid after the last one's "+++
+ * exited" or "+++ killed"). NULL: out of memory. */
 static proc *proc_of(stats *s, int64_t pid)
 {
-	if (pid <= 0 || pid > (int64_t)1 << 22) /* PID_MAX_LIMIT */
-		return NULL;
-	if (pid >= s->npid) {
-		int64_t n = s->npid ? s->npid : 4096;
-		while (n <= pid)
-			n *= 2;
-		int64_t *b = realloc(s->by_pid, (size_t)n * sizeof(*b));
-		if (!b)
-			return NULL;
-		memset(b + s->npid, 0, (size_t)(n - s->npid) * sizeof(*b));
-		s->by_pid = b;
-		s->npid = n;
-	}
-	if (s->by_pid[pid])
-		return &s->proc[s->by_pid[pid] - 1];
+	assert(pid > 0);
+	int64_t i;
+	if (sim_tmap_get(&s->by_pid, (uint64_t)pid, &i))
+		return &s->proc[i];
 	if (s->nproc == s->capproc) {
 		int64_t cap = s->capproc ? 2 * s->capproc : 256;
 		proc *p = realloc(s->proc, (size_t)cap * sizeof(*p));
@@ -91,13 +84,15 @@ static proc *proc_of(stats *s, int64_t pid)
 		s->proc = p;
 		s->capproc = cap;
 	}
-	proc *p = &s->proc[s->nproc++];
+	if (sim_tmap_put(&s->by_pid, (uint64_t)pid, s->nproc))
+		return NULL;
+	proc *p = &s->proc[s->nproc];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
+	p->index = s->nproc++;
 	p->first = -1;
 	p->exe = -1;
 	p->exe_order = -1;
-	s->by_pid[pid] = s->nproc;
 	return p;
 }
 
@@ -117,10 +112,12 @@ static int prog_of(stats *s, const char *name, size_t len)
 	return s->nprog++;
 }
 
-/* The key of (pid, fd) in the open files' map: nonzero (a pid is). */
-static uint64_t open_key(int64_t pid, int64_t fd)
+/* The key of (process, fd) in the open files' map: nonzero. By process,
+ * not pid, so that a reused pid's close never pairs with an open of the
+ * pid's earlier process. */
+static uint64_t open_key(const proc *p, int64_t fd)
 {
-	return (uint64_t)pid << 32 | (uint32_t)fd;
+	return (uint64_t)(p->index + 1) << 32 | (uint32_t)fd;
 }
 
 /* The first quoted string of @args. */
@@ -182,7 +179,7 @@ static int call(stats *s, proc *p, int64_t t, const char *name, const char *args
 		if (ret < 0) {
 			g->fails++;
 		} else {
-			if (sim_tmap_put(&s->open, open_key(p->pid, ret), t))
+			if (sim_tmap_put(&s->open, open_key(p, ret), t))
 				return -1;
 			if ((fl >= 3 && !memcmp(f + fl - 3, ".so", 3)) || has(f, fl, ".so.") || has(f, fl, "locale")) {
 				g->mapped++;
@@ -203,7 +200,7 @@ static int call(stats *s, proc *p, int64_t t, const char *name, const char *args
 		for (size_t i = 0; i < n; i++)
 			digits &= a[i] >= '0' && a[i] <= '9';
 		if (digits) {
-			int64_t at = sim_tmap_take(&s->open, open_key(p->pid, strtoll(a, NULL, 10)));
+			int64_t at = sim_tmap_take(&s->open, open_key(p, strtoll(a, NULL, 10)));
 			if (at >= 0) {
 				if (s->nholds == s->capholds) {
 					size_t cap = s->capholds ? 2 * s->capholds : 1024;
@@ -382,50 +379,96 @@ int cmd_tracestats(int argc, char **argv)
 	sim_tracefile tf;
 	int oe = sim_tracefile_open(&tf, path);
 	if (oe) {
+		if (tf.spawn_failed) {
+			fprintf(stderr, "rcusim trace-stats: %s: cannot run gzip -dc to read it: %s\n", path,
+				strerror(oe));
+			return 3;
+		}
 		fprintf(stderr, "rcusim trace-stats: %s: %s\n", path, strerror(oe));
 		return EXIT_USAGE;
 	}
 	stats s = { 0 };
+	sim_reorder ro = { 0 };
 	int status = 0, got;
 	const char *l;
+	char q[400];
 	uint64_t lines = 0;
-	while ((got = sim_tracefile_next(&tf, &l)) > 0) {
-		sim_strace_ev ev;
-		if (!strncmp(l, "strace: ", 8))
-			continue;
-		if (!sim_strace_parse(l, &ev)) {
-			fprintf(stderr, "%s:%" PRIu64 ": not an strace -f -ttt line: %.80s\n", path, tf.lineno, l);
+	bool end = false;
+	/* Lines into time order through ro (SIM_REORDER_WINDOW_NS), then
+	 * taken in it. */
+	while (!end) {
+		got = sim_tracefile_next(&tf, &l);
+		if (got == -2) {
+			fprintf(stderr, "%s:%" PRIu64 ": %s\n", path, tf.lineno, tf.why);
 			status = EXIT_USAGE;
 			goto out;
 		}
-		lines++;
-		if (ev.kind == SIM_STRACE_EXITED || ev.kind == SIM_STRACE_SIGNAL)
-			continue;
-		proc *p = proc_of(&s, ev.pid);
-		if (!p)
+		if (got < 0)
 			goto nomem;
-		if (ev.kind == SIM_STRACE_UNFINISHED) {
-			free(p->pargs);
-			const char *u = strstr(ev.args, " <unfinished ...>");
-			if (!(p->pargs = strndup(ev.args, u ? (size_t)(u - ev.args) : strlen(ev.args))))
-				goto nomem;
-			snprintf(p->pname, sizeof(p->pname), "%s", ev.name);
-			p->pending = true;
-			continue;
-		}
-		if (ev.kind == SIM_STRACE_RESUMED) {
-			if (!p->pending || !ev.has_ret)
+		end = !got;
+		sim_strace_ev ev;
+		if (got) {
+			if (!strncmp(l, "strace: ", 8))
 				continue;
-			p->pending = false;
-			if (call(&s, p, ev.ts, p->pname, p->pargs, ev.ret))
+			if (!sim_strace_parse(l, &ev)) {
+				fprintf(stderr, "%s:%" PRIu64 ": %s: %s\n", path, tf.lineno,
+					ev.why ? ev.why : "not an strace -f -ttt line",
+					sim_trace_quote(l, 80, q, sizeof(q)));
+				status = EXIT_USAGE;
+				goto out;
+			}
+			lines++;
+			int rc = sim_reorder_put(&ro, ev.ts, tf.lineno, l);
+			if (rc < 0)
 				goto nomem;
-			continue;
+			if (rc) {
+				fprintf(stderr,
+					"%s:%" PRIu64 ": its time is %" PRId64 ".%06" PRId64 " s before line %" PRIu64
+					"'s: out of order by more than the %d ms trace-stats sorts\n",
+					path, tf.lineno, (ro.latest - ev.ts) / 1000000000,
+					(ro.latest - ev.ts) % 1000000000 / 1000, ro.latest_line,
+					SIM_REORDER_WINDOW_NS / 1000000);
+				status = EXIT_USAGE;
+				goto out;
+			}
 		}
-		if (ev.has_ret && call(&s, p, ev.ts, ev.name, ev.args, ev.ret))
-			goto nomem;
+		const char *text;
+		uint64_t ln;
+		int64_t ts;
+		while (sim_reorder_take(&ro, end, &text, &ln, &ts)) {
+			if (!sim_strace_parse(text, &ev))
+				abort(); /* parsed as it came */
+			if (ev.kind == SIM_STRACE_SIGNAL)
+				continue;
+			if (ev.kind == SIM_STRACE_EXITED) {
+				/* The process is gone: its pid may be another's later. */
+				(void)sim_tmap_take(&s.by_pid, (uint64_t)ev.pid);
+				continue;
+			}
+			proc *p = proc_of(&s, ev.pid);
+			if (!p)
+				goto nomem;
+			if (ev.kind == SIM_STRACE_UNFINISHED) {
+				free(p->pargs);
+				const char *u = strstr(ev.args, " <unfinished ...>");
+				if (!(p->pargs = strndup(ev.args, u ? (size_t)(u - ev.args) : strlen(ev.args))))
+					goto nomem;
+				snprintf(p->pname, sizeof(p->pname), "%s", ev.name);
+				p->pending = true;
+				continue;
+			}
+			if (ev.kind == SIM_STRACE_RESUMED) {
+				if (!p->pending || !ev.has_ret)
+					continue;
+				p->pending = false;
+				if (call(&s, p, ev.ts, p->pname, p->pargs, ev.ret))
+					goto nomem;
+				continue;
+			}
+			if (ev.has_ret && call(&s, p, ev.ts, ev.name, ev.args, ev.ret))
+				goto nomem;
+		}
 	}
-	if (got < 0)
-		goto nomem;
 	sim_tracefile_close(&tf);
 	if (tf.truncated) {
 		fprintf(stderr, "rcusim trace-stats: %s is truncated (line %" PRIu64 " is cut%s)\n", path,
@@ -451,7 +494,8 @@ out:
 		free(s.proc[i].pargs);
 	free(s.prog);
 	free(s.proc);
-	free(s.by_pid);
+	sim_tmap_free(&s.by_pid);
+	sim_reorder_free(&ro);
 	sim_tmap_free(&s.open);
 	free(s.holds);
 	return status;

@@ -91,6 +91,13 @@ const char *model_policy_label(const sim_params *p);
  * interval was set, the samples, points and bytes needed, the limit, and
  * the shortest interval that fits). */
 int model_samples_validate(const sim_params *p, char *err, size_t errlen);
+/* @duration_ns sampled every @interval_ns (> 0) into @series (>= 1) series,
+ * from its start: 0 if the points fit @max_points (MODEL_SAMPLE_POINTS_MAX
+ * but in a test), else SIM_EINPUT and in @msg the samples, points, bytes,
+ * the limit and the shortest interval that fits (what `rcusim import`
+ * reports). */
+int model_samples_fit(double duration_ns, double interval_ns, double series, double max_points, char *msg,
+		      size_t len);
 
 /* How a run ended. */
 typedef enum rcusim_end { RCUSIM_COMPLETE, RCUSIM_ABORTED } rcusim_end;

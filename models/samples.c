@@ -76,3 +76,26 @@ int model_samples_validate(const sim_params *p, char *err, size_t errlen)
 		 points, need, (double)MODEL_SAMPLE_POINTS_MAX, cap, least);
 	return SIM_EINPUT;
 }
+
+int model_samples_fit(double duration_ns, double interval_ns, double series, double max_points, char *msg,
+		      size_t len)
+{
+	assert(interval_ns > 0 && series >= 1 && max_points >= 1);
+	double samples = floor(duration_ns / interval_ns) + 1;
+	double points = samples * series;
+	if (points <= max_points)
+		return 0;
+	char need[32], cap[32], least[32];
+	fmt_bytes(points * POINT_BYTES, need, sizeof(need));
+	fmt_bytes(max_points * POINT_BYTES, cap, sizeof(cap));
+	double per_series = floor(max_points / series);
+	if (per_series >= 2)
+		fmt_time_up(duration_ns / (per_series - 1), least, sizeof(least));
+	snprintf(msg, len,
+		 "%.0f samples of each of %.0f series: %.0f points, %s in memory, over the limit of %.0f "
+		 "points (%s); %s%s",
+		 samples, series, points, need, max_points, cap,
+		 per_series >= 2 ? "use an interval of at least " : "no interval fits so many series",
+		 per_series >= 2 ? least : "");
+	return SIM_EINPUT;
+}

@@ -3,7 +3,8 @@
 # test), then build and run every test
 # (Check units, CLI, scenarios, benchmark smoke) in a -Werror Release build
 # and again under AddressSanitizer + UndefinedBehaviorSanitizer, and fuzz
-# the scenario reader and the command lines for a bounded time each.
+# the scenario reader, the command lines and the trace readers (import,
+# the replay workload's loader) for a bounded time each.
 set -eu
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
@@ -21,18 +22,22 @@ cmake -S "$HERE" -B "$HERE/build-asan" -DCMAKE_BUILD_TYPE=Debug -DRCUSIM_SANITIZ
 cmake --build "$HERE/build-asan" -j "$JOBS"
 (cd "$HERE/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$JOBS")
 
-echo "== fuzzing the scenario reader and every command line, ${FUZZ_SECONDS}s each"
+fuzzers="ini cli trace"
+echo "== fuzzing the scenario reader, every command line and the trace readers, ${FUZZ_SECONDS}s each"
 cmake -S "$HERE" -B "$HERE/build-fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DRCUSIM_FUZZ=ON -DBUILD_TESTING=ON >/dev/null
-cmake --build "$HERE/build-fuzz" -j "$JOBS" --target fuzz_ini fuzz_cli
+cmake --build "$HERE/build-fuzz" -j "$JOBS" --target fuzz_ini fuzz_cli fuzz_trace
 corpus=$(mktemp -d)
-trap 'rm -rf "$corpus" /tmp/rcusim-fuzz-cli.*' EXIT
-for f in ini cli; do
+trap 'rm -rf "$corpus" /tmp/rcusim-fuzz-cli.* /tmp/rcusim-fuzz-trace.*' EXIT
+nfuzz=0
+for f in $fuzzers; do
 	mkdir -p "$corpus/$f"
 	seeds=$HERE/tests/fuzz-seeds
-	[ $f = cli ] && seeds=$HERE/tests/fuzz-cli-seeds
+	[ $f = ini ] || seeds=$HERE/tests/fuzz-$f-seeds
 	"$HERE/build-fuzz/tests/fuzz_$f" -max_total_time="$FUZZ_SECONDS" -print_final_stats=0 -close_fd_mask=1 \
 		"$corpus/$f" "$seeds" 2>"$corpus/$f.log" || { tail -40 "$corpus/$f.log"; exit 1; }
 	tail -1 "$corpus/$f.log"
+	nfuzz=$((nfuzz + 1))
 done
-echo "all: 3 passed, 0 failed"
+# Stages that passed: the two builds' tests, and each fuzz target.
+echo "all: $((2 + nfuzz)) passed, 0 failed (the Release and the ASan + UBSan tests, $nfuzz fuzz targets: $fuzzers)"

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracefile.c - reading recorded traces as text (tracefile.h). */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,21 +15,38 @@
 
 extern char **environ;
 
+/* @f is no directory (whose read would fail as an empty file's would not):
+ * 0, or EISDIR (@f closed). */
+static int not_dir(FILE *f)
+{
+	struct stat st;
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return EISDIR;
+	}
+	return 0;
+}
+
 int sim_tracefile_open(sim_tracefile *t, const char *path)
 {
 	memset(t, 0, sizeof(*t));
 	t->path = path;
 	size_t n = strlen(path);
+	int rc;
 	if (n < 3 || strcmp(path + n - 3, ".gz")) {
 		if (!(t->in = fopen(path, "r")))
 			return errno;
-		return 0;
+		if ((rc = not_dir(t->in)))
+			t->in = NULL;
+		return rc;
 	}
 	/* gzip -dc, and a check that the file is there first: gzip's own
 	 * message would otherwise be all the user sees. */
 	FILE *probe = fopen(path, "r");
 	if (!probe)
 		return errno;
+	if ((rc = not_dir(probe)))
+		return rc;
 	fclose(probe);
 	int fd[2];
 	if (pipe(fd))
@@ -37,12 +56,13 @@ int sim_tracefile_open(sim_tracefile *t, const char *path)
 	posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addclose(&fa, fd[0]);
 	char *argv[] = { "gzip", "-dc", "--", (char *)path, NULL };
-	int rc = posix_spawnp(&t->gzip, "gzip", &fa, NULL, argv, environ);
+	rc = posix_spawnp(&t->gzip, "gzip", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(fd[1]);
 	if (rc) {
 		close(fd[0]);
 		t->gzip = 0;
+		t->spawn_failed = true;
 		return rc;
 	}
 	if (!(t->in = fdopen(fd[0], "r"))) {
@@ -52,6 +72,82 @@ int sim_tracefile_open(sim_tracefile *t, const char *path)
 		t->gzip = 0;
 		return rc;
 	}
+	return 0;
+}
+
+/* @p at a run of digits: their value (saturated at UINT64_MAX), *@end after them. */
+static uint64_t digits(const char *p, const char **end)
+{
+	uint64_t v = 0;
+	while (*p >= '0' && *p <= '9') {
+		unsigned d = (unsigned)(*p++ - '0');
+		v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
+	}
+	*end = p;
+	return v;
+}
+
+/* @p holds @w, then only blanks to its end: true. */
+static bool ends_with_only(const char *p, const char *w)
+{
+	size_t n = strlen(w);
+	if (strncmp(p, w, n))
+		return false;
+	for (p += n; *p; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\r')
+			return false;
+	return true;
+}
+
+/* @s is a trace-cmd header line ("CPU 0 is empty", "CPU:1 [LOST 42
+ * EVENTS]", "CPU:1 [LOST EVENTS]", "CPU:1 [42 EVENTS DROPPED]", "CPU:1
+ * [EVENTS DROPPED]", "cpus=2", "version = 6"): true, and the events it
+ * says were lost into *@lost. Exactly these: a task's line that begins
+ * alike (QEMU's vCPU threads, "CPU 0/KVM-1234 [001] ...") is none. */
+static bool header_line(const char *s, uint64_t *lost)
+{
+	const char *p;
+	*lost = 0;
+	if (!strncmp(s, "CPU ", 4)) {
+		digits(s + 4, &p);
+		return p > s + 4 && ends_with_only(p, " is empty");
+	}
+	if (!strncmp(s, "CPU:", 4)) {
+		digits(s + 4, &p);
+		if (p == s + 4 || strncmp(p, " [", 2))
+			return false;
+		p += 2;
+		if (!strncmp(p, "LOST ", 5)) {
+			const char *q = p + 5;
+			if (ends_with_only(q, "EVENTS]"))
+				return true;
+			*lost = digits(q, &p);
+			return p > q && ends_with_only(p, " EVENTS]");
+		}
+		if (ends_with_only(p, "EVENTS DROPPED]"))
+			return true;
+		const char *q = p;
+		*lost = digits(q, &p);
+		return p > q && ends_with_only(p, " EVENTS DROPPED]");
+	}
+	if (!strncmp(s, "cpus=", 5)) {
+		digits(s + 5, &p);
+		return p > s + 5 && ends_with_only(p, "");
+	}
+	if (!strncmp(s, "version = ", 10))
+		return s[10] && !strchr(s + 10, '[');
+	return false;
+}
+
+/* Add @n lost events to @t's count: 0, or -2 past SIM_TRACE_LOST_MAX. */
+static int add_lost(sim_tracefile *t, uint64_t n)
+{
+	if (n > SIM_TRACE_LOST_MAX || t->lost + n > SIM_TRACE_LOST_MAX) {
+		t->why = "the trace says it lost more than 10^18 events: not a count a ring buffer "
+			 "reaches";
+		return -2;
+	}
+	t->lost += n;
 	return 0;
 }
 
@@ -70,22 +166,26 @@ int sim_tracefile_next(sim_tracefile *t, const char **line)
 		const char *s = t->buf;
 		while (*s == ' ' || *s == '\t')
 			s++;
-		if (!*s || *s == '#') {
-			uint64_t a, b;
-			if (sscanf(s, "# entries-in-buffer/entries-written: %" SCNu64 "/%" SCNu64, &a, &b) == 2 &&
-			    b > a)
-				t->lost += b - a;
+		static const char ew[] = "# entries-in-buffer/entries-written: ";
+		uint64_t lost;
+		if (!strncmp(s, ew, sizeof(ew) - 1)) {
+			const char *p = s + sizeof(ew) - 1, *q;
+			uint64_t a = digits(p, &q), b = 0;
+			if (q > p && *q == '/') {
+				p = q + 1;
+				b = digits(p, &q);
+			}
+			if (q > p && b > a && add_lost(t, b - a))
+				return -2;
 			continue;
 		}
-		if (!strncmp(s, "CPU ", 4) || !strncmp(s, "CPU:", 4)) {
-			/* trace-cmd report: "CPU:1 [LOST 42 EVENTS]", "CPU 0 is empty" */
-			const char *lost = strstr(s, "[LOST ");
-			if (lost)
-				t->lost += strtoull(lost + 6, NULL, 10);
+		if (!*s || *s == '#')
+			continue;
+		if (header_line(s, &lost)) {
+			if (add_lost(t, lost))
+				return -2;
 			continue;
 		}
-		if (!strncmp(s, "version =", 9) || !strncmp(s, "cpus=", 5))
-			continue; /* trace-cmd report's header */
 		*line = s;
 		return 1;
 	}
@@ -112,19 +212,18 @@ void sim_tracefile_close(sim_tracefile *t)
 	t->cap = 0;
 }
 
-/* "12345.678901" followed by ':' -> ns; -1 if it is not a time. */
-static int64_t parse_ts(const char *s, const char **end)
+static const char time_why[] = "its time is past 4294967295 s (SIM_TRACE_SEC_MAX)";
+
+/* "12345.678901" followed by @sep -> ns, *@end after @sep; -1 if it is not
+ * a time, -2 if its seconds are past SIM_TRACE_SEC_MAX. */
+static int64_t parse_ts(const char *s, char sep, const char **end)
 {
-	int64_t sec = 0, frac = 0;
+	int64_t frac = 0;
 	int nd = 0;
 	const char *p = s;
 	if (*p < '0' || *p > '9')
 		return -1;
-	for (int d = 0; *p >= '0' && *p <= '9'; d++) {
-		if (d == 12)
-			return -1; /* no trace runs for 10^12 s: not a time */
-		sec = sec * 10 + (*p++ - '0');
-	}
+	uint64_t sec = digits(p, &p);
 	if (*p != '.')
 		return -1;
 	p++;
@@ -135,16 +234,19 @@ static int64_t parse_ts(const char *s, const char **end)
 		}
 		p++;
 	}
-	if (!nd || *p != ':')
+	if (!nd || *p != sep)
 		return -1;
+	if (sec > SIM_TRACE_SEC_MAX)
+		return -2;
 	while (nd++ < 9)
 		frac *= 10;
 	*end = p + 1;
-	return sec * 1000000000 + frac;
+	return (int64_t)sec * 1000000000 + frac;
 }
 
 bool sim_ftrace_parse(const char *l, sim_ftrace_ev *ev)
 {
+	ev->why = NULL;
 	const char *b = strstr(l, "] ");
 	const char *o = b;
 	while (o && o > l && o[-1] >= '0' && o[-1] <= '9')
@@ -163,7 +265,13 @@ bool sim_ftrace_parse(const char *l, sim_ftrace_ev *ev)
 		d--;
 	ev->comm = l;
 	if (d < e && d > l && d[-1] == '-') {
-		ev->pid = atoi(d);
+		const char *q;
+		uint64_t pid = digits(d, &q);
+		if (pid > INT32_MAX) {
+			ev->why = "its pid is past 2147483647";
+			return false;
+		}
+		ev->pid = (int)pid;
 		ev->comm_len = (size_t)(d - 1 - l);
 	} else {
 		ev->pid = -1;
@@ -173,14 +281,18 @@ bool sim_ftrace_parse(const char *l, sim_ftrace_ev *ev)
 	while (*p == ' ')
 		p++;
 	const char *after;
-	int64_t ts = parse_ts(p, &after);
-	if (ts < 0) {
+	int64_t ts = parse_ts(p, ':', &after);
+	if (ts == -1) {
 		while (*p && *p != ' ')
 			p++; /* the flags */
 		while (*p == ' ')
 			p++;
-		if ((ts = parse_ts(p, &after)) < 0)
-			return false;
+		ts = parse_ts(p, ':', &after);
+	}
+	if (ts < 0) {
+		if (ts == -2)
+			ev->why = time_why;
+		return false;
 	}
 	while (*after == ' ')
 		after++;
@@ -214,38 +326,29 @@ bool sim_ftrace_field(const char *rest, const char *name, bool hex, uint64_t *v)
 bool sim_strace_parse(const char *l, sim_strace_ev *ev)
 {
 	char *e;
-	long long pid = strtoll(l, &e, 10);
-	if (e == l || *e != ' ' || pid <= 0)
+	const char *p;
+	ev->why = NULL;
+	if (*l < '1' || *l > '9')
 		return false;
-	const char *p = e;
+	uint64_t pid = digits(l, &p);
+	if (*p != ' ')
+		return false;
 	while (*p == ' ')
 		p++;
-	int64_t sec = 0, frac = 0;
-	int nd = 0;
-	if (*p < '0' || *p > '9')
+	int64_t ts = parse_ts(p, ' ', &p);
+	if (ts < 0) {
+		if (ts == -2)
+			ev->why = time_why;
 		return false;
-	for (int d = 0; *p >= '0' && *p <= '9'; d++) {
-		if (d == 12)
-			return false; /* seconds since 1970 have 10 digits */
-		sec = sec * 10 + (*p++ - '0');
 	}
-	if (*p++ != '.')
+	if (pid > INT32_MAX) {
+		ev->why = "its pid is past 2147483647";
 		return false;
-	while (*p >= '0' && *p <= '9') {
-		if (nd < 9) {
-			frac = frac * 10 + (*p - '0');
-			nd++;
-		}
-		p++;
 	}
-	if (!nd || *p != ' ')
-		return false;
-	while (nd++ < 9)
-		frac *= 10;
 	while (*p == ' ')
 		p++;
-	ev->pid = pid;
-	ev->ts = sec * 1000000000 + frac;
+	ev->pid = (int64_t)pid;
+	ev->ts = ts;
 	ev->name[0] = 0;
 	ev->args = "";
 	ev->has_ret = false;
@@ -353,6 +456,19 @@ int sim_tmap_put(sim_tmap *m, uint64_t k, int64_t t)
 	return 0;
 }
 
+bool sim_tmap_get(const sim_tmap *m, uint64_t k, int64_t *t)
+{
+	if (!m->cap)
+		return false;
+	size_t j = tmap_home(k, m->cap);
+	while (m->key[j] && m->key[j] != k)
+		j = (j + 1) & (m->cap - 1);
+	if (!m->key[j])
+		return false;
+	*t = m->t[j];
+	return true;
+}
+
 int64_t sim_tmap_take(sim_tmap *m, uint64_t k)
 {
 	if (!m->cap)
@@ -382,4 +498,106 @@ void sim_tmap_free(sim_tmap *m)
 	free(m->key);
 	free(m->t);
 	*m = (sim_tmap){ 0 };
+}
+
+const char *sim_trace_quote(const char *s, size_t max, char *buf, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0, i = 0;
+	assert(len > 4);
+	for (; i < max && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		size_t need = c >= 0x20 && c < 0x7f && c != '\\' ? 1 : c == '\\' ? 2 : 4;
+		if (o + need + 4 > len)
+			break;
+		if (need == 1) {
+			buf[o++] = (char)c;
+		} else if (need == 2) {
+			buf[o++] = '\\';
+			buf[o++] = '\\';
+		} else {
+			buf[o++] = '\\';
+			buf[o++] = 'x';
+			buf[o++] = hex[c >> 4];
+			buf[o++] = hex[c & 15];
+		}
+	}
+	if (i < max && s[i]) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+/* Entries @a before @b: earlier, or as early and an earlier line. */
+static bool ent_before(const sim_reorder_ent *a, const sim_reorder_ent *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->lineno < b->lineno);
+}
+
+int sim_reorder_put(sim_reorder *r, int64_t ts, uint64_t lineno, const char *text)
+{
+	if (r->any && ts < r->latest - SIM_REORDER_WINDOW_NS)
+		return 1;
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 256;
+		sim_reorder_ent *h = realloc(r->heap, cap * sizeof(*h));
+		if (!h)
+			return -1;
+		r->heap = h;
+		r->cap = cap;
+	}
+	sim_reorder_ent e = { ts, lineno, strdup(text) };
+	if (!e.text)
+		return -1;
+	size_t i = r->n++;
+	while (i && ent_before(&e, &r->heap[(i - 1) / 2])) {
+		r->heap[i] = r->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	r->heap[i] = e;
+	if (!r->any || ts > r->latest) {
+		r->latest = ts;
+		r->latest_line = lineno;
+	}
+	r->any = true;
+	return 0;
+}
+
+bool sim_reorder_take(sim_reorder *r, bool all, const char **text, uint64_t *lineno, int64_t *ts)
+{
+	free(r->out);
+	r->out = NULL;
+	if (!r->n || (!all && r->heap[0].ts >= r->latest - SIM_REORDER_WINDOW_NS))
+		return false;
+	sim_reorder_ent top = r->heap[0], last = r->heap[--r->n];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= r->n)
+			break;
+		if (c + 1 < r->n && ent_before(&r->heap[c + 1], &r->heap[c]))
+			c++;
+		if (!ent_before(&r->heap[c], &last))
+			break;
+		r->heap[i] = r->heap[c];
+		i = c;
+	}
+	if (r->n)
+		r->heap[i] = last;
+	r->out = top.text;
+	*text = top.text;
+	*lineno = top.lineno;
+	*ts = top.ts;
+	return true;
+}
+
+void sim_reorder_free(sim_reorder *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->heap[i].text);
+	free(r->heap);
+	free(r->out);
+	*r = (sim_reorder){ 0 };
 }

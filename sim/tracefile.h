@@ -15,6 +15,14 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* Seconds a trace's time may reach: 2^32 - 1 (a Unix time of 2106, 136
+ * years of uptime). Any two times in ns then add up below INT64_MAX, so
+ * that no difference or sum of two overflows. */
+#define SIM_TRACE_SEC_MAX 4294967295
+/* Events a trace may say it lost, in all: 10^18 (at 10^9 events a
+ * second, 31 years of them); a count past it is not a count (exit 2). */
+#define SIM_TRACE_LOST_MAX 1000000000000000000u
+
 typedef struct sim_tracefile {
 	const char *path;
 	void *in;               /* its FILE */
@@ -25,16 +33,20 @@ typedef struct sim_tracefile {
 	uint64_t lost;          /* events the trace says it lost (buffer overruns) */
 	bool truncated;         /* the file ends inside a line, or gzip failed */
 	bool gzip_failed;       /* gzip -dc did not end well (a damaged or cut file) */
+	bool spawn_failed;      /* open failed to start gzip (a missing program, not file) */
+	const char *why;        /* what is wrong with line lineno, when next returns -2 */
 } sim_tracefile;
 
-/* Open @path. 0, or an errno value (the file cannot be read). */
+/* Open @path. 0, or an errno value: the file cannot be read (EISDIR for a
+ * directory), or, with spawn_failed set, gzip -dc could not be started. */
 int sim_tracefile_open(sim_tracefile *t, const char *path);
 /* The next line that is not blank, a comment or a trace-cmd header
- * ("version =", "cpus=", "CPU 0 is empty", "CPU:1 [LOST 42 EVENTS]",
+ * ("version = 6", "cpus=2", "CPU 0 is empty", "CPU:1 [LOST 42 EVENTS]",
  * whose losses, like a tracefs header's entries-in-buffer/written, are
- * counted in lost), leading white space skipped: 1 and *@line, or 0 at
- * the end (a cut last line sets truncated and is not returned), or -1
- * (out of memory). */
+ * counted in lost; a task's line such as "CPU 0/KVM-1234 [001] ..." is
+ * no header), leading white space skipped: 1 and *@line, or 0 at the end
+ * (a cut last line sets truncated and is not returned), -1 (out of
+ * memory), or -2 (a loss count past SIM_TRACE_LOST_MAX: why says so). */
 int sim_tracefile_next(sim_tracefile *t, const char **line);
 /* Close it: waits for gzip, whose failure sets truncated. */
 void sim_tracefile_close(sim_tracefile *t);
@@ -49,9 +61,12 @@ typedef struct sim_ftrace_ev {
 	const char *event;      /* "sched_switch" */
 	size_t event_len;
 	const char *rest;       /* its fields, after "event:" */
+	const char *why;        /* when parse fails: NULL (not such a line), or why
+				   a line of the form is refused (its time, its pid) */
 } sim_ftrace_ev;
 
-/* Parse @l into *@ev: true, or false if it is not a tracefs event line. */
+/* Parse @l into *@ev: true, or false if it is not a tracefs event line
+ * (ev->why says why, if it has the form of one). */
 bool sim_ftrace_parse(const char *l, sim_ftrace_ev *ev);
 /* The event is @name. */
 bool sim_ftrace_is(const sim_ftrace_ev *ev, const char *name);
@@ -71,6 +86,8 @@ typedef struct sim_tmap {
 int sim_tmap_put(sim_tmap *m, uint64_t k, int64_t t);
 /* The time of @k, removed, or -1 if absent. */
 int64_t sim_tmap_take(sim_tmap *m, uint64_t k);
+/* The time of @k into *@t, left in: true, or false if absent. */
+bool sim_tmap_get(const sim_tmap *m, uint64_t k, int64_t *t);
 void sim_tmap_free(sim_tmap *m);
 
 /* One strace -f -ttt line: "PID SECONDS call(args) = result" (a CALL),
@@ -93,9 +110,55 @@ typedef struct sim_strace_ev {
 	const char *args;       /* after "call(" (CALL, UNFINISHED) or "resumed>" (RESUMED) */
 	bool has_ret;           /* a numeric result ("= ?" has none) */
 	long long ret;
+	const char *why;        /* when parse fails: NULL, or why a line of the form is refused */
 } sim_strace_ev;
 
-/* Parse @l into *@ev: true, or false if it is not an strace -f -ttt line. */
+/* Parse @l into *@ev: true, or false if it is not an strace -f -ttt line
+ * (ev->why says why, if it has the form of one). Any pid from 1 to
+ * INT32_MAX is one. */
 bool sim_strace_parse(const char *l, sim_strace_ev *ev);
+
+/* @s, at most @max bytes of it, as a message may quote it: a byte outside
+ * printable ASCII as \xNN, "..." after a cut. Into @buf (@len > 4 bytes),
+ * which it returns. */
+const char *sim_trace_quote(const char *s, size_t max, char *buf, size_t len);
+
+/* Lines put back into time order. A trace's lines come in time order but
+ * for the skew between CPUs' trace clocks (trace-cmd and tracefs merge the
+ * CPUs' buffers by their clocks' times) and strace's between the tasks it
+ * follows: a line earlier than the latest one by less than
+ * SIM_REORDER_WINDOW_NS is sorted into place; one earlier by more is
+ * refused, for a trace that goes back further is none of one clock's (two
+ * traces joined, a clock that jumped), and no duration taken from it would
+ * be one. 10 ms: a thousand times the skew of an unsynchronised "local"
+ * clock between a machine's CPUs (microseconds), a few ticks' worth of
+ * lines held at once, and far below the seconds a join or jump moves. */
+#define SIM_REORDER_WINDOW_NS 10000000
+
+typedef struct sim_reorder_ent {
+	int64_t ts;             /* ns */
+	uint64_t lineno;
+	char *text;             /* a copy of the line */
+} sim_reorder_ent;
+
+typedef struct sim_reorder {
+	sim_reorder_ent *heap;  /* by (ts, lineno), earliest first */
+	size_t n, cap;
+	int64_t latest;         /* ns: the latest time put in */
+	uint64_t latest_line;   /* its line */
+	bool any;               /* a line was put in */
+	char *out;              /* the text taken last, freed by the next take */
+} sim_reorder;
+
+/* Put line @text (number @lineno, time @ts) in: 0, -1 (out of memory), or
+ * 1 when it is earlier than the latest line by more than the window
+ * (refused: r->latest and r->latest_line say which line it follows). */
+int sim_reorder_put(sim_reorder *r, int64_t ts, uint64_t lineno, const char *text);
+/* The earliest line held, if no line still to come can precede it (it is
+ * earlier than the latest by more than the window), or any with @all (the
+ * input ended): true and its text, line and time (the text valid until the
+ * next call), else false. */
+bool sim_reorder_take(sim_reorder *r, bool all, const char **text, uint64_t *lineno, int64_t *ts);
+void sim_reorder_free(sim_reorder *r);
 
 #endif

@@ -80,8 +80,7 @@ typedef struct rjob {
 typedef struct trace_wl {
 	rtask *task;
 	int64_t ntask;
-	int32_t *by_pid;        /* pid -> task + 1, 0 none */
-	int64_t npid;
+	sim_tmap by_pid;        /* pid -> its task now (an index of task), or -1: left out */
 	int trace_cpus;
 	bool strace;
 	int64_t span;           /* ns of one round, scaled */
@@ -100,10 +99,17 @@ typedef struct trace_wl {
 
 /* ---- building the scripts ---- */
 
+/* @a + @b (both >= 0), at most INT64_MAX: a malformed trace's sums (a task
+ * running on two CPUs at once) must not wrap. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 static int push(rtask *t, int kind, int64_t ns)
 {
 	if (kind == OP_RUN && t->n && t->op[t->n - 1].kind == OP_RUN) {
-		t->op[t->n - 1].ns += ns;
+		t->op[t->n - 1].ns = sat_add(t->op[t->n - 1].ns, ns > 0 ? ns : 0);
 		return 0;
 	}
 	if (kind == OP_SLEEP && ns <= 0)
@@ -122,34 +128,29 @@ static int push(rtask *t, int kind, int64_t ns)
 	return 0;
 }
 
-/* The task of @pid, made on first sight (@comm for the kthread check);
- * NULL if it is left out, *@nomem on out of memory. */
-static rtask *task_of(trace_wl *tw, int64_t pid, const char *comm, size_t clen, bool *nomem)
+/* The task of @pid, made on first sight (@comm for the kthread check),
+ * and made anew, with @reuse, when the pid's task is dead (the pid was
+ * reused: a task's line after it exited is another's); NULL if it is left
+ * out, *@nomem on out of memory. */
+static rtask *task_of(trace_wl *tw, int64_t pid, const char *comm, size_t clen, bool reuse, bool *nomem)
 {
 	static const char *const own[] = { "swapper", "ksoftirqd/", "rcu_preempt", "rcu_sched",
 					   "rcu_exp", "rcuc/", "rcuog/", "rcuop/", "rcuos/", "rcub/",
 					   "migration/", "cpuhp/", "idle_inject/" };
-	if (pid <= 0 || pid > 1 << 22)
+	if (pid <= 0 || pid > INT32_MAX)
 		return NULL;
-	if (pid < tw->npid && tw->by_pid[pid])
-		return tw->by_pid[pid] > 0 ? &tw->task[tw->by_pid[pid] - 1] : NULL;
-	if (pid >= tw->npid) {
-		int64_t n = tw->npid ? tw->npid : 1024;
-		while (n <= pid)
-			n *= 2;
-		int32_t *b = realloc(tw->by_pid, (size_t)n * sizeof(*b));
-		if (!b) {
-			*nomem = true;
+	int64_t i;
+	if (sim_tmap_get(&tw->by_pid, (uint64_t)pid, &i)) {
+		if (i < 0)
 			return NULL;
-		}
-		memset(b + tw->npid, 0, (size_t)(n - tw->npid) * sizeof(*b));
-		tw->by_pid = b;
-		tw->npid = n;
+		if (!reuse || !tw->task[i].dead)
+			return &tw->task[i];
 	}
-	for (size_t i = 0; comm && i < sizeof(own) / sizeof(own[0]); i++) {
-		size_t l = strlen(own[i]);
-		if (clen >= l && !memcmp(comm, own[i], l)) {
-			tw->by_pid[pid] = -1;
+	for (size_t k = 0; comm && k < sizeof(own) / sizeof(own[0]); k++) {
+		size_t l = strlen(own[k]);
+		if (clen >= l && !memcmp(comm, own[k], l)) {
+			if (sim_tmap_put(&tw->by_pid, (uint64_t)pid, -1))
+				*nomem = true;
 			return NULL;
 		}
 	}
@@ -168,7 +169,11 @@ static rtask *task_of(trace_wl *tw, int64_t pid, const char *comm, size_t clen, 
 	t->home = tw->strace ? (int)tw->ntask : -1;
 	t->vote_cpu = -1;
 	t->asleep_at = t->woke_at = t->unfinished_at = -1;
-	tw->by_pid[pid] = (int32_t)++tw->ntask;
+	if (sim_tmap_put(&tw->by_pid, (uint64_t)pid, tw->ntask)) {
+		*nomem = true;
+		return NULL;
+	}
+	tw->ntask++;
 	return t;
 }
 
@@ -177,7 +182,7 @@ static void ran(rtask *t, int cpu, int64_t d)
 {
 	if (d <= 0)
 		return;
-	t->pending += d;
+	t->pending = sat_add(t->pending, d);
 	if (cpu == t->vote_cpu)
 		t->vote_w += d;
 	else if (t->vote_w >= d)
@@ -216,20 +221,29 @@ typedef struct builder {
 	bool started;
 	double scale;
 	double work_per_ns;     /* machine.clock / REF_CLOCK_HZ */
-	int64_t ktime, runtime, nsys;
+	double ktime, runtime;  /* ns: in system calls, running (exact to 2^53 ns, 104 days) */
+	int64_t nsys;
 	double strace_cpu;
 } builder;
 
+/* Scaled times are at most 2^62 ns: the recording's span, scaled, is
+ * (load() refuses a longer one), and only a malformed trace's sums (a task
+ * on two CPUs at once) could pass it. */
+static int64_t clamp62(double ns)
+{
+	return ns < 0x1p62 ? (int64_t)llround(ns) : (int64_t)1 << 62;
+}
+
 static int64_t scaled(const builder *b, int64_t ns)
 {
-	return (int64_t)llround((double)ns * b->scale);
+	return clamp62((double)ns * b->scale);
 }
 
 /* @ns of CPU time on the simulated machine as ns of work at the reference
  * clock (REF_CLOCK_HZ, which the model's work is counted in), scaled. */
 static int64_t scaled_work(const builder *b, int64_t ns)
 {
-	return (int64_t)llround((double)ns * b->scale * b->work_per_ns);
+	return clamp62((double)ns * b->scale * b->work_per_ns);
 }
 
 static int flush_run(builder *b, rtask *t)
@@ -287,14 +301,14 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 		if (!sim_ftrace_field(ev->rest, "prev_pid=", false, &pp) ||
 		    !sim_ftrace_field(ev->rest, "next_pid=", false, &np) || !stl)
 			return 1;
-		rtask *p = task_of(tw, (int64_t)pp, pc, pcl, &nomem);
+		rtask *p = task_of(tw, (int64_t)pp, pc, pcl, true, &nomem);
 		if (p && !p->dead) {
 			if (!p->seen && first_seen(b, p, ts, true))
 				return -1;
 			ran(p, ev->cpu, ts - c->in_at);
-			b->runtime += ts - c->in_at > 0 ? ts - c->in_at : 0;
+			b->runtime += (double)(ts - c->in_at > 0 ? ts - c->in_at : 0);
 			if (p->in_sys && c->sys_at >= 0)
-				b->ktime += ts - c->sys_at;
+				b->ktime += (double)(ts - c->sys_at);
 			if (st[0] != 'R') {
 				if (flush_run(b, p))
 					return -1;
@@ -304,7 +318,7 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 				p->woke_at = -1;
 			}
 		}
-		rtask *n = task_of(tw, (int64_t)np, nc, ncl, &nomem);
+		rtask *n = task_of(tw, (int64_t)np, nc, ncl, true, &nomem);
 		c->cur = (int64_t)np;
 		c->in_at = ts;
 		c->sys_at = -1;
@@ -326,7 +340,7 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 		size_t cl = word(ev->rest, "comm=", &cm);
 		if (!sim_ftrace_field(ev->rest, " pid=", false, &v) && !sim_ftrace_field(ev->rest, "pid=", false, &v))
 			return 1;
-		rtask *t = task_of(tw, (int64_t)v, cl ? cm : NULL, cl, &nomem);
+		rtask *t = task_of(tw, (int64_t)v, cl ? cm : NULL, cl, true, &nomem);
 		if (t && !t->dead) {
 			if (!t->seen) {
 				if (first_seen(b, t, ts, false))
@@ -337,12 +351,12 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 			}
 		}
 	} else if (sim_ftrace_is(ev, "rcu_callback")) {
-		rtask *t = c->cur > 0 ? task_of(tw, c->cur, NULL, 0, &nomem) : NULL;
+		rtask *t = c->cur > 0 ? task_of(tw, c->cur, NULL, 0, false, &nomem) : NULL;
 		if (t && !t->dead && t->seen && t->asleep_at < 0) {
 			ran(t, ev->cpu, ts - c->in_at);
-			b->runtime += ts - c->in_at > 0 ? ts - c->in_at : 0;
+			b->runtime += (double)(ts - c->in_at > 0 ? ts - c->in_at : 0);
 			if (t->in_sys && c->sys_at >= 0) {
-				b->ktime += ts - c->sys_at;
+				b->ktime += (double)(ts - c->sys_at);
 				c->sys_at = ts;
 			}
 			c->in_at = ts;
@@ -350,7 +364,7 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 				return -1;
 		}
 	} else if (sim_ftrace_is(ev, "sys_enter") || sim_ftrace_is(ev, "sys_exit")) {
-		rtask *t = c->cur > 0 ? task_of(tw, c->cur, NULL, 0, &nomem) : NULL;
+		rtask *t = c->cur > 0 ? task_of(tw, c->cur, NULL, 0, false, &nomem) : NULL;
 		if (t) {
 			bool enter = ev->event_len == 9;
 			if (enter) {
@@ -358,7 +372,7 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 				t->in_sys = true;
 			} else if (t->in_sys) {
 				if (c->sys_at >= 0)
-					b->ktime += ts - c->sys_at;
+					b->ktime += (double)(ts - c->sys_at);
 				b->nsys++;
 				t->in_sys = false;
 				c->sys_at = -1;
@@ -383,7 +397,9 @@ static int strace_line(builder *b, const char *l)
 	if (ts > b->t1)
 		b->t1 = ts;
 	bool nomem = false;
-	rtask *t = task_of(tw, ev.pid, NULL, 0, &nomem);
+	/* A line of a pid whose process exited is a new process's (the pid
+	 * reused), but for the "+++ exited" after exit_group. */
+	rtask *t = task_of(tw, ev.pid, NULL, 0, ev.kind != SIM_STRACE_EXITED, &nomem);
 	if (!t)
 		return nomem ? -1 : 1;
 	if (t->dead || ev.kind == SIM_STRACE_SIGNAL)
@@ -400,7 +416,7 @@ static int strace_line(builder *b, const char *l)
 		int64_t gap = ts - t->last;
 		if (gap > 0) {
 			int64_t r = (int64_t)llround((double)gap * b->strace_cpu);
-			b->runtime += r;
+			b->runtime += (double)r;
 			if (push(t, OP_RUN, scaled_work(b, r)) || push(t, OP_SLEEP, scaled(b, gap - r)))
 				return -1;
 		}
@@ -436,7 +452,9 @@ static int strace_line(builder *b, const char *l)
 	return 0;
 }
 
-/* Read the recording into tw's scripts. 0, SIM_EINPUT or SIM_ENOMEM. */
+/* Read the recording into tw's scripts, its lines in time order
+ * (sim_reorder: sorted within SIM_REORDER_WINDOW_NS, refused beyond). 0,
+ * SIM_EINPUT, SIM_EIO (gzip cannot be started) or SIM_ENOMEM. */
 static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b, char *err,
 		size_t errlen)
 {
@@ -445,59 +463,109 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 	sim_tracefile tf;
 	int oe = sim_tracefile_open(&tf, path);
 	if (oe) {
-		snprintf(err, errlen, "%s: %s: %s", where, path, strerror(oe));
-		return SIM_EINPUT;
+		snprintf(err, errlen, "%s: %s: %s%s", where, path, tf.spawn_failed ? "cannot run gzip -dc to read it: " : "",
+			 strerror(oe));
+		return tf.spawn_failed ? SIM_EIO : SIM_EINPUT;
 	}
 	const char *fmt = sim_params_text(p, P_WORKLOAD_TRACE_FORMAT);
 	int kind = !strcmp(fmt, "ftrace") ? 1 : !strcmp(fmt, "strace") ? 2 : 0;
-	const char *l;
-	int got, rc = 0;
+	const char *l = NULL, *why = NULL;
+	int got = 0, rc = 0;
+	bool end = false;
+	uint64_t lineno = 0;
+	int64_t back = 0;          /* ns a refused line is before the latest */
+	uint64_t latest_line = 0;  /* the latest's line */
 	sim_ftrace_ev ev;
-	while ((got = sim_tracefile_next(&tf, &l)) > 0) {
-		if (!kind) {
-			kind = sim_ftrace_parse(l, &ev) ? 1 : 2;
-			tw->strace = kind == 2;
-		}
-		if (kind == 1) {
-			if (!sim_ftrace_parse(l, &ev)) {
-				rc = 1;
+	sim_strace_ev sev;
+	sim_reorder ro = { 0 };
+	char text[400];
+	while (!rc && !end) {
+		got = sim_tracefile_next(&tf, &l);
+		if (got < 0)
+			break;
+		end = !got;
+		if (got) {
+			lineno = tf.lineno;
+			if (!kind) {
+				kind = sim_ftrace_parse(l, &ev) ? 1 : 2;
+				tw->strace = kind == 2;
+			}
+			int64_t ts;
+			if (kind == 1) {
+				if (!sim_ftrace_parse(l, &ev)) {
+					why = ev.why;
+					rc = 1;
+					break;
+				}
+				ts = ev.ts;
 			} else {
+				if (!strncmp(l, "strace: ", 8))
+					continue;
+				if (!sim_strace_parse(l, &sev)) {
+					why = sev.why;
+					rc = 1;
+					break;
+				}
+				ts = sev.ts;
+			}
+			int pr = sim_reorder_put(&ro, ts, lineno, l);
+			if (pr) {
+				rc = pr < 0 ? -1 : 2;
+				back = ro.latest - ts;
+				latest_line = ro.latest_line;
+				break;
+			}
+		}
+		const char *t;
+		int64_t ts;
+		while (!rc && sim_reorder_take(&ro, end, &t, &lineno, &ts)) {
+			l = t;
+			if (kind == 1) {
+				(void)sim_ftrace_parse(l, &ev); /* parsed as it came */
 				if (!b->started) {
 					b->t0 = ev.ts;
 					b->started = true;
 				}
-				if (ev.ts > b->t1)
-					b->t1 = ev.ts;
+				b->t1 = ev.ts;
 				rc = ftrace_event(b, &ev);
+			} else {
+				rc = strace_line(b, l);
 			}
-		} else {
-			if (!strncmp(l, "strace: ", 8))
-				continue;
-			rc = strace_line(b, l);
 		}
-		if (rc)
-			break;
 	}
-	if (got < 0)
+	if (got == -1)
 		rc = -1;
-	uint64_t lineno = tf.lineno;
-	char text[81];
 	if (rc > 0)
-		snprintf(text, sizeof(text), "%s", l);
+		sim_trace_quote(l, 80, text, sizeof(text));
 	sim_tracefile_close(&tf);
+	sim_reorder_free(&ro);
 	if (rc < 0)
 		return SIM_ENOMEM;
+	if (got == -2) {
+		snprintf(err, errlen, "%s: %s:%llu: %s", where, path, (unsigned long long)tf.lineno, tf.why);
+		return SIM_EINPUT;
+	}
+	if (rc == 2) {
+		snprintf(err, errlen,
+			 "%s: %s:%llu: its time is %lld.%06lld s before line %llu's: out of order by more "
+			 "than the %d ms a replay sorts (traces joined, or a clock that jumped?)",
+			 where, path, (unsigned long long)lineno, (long long)(back / 1000000000),
+			 (long long)(back % 1000000000 / 1000), (unsigned long long)latest_line,
+			 SIM_REORDER_WINDOW_NS / 1000000);
+		return SIM_EINPUT;
+	}
 	if (rc > 0) {
-		snprintf(err, errlen, "%s: %s:%llu: not %s line: %s", where, path, (unsigned long long)lineno,
-			 kind == 1 ? "a tracefs event (sched_switch needs prev_pid, prev_state and next_pid; "
-				     "sched_wakeup pid)"
-				   : "an strace -f -ttt",
+		snprintf(err, errlen, "%s: %s:%llu: %s: %s", where, path, (unsigned long long)lineno,
+			 why			 ? why
+			 : kind == 1 ? "not a tracefs event line (sched_switch needs prev_pid, prev_state and "
+				       "next_pid; sched_wakeup pid)"
+				     : "not an strace -f -ttt line",
 			 text);
 		return SIM_EINPUT;
 	}
 	if (tf.truncated) {
 		snprintf(err, errlen, "%s: %s is truncated (line %llu is cut%s): record it again",
-			 where, path, (unsigned long long)lineno, tf.gzip_failed ? ", or gzip -dc failed" : "");
+			 where, path, (unsigned long long)tf.lineno, tf.gzip_failed ? ", or gzip -dc failed" : "");
 		return SIM_EINPUT;
 	}
 	if (!b->started || !tw->ntask) {
@@ -512,10 +580,12 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 	for (int i = 0; !tw->strace && i < b->ncpu; i++) {
 		ftcpu *c = &b->cpu[i];
 		bool nomem = false;
-		rtask *t = c->cur > 0 ? task_of(tw, c->cur, NULL, 0, &nomem) : NULL;
+		rtask *t = c->cur > 0 ? task_of(tw, c->cur, NULL, 0, false, &nomem) : NULL;
+		if (nomem)
+			return SIM_ENOMEM;
 		if (t && !t->dead && t->asleep_at < 0) {
 			ran(t, i, b->t1 - c->in_at);
-			b->runtime += b->t1 - c->in_at;
+			b->runtime += (double)(b->t1 - c->in_at);
 		}
 	}
 	for (int64_t i = 0; i < tw->ntask; i++) {
@@ -528,6 +598,18 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 				return SIM_ENOMEM;
 			t->home = t->vote_cpu >= 0 ? t->vote_cpu : 0;
 		}
+	}
+	/* Every sleep, gap and burst is within the span: at most 2^62 ns
+	 * scaled, so that their sums and the engine's times cannot wrap. */
+	double far = (double)(b->t1 - b->t0) * b->scale * (b->work_per_ns > 1 ? b->work_per_ns : 1);
+	if (far > 0x1p62) {
+		char a[512];
+		sim_params_where(p, P_WORKLOAD_TRACE_TIME_SCALE, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: %s spans %.0f s, which at workload.trace_time_scale %g (and machine.clock) is "
+			 "past 2^62 ns (146 years) of simulated time (%s)",
+			 where, path, (double)(b->t1 - b->t0) / 1e9, b->scale, a);
+		return SIM_EINPUT;
 	}
 	tw->span = scaled(b, b->t1 - b->t0);
 	if (tw->span < 1)
@@ -550,7 +632,7 @@ static void trace_destroy(kworkload *w)
 	for (int64_t i = 0; i < tw->ntask; i++)
 		free(tw->task[i].op);
 	free(tw->task);
-	free(tw->by_pid);
+	sim_tmap_free(&tw->by_pid);
 	if (tw->st)
 		for (int64_t j = 0; j < w->njobs; j++)
 			free(tw->st[j].fd);
@@ -621,7 +703,7 @@ static int trace_create(kworkload *w, const sim_params *p, char *err, size_t err
 		for (int64_t o = t->n - 1; o >= 0; o--) {
 			const rop *op = &t->op[o];
 			tb[o] = op->kind == OP_SLEEP || op->kind == OP_EXIT ? 0
-				: op->kind == OP_RUN		    ? op->ns + tb[o + 1]
+				: op->kind == OP_RUN		    ? sat_add(op->ns, tb[o + 1])
 								    : tb[o + 1];
 		}
 	}
