@@ -205,6 +205,9 @@ static int parse_vary(sweep *s, const char *v)
 			SWEEP_MAX_VARY, v);
 		return EXIT_USAGE;
 	}
+	/* Each value goes into its runs' labels. */
+	if (!cli_label_ok("sweep", "--vary", v))
+		return EXIT_USAGE;
 	sweep_vary *x = &s->vary[s->nvary++];
 	x->arg = v;
 	snprintf(x->key, sizeof(x->key), "%.*s", (int)(eq - v), v);

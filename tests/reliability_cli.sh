@@ -8,6 +8,15 @@
 #                   second nohz_full= is refused, the first kept, with a
 #                   warning; a word quoted whole is unquoted as next_arg()
 #                   unquotes it
+#   compare_folds   compare folds no run into a mean twice: a repeat (the same
+#                   seed, a sweep run again into its database, a trace
+#                   imported twice) is counted once, a run named twice is one
+#                   column, both said; n counts seeds
+#   compare_quoting compare --format csv quotes a label's comma, quote and
+#                   newline; --format md escapes its '|' and newline
+#   label_utf8      a --label (run, import) or --vary value (sweep) that is
+#                   not UTF-8 is refused; export --format json of one already
+#                   in a database writes UTF-8 (U+FFFD for the byte)
 . "$(dirname "$0")/lib.sh"
 TS=$SRC/scenarios/tree-small.ini
 # param DB NAME: parameter NAME of DB's last run.
@@ -53,7 +62,80 @@ kernel_words() {
 	expect_err_line 'rcusim: --cmdline: not modelled, left out: dyndbg'
 }
 
-[ $# -gt 0 ] || set -- option_twice kernel_words
+compare_folds() {
+	case=compare_folds
+	for s in 1 1 2; do
+		"$RCUSIM" run "$TS" --duration 10ms --db f.db --quiet --seed $s >/dev/null 2>&1
+	done
+	expect_exit 0 "$RCUSIM" compare --db f.db 1 2 3 --metric cb.enqueued --format csv
+	[ "$(head -1 "$T/out")" = "metric,runs 1 3 tree (mean of 2)" ] && ok || bad "header: $(head -1 "$T/out")"
+	expect_err_line "rcusim compare: run 2 repeats run 1 (the same scenario, policy, label, parameters and seed 1): counted once"
+	# Only repeats: one value, no interval.
+	expect_exit 0 "$RCUSIM" compare --db f.db 1 2 --metric cb.enqueued
+	expect_out '^metric +run 1: tree$'
+	grep -q 'n = \|±' "$T/out" && bad "a mean of one run: $(cat "$T/out")" || ok
+	expect_exit 0 "$RCUSIM" compare --db f.db 1 1 --metric cb.enqueued --format csv
+	[ "$(head -1 "$T/out")" = "metric,run 1 tree" ] && ok || bad "1 1: $(head -1 "$T/out")"
+	expect_err_line "rcusim compare: run 1 is named twice: one column"
+	# --each still shows every run.
+	expect_exit 0 "$RCUSIM" compare --db f.db 1 2 --each --metric cb.enqueued --format csv
+	[ "$(head -1 "$T/out")" = "metric,run 1 tree,run 2 tree" ] && ok || bad "--each: $(head -1 "$T/out")"
+	# A sweep run twice into its database: each run once (its label names
+	# its seed: a column each).
+	for k in 1 2; do
+		"$RCUSIM" sweep "$TS" --vary rcu.blimit=5,6 --seeds 1..2 --duration 10ms --jobs 1 --db w.db >/dev/null 2>&1
+	done
+	expect_exit 0 "$RCUSIM" compare --db w.db --label 'sweep*' --metric cb.enqueued --format csv
+	[ "$(head -1 "$T/out")" = "metric,run 1 tree sweep rcu.blimit=5 seed=1,run 2 tree sweep rcu.blimit=5 seed=2,run 3 tree sweep rcu.blimit=6 seed=1,run 4 tree sweep rcu.blimit=6 seed=2" ] &&
+		ok || bad "sweep twice: $(head -1 "$T/out")"
+	expect_err_line "rcusim compare: run 5 repeats run 1 (the same scenario, policy, label, parameters and seed 1): counted once"
+	[ "$(grep -c 'repeats run' "$T/err")" = 4 ] && ok || bad "repeats said: $(cat "$T/err")"
+	# A trace imported twice is one measured run.
+	"$RCUSIM" import "$SRC/tests/data/tracefs-ticks-6.18-hz250.txt" --db i.db >/dev/null 2>&1
+	"$RCUSIM" import "$SRC/tests/data/tracefs-ticks-6.18-hz250.txt" --db i.db >/dev/null 2>&1
+	expect_exit 0 "$RCUSIM" compare --db i.db 1 2 --metric 'softirq.*'
+	expect_out '^metric +run 1: measured$'
+	grep -q 'n = 2\|±' "$T/out" && bad "the trace twice: $(cat "$T/out")" || ok
+	expect_err_line "rcusim compare: run 2 repeats run 1 (the same scenario, policy, label, parameters and seed 0): counted once"
+}
+
+compare_quoting() {
+	case=compare_quoting
+	"$RCUSIM" run "$TS" --duration 10ms --db q.db --quiet >/dev/null 2>&1
+	"$RCUSIM" run "$TS" --duration 10ms --db q.db --quiet --seed 2 --label 'a,b"c|d
+e' >/dev/null 2>&1
+	expect_exit 0 "$RCUSIM" compare --db q.db 1 2 --metric cb.enqueued --format csv
+	want=$(printf 'metric,run 1 tree,"run 2 tree a,b""c|d\ne"')
+	[ "$(head -2 "$T/out")" = "$want" ] && ok || bad "csv header: $(cat "$T/out")"
+	[ "$(sed -n 3p "$T/out" | tr -cd , | wc -c)" = 2 ] && ok || bad "csv row: $(sed -n 3p "$T/out")"
+	expect_exit 0 "$RCUSIM" compare --db q.db 1 2 --metric cb.enqueued --format md
+	expect_out_line '| label |  | a,b"c\|d<br>e |'
+	# Every line a row of 3 cells: 4 pipes not escaped.
+	bad_rows=$(sed 's/\\|//g' "$T/out" | awk -F'|' 'NF != 5' | wc -l)
+	[ "$bad_rows" = 0 ] && ok || bad "md rows: $(cat "$T/out")"
+}
+
+label_utf8() {
+	case=label_utf8
+	lab=$(printf 'x\377y')
+	expect_exit 2 "$RCUSIM" run "$TS" --duration 10ms --db u.db --quiet --label "$lab"
+	expect_err_line "rcusim run: --label: not UTF-8 text (byte 2 is 0xff): a run's label is text every output (JSON, CSV, Markdown, a scenario file) can hold"
+	[ ! -e u.db ] && ok || bad "u.db created"
+	expect_exit 2 "$RCUSIM" import "$SRC/tests/data/tracefs-ticks-6.18-hz250.txt" --db u.db --label "$lab"
+	expect_err 'rcusim import: --label: not UTF-8 text'
+	expect_exit 2 "$RCUSIM" sweep "$TS" --vary "workload.jobs=1,$lab" --duration 10ms --db u.db
+	expect_err 'rcusim sweep: --vary: not UTF-8 text'
+	[ ! -e u.db ] && ok || bad "u.db created"
+	# One in a database already (an older rcusim's): JSON out is UTF-8.
+	"$RCUSIM" run "$TS" --duration 10ms --db u.db --quiet >/dev/null 2>&1
+	q u.db "UPDATE run SET label = CAST(X'78FF79' AS TEXT)"
+	expect_exit 0 "$RCUSIM" export --db u.db 1 --format json
+	iconv -f UTF-8 -t UTF-8 "$T/out" >/dev/null 2>&1 && ok || bad "export json is not UTF-8"
+	expect_out '"label":"x\\ufffdy"'
+	jq -e 'length > 10' "$T/out" >/dev/null && ok || bad "export json does not parse"
+}
+
+[ $# -gt 0 ] || set -- option_twice kernel_words compare_folds compare_quoting label_utf8
 for c in "$@"; do
 	"$c"
 done
