@@ -14,6 +14,10 @@
 #                   column, both said; n counts seeds
 #   compare_quoting compare --format csv quotes a label's comma, quote and
 #                   newline; --format md escapes its '|' and newline
+#   sweep_fit       a sweep whose options set one parameter twice (--vary and
+#                   --seeds, --vary and --set, --set and --duration), or whose
+#                   --vary spells one value twice (5 and 0x5, n and off), is
+#                   refused before any run: "parameters that do not fit together"
 #   label_utf8      a --label (run, import) or --vary value (sweep) that is
 #                   not UTF-8 is refused; export --format json of one already
 #                   in a database writes UTF-8 (U+FFFD for the byte)
@@ -115,6 +119,28 @@ e' >/dev/null 2>&1
 	[ "$bad_rows" = 0 ] && ok || bad "md rows: $(cat "$T/out")"
 }
 
+sweep_fit() {
+	case=sweep_fit
+	fit='parameters that do not fit together'
+	expect_exit 2 "$RCUSIM" sweep "$TS" --vary scenario.seed=1,2 --seeds 1..2 --duration 10ms --db s.db
+	expect_err_line "rcusim sweep: --vary scenario.seed=1,2 and --seeds 1..2 both set scenario.seed: $fit (give each parameter once)"
+	expect_exit 2 "$RCUSIM" sweep "$TS" --vary rcutree.blimit=5,6 --set rcu.blimit=7 --duration 10ms --db s.db
+	expect_err_line "rcusim sweep: --vary rcutree.blimit=5,6 and --set rcu.blimit=7 both set rcu.blimit: $fit (give each parameter once)"
+	expect_exit 2 "$RCUSIM" sweep "$TS" --vary rcu.blimit=5,6 --set scenario.duration=20ms --duration 10ms --db s.db
+	expect_err "both set scenario.duration: $fit"
+	expect_exit 2 "$RCUSIM" sweep "$TS" --vary rcutree.blimit=5,0x5 --duration 10ms --db s.db
+	expect_err_line "rcusim sweep: --vary rcutree.blimit=5,0x5: 5 and 0x5 are one value of rcu.blimit: $fit (the same runs under two labels)"
+	expect_exit 2 "$RCUSIM" sweep "$TS" --vary rcutree.use_softirq=0,n,no,off --duration 10ms --db s.db
+	expect_err_line "rcusim sweep: --vary rcutree.use_softirq=0,n,no,off: 0 and n are one value of rcu.use_softirq: $fit (the same runs under two labels)"
+	expect_exit 2 "$RCUSIM" sweep "$TS" --vary workload.callrcu_rate=1000/s,1/ms --duration 10ms --db s.db
+	expect_err "1000/s and 1/ms are one value of workload.callrcu_rate: $fit"
+	[ ! -e s.db ] && ok || bad "a refused sweep left s.db"
+	# Values that differ still sweep.
+	expect_exit 0 "$RCUSIM" sweep "$TS" --vary rcutree.use_softirq=0,1 --duration 10ms --jobs 1 --db s.db
+	[ "$(q s.db "SELECT group_concat(value) FROM param WHERE name = 'rcu.use_softirq'")" = no,yes ] && ok ||
+		bad "use_softirq: $(q s.db "SELECT group_concat(value) FROM param WHERE name = 'rcu.use_softirq'")"
+}
+
 label_utf8() {
 	case=label_utf8
 	lab=$(printf 'x\377y')
@@ -135,7 +161,7 @@ label_utf8() {
 	jq -e 'length > 10' "$T/out" >/dev/null && ok || bad "export json does not parse"
 }
 
-[ $# -gt 0 ] || set -- option_twice kernel_words compare_folds compare_quoting label_utf8
+[ $# -gt 0 ] || set -- option_twice kernel_words compare_folds compare_quoting sweep_fit label_utf8
 for c in "$@"; do
 	"$c"
 done
