@@ -18,6 +18,13 @@
 #                   --seeds, --vary and --set, --set and --duration), or whose
 #                   --vary spells one value twice (5 and 0x5, n and off), is
 #                   refused before any run: "parameters that do not fit together"
+#   show_reruns     `rcusim run` of `rcusim show` of a run of every shipped
+#                   scenario (100 ms) repeats it bit for bit: the same scalar
+#                   and series tables
+#   show_text       labels and names with a newline, ';' or '#' leave show's
+#                   output a scenario file that runs; a value no scenario file
+#                   can hold is a comment, said on stderr; an imported run's
+#                   show claims no rerun; a killed run shows lost, as runs says
 #   label_utf8      a --label (run, import) or --vary value (sweep) that is
 #                   not UTF-8 is refused; export --format json of one already
 #                   in a database writes UTF-8 (U+FFFD for the byte)
@@ -141,6 +148,77 @@ sweep_fit() {
 		bad "use_softirq: $(q s.db "SELECT group_concat(value) FROM param WHERE name = 'rcu.use_softirq'")"
 }
 
+# tables DB ID: run ID's scalar and series tables, every digit.
+tables() {
+	q "$1" "SELECT name, printf('%.17g', value) FROM scalar WHERE run_id = $2 ORDER BY name;
+		SELECT s.name, s.cpu, p.t_ns, printf('%.17g', p.value) FROM series s JOIN point p USING (series_id)
+		WHERE s.run_id = $2 ORDER BY s.name, s.cpu, p.t_ns"
+}
+
+show_reruns() {
+	case=show_reruns
+	for f in "$SRC"/scenarios/*.ini; do
+		# The stall scenarios' fault begins at 10 min: sooner here.
+		case $f in *-stall.ini) set -- --set fault.start=20ms ;; *) set -- ;; esac
+		"$RCUSIM" run "$f" --duration 100ms "$@" --db a.db --quiet >/dev/null 2>run.err ||
+			bad "$(basename "$f"): $(head -c 300 run.err)"
+	done
+	n=$(q a.db "SELECT count(*) FROM run WHERE status = 'complete'")
+	[ "$n" = "$(ls "$SRC"/scenarios/*.ini | wc -l)" ] && ok || bad "$n runs complete"
+	for id in $(q a.db "SELECT run_id FROM run"); do
+		scen=$(q a.db "SELECT scenario FROM run WHERE run_id = $id")
+		"$RCUSIM" show --db a.db $id >s$id.ini 2>show.err
+		[ ! -s show.err ] && ok || bad "show $scen: $(cat show.err)"
+		if ! "$RCUSIM" run s$id.ini --db b$id.db --quiet >/dev/null 2>run.err; then
+			bad "run of show of $scen: $(head -c 300 run.err)"
+			continue
+		fi
+		[ "$(tables a.db $id | md5sum)" = "$(tables b$id.db 1 | md5sum)" ] && ok ||
+			bad "run of show of $scen: other results"
+		[ "$(tables b$id.db 1 | wc -l)" -gt 20 ] && ok || bad "$scen: $(tables b$id.db 1 | wc -l) rows"
+	done
+}
+
+show_text() {
+	case=show_text
+	"$RCUSIM" run "$TS" --duration 10ms --db st.db --quiet --label 'two
+lines ; semi # hash' >/dev/null 2>&1
+	expect_exit 0 "$RCUSIM" show --db st.db 1
+	expect_out_line '; run 1 of st.db: scenario tree-small, policy tree, seed 1, label "two\nlines ; semi # hash", complete'
+	cp "$T/out" st1.ini
+	expect_exit 0 "$RCUSIM" run st1.ini --db st1.db --quiet
+	[ "$(tables st.db 1)" = "$(tables st1.db 1)" ] && ok || bad "run of show of a labelled run: other results"
+	# A name no scenario file can hold: a comment, said; the rest runs.
+	"$RCUSIM" run "$TS" --duration 10ms --db st.db --quiet --set 'scenario.name=a ;b' >/dev/null 2>&1
+	expect_exit 0 "$RCUSIM" show --db st.db 2
+	expect_out_line '; name = a ;b ; cannot be written in a scenario file (a line break, a blank at an end, or a '"';'"' or '"'#'"' after a blank)'
+	expect_err_line 'rcusim show: run 2: scenario.name: its value cannot be written in a scenario file; `rcusim run` of this output differs there'
+	cp "$T/out" st2.ini
+	expect_exit 0 "$RCUSIM" run st2.ini --db st2.db --quiet
+	# An imported run: no scenario repeats it, and none is claimed.
+	"$RCUSIM" import "$SRC/tests/data/tracefs-ticks-6.18-hz250.txt" --db si.db >/dev/null 2>&1
+	expect_exit 0 "$RCUSIM" show --db si.db 1
+	grep -q 'repeats the run' "$T/out" && bad "an imported run claims a rerun: $(cat "$T/out")" || ok
+	expect_out_line '; A run imported from a trace (rcusim import): its recorded values, as comments; no scenario of rcusim repeats it.'
+	expect_out_line '; trace.cpus = 2 ; the trace'
+	grep -v '^;' "$T/out" | grep -q . && bad "an imported run's show sets values: $(cat "$T/out")" || ok
+	# A killed run: lost, as runs says.
+	"$RCUSIM" run "$SRC/scenarios/queue.ini" --duration 1500s --db sl.db --quiet >/dev/null 2>&1 &
+	bg=$!
+	i=0
+	while [ "$(q sl.db "SELECT status FROM run WHERE run_id = 1" 2>/dev/null)" != running ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -KILL $bg
+	wait $bg 2>/dev/null
+	bg=
+	expect_exit 0 "$RCUSIM" runs --db sl.db
+	expect_out '^ +1  lost '
+	expect_exit 0 "$RCUSIM" show --db sl.db 1
+	expect_out_line '; run 1 of sl.db: scenario queue, policy watermark, seed 1, lost'
+}
+
 label_utf8() {
 	case=label_utf8
 	lab=$(printf 'x\377y')
@@ -161,7 +239,7 @@ label_utf8() {
 	jq -e 'length > 10' "$T/out" >/dev/null && ok || bad "export json does not parse"
 }
 
-[ $# -gt 0 ] || set -- option_twice kernel_words compare_folds compare_quoting sweep_fit label_utf8
+[ $# -gt 0 ] || set -- option_twice kernel_words compare_folds compare_quoting sweep_fit show_reruns show_text label_utf8
 for c in "$@"; do
 	"$c"
 done
