@@ -530,6 +530,7 @@ int cmd_compare(int argc, char **argv)
 	int64_t *members = calloc(nrows + 1, sizeof(*members));
 	char **keys = calloc(nrows + 1, sizeof(*keys));
 	rec_run_row *heads = calloc(nrows + 1, sizeof(*heads));
+	size_t *colof = NULL; /* each run's column, a repeat's too */
 	size_t ncols = 0;
 	if (!cols || !members || !keys || !heads) {
 		fprintf(stderr, "rcusim compare: out of memory\n");
@@ -543,7 +544,9 @@ int cmd_compare(int argc, char **argv)
 		}
 	size_t used = 0;
 	bool *done = calloc(nrows + 1, sizeof(*done));
-	if (!done) {
+	colof = calloc(nrows + 1, sizeof(*colof));
+	if (!done || !colof) {
+		free(done);
 		status = EXIT_IO;
 		goto out_cols;
 	}
@@ -556,6 +559,7 @@ int cmd_compare(int argc, char **argv)
 			if (q != r && (!aggregate || done[q] || strcmp(keys[q], keys[r])))
 				continue;
 			done[q] = true;
+			colof[q] = ncols;
 			/* The same parameters and the same seed: the same run again
 			 * (a rerun, a trace imported twice), one value, not two. */
 			size_t twin = nrows;
@@ -576,10 +580,10 @@ int cmd_compare(int argc, char **argv)
 	free(done);
 	long base = -1;
 	if (base_s) {
-		for (size_t c = 0; c < ncols; c++)
-			for (size_t j = 0; j < cols[c].n; j++)
-				if (cols[c].ids[j] == base_id)
-					base = (long)c;
+		/* A repeat left out names its twin's column. */
+		for (size_t r = 0; r < nrows; r++)
+			if (rows[r].run_id == base_id)
+				base = (long)colof[r];
 		if (base < 0) {
 			fprintf(stderr, "rcusim compare: --base %s: not among the runs compared\n", base_s);
 			status = EXIT_USAGE;
@@ -589,6 +593,7 @@ int cmd_compare(int argc, char **argv)
 	status = compare_table(db, heads, ncols, format, nglobs ? picked : key_metrics,
 			       nglobs ? npicked : nkey_metrics, base, cols, stdout);
 out_cols:
+	free(colof);
 	for (size_t r = 0; keys && r < nrows; r++)
 		free(keys[r]);
 	free(keys);

@@ -85,6 +85,9 @@ compare_folds() {
 	expect_exit 0 "$RCUSIM" compare --db f.db 1 2 --metric cb.enqueued
 	expect_out '^metric +run 1: tree$'
 	grep -q 'n = \|±' "$T/out" && bad "a mean of one run: $(cat "$T/out")" || ok
+	# --base a repeat left out: its twin's column.
+	expect_exit 0 "$RCUSIM" compare --db f.db 1 2 3 --base 2 --metric cb.enqueued
+	expect_out '^metric +runs 1,3: tree$'
 	expect_exit 0 "$RCUSIM" compare --db f.db 1 1 --metric cb.enqueued --format csv
 	[ "$(head -1 "$T/out")" = "metric,run 1 tree" ] && ok || bad "1 1: $(head -1 "$T/out")"
 	expect_err_line "rcusim compare: run 1 is named twice: one column"
