@@ -97,6 +97,21 @@ void cli_shell_quote(const char *s, FILE *out);
 /* Write @s on @out as one shell word: as it is when no shell treats any of
  * its characters specially, else single-quoted (cli_shell_quote()). */
 void cli_shell_word(const char *s, FILE *out);
+/* Write @s on @out as an RFC 4180 field: quoted when it holds a comma, a
+ * quote, CR or LF, its quotes doubled. */
+void cli_csv_field(const char *s, FILE *out);
+/* Write @s on @out as the text of a Markdown table cell: '|' and '\'
+ * escaped with '\', a newline as <br>. */
+void cli_md_cell(const char *s, FILE *out);
+/* Write @s on @out as a JSON string: '"', '\' and control characters
+ * escaped; each byte that is not part of UTF-8 text as U+FFFD. */
+void cli_json_str(const char *s, FILE *out);
+/* The offset of the first byte of @s that is not part of well-formed UTF-8
+ * (no overlong forms, surrogates or code points past U+10FFFF), or -1. */
+long cli_utf8_bad(const char *s);
+/* Is @label (NULL: none) UTF-8? Else false, said on stderr as "rcusim
+ * @cmd: @opt: not UTF-8 text ...". */
+bool cli_label_ok(const char *cmd, const char *opt, const char *label);
 
 /* ---- db.c: the results database ----------------------------------------- */
 

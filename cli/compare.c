@@ -96,10 +96,11 @@ static cli_unit key_unit(const key_metric *m)
 
 #define W 28 /* least width of a run's column in text output */
 
-/* A column of the table: one run, or runs that differ only by their seed. */
+/* A column of the table: one run, or runs that differ only by their seed
+ * (a run per seed: a repeat of one is left out). */
 typedef struct ccol {
 	const int64_t *ids;     /* its runs */
-	size_t n;
+	size_t n;               /* their number, one per distinct seed */
 } ccol;
 
 static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const char *format,
@@ -154,6 +155,19 @@ static void cell_text(const key_metric *m, bool has, double v, bool files, size_
 			snprintf(cell + l, len - l, " (%.3gx)", v / b);
 		else if (v == 0)
 			snprintf(cell + l, len - l, " (=)");
+	}
+}
+
+/* A cell of a name's or label's row after @sep: right-aligned in @width
+ * columns in text; in Markdown, escaped so that a '|' or a newline of the
+ * text stays in its cell. */
+static void text_cell(FILE *out, bool md, const char *sep, int width, const char *text)
+{
+	if (md) {
+		fputs(sep, out);
+		cli_md_cell(text, out);
+	} else {
+		fprintf(out, "%s%*s", sep, width, text);
 	}
 }
 
@@ -233,12 +247,31 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 	if (csv) {
 		fprintf(out, "metric");
 		for (size_t r = 0; r < n; r++) {
-			fprintf(out, ",%s", cols && cols[r].n > 1 ? "runs" : "run");
+			/* A field of its own, quoted as RFC 4180 says: a label may
+			 * hold a comma, a quote or a newline. */
+			char *h = NULL;
+			size_t hl = 0;
+			FILE *f = open_memstream(&h, &hl);
+			if (!f) {
+				fprintf(stderr, "rcusim: out of memory\n");
+				status = EXIT_IO;
+				goto out;
+			}
+			fprintf(f, "%s", cols && cols[r].n > 1 ? "runs" : "run");
 			for (size_t j = 0; j < (cols ? cols[r].n : 1); j++)
-				fprintf(out, " %lld", (long long)(cols ? cols[r].ids[j] : rows[r].run_id));
-			fprintf(out, " %s%s%s", rows[r].policy, rows[r].label[0] ? " " : "", rows[r].label);
+				fprintf(f, " %lld", (long long)(cols ? cols[r].ids[j] : rows[r].run_id));
+			fprintf(f, " %s%s%s", rows[r].policy, rows[r].label[0] ? " " : "", rows[r].label);
 			if (cols && cols[r].n > 1)
-				fprintf(out, " (mean of %zu)", cols[r].n);
+				fprintf(f, " (mean of %zu)", cols[r].n);
+			if (fclose(f) || !h) {
+				free(h);
+				fprintf(stderr, "rcusim: out of memory\n");
+				status = EXIT_IO;
+				goto out;
+			}
+			fputc(',', out);
+			cli_csv_field(h, out);
+			free(h);
 		}
 		fprintf(out, "\n");
 	} else {
@@ -273,7 +306,7 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 			fprintf(out, "%-*s", w0, "scenario");
 		}
 		for (size_t r = 0; r < n; r++)
-			fprintf(out, "%s%*s", sep, md ? 0 : width[r], rows[r].scenario);
+			text_cell(out, md, sep, width[r], rows[r].scenario);
 		fprintf(out, "%s\n", md ? " |" : "");
 		bool labels = false;
 		for (size_t r = 0; r < n; r++)
@@ -281,7 +314,7 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 		if (labels) {
 			fprintf(out, md ? "| label" : "%-34s", "label");
 			for (size_t r = 0; r < n; r++)
-				fprintf(out, "%s%*s", sep, md ? 0 : width[r], rows[r].label);
+				text_cell(out, md, sep, width[r], rows[r].label);
 			fprintf(out, "%s\n", md ? " |" : "");
 		}
 		bool seeds = false;
@@ -358,7 +391,9 @@ static const char compare_usage[] =
 	"The key scalars of several runs side by side (default: the latest complete\n"
 	"run of each policy). Text and Markdown in human units; CSV in ns and bytes.\n"
 	"Runs that differ only by their seed make one column: the mean, its 95%\n"
-	"interval (Student's t) and n; --each shows every run on its own.\n"
+	"interval (Student's t) and n, the number of seeds; a run that repeats\n"
+	"another (the same seed too) is counted once, a run named twice is one\n"
+	"column, both said on stderr; --each shows every run on its own.\n"
 	"  --metric NAME|GLOB  these recorded scalars instead ('softirq.*', rcusim\n"
 	"                      metrics lists them), by their names (repeatable)\n"
 	"  --base RUN_ID       each other run's value also as a ratio to this run's\n"
@@ -477,11 +512,25 @@ int cmd_compare(int argc, char **argv)
 	}
 	if ((status = cli_load_runsel(db_path, &sel, "compare", &db, &rows, &nrows)))
 		goto out;
+	/* A run named twice is one column. */
+	size_t kept = 0;
+	for (size_t r = 0; r < nrows; r++) {
+		bool seen = false;
+		for (size_t q = 0; q < kept && !seen; q++)
+			seen = rows[q].run_id == rows[r].run_id;
+		if (seen)
+			fprintf(stderr, "rcusim compare: run %lld is named twice: one column\n",
+				(long long)rows[r].run_id);
+		else
+			rows[kept++] = rows[r];
+	}
+	nrows = kept;
 	/* Runs that differ only by their seed make one column. */
 	ccol *cols = calloc(nrows + 1, sizeof(*cols));
 	int64_t *members = calloc(nrows + 1, sizeof(*members));
 	char **keys = calloc(nrows + 1, sizeof(*keys));
 	rec_run_row *heads = calloc(nrows + 1, sizeof(*heads));
+	size_t *colof = NULL; /* each run's column, a repeat's too */
 	size_t ncols = 0;
 	if (!cols || !members || !keys || !heads) {
 		fprintf(stderr, "rcusim compare: out of memory\n");
@@ -495,7 +544,9 @@ int cmd_compare(int argc, char **argv)
 		}
 	size_t used = 0;
 	bool *done = calloc(nrows + 1, sizeof(*done));
-	if (!done) {
+	colof = calloc(nrows + 1, sizeof(*colof));
+	if (!done || !colof) {
+		free(done);
 		status = EXIT_IO;
 		goto out_cols;
 	}
@@ -504,21 +555,35 @@ int cmd_compare(int argc, char **argv)
 			continue;
 		cols[ncols].ids = members + used;
 		heads[ncols] = rows[r];
-		for (size_t q = r; q < nrows; q++)
-			if (q == r || (aggregate && !done[q] && !strcmp(keys[q], keys[r]))) {
-				members[used++] = rows[q].run_id;
-				cols[ncols].n++;
-				done[q] = true;
+		for (size_t q = r; q < nrows; q++) {
+			if (q != r && (!aggregate || done[q] || strcmp(keys[q], keys[r])))
+				continue;
+			done[q] = true;
+			colof[q] = ncols;
+			/* The same parameters and the same seed: the same run again
+			 * (a rerun, a trace imported twice), one value, not two. */
+			size_t twin = nrows;
+			for (size_t m = r; m < q && twin == nrows; m++)
+				if (!strcmp(keys[m], keys[q]) && rows[m].seed == rows[q].seed)
+					twin = m;
+			if (twin < nrows) {
+				fprintf(stderr, "rcusim compare: run %lld repeats run %lld (the same scenario, policy, "
+						"label, parameters and seed %lld): counted once\n",
+					(long long)rows[q].run_id, (long long)rows[twin].run_id, (long long)rows[q].seed);
+				continue;
 			}
+			members[used++] = rows[q].run_id;
+			cols[ncols].n++;
+		}
 		ncols++;
 	}
 	free(done);
 	long base = -1;
 	if (base_s) {
-		for (size_t c = 0; c < ncols; c++)
-			for (size_t j = 0; j < cols[c].n; j++)
-				if (cols[c].ids[j] == base_id)
-					base = (long)c;
+		/* A repeat left out names its twin's column. */
+		for (size_t r = 0; r < nrows; r++)
+			if (rows[r].run_id == base_id)
+				base = (long)colof[r];
 		if (base < 0) {
 			fprintf(stderr, "rcusim compare: --base %s: not among the runs compared\n", base_s);
 			status = EXIT_USAGE;
@@ -528,6 +593,7 @@ int cmd_compare(int argc, char **argv)
 	status = compare_table(db, heads, ncols, format, nglobs ? picked : key_metrics,
 			       nglobs ? npicked : nkey_metrics, base, cols, stdout);
 out_cols:
+	free(colof);
 	for (size_t r = 0; keys && r < nrows; r++)
 		free(keys[r]);
 	free(keys);

@@ -96,6 +96,10 @@ int cli_runsel_arg(int argc, char **argv, int *i, cli_runsel *sel, const char *c
 		const char *v = argv[++*i];
 		if (!strcmp(a, "--last")) {
 			char *e;
+			if (sel->last) {
+				fprintf(stderr, "rcusim %s: --last given twice: it takes one value\n", cmd);
+				return -1;
+			}
 			errno = 0;
 			long long n = strtoll(v, &e, 10);
 			if (!*v || *e || errno || n < 1) {

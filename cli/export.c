@@ -24,38 +24,6 @@ static const char export_usage[] =
 	"histograms' bins instead: run, label, metric, lo, hi, count. CSV quoted as\n"
 	"RFC 4180 says (default), or --format json: an array of objects.\n";
 
-/* An RFC 4180 field: quoted when it holds a comma, a quote, CR or LF, its
- * quotes doubled. */
-static void csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-/* A JSON string. */
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 typedef struct exporter {
 	FILE *out;
 	bool json, hist;
@@ -71,14 +39,14 @@ static void row(exporter *x, const char *const *cols, const char *const *vals, c
 		for (int i = 0; i < n; i++) {
 			if (i)
 				fputc(',', x->out);
-			json_str(x->out, cols[i]);
+			cli_json_str(cols[i], x->out);
 			fputc(':', x->out);
 			if (!vals[i])
 				fputs("null", x->out);
 			else if (num[i])
 				fputs(vals[i], x->out);
 			else
-				json_str(x->out, vals[i]);
+				cli_json_str(vals[i], x->out);
 		}
 		fputc('}', x->out);
 	} else {
@@ -94,7 +62,7 @@ static void row(exporter *x, const char *const *cols, const char *const *vals, c
 			if (i)
 				fputc(',', x->out);
 			if (vals[i])
-				csv_field(x->out, vals[i]);
+				cli_csv_field(vals[i], x->out);
 		}
 		fputs("\r\n", x->out);
 	}

@@ -2,11 +2,13 @@
 /*
  * format.c - how values are written for a reader: times, sizes and counts
  * in human form ("12.3 ms", "1.50 MiB", "1,234,567"), and any text as one
- * word for a POSIX shell; and the monotonic clock elapsed times are read
- * from.
+ * word for a POSIX shell, a CSV field, a Markdown table cell or a JSON
+ * string; whether text is UTF-8; and the monotonic clock elapsed times are
+ * read from.
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -90,4 +92,89 @@ void cli_shell_word(const char *s, FILE *out)
 		fputs(s, out);
 	else
 		cli_shell_quote(s, out);
+}
+
+long cli_utf8_bad(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; p[i];) {
+		unsigned c = p[i];
+		size_t n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 9;
+		if (n == 9 || c == 0xc0 || c == 0xc1 || c > 0xf4)
+			return (long)i;
+		uint32_t cp = n ? c & (0x3fu >> n) : c;
+		for (size_t k = 1; k <= n; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				return (long)i;
+			cp = cp << 6 | (p[i + k] & 0x3fu);
+		}
+		/* Overlong forms, UTF-16 surrogates, past U+10FFFF. */
+		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) ||
+		    cp > 0x10ffff)
+			return (long)i;
+		i += n + 1;
+	}
+	return -1;
+}
+
+bool cli_label_ok(const char *cmd, const char *opt, const char *label)
+{
+	long at = label ? cli_utf8_bad(label) : -1;
+	if (at < 0)
+		return true;
+	fprintf(stderr, "rcusim %s: %s: not UTF-8 text (byte %ld is 0x%02x): a run's label is text every output "
+			"(JSON, CSV, Markdown, a scenario file) can hold\n",
+		cmd, opt, at + 1, (unsigned char)label[at]);
+	return false;
+}
+
+void cli_csv_field(const char *s, FILE *out)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void cli_md_cell(const char *s, FILE *out)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("<br>", out);
+		else if (*s != '\r')
+			fputc(*s, out);
+	}
+}
+
+void cli_json_str(const char *s, FILE *out)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		long bad = cli_utf8_bad((const char *)p);
+		if (bad == 0) {
+			fputs("\\ufffd", out); /* a byte that is no UTF-8: U+FFFD, as a decoder would */
+			continue;
+		}
+		/* The valid run up to the next bad byte, escaped where JSON says. */
+		const unsigned char *end = bad > 0 ? p + bad : p + strlen((const char *)p);
+		for (; p < end; p++) {
+			if (*p == '"' || *p == '\\')
+				fprintf(out, "\\%c", *p);
+			else if (*p < 0x20)
+				fprintf(out, "\\u%04x", *p);
+			else
+				fputc(*p, out);
+		}
+		p--;
+	}
+	fputc('"', out);
 }

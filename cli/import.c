@@ -384,6 +384,8 @@ int cmd_import(int argc, char **argv)
 			trace = argv[i];
 		}
 	}
+	if (!cli_label_ok("import", "--label", label))
+		return EXIT_USAGE;
 	if (!trace) {
 		fprintf(stderr, "rcusim import: no trace given\n%s", import_usage);
 		return EXIT_USAGE;

@@ -96,13 +96,24 @@ int cli_apply_set(sim_params *p, const cli_set *s, char *err, size_t errlen)
 	if (s->name)
 		return sim_params_set_value(p, s->name, s->value, s->origin, err, errlen);
 	if (s->cmdline) {
-		char ignored[4096];
-		int rc = rcusim_set_cmdline(p, s->value, s->origin, ignored, sizeof(ignored), err, errlen);
+		char ignored[4096], warn[4096];
+		int rc = rcusim_set_cmdline(p, s->value, s->origin, ignored, sizeof(ignored), warn,
+					    sizeof(warn), err, errlen);
 		if (!rc && ignored[0])
 			fprintf(stderr, "rcusim: %s: not modelled, left out: %s\n", s->origin, ignored);
+		for (const char *w = warn; !rc && *w;) {
+			size_t l = strcspn(w, "\n");
+			fprintf(stderr, "rcusim: warning: %.*s\n", (int)l, w);
+			w += l + (w[l] == '\n');
+		}
 		return rc;
 	}
 	int rc = rcusim_set(p, s->value, s->origin, err, errlen);
+	if (rc == RCUSIM_KP_KEPT) {
+		fprintf(stderr, "rcusim: warning: %s\n", err);
+		err[0] = 0;
+		return 0;
+	}
 	return rc == RCUSIM_KP_UNMODELLED ? SIM_EINPUT : rc;
 }
 

@@ -355,7 +355,7 @@ static int apply_config(probe *pr)
 /* /proc/cmdline, the kernel's part (before " -- "), as --cmdline maps it. */
 static int probe_cmdline(probe *pr)
 {
-	char v[8192], ignored[4096];
+	char v[8192], ignored[4096], warn[4096];
 	int rc = read_value(pr, "/proc/cmdline", v, sizeof(v));
 	if (rc)
 		return note(&pr->unread, &pr->unread_len, "the command line: %s/proc/cmdline: %s", pr->root,
@@ -367,10 +367,16 @@ static int probe_cmdline(probe *pr)
 		*init = 0;
 	else if (!strncmp(v, "-- ", 3))
 		v[0] = 0;
-	ignored[0] = 0;
-	if ((rc = rcusim_set_cmdline(pr->p, v, "/proc/cmdline", ignored, sizeof(ignored), pr->err,
-				     sizeof(pr->err))))
+	ignored[0] = warn[0] = 0;
+	if ((rc = rcusim_set_cmdline(pr->p, v, "/proc/cmdline", ignored, sizeof(ignored), warn,
+				     sizeof(warn), pr->err, sizeof(pr->err))))
 		return rc;
+	for (const char *w = warn; *w;) {
+		size_t l = strcspn(w, "\n");
+		if (note(&pr->unmodelled, &pr->unmodelled_len, "%.*s", (int)l, w))
+			return SIM_ENOMEM;
+		w += l + (w[l] == '\n');
+	}
 	if (ignored[0] && note(&pr->unmodelled, &pr->unmodelled_len,
 			       "/proc/cmdline, not modelled or not about RCU: %s", ignored))
 		return SIM_ENOMEM;
@@ -469,7 +475,10 @@ static int probe_module(probe *pr, const char *mod)
 		}
 		char err[1024];
 		int r = rcusim_set(pr->p, kp, rel, err, sizeof(err));
-		if (r == RCUSIM_KP_UNMODELLED || r == SIM_EINPUT) {
+		if (r == RCUSIM_KP_KEPT) {
+			if (note(&pr->unmodelled, &pr->unmodelled_len, "%s", err))
+				rc = SIM_ENOMEM;
+		} else if (r == RCUSIM_KP_UNMODELLED || r == SIM_EINPUT) {
 			if (note(&pr->unmodelled, &pr->unmodelled_len, "%s = %s: %s", file, v,
 				 r == RCUSIM_KP_UNMODELLED ? "not modelled" : "not a parameter rcusim maps"))
 				rc = SIM_ENOMEM;

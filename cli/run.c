@@ -516,6 +516,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "rcusim run: no scenario file given\n%s", run_usage);
 		goto out;
 	}
+	if (!cli_label_ok("run", "--label", req.label))
+		goto out;
 	if (!req.trace && (req.trace_format || req.trace_window || req.trace_cpus)) {
 		fprintf(stderr, "rcusim run: --trace-format, --trace-window and --trace-cpus need --trace FILE\n");
 		goto out;

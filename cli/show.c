@@ -29,7 +29,10 @@ static const char show_usage[] =
 	"simulated and wall time). [scenario] name keeps the run's scenario name.\n"
 	"--all lists every other parameter too, at its default, as a comment.\n"
 	"`rcusim run` of the output repeats the run: the same results, bit for\n"
-	"bit, with this rcusim's version. A path (workload.trace_file) is given\n"
+	"bit, with this rcusim's version; a value no scenario file can hold (a\n"
+	"line break, or a ';' or '#' after a blank) is a comment, said on stderr.\n"
+	"A run imported from a trace (rcusim import) is shown as comments only: no\n"
+	"scenario repeats it. A path (workload.trace_file) is given\n"
 	"absolute (resolved from where the run was started). Runs recorded before rcusim kept\n"
 	"origins (its databases from before December 2026) show none.\n";
 
@@ -56,14 +59,50 @@ static bool has_origins(sqlite3 *h)
 	return yes;
 }
 
+/* Print @s in a comment line: its control characters escaped (\\n, \\t,
+ * \\xHH) so that the comment stays one line. */
+static void comment_text(const char *s)
+{
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '\n')
+			fputs("\\n", stdout);
+		else if (*c == '\t')
+			fputs("\\t", stdout);
+		else if (*c < 0x20 || *c == 0x7f)
+			printf("\\x%02x", *c);
+		else
+			putchar(*c);
+	}
+}
+
+/* Does "key = @v" read back as @v (sim/ini.c)? Not with a line break, a
+ * blank at either end (trimmed), or a ';' or '#' at its start or after a
+ * blank (a comment starts there). */
+static bool ini_value_ok(const char *v)
+{
+	size_t n = strlen(v);
+	if (!n || strchr(" \t", v[0]) || strchr(" \t\r", v[n - 1]))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] == '\n' || v[i] == '\r')
+			return false;
+		if ((v[i] == ';' || v[i] == '#') && (i == 0 || v[i - 1] == ' ' || v[i - 1] == '\t'))
+			return false;
+	}
+	return true;
+}
+
 /* The line "key = value" and its comment, the comment aligned; whole,
  * however long the value. */
 static void line(const char *lead, const char *key, const char *value, const char *comment)
 {
 	size_t n = strlen(lead) + strlen(key) + 3 + strlen(value);
-	printf("%s%s = %s", lead, key, value);
-	if (comment)
-		printf("%*s ; %s", n < 40 ? (int)(40 - n) : 0, "", comment);
+	printf("%s%s = ", lead, key);
+	comment_text(value); /* only a value that reads back is written uncommented */
+	if (comment) {
+		printf("%*s ; ", n < 40 ? (int)(40 - n) : 0, "");
+		comment_text(comment);
+	}
 	putchar('\n');
 }
 
@@ -79,8 +118,9 @@ static char *trace_path(const char *f, const char *origin)
 	return abs ? abs : strdup(joined);
 }
 
-static int show(sqlite3 *h, const char *db_path, long long id, bool all)
+static int show(rec_db *db, const char *db_path, long long id, bool all)
 {
+	sqlite3 *h = rec_handle(db);
 	sqlite3_stmt *st = NULL;
 	int status = EXIT_IO;
 	shown *rows = NULL;
@@ -102,13 +142,35 @@ static int show(sqlite3 *h, const char *db_path, long long id, bool all)
 	char scen[512], sim[32], dur[32], events[32];
 	snprintf(scen, sizeof(scen), "%s", (const char *)sqlite3_column_text(st, 0));
 	const char *label = (const char *)sqlite3_column_text(st, 3);
+	bool measured = !strcmp((const char *)sqlite3_column_text(st, 1), "measured");
 	cli_fmt_ns((double)sqlite3_column_int64(st, 6), sim, sizeof(sim));
 	cli_fmt_ns((double)sqlite3_column_int64(st, 5), dur, sizeof(dur));
 	cli_fmt_count((double)sqlite3_column_int64(st, 7), events, sizeof(events));
-	printf("; run %lld of %s: scenario %s, policy %s, seed %lld%s%s%s, %s\n", id, db_path, scen,
-	       (const char *)sqlite3_column_text(st, 1), (long long)sqlite3_column_int64(st, 2),
-	       label ? ", label \"" : "", label ? label : "", label ? "\"" : "",
-	       (const char *)sqlite3_column_text(st, 4));
+	/* Its status as `rcusim runs` gives it: 'running' with its process
+	 * gone is lost. */
+	char status_s[16];
+	snprintf(status_s, sizeof(status_s), "%s", (const char *)sqlite3_column_text(st, 4));
+	{
+		rec_run_row *rr = NULL;
+		size_t nr = 0;
+		int64_t rid = id;
+		char serr[256];
+		if (!rec_select_runs(db, &rid, 1, &rr, &nr, serr, sizeof(serr)) && nr == 1)
+			snprintf(status_s, sizeof(status_s), "%s", rr[0].status);
+		free(rr);
+	}
+	printf("; run %lld of ", id);
+	comment_text(db_path);
+	printf(": scenario ");
+	comment_text(scen);
+	printf(", policy %s, seed %lld", (const char *)sqlite3_column_text(st, 1),
+	       (long long)sqlite3_column_int64(st, 2));
+	if (label) {
+		printf(", label \"");
+		comment_text(label);
+		printf("\"");
+	}
+	printf(", %s\n", status_s);
 	printf("; rcusim %s, started %s%s%s; %s simulated of %s", (const char *)sqlite3_column_text(st, 10),
 	       (const char *)sqlite3_column_text(st, 9), sqlite3_column_text(st, 11) ? " on " : "",
 	       sqlite3_column_text(st, 11) ? (const char *)sqlite3_column_text(st, 11) : "", sim, dur);
@@ -152,6 +214,22 @@ static int show(sqlite3 *h, const char *db_path, long long id, bool all)
 	bool any_origin = false;
 	for (size_t i = 0; i < n; i++)
 		any_origin |= rows[i].origin != NULL;
+	if (measured) {
+		/* rcusim import's: a real machine's trace, no scenario to run. */
+		printf("; A run imported from a trace (rcusim import): its recorded values, as comments; no "
+		       "scenario of rcusim repeats it.\n");
+		for (size_t i = 0; i < n; i++) {
+			printf("; %s = ", rows[i].name);
+			comment_text(rows[i].value);
+			if (rows[i].origin) {
+				printf(" ; ");
+				comment_text(rows[i].origin);
+			}
+			putchar('\n');
+		}
+		status = ferror(stdout) ? EXIT_IO : 0;
+		goto out;
+	}
 	printf("; %s`rcusim run` of this file repeats the run.\n",
 	       any_origin ? "Every value that is not its default, with where it came from; "
 			  : "Every value that is not its default (this run's database kept no origins); ");
@@ -167,6 +245,34 @@ static int show(sqlite3 *h, const char *db_path, long long id, bool all)
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].origin ? strcmp(rows[i].origin, "default") : true)
 			(void)sim_params_set_value(p, rows[i].name, rows[i].value, "show", err, sizeof(err));
+	/* Which of them the run did not read: those the knobs say apply to
+	 * nothing, and those the model refuses once they are the scenario's
+	 * own, as they are in this output (a preset's rcu.lazy with no CPU
+	 * offloaded). Each is reset to its default, as its comment leaves it,
+	 * and the rest asked again. */
+	bool unread[P_COUNT] = { false };
+	for (int round = 0; round < P_COUNT; round++) {
+		bool changed = false;
+		for (size_t k = 0; k < P_COUNT; k++)
+			if (!strcmp(sim_params_origin(p, k), "show") && !rcusim_param_applies(p, k)) {
+				unread[k] = changed = true;
+				(void)sim_params_set_value(p, rcusim_params[k].name, rcusim_params[k].def, "default", err,
+							   sizeof(err));
+			}
+		if (changed)
+			continue;
+		if (rcusim_validate(p, err, sizeof(err)) == SIM_EINPUT && !strncmp(err, "show: ", 6)) {
+			char name[128];
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(err + 6, ": "), err + 6);
+			int k = sim_params_index(p, name);
+			if (k >= 0 && !strcmp(sim_params_origin(p, (size_t)k), "show")) {
+				unread[k] = true;
+				(void)sim_params_set_value(p, name, rcusim_params[k].def, "default", err, sizeof(err));
+				continue;
+			}
+		}
+		break;
+	}
 	/* The registry's order, section by section. */
 	char section[64] = "";
 	for (size_t k = 0; k < P_COUNT; k++) {
@@ -193,11 +299,19 @@ static int show(sqlite3 *h, const char *db_path, long long id, bool all)
 		const char *v = tp ? tp : scen_name ? scen : s->value;
 		char why[600];
 		snprintf(why, sizeof(why), "%s, not read in this run", s->origin ? s->origin : "origin not recorded");
-		if (scen_name)
+		if (!dflt && !ini_value_ok(v)) {
+			/* No scenario file holds it: said, never written broken. */
+			printf("; %s = ", dot + 1);
+			comment_text(v);
+			printf(" ; cannot be written in a scenario file (a line break, a blank at an end, or a ';' "
+			       "or '#' after a blank)\n");
+			fprintf(stderr, "rcusim show: run %lld: %s: its value cannot be written in a scenario file; "
+					"`rcusim run` of this output differs there\n", id, d->name);
+		} else if (scen_name)
 			line("", dot + 1, v, "the run's scenario name (scenario.name was auto)");
 		else if (dflt)
 			line("; ", dot + 1, v, "default");
-		else if (!rcusim_param_applies(p, k))
+		else if (unread[k])
 			line("; ", dot + 1, v, why);
 		else
 			line("", dot + 1, v, s->origin ? s->origin : "origin not recorded");
@@ -211,7 +325,9 @@ static int show(sqlite3 *h, const char *db_path, long long id, bool all)
 		if (!header)
 			printf("\n; Recorded, but not a parameter of this rcusim:\n");
 		header = true;
-		printf("; %s = %s\n", rows[i].name, rows[i].value);
+		printf("; %s = ", rows[i].name);
+		comment_text(rows[i].value);
+		putchar('\n');
 	}
 	status = ferror(stdout) ? EXIT_IO : 0;
 	goto out;
@@ -267,7 +383,7 @@ int cmd_show(int argc, char **argv)
 	int status = cli_open_db(db_path, true, &db);
 	if (status)
 		return status;
-	status = show(rec_handle(db), db_path, id, all);
+	status = show(db, db_path, id, all);
 	rec_close(db);
 	return status;
 }

@@ -188,6 +188,104 @@ void sweep_free(sweep *s)
 	free(s->manifest);
 }
 
+/* What a value @text of @key (an rcusim or a mapped kernel parameter) sets,
+ * into @buf: the rcusim parameter and its parsed value ("rcu.blimit 5 5"
+ * for rcutree.blimit=0x5 as for rcu.blimit=5), so that two spellings of one
+ * value compare equal; "" if @text is no value of @key (the runs' check
+ * says so later). */
+static void value_id(const char *key, const char *text, char *buf, size_t len)
+{
+	sim_params *p;
+	char asg[1024], err[1024];
+	buf[0] = 0;
+	if (sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)))
+		return;
+	snprintf(asg, sizeof(asg), "%s=%s", key, text);
+	const char *target = rcusim_kernel_param_target(key);
+	int k = sim_params_index(p, target ? target : key);
+	if (k >= 0 && !rcusim_set(p, asg, "--vary", err, sizeof(err))) {
+		const sim_param_def *def = sim_params_def(p, (size_t)k);
+		const char *v = sim_params_text(p, (size_t)k);
+		int64_t i;
+		double d;
+		bool a;
+		char why[256];
+		if (!sim_param_parse(def, v, &i, &d, &a, why, sizeof(why))) {
+			if (a || def->type == SIM_P_STRING)
+				snprintf(buf, len, "%s %s", def->name, a ? "auto" : v);
+			else
+				snprintf(buf, len, "%s %lld %.17g", def->name, (long long)i, d);
+		}
+	}
+	sim_params_destroy(p);
+}
+
+/* The rcusim parameter that @kv ("KEY=VALUE" or a KEY) sets, into @buf:
+ * a kernel parameter's target, else the key (blanks around it dropped). */
+static void set_target(const char *kv, char *buf, size_t len)
+{
+	size_t kl = strcspn(kv, "=");
+	while (*kv == ' ' || *kv == '\t') {
+		kv++;
+		kl--;
+	}
+	while (kl && (kv[kl - 1] == ' ' || kv[kl - 1] == '\t'))
+		kl--;
+	snprintf(buf, len, "%.*s", (int)kl, kv);
+	const char *t = rcusim_kernel_param_target(buf);
+	if (t)
+		snprintf(buf, len, "%s", t);
+}
+
+/* Do the options that set a parameter of every run set each parameter
+ * once? --vary, --set, --seeds (scenario.seed) and --duration
+ * (scenario.duration): one of them would silently override the other, and
+ * a run's label would name a value it did not run with. 0 or EXIT_USAGE
+ * (message printed). */
+static int sweep_fit(const sweep *s)
+{
+	size_t n = (size_t)s->nvary + s->nsets + 2, m = 0;
+	struct claim {
+		char target[128];
+		const char *opt, *arg;
+	} *c = calloc(n, sizeof(*c));
+	if (!c) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		return EXIT_IO;
+	}
+	for (int q = 0; q < s->nvary; q++) {
+		set_target(s->vary[q].key, c[m].target, sizeof(c[m].target));
+		c[m].opt = "--vary";
+		c[m++].arg = s->vary[q].arg;
+	}
+	for (size_t q = 0; q < s->nsets; q++) {
+		set_target(s->sets[q], c[m].target, sizeof(c[m].target));
+		c[m].opt = "--set";
+		c[m++].arg = s->sets[q];
+	}
+	if (s->seeds) {
+		snprintf(c[m].target, sizeof(c[m].target), "scenario.seed");
+		c[m].opt = "--seeds";
+		c[m++].arg = s->seeds;
+	}
+	if (s->duration) {
+		snprintf(c[m].target, sizeof(c[m].target), "scenario.duration");
+		c[m].opt = "--duration";
+		c[m++].arg = s->duration;
+	}
+	int status = 0;
+	for (size_t a = 0; a < m && !status; a++)
+		for (size_t b = a + 1; b < m && !status; b++)
+			if (!strcmp(c[a].target, c[b].target)) {
+				fprintf(stderr, "rcusim sweep: %s %s and %s %s both set %s: parameters that do not fit "
+						"together (give each parameter once)\n",
+					c[a].opt, c[a].arg, c[b].opt, c[b].arg, c[a].target);
+				status = EXIT_USAGE;
+			}
+	free(c);
+	return status;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -205,6 +303,9 @@ static int parse_vary(sweep *s, const char *v)
 			SWEEP_MAX_VARY, v);
 		return EXIT_USAGE;
 	}
+	/* Each value goes into its runs' labels. */
+	if (!cli_label_ok("sweep", "--vary", v))
+		return EXIT_USAGE;
 	sweep_vary *x = &s->vary[s->nvary++];
 	x->arg = v;
 	snprintf(x->key, sizeof(x->key), "%.*s", (int)(eq - v), v);
@@ -266,7 +367,26 @@ static int parse_vary(sweep *s, const char *v)
 			return EXIT_USAGE;
 		}
 	free(sorted);
-	return 0;
+	/* Two spellings of one value (5 and 0x5, n and off) would make the
+	 * same runs under two labels. */
+	char (*ids)[256] = calloc((size_t)x->n, sizeof(*ids));
+	if (!ids) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		return EXIT_IO;
+	}
+	int status = 0;
+	for (int k = 0; k < x->n && !status; k++) {
+		value_id(x->key, x->values[k], ids[k], sizeof(ids[k]));
+		for (int q = 0; q < k && !status && ids[k][0]; q++)
+			if (!strcmp(ids[q], ids[k])) {
+				fprintf(stderr, "rcusim sweep: --vary %s: %s and %s are one value of %s: parameters that "
+						"do not fit together (the same runs under two labels)\n",
+					v, x->values[q], x->values[k], strtok(ids[k], " "));
+				status = EXIT_USAGE;
+			}
+	}
+	free(ids);
+	return status;
 }
 
 /* A positive integer option value, or false (message printed). */
@@ -452,6 +572,8 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 				"the nodes running the tasks share\n", name);
 		return EXIT_USAGE;
 	}
+	if ((rc = sweep_fit(s)))
+		return rc;
 	if (!s->nmetrics) {
 		s->metrics[s->nmetrics++] = "softirq.run_max_ns";
 		s->metrics[s->nmetrics++] = "cb.qlen_total_max";

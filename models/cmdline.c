@@ -3,7 +3,9 @@
  * cmdline.c - the kernel's boot parameters mapped to rcusim's (cmdline.h).
  * Names and value syntax: Documentation/admin-guide/kernel-parameters.txt
  * of 6.12; booleans as the kernel's kstrtobool() reads them
- * (lib/kstrtox.c: 1/y/Y/t/T/on true, 0/n/N/f/F/off false, nothing true);
+ * (lib/kstrtox.c: 1/y/Y/t/T/on true, 0/n/N/f/F/off false; a bool module
+ * parameter with no "=" true, with "=" and nothing refused and left as it
+ * was); words split and unquoted as next_arg() (lib/cmdline.c) does;
  * jiffies, seconds and milliseconds where the kernel takes them.
  */
 #include <errno.h>
@@ -228,9 +230,11 @@ void rcusim_param_suggest(const char *key, char *buf, size_t len)
 }
 
 /* rcusim_set(), and *@unknown: the key is neither rcusim's nor mapped,
- * its section (before the first '.') not one of rcusim's. */
-static int set_one(sim_params *p, const char *assignment, const char *origin, char *err, size_t errlen,
-		   bool *unknown)
+ * its section (before the first '.') not one of rcusim's. @unquote: strip
+ * one pair of double quotes around the value (--set; a command line's
+ * words come unquoted by next_arg()). */
+static int set_one(sim_params *p, const char *assignment, const char *origin, bool unquote, char *err,
+		   size_t errlen, bool *unknown)
 {
 	*unknown = false;
 	char key[128], val[512], org[192], v[600];
@@ -267,7 +271,7 @@ static int set_one(sim_params *p, const char *assignment, const char *origin, ch
 			return SIM_EINPUT;
 		}
 		/* The kernel strips one pair of double quotes. */
-		if (vl >= 2 && vs[0] == '"' && vs[vl - 1] == '"') {
+		if (unquote && vl >= 2 && vs[0] == '"' && vs[vl - 1] == '"') {
 			vs++;
 			vl -= 2;
 		}
@@ -338,6 +342,16 @@ static int set_one(sim_params *p, const char *assignment, const char *origin, ch
 		break;
 	case KV_BOOL:
 	case KV_ONOFF:
+		/* "KEY=" hands kstrtobool() an empty string: -EINVAL, and the
+		 * kernel boots with the parameter as it was (parse_args() only
+		 * prints "`' invalid for parameter", kernel/params.c 6.12; an
+		 * __setup() handler such as nohz='s returns 0, unhandled). */
+		if (x && !*x) {
+			snprintf(err, errlen, "%s: %s=: an empty value is no boolean to the kernel (kstrtobool(\"\") "
+					      "is -EINVAL): it ignores the word and %s keeps its value",
+				 origin, key, kp->rcusim);
+			return RCUSIM_KP_KEPT;
+		}
 		if ((b = kbool(x)) < 0 || (kp->kind == KV_ONOFF && !x)) {
 			snprintf(err, errlen, "%s: %s=%s: the kernel takes a boolean here (kstrtobool: 1/y/on, 0/n/off)",
 				 origin, key, x ? x : "");
@@ -382,16 +396,59 @@ static int set_one(sim_params *p, const char *assignment, const char *origin, ch
 int rcusim_set(sim_params *p, const char *assignment, const char *origin, char *err, size_t errlen)
 {
 	bool unknown;
-	return set_one(p, assignment, origin, err, errlen, &unknown);
+	return set_one(p, assignment, origin, true, err, errlen, &unknown);
+}
+
+/* Append line @msg to @buf (room @len), as far as it fits. */
+static void add_line(char *buf, size_t len, const char *msg)
+{
+	size_t used = strlen(buf);
+	if (used + 1 < len)
+		snprintf(buf + used, len - used, "%s%s", used ? "\n" : "", msg);
+}
+
+/* next_arg() (lib/cmdline.c 6.12) on the word @w (blanks outside quotes
+ * already split off): a leading '"' of the word and one of the value are
+ * dropped, with the word's last character if it is a '"'. The key into
+ * *@param, the value into *@val (NULL: no '='), both pointing into @w,
+ * which is changed. */
+static void next_arg(char *w, char **param, char **val)
+{
+	size_t equals = 0, i = strlen(w);
+	bool quoted = false;
+	if (*w == '"') {
+		w++;
+		i--;
+		quoted = true;
+	}
+	for (size_t k = 0; k < i; k++)
+		if (!equals && w[k] == '=')
+			equals = k;
+	*param = w;
+	*val = NULL;
+	if (equals) {
+		w[equals] = 0;
+		*val = w + equals + 1;
+		if (**val == '"') {
+			(*val)++;
+			if (w[i - 1] == '"')
+				w[i - 1] = 0;
+		}
+	}
+	if (quoted && i > 0 && w[i - 1] == '"')
+		w[i - 1] = 0;
 }
 
 int rcusim_set_cmdline(sim_params *p, const char *cmdline, const char *origin, char *ignored,
-		       size_t ilen, char *err, size_t errlen)
+		       size_t ilen, char *warn, size_t wlen, char *err, size_t errlen)
 {
-	char word[1024];
+	char word[1024], asg[1024], nohz_full[1024] = "", msg[1024 + 300];
+	bool nohz_full_seen = false;
 	size_t used = 0;
 	if (ilen)
 		ignored[0] = 0;
+	if (wlen)
+		warn[0] = 0;
 	const char *s = cmdline;
 	for (;;) {
 		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
@@ -414,20 +471,46 @@ int rcusim_set_cmdline(sim_params *p, const char *cmdline, const char *origin, c
 			return SIM_EINPUT;
 		}
 		word[n] = 0;
-		if (!strcmp(word, "--"))
+		char *param, *val;
+		next_arg(word, &param, &val);
+		if (!val && !strcmp(param, "--"))
 			break; /* the rest is init's */
+		/* A second nohz_full= that differs is refused by
+		 * housekeeping_setup() (kernel/sched/isolation.c 6.12): "nohz_full=
+		 * must match isolcpus=", and the first stays. */
+		const kparam *kp = kparam_find(param);
+		if (kp && kp->kind == KV_NOHZ_FULL && val && *val) {
+			if (nohz_full_seen) {
+				if (strcmp(val, nohz_full)) {
+					snprintf(msg, sizeof(msg), "%s: %s=%s: a second nohz_full=, refused as the "
+								   "kernel refuses it (\"Housekeeping: nohz_full= "
+								   "must match isolcpus=\"): the first, nohz_full=%s, stays",
+						 origin, param, val, nohz_full);
+					add_line(warn, wlen, msg);
+				}
+				continue;
+			}
+			nohz_full_seen = true;
+			snprintf(nohz_full, sizeof(nohz_full), "%s", val);
+		}
+		snprintf(asg, sizeof(asg), "%s%s%s", param, val ? "=" : "", val ? val : "");
 		bool unknown;
-		int rc = set_one(p, word, origin, err, errlen, &unknown);
+		int rc = set_one(p, asg, origin, false, err, errlen, &unknown);
 		if (rc == RCUSIM_KP_UNMODELLED || (rc == SIM_EINPUT && unknown)) {
 			/* Not rcusim's business: listed, not fatal. */
-			size_t wl = strcspn(word, "=");
+			size_t wl = strlen(param);
 			if (used + wl + 2 < ilen) {
 				if (used)
 					ignored[used++] = ' ';
-				memcpy(ignored + used, word, wl);
+				memcpy(ignored + used, param, wl);
 				used += wl;
 				ignored[used] = 0;
 			}
+			continue;
+		}
+		if (rc == RCUSIM_KP_KEPT) {
+			add_line(warn, wlen, err);
+			err[0] = 0;
 			continue;
 		}
 		if (rc)
