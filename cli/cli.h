@@ -161,6 +161,11 @@ void cli_note_status(const char *db_path, const rec_run_row *row);
 
 /* The folder of the gnuplot scripts (see figures.c). */
 const char *cli_plots_dir(void);
+/* A folder of rcusim's data (plots, scenarios) into @out: for an installed
+ * rcusim, @rel from the executable's folder (bin/../share/rcusim/...),
+ * absolute, where it holds @marker (0); else @src, the source tree's
+ * (-1). */
+int cli_data_dir(const char *rel, const char *src, const char *marker, char *out, size_t len);
 /* Write @s to @f as a gnuplot single-quoted string ('' for '), one line:
  * the only way text reaches a generated gnuplot script. */
 void cli_gp_string(FILE *f, const char *s);

@@ -24,6 +24,28 @@
 #define RCUSIM_PLOTS_REL "../share/rcusim/plots"
 #endif
 
+int cli_data_dir(const char *rel, const char *src, const char *marker, char *out, size_t len)
+{
+	char self[PATH_MAX], dir[2 * PATH_MAX], probe[3 * PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(dir, sizeof(dir), "%s/%s", self, rel);
+			snprintf(probe, sizeof(probe), "%s/%s", dir, marker);
+			if (!access(probe, R_OK)) {
+				char real[PATH_MAX];
+				snprintf(out, len, "%s", realpath(dir, real) ? real : dir);
+				return 0;
+			}
+		}
+	}
+	snprintf(out, len, "%s", src);
+	return -1;
+}
+
 /* The folder holding the gnuplot scripts: $RCUSIM_PLOTS; else, for an
  * installed rcusim, RCUSIM_PLOTS_REL from the folder of the executable
  * (PREFIX/bin/../share/rcusim/plots); else the source tree's plots/, where
@@ -34,23 +56,8 @@ const char *cli_plots_dir(void)
 	const char *e = getenv("RCUSIM_PLOTS");
 	if (e && *e)
 		return e;
-	if (found[0])
-		return found;
-	char self[PATH_MAX], probe[PATH_MAX + 96];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = 0;
-		char *slash = strrchr(self, '/');
-		if (slash) {
-			*slash = 0;
-			snprintf(probe, sizeof(probe), "%s/%s/common.gp", self, RCUSIM_PLOTS_REL);
-			if (!access(probe, R_OK)) {
-				snprintf(found, sizeof(found), "%s/%s", self, RCUSIM_PLOTS_REL);
-				return found;
-			}
-		}
-	}
-	snprintf(found, sizeof(found), "%s", RCUSIM_PLOTS_DIR);
+	if (!found[0])
+		(void)cli_data_dir(RCUSIM_PLOTS_REL, RCUSIM_PLOTS_DIR, "common.gp", found, sizeof(found));
 	return found;
 }
 

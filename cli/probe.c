@@ -57,31 +57,14 @@ static const char probe_usage[] =
 #define RCUSIM_SCENARIOS_REL "../share/rcusim/scenarios"
 #endif
 
-/* The folder holding the scenarios and presets: for an installed rcusim
- * RCUSIM_SCENARIOS_REL from the executable's folder, else the source
- * tree's, absolute. */
+/* The folder holding the scenarios and presets, absolute: the installed
+ * ones, else the source tree's. */
 static void scenarios_dir(char *out, size_t len)
 {
-	char self[PATH_MAX], dir[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = 0;
-		char *slash = strrchr(self, '/');
-		if (slash) {
-			*slash = 0;
-			snprintf(dir, sizeof(dir), "%s/%s", self, RCUSIM_SCENARIOS_REL);
-			char real[PATH_MAX];
-			if (realpath(dir, real)) {
-				snprintf(dir, sizeof(dir), "%s/kernels/linux-6.12.ini", real);
-				if (!access(dir, R_OK)) {
-					snprintf(out, len, "%s", real);
-					return;
-				}
-			}
-		}
-	}
 	char real[PATH_MAX];
-	snprintf(out, len, "%s", realpath(RCUSIM_SCENARIOS_DIR, real) ? real : RCUSIM_SCENARIOS_DIR);
+	if (cli_data_dir(RCUSIM_SCENARIOS_REL, RCUSIM_SCENARIOS_DIR, "kernels/linux-6.12.ini", out, len) &&
+	    realpath(RCUSIM_SCENARIOS_DIR, real))
+		snprintf(out, len, "%s", real);
 }
 
 /* The build options probe reads, by name without CONFIG_. */
