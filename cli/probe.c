@@ -269,7 +269,7 @@ static int probe_config(probe *pr, const char *release)
 	if (more < 0)
 		return SIM_ENOMEM;
 	if (cut || t.truncated) {
-		snprintf(pr->err, sizeof(pr->err), "%s: cut short or damaged", path);
+		snprintf(pr->err, sizeof(pr->err), "%.1900s: cut short or damaged", path);
 		return SIM_EIO;
 	}
 	snprintf(pr->config_path, sizeof(pr->config_path), "%s", path + strlen(pr->root));
@@ -286,7 +286,7 @@ static bool config_y(const probe *pr, int c)
  * RCU_FANOUT_LEAF, the stall timeout, RCU_BOOST. */
 static int apply_config(probe *pr)
 {
-	char origin[PATH_MAX + 64], v[64];
+	char origin[PATH_MAX + 160], v[64];
 	int rc;
 #define FROM(c) (snprintf(origin, sizeof(origin), "%s CONFIG_%s%s%s", pr->config_path, config_names[c], \
 			  pr->config[c][0] ? "=" : " is not set", pr->config[c]),                    \
@@ -479,7 +479,7 @@ static int probe_module(probe *pr, const char *mod)
  * rcutree.enable_rcu_lazy, they apply only to offloaded CPUs. */
 static int apply_lazy(probe *pr)
 {
-	char v[16], origin[PATH_MAX + 64];
+	char v[16], origin[PATH_MAX + 160];
 	bool lazy = config_y(pr, C_RCU_LAZY) && !config_y(pr, C_RCU_LAZY_DEFAULT_OFF);
 	snprintf(origin, sizeof(origin), "%s CONFIG_RCU_LAZY=%s, CONFIG_RCU_LAZY_DEFAULT_OFF=%s",
 		 pr->config_path, pr->config[C_RCU_LAZY][0] ? pr->config[C_RCU_LAZY] : "n",
