@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -256,6 +257,95 @@ static int record_end(rec_db *db, int64_t run_id, const rec_run_result *res, con
 	return cli_exit_status(rc);
 }
 
+/* Where @path leads, for comparing with another name that need not exist
+ * yet: with @exists, the file's device and inode in *@st; else, in @out
+ * (PATH_MAX bytes), the absolute path of the file that writing @path
+ * would create (its folder resolved, a dangling symbolic link followed).
+ * false if the folder cannot be resolved. */
+static bool file_identity(const char *path, bool *exists, struct stat *st, char *out)
+{
+	char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
+	*exists = !stat(path, st);
+	if (*exists)
+		return true;
+	if (strlen(path) >= sizeof(cur))
+		return false;
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int hops = 0; hops < 40; hops++) {
+		ssize_t n = readlink(cur, link, sizeof(link) - 1);
+		char *slash = strrchr(cur, '/');
+		if (n < 0) {
+			/* Not a link: its folder resolved, and its name. */
+			const char *base = slash ? slash + 1 : cur;
+			if (slash == cur)
+				snprintf(dir, sizeof(dir), "/");
+			else if (slash)
+				snprintf(dir, sizeof(dir), "%.*s", (int)(slash - cur), cur);
+			else
+				snprintf(dir, sizeof(dir), ".");
+			char real[PATH_MAX];
+			if (!realpath(dir, real))
+				return false;
+			return snprintf(out, PATH_MAX, "%s/%s", strcmp(real, "/") ? real : "", base) <
+			       PATH_MAX;
+		}
+		link[n] = 0;
+		/* A dangling link: where it points, relative to its folder. */
+		if (link[0] == '/' || !slash)
+			snprintf(dir, sizeof(dir), "%s", link);
+		else if (snprintf(dir, sizeof(dir), "%.*s/%s", (int)(slash - cur), cur, link) >=
+			 (int)sizeof(dir))
+			return false;
+		snprintf(cur, sizeof(cur), "%s", dir);
+	}
+	return false;
+}
+
+/* Is @a the file @b, under whatever names: the same device and inode
+ * where both exist, the same resolved path where neither does? */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char ra[PATH_MAX], rb[PATH_MAX];
+	bool ea, eb;
+	if (!file_identity(a, &ea, &sa, ra) || !file_identity(b, &eb, &sb, rb))
+		return false;
+	if (ea != eb)
+		return false;
+	if (ea)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return !strcmp(ra, rb);
+}
+
+/* Would writing the --trace file of @req destroy one of the run's own
+ * files: the database, its -wal or -shm, the scenario or a file it
+ * includes (@p has read them)? Checked before anything is opened:
+ * SIM_EINPUT with the message in @err, or 0. */
+static int trace_target_check(const cli_run_req *req, const sim_params *p, char *err, size_t errlen)
+{
+	static const char *const db_suffix[] = { "", "-wal", "-shm" };
+	static const char *const db_what[] = { "the database", "the database's write-ahead log",
+					       "the database's shared-memory file" };
+	char name[PATH_MAX + 8];
+	for (size_t k = 0; k < sizeof(db_suffix) / sizeof(db_suffix[0]); k++) {
+		snprintf(name, sizeof(name), "%s%s", req->db_path, db_suffix[k]);
+		if (same_file(req->trace, name)) {
+			snprintf(err, errlen, "rcusim run: --trace %s: is %s (%s); writing the trace "
+				 "would destroy it", req->trace, db_what[k], name);
+			return SIM_EINPUT;
+		}
+	}
+	const char *f;
+	for (size_t i = 0; (f = sim_params_file(p, i)); i++)
+		if (same_file(req->trace, f)) {
+			snprintf(err, errlen, "rcusim run: --trace %s: is %s %s; writing the trace would "
+				 "destroy it", req->trace, i ? "a file the scenario includes," : "the scenario",
+				 f);
+			return SIM_EINPUT;
+		}
+	return 0;
+}
+
 /* The --trace options of @req into @o (its file not yet open): 0, or
  * SIM_EINPUT with the message in @err. */
 static int trace_opts(const cli_run_req *req, rcusim_trace_opts *o, char *err, size_t errlen)
@@ -313,7 +403,8 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	FILE *trace_out = NULL;
 	double t0 = cli_monotonic_s();
 	progress pr = { t0, t0, false, !req->quiet && isatty(STDERR_FILENO) };
-	if ((rc = load_run(req, &p, name, sizeof(name), err, sizeof(err))))
+	if ((rc = load_run(req, &p, name, sizeof(name), err, sizeof(err))) ||
+	    (req->trace && (rc = trace_target_check(req, p, err, sizeof(err)))))
 		goto input_error;
 	if ((rc = sim_metrics_create(&m))) {
 		fprintf(stderr, "rcusim: out of memory\n");

@@ -1,0 +1,94 @@
+#!/bin/sh
+# reliability_run.sh RCUSIM SRCDIR [CASE...] - a run's results and files
+# are never lost or misread (issue 46). One function per case (all of
+# them, or the CASEs named):
+#   trace_target     --trace naming the database (by any name, a hard or a
+#                    dangling symbolic link), its -wal or -shm, the scenario
+#                    or a file it includes is refused (exit 2) before
+#                    anything is opened: the database keeps every run
+#   uri_names        --db names are plain paths: file::memory: and
+#                    file:x.db?mode=memory are files of those names, for run,
+#                    import, merge and sweep; file:z.db writes no z.db
+#   read_no_files    reading commands leave no -wal or -shm beside a WAL
+#                    database (another program's, or ours)
+. "$(dirname "$0")/lib.sh"
+Q=$SRC/scenarios/queue.ini
+C=$SRC/scenarios/callrcu-small.ini
+
+trace_target() {
+	case=trace_target
+	"$RCUSIM" run "$Q" --duration 1s --db a.db --quiet >/dev/null 2>&1
+	ln a.db hard.db
+	ln -s new.db dangling
+	for t in a.db ./a.db "$T/a.db" hard.db a.db-wal a.db-shm; do
+		expect_exit 2 "$RCUSIM" run "$C" --duration 1s --db a.db --trace "$t" --quiet
+		expect_err "^rcusim run: --trace $t: is the database"
+	done
+	[ "$(q a.db "SELECT count(*) || ' ' || group_concat(status) FROM run")" = "1 complete" ] && ok ||
+		bad "a.db after the refused traces: $(q a.db 'SELECT run_id, status FROM run' 2>&1)"
+	# A database not yet made, reached through a dangling link: refused,
+	# and nothing made.
+	expect_exit 2 timeout -s KILL 20 "$RCUSIM" run "$C" --duration 1s --db new.db --trace dangling --quiet
+	expect_err_line 'rcusim run: --trace dangling: is the database (new.db); writing the trace would destroy it'
+	[ ! -e new.db ] && ok || bad "new.db made"
+	printf 'include = %s\n[scenario]\nduration = 1s\n' "$C" >inc.ini
+	cp inc.ini inc.orig
+	expect_exit 2 "$RCUSIM" run inc.ini --db b.db --trace inc.ini --quiet
+	expect_err_line 'rcusim run: --trace inc.ini: is the scenario inc.ini; writing the trace would destroy it'
+	cp "$C" c.orig
+	expect_exit 2 "$RCUSIM" run inc.ini --db b.db --trace "$C" --quiet
+	expect_err 'is a file the scenario includes'
+	cmp -s inc.ini inc.orig && cmp -s "$C" c.orig && ok || bad "a scenario file changed"
+	[ ! -e b.db ] && ok || bad "b.db made before the refusal"
+	# Another file is written as before.
+	expect_exit 0 "$RCUSIM" run inc.ini --db b.db --trace t.txt --quiet
+	grep -q '^# tracer: nop' t.txt && ok || bad "t.txt: $(head -c 200 t.txt)"
+}
+
+uri_names() {
+	case=uri_names
+	for db in 'file::memory:' 'file:x.db?mode=memory' 'file:z.db'; do
+		expect_exit 0 "$RCUSIM" run "$Q" --duration 1s --db "$db" --quiet
+		[ -f "./$db" ] && [ "$(q "./$db" 'SELECT count(*) FROM run')" = 1 ] && ok ||
+			bad "run --db '$db': no file of that name holds the run: $(ls)"
+		expect_exit 0 "$RCUSIM" runs --db "$db"
+		expect_out '^ *1  complete '
+	done
+	[ ! -e z.db ] && [ ! -e x.db ] && ok || bad "a URI was opened: $(ls)"
+	expect_exit 0 "$RCUSIM" merge 'file:m.db?mode=memory' 'file:z.db'
+	expect_out '1 runs added'
+	[ "$(q './file:m.db?mode=memory' 'SELECT count(*) FROM run')" = 1 ] && ok || bad "merge into a URI name: $(ls)"
+	expect_exit 0 "$RCUSIM" import "$SRC/tests/data/tracefs-churn-6.18-hz250.txt.gz" --db 'file::memory:'
+	[ "$(q './file::memory:' "SELECT count(*) FROM run WHERE policy = 'measured'")" = 1 ] && ok ||
+		bad "import into file::memory:: $(cat "$T/err")"
+	expect_exit 0 "$RCUSIM" sweep "$Q" --vary workload.queue_batch=1,2 --set scenario.duration=1s \
+		--db 'file:s.db?mode=memory'
+	[ "$(q './file:s.db?mode=memory' "SELECT count(*) FROM run WHERE status = 'complete'")" = 2 ] && ok ||
+		bad "sweep into a URI name: $(cat "$T/err")"
+}
+
+read_no_files() {
+	case=read_no_files
+	sqlite3 f.db 'PRAGMA journal_mode=WAL; CREATE TABLE t(a); INSERT INTO t VALUES(1);' >/dev/null
+	cp f.db f.orig
+	expect_exit 2 "$RCUSIM" runs --db f.db
+	expect_err 'not an rcusim results database'
+	[ ! -e f.db-wal ] && [ ! -e f.db-shm ] && ok || bad "runs left files beside f.db: $(ls)"
+	cmp -s f.db f.orig && ok || bad "f.db changed"
+	"$RCUSIM" run "$Q" --duration 1s --db o.db --quiet >/dev/null 2>&1
+	cp o.db o.orig
+	for cmd in runs compare show; do
+		"$RCUSIM" $cmd --db o.db >/dev/null 2>&1
+		[ ! -e o.db-wal ] && [ ! -e o.db-shm ] && ok || bad "$cmd left files beside o.db: $(ls)"
+	done
+	expect_exit 0 "$RCUSIM" merge m.db o.db
+	[ ! -e o.db-wal ] && [ ! -e o.db-shm ] && ok || bad "merge left files beside o.db: $(ls)"
+	cmp -s o.db o.orig && ok || bad "o.db changed"
+}
+
+[ $# -gt 0 ] || set -- trace_target uri_names read_no_files
+for c in "$@"; do
+	"$c"
+done
+
+finish
