@@ -61,12 +61,30 @@ typedef struct progress {
 	double t0, last;   /* wall clock at start and at the last print */
 	bool shown;        /* something was printed (clear it at the end) */
 	bool tty;          /* print progress (stderr is a terminal, no --quiet) */
+	const char *trace; /* the --trace file, or NULL */
+	const rcusim_trace_fail *trace_fail; /* its failed write, if any */
+	bool trace_said;   /* the failure has been said */
 } progress;
 
-/* At every sample: progress on a terminal. */
+/* "--trace FILE: why, at T s simulated; the trace stops there" for @pr's
+ * failed trace, on stderr. */
+static void say_trace_fail(const progress *pr, const char *more)
+{
+	fprintf(stderr, "rcusim: --trace %s: %s (writing events at %.6f s simulated); the trace stops there%s\n",
+		pr->trace, strerror(pr->trace_fail->err), (double)pr->trace_fail->at / 1e9, more);
+}
+
+/* At every sample: a trace that has just failed, said at once, and
+ * progress on a terminal. */
 static void show_progress(void *ctx, sim_time now, sim_time end, uint64_t events)
 {
 	progress *pr = ctx;
+	if (pr->trace_fail && pr->trace_fail->err && !pr->trace_said) {
+		if (pr->shown)
+			fprintf(stderr, "\r%*s\r", 78, "");
+		say_trace_fail(pr, ", the run goes on");
+		pr->trace_said = true;
+	}
 	double w = cli_monotonic_s();
 	if (!pr->tty || w - pr->t0 < 1.0 || w - pr->last < 0.5)
 		return;
@@ -346,12 +364,18 @@ static int trace_target_check(const cli_run_req *req, const sim_params *p, char 
 	return 0;
 }
 
-/* The --trace options of @req into @o (its file not yet open): 0, or
- * SIM_EINPUT with the message in @err. */
-static int trace_opts(const cli_run_req *req, rcusim_trace_opts *o, char *err, size_t errlen)
+/* The --trace options of @req into @o (its file not yet open) for a run
+ * of @p: 0, or SIM_EINPUT with the message in @err. */
+static int trace_opts(const cli_run_req *req, const sim_params *p, rcusim_trace_opts *o, char *err,
+		      size_t errlen)
 {
 	*o = (rcusim_trace_opts){ .out = NULL, .path = req->trace, .format = RCUSIM_TRACE_FTRACE,
 				  .from = 0, .to = INT64_MAX, .cpus = req->trace_cpus };
+	if (req->trace_cpus && !*req->trace_cpus) {
+		snprintf(err, errlen, "--trace-cpus \"\": no CPU named (a CPU list: 0-3,8; leave the "
+			 "option out for every CPU)");
+		return SIM_EINPUT;
+	}
 	const char *f = req->trace_format;
 	size_t n = strlen(req->trace);
 	if (!f)
@@ -370,7 +394,7 @@ static int trace_opts(const cli_run_req *req, rcusim_trace_opts *o, char *err, s
 		int64_t v[2];
 		double d;
 		bool is_auto;
-		if (!dots || dots == w || !dots[2] || (size_t)(dots - w) >= sizeof(a)) {
+		if (!dots || dots == w || !dots[2] || dots[2] == '.' || (size_t)(dots - w) >= sizeof(a)) {
 			snprintf(err, errlen, "--trace-window %s: A..B, two times with their units (1s..2s)", w);
 			return SIM_EINPUT;
 		}
@@ -382,6 +406,13 @@ static int trace_opts(const cli_run_req *req, rcusim_trace_opts *o, char *err, s
 		}
 		if (v[1] <= v[0]) {
 			snprintf(err, errlen, "--trace-window %s: the end is not after the start", w);
+			return SIM_EINPUT;
+		}
+		int64_t duration = sim_params_int(p, P_SCENARIO_DURATION);
+		if (v[0] >= duration) {
+			snprintf(err, errlen, "--trace-window %s: starts at or after the run's end "
+				 "(scenario.duration = %s): the trace would hold no event", w,
+				 sim_params_text(p, P_SCENARIO_DURATION));
 			return SIM_EINPUT;
 		}
 		o->from = v[0];
@@ -400,9 +431,10 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	rcusim_sim *sim = NULL;
 	beat hb = { 0 };
 	rcusim_trace_opts topts;
+	rcusim_trace_fail tfail = { 0, 0 };
 	FILE *trace_out = NULL;
 	double t0 = cli_monotonic_s();
-	progress pr = { t0, t0, false, !req->quiet && isatty(STDERR_FILENO) };
+	progress pr = { t0, t0, false, !req->quiet && isatty(STDERR_FILENO), req->trace, &tfail, false };
 	if ((rc = load_run(req, &p, name, sizeof(name), err, sizeof(err))) ||
 	    (req->trace && (rc = trace_target_check(req, p, err, sizeof(err)))))
 		goto input_error;
@@ -416,7 +448,7 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	if ((rc = rcusim_prepare(p, m, cli_stop_flag(), show_progress, &pr, &sim, err, sizeof(err))))
 		goto input_error;
 	/* The --trace options checked before the file is touched. */
-	if (req->trace && ((rc = trace_opts(req, &topts, err, sizeof(err))) ||
+	if (req->trace && ((rc = trace_opts(req, p, &topts, err, sizeof(err))) ||
 			   (rc = rcusim_trace(sim, &topts, err, sizeof(err)))))
 		goto input_error;
 	if ((rc = rec_open(&db, req->db_path, err, sizeof(err)))) {
@@ -431,6 +463,7 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 			goto out;
 		}
 		topts.out = trace_out;
+		topts.fail = &tfail;
 		if ((rc = rcusim_trace(sim, &topts, err, sizeof(err)))) {
 			fprintf(stderr, "%s\n", err);
 			status = cli_exit_status(rc);
@@ -454,6 +487,14 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	rcusim_outcome o = { 0 };
 	rc = rcusim_run(sim, &o, err, sizeof(err));
 	beat_stop(&hb);
+	/* The trace closed while the stop signals are still caught: a reader
+	 * of it gone is its EPIPE, not a SIGPIPE that kills the process. */
+	if (trace_out) {
+		errno = 0;
+		if (fclose(trace_out) && !tfail.err)
+			tfail = (rcusim_trace_fail){ errno ? errno : EIO, o.sim_end_ns };
+		trace_out = NULL;
+	}
 	if (pr.shown)
 		fprintf(stderr, "\r%*s\r", 78, "");
 	rec_run_result res = { "complete", o.sim_end_ns, o.events, cli_monotonic_s() - t0 };
@@ -481,6 +522,15 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	if (run_id_out)
 		*run_id_out = run_id;
 	status = o.end == RCUSIM_ABORTED ? 128 + (int)*cli_stop_flag() : 0;
+	if (tfail.err) {
+		/* The run's results stand; its trace is cut. A signal that
+		 * stopped the run says so in the status, else the I/O error. */
+		char more[96];
+		snprintf(more, sizeof(more), "; run %lld is recorded %s", (long long)run_id, res.status);
+		say_trace_fail(&pr, more);
+		if (!status)
+			status = EXIT_IO;
+	}
 	goto out;
 input_error:
 	/* Bad input (exit 2), or no memory to read it (3). */

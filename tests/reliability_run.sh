@@ -11,6 +11,13 @@
 #                    import, merge and sweep; file:z.db writes no z.db
 #   read_no_files    reading commands leave no -wal or -shm beside a WAL
 #                    database (another program's, or ours)
+#   trace_errors     a --trace write that fails (a full disk, a reader of the
+#                    pipe gone) is said with its errno as it happens; the
+#                    run's results stand (complete, or aborted by a signal),
+#                    exit 3
+#   trace_options    malformed --trace-window, an empty --trace-cpus and a
+#                    window after the run's end are refused (exit 2); a
+#                    window closed before a SIGKILL is in the file whole
 . "$(dirname "$0")/lib.sh"
 Q=$SRC/scenarios/queue.ini
 C=$SRC/scenarios/callrcu-small.ini
@@ -86,7 +93,65 @@ read_no_files() {
 	cmp -s o.db o.orig && ok || bad "o.db changed"
 }
 
-[ $# -gt 0 ] || set -- trace_target uri_names read_no_files
+trace_errors() {
+	case=trace_errors
+	# A full disk under the trace: said with its errno while the run runs
+	# (the run is stopped once it is said, and is aborted by that signal).
+	"$RCUSIM" run "$C" --duration 3000s --db e.db --trace /dev/full --quiet >/dev/null 2>e.err &
+	bg=$!
+	i=0
+	while ! grep -q 'No space left on device' e.err && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -0 $bg 2>/dev/null && ok || bad "the write error was not said while the run ran: $(cat e.err)"
+	grep -q '^rcusim: --trace /dev/full: No space left on device (writing events at [0-9.]* s simulated); the trace stops there, the run goes on$' e.err &&
+		ok || bad "the error as it happened: $(cat e.err)"
+	kill -TERM $bg
+	wait $bg
+	rc=$?
+	bg=
+	[ $rc -eq 143 ] && [ "$(q e.db 'SELECT status FROM run')" = aborted ] && ok ||
+		bad "stopped run: exit $rc, $(q e.db 'SELECT status FROM run'): $(cat e.err)"
+	# To its end: complete, with its results, exit 3 with the cause.
+	expect_exit 3 "$RCUSIM" run "$C" --duration 2s --db e2.db --trace /dev/full --quiet
+	expect_err '^rcusim: --trace /dev/full: No space left on device \(writing events at [0-9.]* s simulated\); the trace stops there; run 1 is recorded complete$'
+	[ "$(q e2.db 'SELECT status FROM run')" = complete ] && [ "$(q e2.db 'SELECT count(*) FROM scalar')" -gt 10 ] &&
+		ok || bad "e2.db: $(q e2.db 'SELECT status FROM run')"
+	grep -q 'written whole' "$T/err" && bad "a cause-less message: $(cat "$T/err")" || ok
+	# A reader of the trace gone: its EPIPE, not a signal that stops the run.
+	mkfifo pipe
+	(head -c 1000 pipe >/dev/null) &
+	expect_exit 3 "$RCUSIM" run "$C" --duration 2s --db e3.db --trace pipe --quiet
+	expect_err '^rcusim: --trace pipe: Broken pipe \(writing events at .*; run 1 is recorded complete$'
+	[ "$(q e3.db 'SELECT status FROM run')" = complete ] && ok || bad "e3.db: $(q e3.db 'SELECT status FROM run')"
+}
+
+trace_options() {
+	case=trace_options
+	for w in 1s...2s 0s...2s; do
+		expect_exit 2 "$RCUSIM" run "$C" --duration 2s --db w.db --trace w.txt --trace-window "$w" --quiet
+		expect_err_line "--trace-window $w: A..B, two times with their units (1s..2s)"
+	done
+	expect_exit 2 "$RCUSIM" run "$C" --duration 2s --db w.db --trace w.txt --trace-window 2s..3s --quiet
+	expect_err_line "--trace-window 2s..3s: starts at or after the run's end (scenario.duration = 2s): the trace would hold no event"
+	expect_exit 2 "$RCUSIM" run "$C" --duration 2s --db w.db --trace w.txt --trace-cpus '' --quiet
+	expect_err '^--trace-cpus "": no CPU named'
+	[ ! -e w.db ] && [ ! -e w.txt ] && ok || bad "a refused trace made files: $(ls)"
+	# A window closed long before a SIGKILL: its events are all in the
+	# file, which ends with a whole line.
+	"$RCUSIM" run "$C" --duration 3000s --db k.db --trace k.txt --trace-window 0s..1s --quiet >/dev/null 2>&1 &
+	bg=$!
+	sleep 1.5
+	kill -KILL $bg
+	wait $bg 2>/dev/null
+	bg=
+	[ "$(tail -c 1 k.txt | od -An -c | tr -d ' ')" = '\n' ] && ok || bad "k.txt ends mid-line: $(tail -c 80 k.txt)"
+	last=$(tail -n 1 k.txt | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", $i); print $i; exit } }')
+	[ -n "$last" ] && [ "$(echo "$last > 0.99" | bc)" = 1 ] && ok || bad "k.txt's last event at ${last:-?} s: $(tail -n 1 k.txt)"
+}
+
+[ $# -gt 0 ] || set -- trace_target uri_names read_no_files trace_errors trace_options
 for c in "$@"; do
 	"$c"
 done
