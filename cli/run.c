@@ -241,11 +241,13 @@ int cli_check_run(const cli_run_req *req)
 }
 
 /* Record @res and @m of @run_id into @db or, when that cannot be done,
- * into a side database next to it, named in the message. The exit status
- * (0: recorded in @db). */
+ * into a side database where there is room: next to the database, else in
+ * the current folder, else in $TMPDIR (or /tmp); named in the message, and
+ * the run's row marked so that it is shown 'aside', not lost. The exit
+ * status (0: recorded in @db). */
 static int record_end(rec_db *db, int64_t run_id, const rec_run_result *res, const sim_metrics *m)
 {
-	char err[1024], side_err[1024], side[PATH_MAX + 64];
+	char err[1024], side_err[1024], side[PATH_MAX + 64], tried[3 * (PATH_MAX + 64) + 64] = "";
 	int rc = rec_run_end(db, run_id, res, m, rcusim_metrics, M_COUNT, err, sizeof(err));
 	if (!rc)
 		return 0;
@@ -256,20 +258,48 @@ static int record_end(rec_db *db, int64_t run_id, const rec_run_result *res, con
 		rec_run_mark(db, run_id, "failed", side_err, sizeof(side_err));
 		return cli_exit_status(rc);
 	}
-	snprintf(side, sizeof(side), "%s.run%lld-%ld.db", rec_path(db), (long long)run_id, (long)getpid());
-	int src = rec_run_save_side(db, run_id, side, res, m, rcusim_metrics, M_COUNT, side_err,
-				    sizeof(side_err));
+	const char *path = rec_path(db), *base = strrchr(path, '/');
+	const char *tmp = getenv("TMPDIR");
+	char dirs[3][PATH_MAX];
+	/* The database's folder ("/" for /x.db, "." for x.db). */
+	snprintf(dirs[0], PATH_MAX, "%.*s", base ? (int)(base - path) + (base == path) : 1, base ? path : ".");
+	snprintf(dirs[1], PATH_MAX, ".");
+	snprintf(dirs[2], PATH_MAX, "%s", tmp && *tmp ? tmp : "/tmp");
+	base = base ? base + 1 : path;
+	struct stat seen[3];
+	int src = -1;
+	for (int k = 0; k < 3 && src; k++) {
+		/* Each folder once, whatever its names. */
+		bool again = stat(dirs[k], &seen[k]) != 0;
+		for (int j = 0; j < k && !again; j++)
+			again = seen[j].st_dev == seen[k].st_dev && seen[j].st_ino == seen[k].st_ino;
+		if (again)
+			continue;
+		snprintf(side, sizeof(side), "%s%s%s.run%lld-%ld.db", dirs[k], strcmp(dirs[k], "/") ? "/" : "",
+			 base, (long long)run_id, (long)getpid());
+		src = rec_run_save_side(db, run_id, side, res, m, rcusim_metrics, M_COUNT, side_err,
+					sizeof(side_err));
+		if (src) {
+			unlink(side);
+			size_t l = strlen(tried);
+			snprintf(tried + l, sizeof(tried) - l, "%s%s: %s", l ? "; " : "", side, side_err);
+		}
+	}
 	if (!src) {
+		char mark_err[1024];
+		/* The lock may still be held: the mark waits for none. */
+		rec_busy_timeout(db, 0);
+		bool marked = !rec_run_mark_aside(db, run_id, mark_err, sizeof(mark_err));
 		fprintf(stderr,
 			"rcusim: run %lld (%s): its results could not be written: %s.\n"
-			"They are in %s: `rcusim merge %s %s` completes the run's row there.\n",
-			(long long)run_id, res->status, err, side, rec_path(db), side);
+			"They are in %s: `rcusim merge %s %s` completes the run's row there%s.\n",
+			(long long)run_id, res->status, err, side, path, side,
+			marked ? "" : " (until then `rcusim runs` shows it lost)");
 	} else {
 		fprintf(stderr,
-			"rcusim: run %lld (%s): its results could not be written: %s; nor to %s: %s. "
-			"They are lost.\n",
-			(long long)run_id, res->status, err, side, side_err);
-		unlink(side);
+			"rcusim: run %lld (%s): its results could not be written: %s; nor to a side "
+			"database (%s). They are lost.\n",
+			(long long)run_id, res->status, err, tried);
 		rec_run_mark(db, run_id, "failed", side_err, sizeof(side_err));
 	}
 	return cli_exit_status(rc);

@@ -91,7 +91,7 @@ is a terminal.
 | `rcusim sweep SCENARIO.ini --vary K=V1,V2 [--vary ...] [--seeds A..B] [--set K=V]... [--jobs N] [--plot] [--emit-jobs]` | the cross product of values and seeds as parallel runs into one database, their comparison, and a metric-against-parameter figure |
 | `rcusim sweep ... --backend slurm\|parallel --results DIR [--wait]`, `rcusim sweep --collect DIR [--wait]` | the same runs as one Slurm job array (sbatch) or through GNU parallel (here or over ssh), each writing its own database into the results folder DIR; merged into `--db` and reported as above. Submitted again into the same DIR, only the runs that did not complete run again |
 | `rcusim merge OUT.db IN.db...` | gather the runs of several databases, each once |
-| `rcusim runs [--db FILE]` | every run of the database, oldest first, with its status, simulated and wall time, start, host, scenario, policy, seed and label; a `running` run whose process is gone is shown as `lost` |
+| `rcusim runs [--db FILE]` | every run of the database, oldest first, with its status, simulated and wall time, start, host, scenario, policy, seed and label; a `running` run whose process is gone is shown as `lost`, one whose results went to a side database as `aside` |
 
 A run is labelled with `--label`; `sweep` labels its runs `sweep K=V ... seed=N`. Reaching
 file-max is a result, not an error: such a run completes with exit status 0.
@@ -202,9 +202,9 @@ own header comments.
 | 0 | success |
 | 1 | `rcusim check` found a metric out of tolerance |
 | 2 | bad usage or bad input: an unknown command, option, section, parameter or metric, a malformed scenario or value, a value out of range, parameters that do not fit together, an unreadable scenario file (a directory, a FIFO with no writer), an unknown run id, a label or scenario name too long to record, an option that takes one value given twice, a knob the chosen model does not read set with `--set` (whatever its value), a database path that is no file (`""`, `:memory:`), a file that is not an rcusim database (left untouched), `merge` of a database into itself; the message names file, line and key where there is one. An input error, including one only the model can see as it is built, leaves no row in the database |
-| 3 | an I/O, database or resource failure: a database that cannot be opened or written (read-only, locked past the busy timeout, a full disk), one whose schema is newer than this rcusim, an unwritable output or results folder, a read error, out of memory (a run that runs out is recorded as `failed`), an external program missing or failing (`gnuplot`, `sbatch`, `squeue`, GNU `parallel`), standard output that could not be written whole (a full disk; the cause is printed); a run whose results could not be written to its database (locked past the busy timeout, a full disk) writes them to a side database `DB.runID-PID.db`, named in the message, which `rcusim merge DB SIDE` brings into its row; `sweep` also exits 3 when one of its runs ended without completing (lost, aborted, not run) or, collected, is still queued or running |
+| 3 | an I/O, database or resource failure: a database that cannot be opened or written (read-only, locked past the busy timeout, a full disk), one whose schema is newer than this rcusim, an unwritable output or results folder, a read error, out of memory (a run that runs out is recorded as `failed`), an external program missing or failing (`gnuplot`, `sbatch`, `squeue`, GNU `parallel`), standard output that could not be written whole (a full disk; the cause is printed); a run whose results could not be written to its database (locked past the busy timeout, a full disk) writes them to a side database `DB.runID-PID.db` where there is room (next to DB, else in the current folder, else in `$TMPDIR` or `/tmp`), named in the message, which `rcusim merge DB SIDE` brings into its row (until then the row is shown `aside`, not `lost`); a `run --trace` file that could not be written (a full disk, a reader of the pipe gone; the cause is printed as it happens) leaves the run's results recorded, the trace cut; `sweep` also exits 3 when one of its runs ended without completing (lost, aborted, not run) or, collected, is still queued or running |
 | 4 | the simulation failed an internal check (conservation, an invariant, or a metric the registry does not define): the run is recorded as `failed`; `sweep` also exits 4 when one of its runs failed and none is missing |
-| 128 + signal | SIGINT, SIGTERM, SIGHUP or SIGPIPE ended a run: it is recorded as `aborted`, with what it measured until then |
+| 128 + signal | SIGINT, SIGTERM, SIGHUP or SIGPIPE ended a run: it is recorded as `aborted`, with what it measured until then (a SIGPIPE of the run's own write to its `--trace` file is that write's error, exit 3) |
 
 ## 4. The results database
 
@@ -240,7 +240,7 @@ without all its rows. A run that stopped without writing its end (a crash, `kill
 killer, a power cut) stays `running`; a running run updates `heartbeat_at` every 10 s, and
 `rcusim runs`, `compare`, `check` and `merge` report a `running` row as `lost` when its process no
 longer exists (on the host that ran it) or its heartbeat is more than 5 minutes old (any host).
-`lost` is never written to the file: it is what the row means once its owner is gone. `rcusim merge` copies runs between databases under new ids, skipping a run already
+`lost` is never written to the file: it is what the row means once its owner is gone. A run whose results could not be written to its database (a lock held past the busy timeout, a full disk) writes them to a side database and, if it can, sets its row's `heartbeat_at` to -1: the row is then shown `aside` until `rcusim merge DB SIDE` completes it. `rcusim merge` copies runs between databases under new ids, skipping a run already
 present (same scenario, policy, seed, label, start time, host, version, wall time and events).
 
 ```sh

@@ -599,6 +599,19 @@ int rec_run_mark(rec_db *db, int64_t run_id, const char *status, char *err, size
 	return rc;
 }
 
+int rec_run_mark_aside(rec_db *db, int64_t run_id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st, "UPDATE run SET heartbeat_at = -1 WHERE run_id = ? AND status = 'running'",
+		      err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = step_done(db, st, err, errlen, "mark the run's results as in a side database");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int rec_run_save_side(rec_db *db, int64_t run_id, const char *side_path, const rec_run_result *res,
 		      const sim_metrics *m, const sim_metric_def *defs, size_t ndefs, char *err,
 		      size_t errlen)
@@ -703,7 +716,12 @@ static void fill_row(sqlite3_stmt *st, rec_run_row *r)
 	copy_text(r->started_at, sizeof(r->started_at), sqlite3_column_text(st, 9));
 	copy_text(r->host, sizeof(r->host), sqlite3_column_text(st, 10));
 	r->pid = sqlite3_column_int64(st, 11);
-	if (!strcmp(r->status, "running") &&
+	/* A heartbeat of -1: its results are in a side database
+	 * (rec_run_mark_aside()). */
+	if (!strcmp(r->status, "running") && sqlite3_column_type(st, 12) != SQLITE_NULL &&
+	    sqlite3_column_double(st, 12) < 0)
+		snprintf(r->status, sizeof(r->status), "aside");
+	else if (!strcmp(r->status, "running") &&
 	    run_lost(r->host, r->pid, sqlite3_column_double(st, 12),
 		     sqlite3_column_type(st, 12) != SQLITE_NULL))
 		snprintf(r->status, sizeof(r->status), "lost");

@@ -18,7 +18,13 @@
 #   trace_options    malformed --trace-window, an empty --trace-cpus and a
 #                    window after the run's end are refused (exit 2); a
 #                    window closed before a SIGKILL is in the file whole
+#   side_full_disk   a run whose database's disk is full writes its side
+#                    database in the current folder, else $TMPDIR, names it,
+#                    and its row is shown aside, not lost (skipped, saying
+#                    so, where no tmpfs can be mounted)
 . "$(dirname "$0")/lib.sh"
+MNT=
+at_exit='[ -n "$MNT" ] && umount "$MNT" 2>/dev/null'
 Q=$SRC/scenarios/queue.ini
 C=$SRC/scenarios/callrcu-small.ini
 
@@ -151,7 +157,43 @@ trace_options() {
 	[ -n "$last" ] && [ "$(echo "$last > 0.99" | bc)" = 1 ] && ok || bad "k.txt's last event at ${last:-?} s: $(tail -n 1 k.txt)"
 }
 
-[ $# -gt 0 ] || set -- trace_target uri_names read_no_files trace_errors trace_options
+side_full_disk() {
+	case=side_full_disk
+	MNT=$T/small
+	mkdir -p "$MNT" tmpd
+	if ! mount -t tmpfs -o size=192k tmpfs "$MNT" 2>/dev/null; then
+		MNT=
+		echo "reliability_run.sh: cannot mount a tmpfs here (not root?): side_full_disk not tested"
+		return
+	fi
+	# The database's folder is full: the side database goes to the
+	# current folder, named; the row is shown aside, not lost.
+	expect_exit 3 "$RCUSIM" run "$SRC/scenarios/make-small.ini" --db "$MNT/f.db" --duration 20s --quiet
+	side=$(sed -n 's/^They are in \(.*\): `rcusim merge.*/\1/p' "$T/err")
+	case $side in
+	./f.db.run1-*.db) [ -s "$side" ] && ok || bad "side database $side empty or absent" ;;
+	*) bad "side database not in the current folder: $(cat "$T/err")" ;;
+	esac
+	[ -n "$side" ] && [ "$(q "$side" 'SELECT status FROM run')" = complete ] &&
+		[ "$(q "$side" 'SELECT count(*) FROM scalar')" -gt 10 ] && ok || bad "side database: $(q "$side" 'SELECT status FROM run' 2>&1)"
+	expect_exit 0 "$RCUSIM" runs --db "$MNT/f.db"
+	expect_out '^ *1  aside '
+	grep -q lost "$T/out" && bad "runs calls it lost: $(cat "$T/out")" || ok
+	expect_exit 0 "$RCUSIM" compare --db "$MNT/f.db" 1
+	expect_err 'run 1 is not complete here: its results are in a side database'
+	# The current folder full too: $TMPDIR.
+	rm -f "$MNT"/f.db*
+	(cd "$MNT" && TMPDIR=$T/tmpd "$RCUSIM" run "$SRC/scenarios/make-small.ini" --db g.db --duration 20s --quiet \
+		>/dev/null 2>"$T/err")
+	side=$(sed -n 's/^They are in \(.*\): `rcusim merge.*/\1/p' "$T/err")
+	case $side in
+	"$T"/tmpd/g.db.run1-*.db) [ "$(q "$side" 'SELECT status FROM run')" = complete ] && ok || bad "$side" ;;
+	*) bad "side database not in \$TMPDIR: $(cat "$T/err")" ;;
+	esac
+	umount "$MNT" && MNT=
+}
+
+[ $# -gt 0 ] || set -- trace_target uri_names read_no_files trace_errors trace_options side_full_disk
 for c in "$@"; do
 	"$c"
 done
