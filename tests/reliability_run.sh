@@ -22,6 +22,9 @@
 #                    database in the current folder, else $TMPDIR, names it,
 #                    and its row is shown aside, not lost (skipped, saying
 #                    so, where no tmpfs can be mounted)
+#   parallel_live    --backend parallel submitted again while the runs of a
+#                    killed submission still run: they are running, neither
+#                    lost, moved aside nor run twice
 . "$(dirname "$0")/lib.sh"
 MNT=
 at_exit='[ -n "$MNT" ] && umount "$MNT" 2>/dev/null'
@@ -193,7 +196,58 @@ side_full_disk() {
 	umount "$MNT" && MNT=
 }
 
-[ $# -gt 0 ] || set -- trace_target uri_names read_no_files trace_errors trace_options side_full_disk
+# n_running DIR N: until N run databases of DIR/runs hold a running run
+# (20 s at most).
+n_running() {
+	i=0
+	while [ $i -lt 400 ]; do
+		n=0
+		for db in "$1"/runs/*.db; do
+			[ -e "$db" ] || continue
+			[ "$(q "$db" 'SELECT status FROM run' 2>/dev/null)" = running ] && n=$((n + 1))
+		done
+		[ $n -ge "$2" ] && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+parallel_live() {
+	case=parallel_live
+	if ! parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
+		echo "reliability_run.sh: no GNU parallel: parallel_live not tested"
+		return
+	fi
+	# A sweep killed while its runs go on (GNU parallel's tasks outlive
+	# it); submitted again: the live runs are running, not lost, neither
+	# moved aside nor run twice.
+	set -- "$Q" --vary workload.queue_batch=1,2 --duration 600s --backend parallel --results r --db s.db
+	"$RCUSIM" sweep "$@" >p1.out 2>p1.err &
+	sweep=$!
+	n_running r 2 && ok || bad "the runs never showed running: $(cat p1.err)"
+	kill -KILL $sweep
+	wait $sweep 2>/dev/null
+	expect_exit 3 "$RCUSIM" sweep "$@"
+	expect_out "^sweep: 2 runs in $T/r: 0 complete, 0 to run \\(2 running\\)\$"
+	[ -z "$(ls r/failed 2>/dev/null)" ] && ok || bad "live databases moved aside: $(ls r/failed)"
+	[ ! -e r/submit-2.tasks ] && ok || bad "the live runs submitted again: $(cat r/submit-2.tasks)"
+	# Once they end: each run once, complete.
+	i=0
+	while [ "$(cat r/runs/*.db 2>/dev/null | wc -c)" -gt 0 ] && [ $i -lt 600 ] &&
+		[ "$(for db in r/runs/*.db; do q "$db" 'SELECT status FROM run'; done | sort -u)" != complete ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	expect_exit 0 "$RCUSIM" sweep --collect r
+	expect_out '^sweep: 2 runs, 2 complete$'
+	for db in r/runs/*.db; do
+		[ "$(q "$db" "SELECT count(*) || ' ' || group_concat(status) FROM run")" = "1 complete" ] && ok ||
+			bad "$db: $(q "$db" 'SELECT run_id, status FROM run')"
+	done
+}
+
+[ $# -gt 0 ] || set -- trace_target uri_names read_no_files trace_errors trace_options side_full_disk parallel_live
 for c in "$@"; do
 	"$c"
 done
