@@ -25,6 +25,8 @@
 #   parallel_live    --backend parallel submitted again while the runs of a
 #                    killed submission still run: they are running, neither
 #                    lost, moved aside nor run twice
+#   sweep_stopped    a local sweep stopped by SIGTERM stops its run (aborted),
+#                    starts no other, says what ran, exits 143
 . "$(dirname "$0")/lib.sh"
 MNT=
 at_exit='[ -n "$MNT" ] && umount "$MNT" 2>/dev/null'
@@ -247,7 +249,33 @@ parallel_live() {
 	done
 }
 
-[ $# -gt 0 ] || set -- trace_target uri_names read_no_files trace_errors trace_options side_full_disk parallel_live
+sweep_stopped() {
+	case=sweep_stopped
+	# One run at a time of three; SIGTERM while the first runs.
+	"$RCUSIM" sweep "$Q" --vary workload.queue_batch=1,2,3 --duration 600s --jobs 1 --db sw.db \
+		>sw.out 2>sw.err &
+	sweep=$!
+	i=0
+	while [ "$(q sw.db "SELECT count(*) FROM run WHERE status = 'running'" 2>/dev/null)" != 1 ] && [ $i -lt 400 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	pid=$(q sw.db 'SELECT pid FROM run')
+	kill -TERM $sweep
+	wait $sweep
+	rc=$?
+	[ $rc -eq 143 ] && ok || bad "the stopped sweep: exit $rc, want 143: $(cat sw.err)"
+	[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && ok || bad "its run (pid ${pid:-?}) still runs"
+	[ "$(q sw.db "SELECT count(*) || ' ' || group_concat(status) FROM run")" = "1 aborted" ] && ok ||
+		bad "sw.db: $(q sw.db 'SELECT run_id, status FROM run')"
+	grep -qx 'sweep: 3 runs, 0 complete, 0 failed, 2 not run, 1 aborted' sw.out && ok || bad "the sweep's report: $(cat sw.out)"
+	grep -q 'run "sweep workload.queue_batch=1": aborted: stopped by SIGTERM' sw.err && ok || bad "$(cat sw.err)"
+	[ "$(grep -c 'not run: the sweep was stopped by signal 15 (Terminated) before it started' sw.err)" = 2 ] &&
+		ok || bad "the runs not started: $(cat sw.err)"
+}
+
+[ $# -gt 0 ] || set -- trace_target uri_names read_no_files trace_errors trace_options side_full_disk parallel_live \
+	sweep_stopped
 for c in "$@"; do
 	"$c"
 done
