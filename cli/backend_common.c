@@ -253,12 +253,17 @@ int backend_submit(sweep *s, const backend_hooks *h)
 	if (h->busy && (status = h->busy(s)))
 		goto out;
 	sweep_set_keys(s, av);
-	/* Nothing of this folder runs now (no array queued; parallel runs
-	 * under the lock): a run still marked running is lost. */
-	if ((status = results_scan(s, s->results, true, NULL, false, count)) ||
+	/* A backend that can tell (Slurm: no array queued) knows that nothing
+	 * of this folder runs now: a run still marked running is lost. Else
+	 * (GNU parallel, whose tasks outlive a sweep killed under them) a
+	 * running row is lost only when the recorder finds its process gone
+	 * from this host or its heartbeat stale; a live one is neither moved
+	 * aside nor run again. */
+	bool sure = h->busy != NULL;
+	if ((status = results_scan(s, s->results, sure, NULL, false, count)) ||
 	    (status = results_write_args(s)))
 		goto out;
-	size_t todo = s->njobs - count[SWEEP_COMPLETE];
+	size_t todo = s->njobs - count[SWEEP_COMPLETE] - count[SWEEP_RUNNING];
 	printf("sweep: %zu runs in %s: %zu complete, %zu to run", s->njobs, s->results,
 	       count[SWEEP_COMPLETE], todo);
 	const char *sep = " (";
@@ -267,9 +272,9 @@ int backend_submit(sweep *s, const backend_hooks *h)
 			printf("%s%zu %s", sep, count[k], sweep_state_name[k]);
 			sep = ", ";
 		}
-	printf("%s\n", todo ? ")" : "");
+	printf("%s\n", strcmp(sep, " (") ? ")" : "");
 	if (!todo) {
-		status = results_collect(s, true);
+		status = results_collect(s, sure);
 		goto out;
 	}
 	if ((n = new_submission(s, tasks, &f)) < 0) {
@@ -279,7 +284,7 @@ int backend_submit(sweep *s, const backend_hooks *h)
 	for (size_t j = 0; j < s->njobs; j++) {
 		const sweep_job *jb = &s->jobs[j];
 		char db[PATH_MAX];
-		if (jb->state == SWEEP_COMPLETE)
+		if (jb->state == SWEEP_COMPLETE || jb->state == SWEEP_RUNNING)
 			continue;
 		if (jb->state != SWEEP_MISSING && (status = move_aside(s, jb, n)))
 			goto out;

@@ -141,12 +141,26 @@ static int sweep_local(sweep *s, const char **av)
 		goto out;
 	size_t next = 0, running = 0, done = 0;
 	bool tty = isatty(STDERR_FILENO);
-	while (done < s->njobs) {
-		while (running < (size_t)s->par && next < s->njobs) {
+	/* A signal that stops a run (SIGTERM, SIGINT, SIGHUP) stops the
+	 * sweep: it is sent on to every run that runs (they end 'aborted'),
+	 * no other run starts, and the sweep reports what ran. */
+	const volatile sig_atomic_t *stop = cli_stop_flag();
+	int forwarded = 0;
+	cli_stop_catch();
+	while (done < next || (!*stop && next < s->njobs)) {
+		while (!*stop && running < (size_t)s->par && next < s->njobs) {
 			if ((status = start_job(s, &s->jobs[next++], av)))
 				goto out;
 			running++;
 		}
+		if (*stop && !forwarded) {
+			forwarded = (int)*stop;
+			for (size_t j = 0; j < next; j++)
+				if (s->jobs[j].pid > 0)
+					kill(s->jobs[j].pid, forwarded);
+		}
+		if (!running)
+			continue;
 		int st;
 		pid_t pid = wait(&st);
 		if (pid < 0 && errno == EINTR)
@@ -175,6 +189,15 @@ static int sweep_local(sweep *s, const char **av)
 	}
 	if (tty)
 		fputc('\n', stderr);
+	cli_stop_release();
+	/* The runs a stop left unstarted. */
+	for (size_t j = next; j < s->njobs; j++) {
+		s->jobs[j].state = SWEEP_MISSING;
+		count[SWEEP_MISSING]++;
+		fprintf(stderr, "rcusim sweep: run \"%s\": %s: the sweep was stopped by signal %d (%s) "
+				"before it started\n", s->jobs[j].label, sweep_state_name[SWEEP_MISSING],
+			forwarded, strsignal(forwarded));
+	}
 	/* The runs the processes reported, in the sweep's order. */
 	size_t nids = 0, nrows = 0;
 	for (size_t j = 0; j < s->njobs; j++)
@@ -206,11 +229,14 @@ static int sweep_local(sweep *s, const char **av)
 			printf(", %zu %s", count[k], sweep_state_name[k]);
 	putchar('\n');
 	status = sweep_report(s, db, rows, nrows);
-	if (!status && count[SWEEP_COMPLETE] + count[SWEEP_FAILED] < s->njobs)
+	if (forwarded)
+		status = 128 + forwarded; /* stopped, as `rcusim run` says it */
+	else if (!status && count[SWEEP_COMPLETE] + count[SWEEP_FAILED] < s->njobs)
 		status = EXIT_IO; /* lost, aborted, not run */
 	else if (!status && count[SWEEP_FAILED])
 		status = EXIT_SIMFAIL;
 out:
+	cli_stop_release();
 	for (size_t j = 0; j < s->njobs; j++)
 		if (s->jobs[j].out) {
 			fclose(s->jobs[j].out);

@@ -105,10 +105,16 @@ static int parallel_check(const sweep *s)
  * status: parallel's own failure, else the collection's. */
 static int parallel_start(sweep *s, const char *tasks, int n, size_t todo, int *lock)
 {
+	/* Runs found live at submission (tasks of an earlier one whose sweep
+	 * was killed) may outlive ours: then a running row is what the
+	 * recorder says, else every task has ended. */
+	bool others = false;
+	for (size_t j = 0; j < s->njobs; j++)
+		others |= s->jobs[j].state == SWEEP_RUNNING;
 	printf("sweep: running %zu runs through GNU parallel: %s\n", todo, tasks);
 	fflush(stdout);
 	int prc = parallel_run(s, tasks, n);
-	int status = results_collect(s, true);
+	int status = results_collect(s, !others);
 	if (prc && (!status || status == EXIT_SIMFAIL))
 		status = prc;
 	return status;

@@ -85,6 +85,10 @@ static int job_state(const sweep_job *j, const char *path, bool ended, sweep_sta
 		const rec_run_row *x = &rows[n - 1];
 		if (!strcmp(x->status, "running") && !ended) {
 			*st = SWEEP_RUNNING;
+		} else if (!strcmp(x->status, "aside")) {
+			*st = SWEEP_LOST;
+			snprintf(why, len, "its results could not be written to its database: they are in a "
+				 "side database, which its task's output names");
 		} else if (!strcmp(x->status, "running") || !strcmp(x->status, "lost")) {
 			*st = SWEEP_LOST;
 			snprintf(why, len, "its process (pid %lld on %s) ended without finishing the run",

@@ -60,6 +60,10 @@ void cli_note_status(const char *db_path, const rec_run_row *row)
 		fprintf(stderr, "%s: run %lld is lost: its process (pid %lld on %s) is gone or stopped "
 				"beating; it never completed and its results are missing\n",
 			db_path, (long long)row->run_id, (long long)row->pid, row->host[0] ? row->host : "?");
+	else if (!strcmp(row->status, "aside"))
+		fprintf(stderr, "%s: run %lld is not complete here: its results are in a side database, "
+				"named when it ended (`rcusim merge %s SIDE.db` completes it)\n",
+			db_path, (long long)row->run_id, db_path);
 	else
 		fprintf(stderr, "%s: run %lld is %s, not complete\n", db_path, (long long)row->run_id,
 			row->status);

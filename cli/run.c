@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,12 +61,30 @@ typedef struct progress {
 	double t0, last;   /* wall clock at start and at the last print */
 	bool shown;        /* something was printed (clear it at the end) */
 	bool tty;          /* print progress (stderr is a terminal, no --quiet) */
+	const char *trace; /* the --trace file, or NULL */
+	const rcusim_trace_fail *trace_fail; /* its failed write, if any */
+	bool trace_said;   /* the failure has been said */
 } progress;
 
-/* At every sample: progress on a terminal. */
+/* "--trace FILE: why, at T s simulated; the trace stops there" for @pr's
+ * failed trace, on stderr. */
+static void say_trace_fail(const progress *pr, const char *more)
+{
+	fprintf(stderr, "rcusim: --trace %s: %s (writing events at %.6f s simulated); the trace stops there%s\n",
+		pr->trace, strerror(pr->trace_fail->err), (double)pr->trace_fail->at / 1e9, more);
+}
+
+/* At every sample: a trace that has just failed, said at once, and
+ * progress on a terminal. */
 static void show_progress(void *ctx, sim_time now, sim_time end, uint64_t events)
 {
 	progress *pr = ctx;
+	if (pr->trace_fail && pr->trace_fail->err && !pr->trace_said) {
+		if (pr->shown)
+			fprintf(stderr, "\r%*s\r", 78, "");
+		say_trace_fail(pr, ", the run goes on");
+		pr->trace_said = true;
+	}
 	double w = cli_monotonic_s();
 	if (!pr->tty || w - pr->t0 < 1.0 || w - pr->last < 0.5)
 		return;
@@ -222,11 +241,13 @@ int cli_check_run(const cli_run_req *req)
 }
 
 /* Record @res and @m of @run_id into @db or, when that cannot be done,
- * into a side database next to it, named in the message. The exit status
- * (0: recorded in @db). */
+ * into a side database where there is room: next to the database, else in
+ * the current folder, else in $TMPDIR (or /tmp); named in the message, and
+ * the run's row marked so that it is shown 'aside', not lost. The exit
+ * status (0: recorded in @db). */
 static int record_end(rec_db *db, int64_t run_id, const rec_run_result *res, const sim_metrics *m)
 {
-	char err[1024], side_err[1024], side[PATH_MAX + 64];
+	char err[1024], side_err[1024], side[PATH_MAX + 64], tried[3 * (PATH_MAX + 64) + 64] = "";
 	int rc = rec_run_end(db, run_id, res, m, rcusim_metrics, M_COUNT, err, sizeof(err));
 	if (!rc)
 		return 0;
@@ -237,31 +258,154 @@ static int record_end(rec_db *db, int64_t run_id, const rec_run_result *res, con
 		rec_run_mark(db, run_id, "failed", side_err, sizeof(side_err));
 		return cli_exit_status(rc);
 	}
-	snprintf(side, sizeof(side), "%s.run%lld-%ld.db", rec_path(db), (long long)run_id, (long)getpid());
-	int src = rec_run_save_side(db, run_id, side, res, m, rcusim_metrics, M_COUNT, side_err,
-				    sizeof(side_err));
+	const char *path = rec_path(db), *base = strrchr(path, '/');
+	const char *tmp = getenv("TMPDIR");
+	char dirs[3][PATH_MAX];
+	/* The database's folder ("/" for /x.db, "." for x.db). */
+	snprintf(dirs[0], PATH_MAX, "%.*s", base ? (int)(base - path) + (base == path) : 1, base ? path : ".");
+	snprintf(dirs[1], PATH_MAX, ".");
+	snprintf(dirs[2], PATH_MAX, "%s", tmp && *tmp ? tmp : "/tmp");
+	base = base ? base + 1 : path;
+	struct stat seen[3];
+	int src = -1;
+	for (int k = 0; k < 3 && src; k++) {
+		/* Each folder once, whatever its names. */
+		bool again = stat(dirs[k], &seen[k]) != 0;
+		for (int j = 0; j < k && !again; j++)
+			again = seen[j].st_dev == seen[k].st_dev && seen[j].st_ino == seen[k].st_ino;
+		if (again)
+			continue;
+		snprintf(side, sizeof(side), "%s%s%s.run%lld-%ld.db", dirs[k], strcmp(dirs[k], "/") ? "/" : "",
+			 base, (long long)run_id, (long)getpid());
+		src = rec_run_save_side(db, run_id, side, res, m, rcusim_metrics, M_COUNT, side_err,
+					sizeof(side_err));
+		if (src) {
+			unlink(side);
+			size_t l = strlen(tried);
+			snprintf(tried + l, sizeof(tried) - l, "%s%s: %s", l ? "; " : "", side, side_err);
+		}
+	}
 	if (!src) {
+		char mark_err[1024];
+		/* The lock may still be held: the mark waits for none. */
+		rec_busy_timeout(db, 0);
+		bool marked = !rec_run_mark_aside(db, run_id, mark_err, sizeof(mark_err));
 		fprintf(stderr,
 			"rcusim: run %lld (%s): its results could not be written: %s.\n"
-			"They are in %s: `rcusim merge %s %s` completes the run's row there.\n",
-			(long long)run_id, res->status, err, side, rec_path(db), side);
+			"They are in %s: `rcusim merge %s %s` completes the run's row there%s.\n",
+			(long long)run_id, res->status, err, side, path, side,
+			marked ? "" : " (until then `rcusim runs` shows it lost)");
 	} else {
 		fprintf(stderr,
-			"rcusim: run %lld (%s): its results could not be written: %s; nor to %s: %s. "
-			"They are lost.\n",
-			(long long)run_id, res->status, err, side, side_err);
-		unlink(side);
+			"rcusim: run %lld (%s): its results could not be written: %s; nor to a side "
+			"database (%s). They are lost.\n",
+			(long long)run_id, res->status, err, tried);
 		rec_run_mark(db, run_id, "failed", side_err, sizeof(side_err));
 	}
 	return cli_exit_status(rc);
 }
 
-/* The --trace options of @req into @o (its file not yet open): 0, or
- * SIM_EINPUT with the message in @err. */
-static int trace_opts(const cli_run_req *req, rcusim_trace_opts *o, char *err, size_t errlen)
+/* Where @path leads, for comparing with another name that need not exist
+ * yet: with @exists, the file's device and inode in *@st; else, in @out
+ * (PATH_MAX bytes), the absolute path of the file that writing @path
+ * would create (its folder resolved, a dangling symbolic link followed).
+ * false if the folder cannot be resolved. */
+static bool file_identity(const char *path, bool *exists, struct stat *st, char *out)
+{
+	char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
+	*exists = !stat(path, st);
+	if (*exists)
+		return true;
+	if (strlen(path) >= sizeof(cur))
+		return false;
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int hops = 0; hops < 40; hops++) {
+		ssize_t n = readlink(cur, link, sizeof(link) - 1);
+		char *slash = strrchr(cur, '/');
+		if (n < 0) {
+			/* Not a link: its folder resolved, and its name. */
+			const char *base = slash ? slash + 1 : cur;
+			if (slash == cur)
+				snprintf(dir, sizeof(dir), "/");
+			else if (slash)
+				snprintf(dir, sizeof(dir), "%.*s", (int)(slash - cur), cur);
+			else
+				snprintf(dir, sizeof(dir), ".");
+			char real[PATH_MAX];
+			if (!realpath(dir, real))
+				return false;
+			return snprintf(out, PATH_MAX, "%s/%s", strcmp(real, "/") ? real : "", base) <
+			       PATH_MAX;
+		}
+		link[n] = 0;
+		/* A dangling link: where it points, relative to its folder. */
+		if (link[0] == '/' || !slash)
+			snprintf(dir, sizeof(dir), "%s", link);
+		else if (snprintf(dir, sizeof(dir), "%.*s/%s", (int)(slash - cur), cur, link) >=
+			 (int)sizeof(dir))
+			return false;
+		snprintf(cur, sizeof(cur), "%s", dir);
+	}
+	return false;
+}
+
+/* Is @a the file @b, under whatever names: the same device and inode
+ * where both exist, the same resolved path where neither does? */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char ra[PATH_MAX], rb[PATH_MAX];
+	bool ea, eb;
+	if (!file_identity(a, &ea, &sa, ra) || !file_identity(b, &eb, &sb, rb))
+		return false;
+	if (ea != eb)
+		return false;
+	if (ea)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return !strcmp(ra, rb);
+}
+
+/* Would writing the --trace file of @req destroy one of the run's own
+ * files: the database, its -wal or -shm, the scenario or a file it
+ * includes (@p has read them)? Checked before anything is opened:
+ * SIM_EINPUT with the message in @err, or 0. */
+static int trace_target_check(const cli_run_req *req, const sim_params *p, char *err, size_t errlen)
+{
+	static const char *const db_suffix[] = { "", "-wal", "-shm" };
+	static const char *const db_what[] = { "the database", "the database's write-ahead log",
+					       "the database's shared-memory file" };
+	char name[PATH_MAX + 8];
+	for (size_t k = 0; k < sizeof(db_suffix) / sizeof(db_suffix[0]); k++) {
+		snprintf(name, sizeof(name), "%s%s", req->db_path, db_suffix[k]);
+		if (same_file(req->trace, name)) {
+			snprintf(err, errlen, "rcusim run: --trace %s: is %s (%s); writing the trace "
+				 "would destroy it", req->trace, db_what[k], name);
+			return SIM_EINPUT;
+		}
+	}
+	const char *f;
+	for (size_t i = 0; (f = sim_params_file(p, i)); i++)
+		if (same_file(req->trace, f)) {
+			snprintf(err, errlen, "rcusim run: --trace %s: is %s %s; writing the trace would "
+				 "destroy it", req->trace, i ? "a file the scenario includes," : "the scenario",
+				 f);
+			return SIM_EINPUT;
+		}
+	return 0;
+}
+
+/* The --trace options of @req into @o (its file not yet open) for a run
+ * of @p: 0, or SIM_EINPUT with the message in @err. */
+static int trace_opts(const cli_run_req *req, const sim_params *p, rcusim_trace_opts *o, char *err,
+		      size_t errlen)
 {
 	*o = (rcusim_trace_opts){ .out = NULL, .path = req->trace, .format = RCUSIM_TRACE_FTRACE,
 				  .from = 0, .to = INT64_MAX, .cpus = req->trace_cpus };
+	if (req->trace_cpus && !*req->trace_cpus) {
+		snprintf(err, errlen, "--trace-cpus \"\": no CPU named (a CPU list: 0-3,8; leave the "
+			 "option out for every CPU)");
+		return SIM_EINPUT;
+	}
 	const char *f = req->trace_format;
 	size_t n = strlen(req->trace);
 	if (!f)
@@ -280,7 +424,7 @@ static int trace_opts(const cli_run_req *req, rcusim_trace_opts *o, char *err, s
 		int64_t v[2];
 		double d;
 		bool is_auto;
-		if (!dots || dots == w || !dots[2] || (size_t)(dots - w) >= sizeof(a)) {
+		if (!dots || dots == w || !dots[2] || dots[2] == '.' || (size_t)(dots - w) >= sizeof(a)) {
 			snprintf(err, errlen, "--trace-window %s: A..B, two times with their units (1s..2s)", w);
 			return SIM_EINPUT;
 		}
@@ -292,6 +436,13 @@ static int trace_opts(const cli_run_req *req, rcusim_trace_opts *o, char *err, s
 		}
 		if (v[1] <= v[0]) {
 			snprintf(err, errlen, "--trace-window %s: the end is not after the start", w);
+			return SIM_EINPUT;
+		}
+		int64_t duration = sim_params_int(p, P_SCENARIO_DURATION);
+		if (v[0] >= duration) {
+			snprintf(err, errlen, "--trace-window %s: starts at or after the run's end "
+				 "(scenario.duration = %s): the trace would hold no event", w,
+				 sim_params_text(p, P_SCENARIO_DURATION));
 			return SIM_EINPUT;
 		}
 		o->from = v[0];
@@ -310,10 +461,12 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	rcusim_sim *sim = NULL;
 	beat hb = { 0 };
 	rcusim_trace_opts topts;
+	rcusim_trace_fail tfail = { 0, 0 };
 	FILE *trace_out = NULL;
 	double t0 = cli_monotonic_s();
-	progress pr = { t0, t0, false, !req->quiet && isatty(STDERR_FILENO) };
-	if ((rc = load_run(req, &p, name, sizeof(name), err, sizeof(err))))
+	progress pr = { t0, t0, false, !req->quiet && isatty(STDERR_FILENO), req->trace, &tfail, false };
+	if ((rc = load_run(req, &p, name, sizeof(name), err, sizeof(err))) ||
+	    (req->trace && (rc = trace_target_check(req, p, err, sizeof(err)))))
 		goto input_error;
 	if ((rc = sim_metrics_create(&m))) {
 		fprintf(stderr, "rcusim: out of memory\n");
@@ -325,7 +478,7 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	if ((rc = rcusim_prepare(p, m, cli_stop_flag(), show_progress, &pr, &sim, err, sizeof(err))))
 		goto input_error;
 	/* The --trace options checked before the file is touched. */
-	if (req->trace && ((rc = trace_opts(req, &topts, err, sizeof(err))) ||
+	if (req->trace && ((rc = trace_opts(req, p, &topts, err, sizeof(err))) ||
 			   (rc = rcusim_trace(sim, &topts, err, sizeof(err)))))
 		goto input_error;
 	if ((rc = rec_open(&db, req->db_path, err, sizeof(err)))) {
@@ -340,6 +493,7 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 			goto out;
 		}
 		topts.out = trace_out;
+		topts.fail = &tfail;
 		if ((rc = rcusim_trace(sim, &topts, err, sizeof(err)))) {
 			fprintf(stderr, "%s\n", err);
 			status = cli_exit_status(rc);
@@ -363,6 +517,14 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	rcusim_outcome o = { 0 };
 	rc = rcusim_run(sim, &o, err, sizeof(err));
 	beat_stop(&hb);
+	/* The trace closed while the stop signals are still caught: a reader
+	 * of it gone is its EPIPE, not a SIGPIPE that kills the process. */
+	if (trace_out) {
+		errno = 0;
+		if (fclose(trace_out) && !tfail.err)
+			tfail = (rcusim_trace_fail){ errno ? errno : EIO, o.sim_end_ns };
+		trace_out = NULL;
+	}
 	if (pr.shown)
 		fprintf(stderr, "\r%*s\r", 78, "");
 	rec_run_result res = { "complete", o.sim_end_ns, o.events, cli_monotonic_s() - t0 };
@@ -390,6 +552,15 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	if (run_id_out)
 		*run_id_out = run_id;
 	status = o.end == RCUSIM_ABORTED ? 128 + (int)*cli_stop_flag() : 0;
+	if (tfail.err) {
+		/* The run's results stand; its trace is cut. A signal that
+		 * stopped the run says so in the status, else the I/O error. */
+		char more[96];
+		snprintf(more, sizeof(more), "; run %lld is recorded %s", (long long)run_id, res.status);
+		say_trace_fail(&pr, more);
+		if (!status)
+			status = EXIT_IO;
+	}
 	goto out;
 input_error:
 	/* Bad input (exit 2), or no memory to read it (3). */

@@ -58,7 +58,7 @@ int cmd_runs(int argc, char **argv)
 		cli_fmt_ns((double)x->sim_end_ns, sim, sizeof(sim));
 		cli_fmt_ns((double)x->sim_duration_ns, dur, sizeof(dur));
 		snprintf(simd, sizeof(simd), "%s of %s", sim, dur);
-		if (strcmp(x->status, "running") && strcmp(x->status, "lost"))
+		if (strcmp(x->status, "running") && strcmp(x->status, "lost") && strcmp(x->status, "aside"))
 			snprintf(wall, sizeof(wall), "%.2f s", x->wall_s);
 		else
 			snprintf(wall, sizeof(wall), "-");

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -23,8 +24,15 @@ static volatile sig_atomic_t stop_signal;        /* the signal that asked a run 
 static struct sigaction stop_old[NSTOP_SIGNALS]; /* their actions before cli_stop_catch() */
 static bool stop_caught;                         /* cli_stop_catch() is in force */
 
-static void on_signal(int sig)
+/* A SIGPIPE that our own write raised (the kernel sends it to the writer
+ * as from itself: SI_USER, our pid) is that write's EPIPE, which the
+ * writer handles (a --trace whose reader is gone); one sent by another
+ * process stops the run. */
+static void on_signal(int sig, siginfo_t *info, void *uctx)
 {
+	(void)uctx;
+	if (sig == SIGPIPE && info && info->si_code == SI_USER && info->si_pid == getpid())
+		return;
 	stop_signal = sig;
 }
 
@@ -51,7 +59,8 @@ void cli_stop_catch(void)
 {
 	struct sigaction sa = { 0 };
 	assert(!stop_caught);
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	for (size_t k = 0; k < NSTOP_SIGNALS; k++) {
 		sigaction(stop_signals[k], NULL, &stop_old[k]);

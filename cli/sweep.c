@@ -73,7 +73,10 @@ static const char sweep_usage[] =
 	"Bad input, a run that would fail included, exits 2 before any run starts.\n"
 	"A sweep whose runs did not all complete exits 3 if one was lost (its process\n"
 	"killed), aborted (SIGINT or SIGTERM) or not run, else 4 (one failed a model\n"
-	"check); collecting while tasks are still queued or running also exits 3.\n";
+	"check); collecting while tasks are still queued or running also exits 3. A\n"
+	"local sweep stopped by SIGINT, SIGTERM or SIGHUP sends it on to its runs\n"
+	"(recorded aborted), starts no other, reports what ran and exits 128 + the\n"
+	"signal.\n";
 
 /* The backends, by the --backend value that sweep_parse() read. */
 static const sweep_backend_ops *const backends[SWEEP_NBACKENDS] = {

@@ -33,6 +33,8 @@ struct sim_params {
 	const sim_param_def *defs; /* the registry (not owned) */
 	size_t n;                  /* definitions */
 	pval *v;                   /* one value per definition */
+	char **files;              /* the files read: the scenario, then its includes */
+	size_t nfiles;
 };
 
 static void errf(char *err, size_t errlen, const char *fmt, ...)
@@ -442,7 +444,15 @@ void sim_params_destroy(sim_params *p)
 			free(p->v[k].origin);
 		}
 	free(p->v);
+	for (size_t k = 0; k < p->nfiles; k++)
+		free(p->files[k]);
+	free(p->files);
 	free(p);
+}
+
+const char *sim_params_file(const sim_params *p, size_t i)
+{
+	return i < p->nfiles ? p->files[i] : NULL;
 }
 
 size_t sim_params_count(const sim_params *p)
@@ -718,6 +728,15 @@ static int load_path(sim_params *p, const char *path, int depth, const char *fro
 		errf(err, errlen, "%s%s%s", from ? from : "", from ? ": include: " : "", why);
 		return rc;
 	}
+	char **files = realloc(p->files, (p->nfiles + 1) * sizeof(*files));
+	if (files)
+		p->files = files;
+	if (!files || !(files[p->nfiles] = xstrdup(path))) {
+		free(buf);
+		errf(err, errlen, "out of memory");
+		return SIM_ENOMEM;
+	}
+	p->nfiles++;
 	rc = load(p, path, buf, n, depth, err, errlen);
 	free(buf);
 	return rc;

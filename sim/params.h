@@ -65,6 +65,10 @@ void sim_params_destroy(sim_params *p);
 
 /* Read a scenario file (and what it includes) over the current values. */
 int sim_params_load_file(sim_params *p, const char *path, char *err, size_t errlen);
+/* File @i of those sim_params_load_file() has read, in the order read
+ * (the scenario, then each file it includes, as opened), NULL past the
+ * last. */
+const char *sim_params_file(const sim_params *p, size_t i);
 /* The same for text in memory; @name is used in messages and to resolve
  * includes (relative to its folder). */
 int sim_params_load_buffer(sim_params *p, const char *name, const char *buf, size_t len,

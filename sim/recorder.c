@@ -7,12 +7,14 @@
 #include "recorder.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -148,8 +150,23 @@ static int busy_timeout_ms(void)
 	return bt && atoi(bt) > 0 ? atoi(bt) : BUSY_TIMEOUT_MS;
 }
 
-/* SQLite's handle for @path in *@db, opened with @flags and the busy
- * timeout; @path kept for messages. 0, SIM_ENOMEM or SIM_EIO (message in @err). */
+/* The name under which SQLite opens (or attaches) the file @path, in
+ * @buf (PATH_MAX + 3 bytes): @path itself, or "./@path" when it begins
+ * with "file:", which an SQLite built with SQLITE_USE_URI (Debian's is)
+ * reads as a URI even without SQLITE_OPEN_URI ("file::memory:", or
+ * "file:x.db?mode=memory", would keep the runs in memory). A database is a
+ * plain path: "file:z.db" is the file of that name. */
+static const char *sqlite_name(const char *path, char *buf, size_t len)
+{
+	if (strncasecmp(path, "file:", 5))
+		return path;
+	snprintf(buf, len, "./%s", path);
+	return buf;
+}
+
+/* SQLite's handle for @path in *@db, opened with @flags (never as a URI)
+ * and the busy timeout; @path kept for messages. 0, SIM_ENOMEM or
+ * SIM_EIO (message in @err). */
 static int open_handle(rec_db **out, const char *path, int flags, char *err, size_t errlen)
 {
 	rec_db *db = calloc(1, sizeof(*db));
@@ -159,7 +176,13 @@ static int open_handle(rec_db **out, const char *path, int flags, char *err, siz
 		return SIM_ENOMEM;
 	}
 	snprintf(db->path, sizeof(db->path), "%s", path);
-	if (sqlite3_open_v2(path, &db->db, flags, NULL) != SQLITE_OK) {
+	char name[PATH_MAX + 3];
+	if (strlen(path) >= PATH_MAX) {
+		snprintf(err, errlen, "database %.200s...: path longer than %d bytes", path, PATH_MAX - 1);
+		free(db);
+		return SIM_EINPUT;
+	}
+	if (sqlite3_open_v2(sqlite_name(path, name, sizeof(name)), &db->db, flags, NULL) != SQLITE_OK) {
 		if (!db->db) {
 			snprintf(err, errlen, "database %s: cannot open", path);
 			free(db);
@@ -174,6 +197,29 @@ static int open_handle(rec_db **out, const char *path, int flags, char *err, siz
 	return 0;
 }
 
+/* Does a file @path@suffix exist? */
+static bool side_file_exists(const char *path, const char *suffix)
+{
+	char name[PATH_MAX + 8];
+	snprintf(name, sizeof(name), "%s%s", path, suffix);
+	return !access(name, F_OK);
+}
+
+/* How a reader opens @path. A read-only connection to a WAL database makes
+ * its -wal and -shm files and cannot remove them when it closes, so they
+ * would stay beside the file (another program's database, or ours, for
+ * every `rcusim runs`). When neither exists, no connection is open and
+ * the log holds nothing: a read-write connection (PRAGMA query_only; it
+ * writes nothing) is then the last to close and removes the two files it
+ * made, changing no byte of the database. When they exist, or the file
+ * cannot be written, read-only: what is there stays as it is. */
+static int reader_flags(const char *path)
+{
+	if (access(path, W_OK) || side_file_exists(path, "-wal") || side_file_exists(path, "-shm"))
+		return SQLITE_OPEN_READONLY;
+	return SQLITE_OPEN_READWRITE;
+}
+
 /* rec_open_ro() for files of schema version @min_v or later. */
 static int open_ro(rec_db **out, const char *path, int min_v, char *err, size_t errlen)
 {
@@ -181,8 +227,10 @@ static int open_ro(rec_db **out, const char *path, int min_v, char *err, size_t 
 	int v = 0, rc = check_path(path, err, errlen);
 	bool foreign = false, tables = false;
 	*out = NULL;
-	if (rc || (rc = open_handle(&db, path, SQLITE_OPEN_READONLY, err, errlen)))
+	if (rc || (rc = open_handle(&db, path, reader_flags(path), err, errlen)))
 		return rc;
+	if ((rc = exec(db, "PRAGMA query_only = ON", err, errlen)))
+		goto fail;
 	if (schema_state(db, &v, &tables)) {
 		rc = not_ours(db, err, errlen);
 		goto fail;
@@ -551,6 +599,19 @@ int rec_run_mark(rec_db *db, int64_t run_id, const char *status, char *err, size
 	return rc;
 }
 
+int rec_run_mark_aside(rec_db *db, int64_t run_id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st, "UPDATE run SET heartbeat_at = -1 WHERE run_id = ? AND status = 'running'",
+		      err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = step_done(db, st, err, errlen, "mark the run's results as in a side database");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int rec_run_save_side(rec_db *db, int64_t run_id, const char *side_path, const rec_run_result *res,
 		      const sim_metrics *m, const sim_metric_def *defs, size_t ndefs, char *err,
 		      size_t errlen)
@@ -565,7 +626,8 @@ int rec_run_save_side(rec_db *db, int64_t run_id, const char *side_path, const r
 	 * merging the side file completes the row in place. */
 	if ((rc = prep(side, &st, "ATTACH DATABASE ? AS orig", err, errlen)))
 		goto out;
-	sqlite3_bind_text(st, 1, db->path, -1, SQLITE_STATIC);
+	char orig_name[PATH_MAX + 3];
+	sqlite3_bind_text(st, 1, sqlite_name(db->path, orig_name, sizeof(orig_name)), -1, SQLITE_STATIC);
 	rc = step_done(side, st, err, errlen, "attach");
 	sqlite3_finalize(st);
 	st = NULL;
@@ -654,7 +716,12 @@ static void fill_row(sqlite3_stmt *st, rec_run_row *r)
 	copy_text(r->started_at, sizeof(r->started_at), sqlite3_column_text(st, 9));
 	copy_text(r->host, sizeof(r->host), sqlite3_column_text(st, 10));
 	r->pid = sqlite3_column_int64(st, 11);
-	if (!strcmp(r->status, "running") &&
+	/* A heartbeat of -1: its results are in a side database
+	 * (rec_run_mark_aside()). */
+	if (!strcmp(r->status, "running") && sqlite3_column_type(st, 12) != SQLITE_NULL &&
+	    sqlite3_column_double(st, 12) < 0)
+		snprintf(r->status, sizeof(r->status), "aside");
+	else if (!strcmp(r->status, "running") &&
 	    run_lost(r->host, r->pid, sqlite3_column_double(st, 12),
 		     sqlite3_column_type(st, 12) != SQLITE_NULL))
 		snprintf(r->status, sizeof(r->status), "lost");
@@ -983,7 +1050,8 @@ int rec_merge(rec_db *db, const char *in_path, int64_t *added, int64_t *updated,
 	if ((rc = prep(db, &copy, "ATTACH DATABASE ? AS src", err, errlen)))
 		return rc;
 	/* Attached to be read: nothing below writes to src. */
-	sqlite3_bind_text(copy, 1, in_path, -1, SQLITE_STATIC);
+	char in_name[PATH_MAX + 3];
+	sqlite3_bind_text(copy, 1, sqlite_name(in_path, in_name, sizeof(in_name)), -1, SQLITE_STATIC);
 	rc = step_done(db, copy, err, errlen, "attach");
 	sqlite3_finalize(copy);
 	copy = NULL;

@@ -88,6 +88,11 @@ int rec_heartbeat(rec_db *db, int64_t run_id, char *err, size_t errlen);
 int rec_run_save_side(rec_db *db, int64_t run_id, const char *side_path, const rec_run_result *res,
 		      const sim_metrics *m, const sim_metric_def *defs, size_t ndefs, char *err,
 		      size_t errlen);
+/* After rec_run_save_side(): mark the 'running' row of @run_id as one
+ * whose results are in a side database (a heartbeat of -1), which queries
+ * show as 'aside', not 'lost', until merging the side database completes
+ * it. 0 or an error. */
+int rec_run_mark_aside(rec_db *db, int64_t run_id, char *err, size_t errlen);
 /* Set a run's status alone (e.g. 'failed' after rec_run_end failed). */
 int rec_run_mark(rec_db *db, int64_t run_id, const char *status, char *err, size_t errlen);
 
@@ -103,7 +108,9 @@ typedef struct rec_run_row {
 	int64_t seed;         /* scenario.seed */
 	char label[REC_LABEL_MAX + 1]; /* --label, "" if none */
 	char status[16];      /* running, complete, aborted, failed, or lost: 'running'
-			       * in the file, its owner gone (recorder.c's run_lost()) */
+			       * in the file, its owner gone (recorder.c's run_lost()), or
+			       * aside: 'running', its results in a side database
+			       * (rec_run_mark_aside()) */
 	sim_time sim_end_ns;  /* simulated time reached */
 	sim_time sim_duration_ns; /* simulated time asked for */
 	double wall_s;        /* wall-clock seconds it took (0 if not ended) */

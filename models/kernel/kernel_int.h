@@ -896,9 +896,10 @@ void kcpu_fault_end(kcpu *c, sim_time now);
 static inline bool ktr(const kmodel *k) { return __builtin_expect(k->tr != NULL, 0); }
 /* model_ops.trace: start writing the timeline as @o says. */
 int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errlen);
-/* At the run's end (@now): everything written, the file flushed. 0, or
- * SIM_EIO (message) if it could not be written whole. */
-int ktrace_close(kmodel *k, sim_time now, char *err, size_t errlen);
+/* At the run's end (@now): everything written, the file flushed. A write
+ * that fails (here or during the run) is the caller's rcusim_trace_fail,
+ * not the run's failure. */
+void ktrace_close(kmodel *k, sim_time now);
 void ktrace_destroy(kmodel *k);
 /* The trace's id of task @p on @c (NULL: the idle task). */
 int ktrace_task_id(const kmodel *k, const kcpu *c, const sched_task *p);

@@ -38,6 +38,7 @@
  * CPU's task at the window's start); outside the CPU list nothing.
  */
 #include <assert.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -92,6 +93,9 @@ typedef struct ttask {
 struct ktrace {
 	FILE *out;
 	const char *path;
+	rcusim_trace_fail *fail; /* the caller's: set at the first write that fails */
+	bool dead;              /* a write failed: nothing more is kept or written */
+	bool window_flushed;    /* the writer has passed the window's end: flushed once */
 	bool json;
 	sim_time from, to;
 	bool *cpus;             /* per CPU: traced */
@@ -259,7 +263,7 @@ static void heap_pop(ktrace *tr, trec *out)
 /* Write every record up to @upto. */
 static void drain(ktrace *tr, sim_time upto)
 {
-	while (tr->n && tr->h[0].ts <= upto) {
+	while (tr->n && !tr->dead && tr->h[0].ts <= upto) {
 		trec r;
 		heap_pop(tr, &r);
 		write_rec(tr, &r);
@@ -269,6 +273,8 @@ static void drain(ktrace *tr, sim_time upto)
 static void push(kmodel *k, trec *r)
 {
 	ktrace *tr = k->tr;
+	if (tr->dead)
+		return;
 	if (r->cpu >= 0 && !tr->cpus[r->cpu] && !(tr->json && r->type == TE_GP))
 		return; /* (JSON: grace periods are the RCU track's, not a CPU's) */
 	if (tr->json && (r->type == TE_EXIT || r->type == TE_IRQ_EXIT || r->type == TE_BATCH_END ||
@@ -544,16 +550,44 @@ static void write_ftrace(ktrace *tr, const trec *r)
 	tr->lines++;
 }
 
+/* Has a write to the trace failed (its errno is the one this write left)?
+ * Then say so in the caller's rcusim_trace_fail, at once, with @at, and
+ * write nothing more: the heap is emptied and later events dropped. */
+static bool write_failed(ktrace *tr, sim_time at)
+{
+	if (tr->dead)
+		return true;
+	if (!ferror(tr->out))
+		return false;
+	int e = errno ? errno : EIO;
+	tr->dead = true;
+	tr->n = 0;
+	if (tr->fail && !tr->fail->err)
+		*tr->fail = (rcusim_trace_fail){ e, at };
+	return true;
+}
+
 static void write_rec(ktrace *tr, const trec *r)
 {
+	if (tr->dead)
+		return;
 	if (r->ts < tr->written)
 		tr->late++;
 	else
 		tr->written = r->ts;
+	errno = 0;
 	if (tr->json)
 		write_json(tr, r);
 	else
 		write_ftrace(tr, r);
+	/* Past the window's end nothing more is written but switches' state:
+	 * what is written is on disk now, not at the end of the run (a run
+	 * killed later leaves no line cut). */
+	if (r->ts >= tr->to && !tr->window_flushed) {
+		tr->window_flushed = true;
+		fflush(tr->out);
+	}
+	write_failed(tr, r->ts);
 }
 
 /* ---- the model's events ---- */
@@ -683,6 +717,7 @@ int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errl
 	k->tr = tr;
 	tr->out = o->out;
 	tr->path = o->path;
+	tr->fail = o->fail;
 	tr->json = o->format == RCUSIM_TRACE_JSON;
 	tr->from = o->from;
 	tr->to = o->to;
@@ -739,12 +774,14 @@ nomem:
 	return SIM_ENOMEM;
 }
 
-int ktrace_close(kmodel *k, sim_time now, char *err, size_t errlen)
+void ktrace_close(kmodel *k, sim_time now)
 {
 	ktrace *tr = k->tr;
-	if (!tr)
-		return 0;
+	if (!tr || tr->dead)
+		return;
 	drain(tr, INT64_MAX);
+	if (tr->dead)
+		return;
 	if (tr->json) {
 		sim_time end = now < tr->to ? now : tr->to;
 		for (int i = 0; i < tr->ncpus; i++)
@@ -754,15 +791,11 @@ int ktrace_close(kmodel *k, sim_time now, char *err, size_t errlen)
 			}
 		fputs("\n]}\n", tr->out);
 	}
-	int rc = 0;
-	if (fflush(tr->out) || ferror(tr->out)) {
-		snprintf(err, errlen, "--trace %s: could not be written whole", tr->path);
-		rc = SIM_EIO;
-	} else if (tr->late) {
+	errno = 0;
+	fflush(tr->out);
+	if (!write_failed(tr, now) && tr->late)
 		fprintf(stderr, "rcusim: --trace %s: %" PRIu64 " events written out of time order\n",
 			tr->path, tr->late);
-	}
-	return rc;
 }
 
 void ktrace_destroy(kmodel *k)
