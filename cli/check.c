@@ -23,9 +23,11 @@
  * latest run of the database.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -55,6 +57,7 @@ static const char *const bl_once[BL_NONCE] = { "scenario", "seed", "duration", "
 typedef struct baseline {
 	const char *path;     /* the file */
 	char scenario[4096];  /* resolved scenario path */
+	char scenario_val[1100]; /* as the baseline gives it */
 	char seed[64], duration[64];
 	bool fast;
 	char set_text[MAX_SETS][256];
@@ -143,6 +146,7 @@ static int bl_key(void *ctx, const char *section, const char *key, const char *v
 			snprintf(b->key_where[k], sizeof(b->key_where[k]), "%s", where);
 		}
 		if (!strcmp(key, "scenario")) {
+			snprintf(b->scenario_val, sizeof(b->scenario_val), "%s", val);
 			const char *slash = strrchr(b->path, '/');
 			if (*val == '/' || !slash)
 				snprintf(b->scenario, sizeof(b->scenario), "%s", val);
@@ -466,6 +470,8 @@ static int latest_run_of(const baseline *b, const char *path, const cli_set *set
 	sim_params *p = NULL;
 	int rc = sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err));
 	if (!rc)
+		rc = cli_params_search(p, err, sizeof(err));
+	if (!rc)
 		rc = sim_params_load_file(p, b->scenario, err, sizeof(err));
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = cli_apply_set(p, &sets[i], err, sizeof(err));
@@ -510,11 +516,50 @@ static const char check_usage[] =
 	"run of the baseline's scenario (its name, policy, seed and duration, with the\n"
 	"baseline's overrides; none is an error, exit 2); with --run-scenario, first\n"
 	"run the baseline's scenario (with its overrides, seed and duration, then any\n"
-	"--set) into the database. Lists every metric outside its tolerance and exits\n"
-	"1 if there is one. --update rewrites the baseline's expected values from the\n"
+	"--set) into the database. Lists every metric in human units with its signed\n"
+	"change against the expectation and whether that way is worse (latencies,\n"
+	"queues, memory up; callbacks invoked, objects freed down), and exits 1 if one\n"
+	"is outside its tolerance. --update rewrites the baseline's expected values from the\n"
 	"run, for a deliberate change, and records each --set in the baseline (it\n"
 	"replaces the baseline's set of the same key, or its seed or duration), so\n"
 	"that the baseline then passes on its own scenario.\n";
+
+/* @v of metric @name in human units (ns as times, bytes, fractions as
+ * percent, counts with separators), into @buf. */
+static void human(const char *name, double v, char *buf, size_t len)
+{
+	const sim_metric_def *d = sim_metric_find(rcusim_metrics, M_COUNT, name, SIM_M_SCALAR);
+	const char *unit = d ? d->unit : "";
+	if (!strcmp(unit, "ns"))
+		cli_fmt_ns(v, buf, len);
+	else if (!strcmp(unit, "bytes"))
+		cli_fmt_bytes(v, buf, len);
+	else if (!strcmp(unit, "fraction") || !strcmp(unit, "share"))
+		snprintf(buf, len, "%.4g%%", 100 * v);
+	else
+		cli_fmt_count(v, buf, len);
+}
+
+/* Which way metric @name gets worse: +1 higher (latencies, waits, queue
+ * lengths, memory, failures, stalls), -1 lower (what is done: callbacks
+ * invoked, objects freed, calls, opens), 0 neither (counts of events that
+ * are neither good nor bad: context switches, wakeups, grace periods). */
+static int worse_way(const char *name)
+{
+	const sim_metric_def *d = sim_metric_find(rcusim_metrics, M_COUNT, name, SIM_M_SCALAR);
+	static const char *const higher[] = { "qlen",	 "pending", "failures", "stall", "wait",  "latency",
+					      "duration", "_max",	"retries",	  "bytes",	"open_ns" };
+	static const char *const lower[] = { "invoked", "freed", "calls", "objects", "opens" };
+	if (d && !strcmp(d->unit, "ns") && !strstr(name, "cpu_ns"))
+		return 1;
+	for (size_t i = 0; i < sizeof(higher) / sizeof(higher[0]); i++)
+		if (strstr(name, higher[i]))
+			return 1;
+	for (size_t i = 0; i < sizeof(lower) / sizeof(lower[0]); i++)
+		if (strstr(name, lower[i]))
+			return -1;
+	return 0;
+}
 
 int cmd_check(int argc, char **argv)
 {
@@ -574,6 +619,22 @@ int cmd_check(int argc, char **argv)
 		status = cli_exit_status(rc);
 		goto out;
 	}
+	if (access(b->scenario, F_OK)) {
+		/* A copied baseline whose relative scenario path no longer
+		 * leads anywhere: say what it resolved to. */
+		int e = errno;
+		char folder[PATH_MAX], real[PATH_MAX];
+		const char *slash = strrchr(b->path, '/');
+		snprintf(folder, sizeof(folder), "%.*s", slash ? (int)(slash - b->path) : 1, slash ? b->path : ".");
+		if (b->scenario_val[0] != '/' && realpath(folder, real))
+			fprintf(stderr, "%s: baseline.scenario: %s: %s; looked for %s/%s (relative to the baseline's folder)\n",
+				b->key_where[0], b->scenario_val, strerror(e), real, b->scenario_val);
+		else
+			fprintf(stderr, "%s: baseline.scenario: %s: %s\n", b->key_where[0], b->scenario_val,
+				strerror(e));
+		status = EXIT_USAGE;
+		goto out;
+	}
 	sets = calloc(b->nsets + nextra + 2, sizeof(*sets));
 	if (!sets) {
 		fprintf(stderr, "rcusim: out of memory\n");
@@ -597,6 +658,15 @@ int cmd_check(int argc, char **argv)
 				    .summary = false, .sets = sets, .nsets = n };
 		if ((status = cli_do_run(&req, &run_id)))
 			goto out;
+	}
+	if (!run_scenario && access(db_path, F_OK) && errno == ENOENT) {
+		fprintf(stderr,
+			"rcusim check: %s: no such database; `rcusim check --run-scenario%s%s %s` runs the "
+			"baseline's scenario into it first\n",
+			db_path, strcmp(db_path, "rcusim.db") ? " --db " : "", strcmp(db_path, "rcusim.db") ? db_path : "",
+			path);
+		status = EXIT_IO;
+		goto out;
 	}
 	if ((status = cli_open_db(db_path, true, &db)))
 		goto out;
@@ -639,28 +709,52 @@ int cmd_check(int argc, char **argv)
 				snprintf(tol, sizeof(tol), " +/- %g%%", 100 * m->rel_tol);
 			} else if (m->has_abs) {
 				ok &= d <= m->abs_tol;
-				snprintf(tol, sizeof(tol), " +/- %g", m->abs_tol);
+				char a[48];
+				human(m->name, m->abs_tol, a, sizeof(a));
+				snprintf(tol, sizeof(tol), " +/- %s", a);
 			} else {
 				ok &= got == m->expect;
 				snprintf(tol, sizeof(tol), " exactly");
 			}
-			snprintf(want, sizeof(want), "expected %.10g%s", m->expect, tol);
+			char e[48];
+			human(m->name, m->expect, e, sizeof(e));
+			snprintf(want, sizeof(want), "expected %s%s", e, tol);
 		}
 		if (present && m->has_min) {
 			ok &= got >= m->min;
 			size_t l = strlen(want);
-			snprintf(want + l, sizeof(want) - l, "%smin %.10g", l ? ", " : "", m->min);
+			char e[48];
+			human(m->name, m->min, e, sizeof(e));
+			snprintf(want + l, sizeof(want) - l, "%smin %s", l ? ", " : "", e);
 		}
 		if (present && m->has_max) {
 			ok &= got <= m->max;
 			size_t l = strlen(want);
-			snprintf(want + l, sizeof(want) - l, "%smax %.10g", l ? ", " : "", m->max);
+			char e[48];
+			human(m->name, m->max, e, sizeof(e));
+			snprintf(want + l, sizeof(want) - l, "%smax %s", l ? ", " : "", e);
 		}
 		if (!ok)
 			failed++;
-		if (present)
-			printf("%-4s %s: got %.10g, %s\n", ok ? "ok" : "FAIL", m->name, got, want);
-		else
+		if (present) {
+			/* The signed change against the expectation (or the bound
+			 * crossed), and whether it goes the worse way. */
+			char g[48], change[96] = "";
+			human(m->name, got, g, sizeof(g));
+			double ref = m->has_expect ? m->expect : m->has_min && got < m->min ? m->min
+						   : m->has_max && got > m->max ? m->max : NAN;
+			if (!isnan(ref) && got != ref) {
+				int way = worse_way(m->name);
+				const char *verdict = !way ? "" : (got > ref) == (way > 0) ? ", worse" : ", better";
+				if (ref != 0)
+					snprintf(change, sizeof(change), " (%+.3g%%%s)", 100 * (got - ref) / fabs(ref),
+						 verdict);
+				else
+					snprintf(change, sizeof(change), " (%s%s)", got > 0 ? "up from 0" : "down from 0",
+						 verdict);
+			}
+			printf("%-4s %s: %s, %s%s\n", ok ? "ok" : "FAIL", m->name, g, want, change);
+		} else
 			printf("FAIL %s: absent from run %lld\n", m->name, (long long)run_id);
 	}
 	printf("check: run %lld against %s: %zu passed, %d failed\n", (long long)run_id, path,

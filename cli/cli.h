@@ -166,6 +166,14 @@ const char *cli_plots_dir(void);
  * absolute, where it holds @marker (0); else @src, the source tree's
  * (-1). */
 int cli_data_dir(const char *rel, const char *src, const char *marker, char *out, size_t len);
+/* The folder of the scenarios and presets, absolute, into @out: the
+ * installed one (0), else the source tree's (-1). */
+int cli_scenarios_dir(char *out, size_t len);
+/* Where a scenario's relative include is looked for when it is not beside
+ * the including file: each folder of $RCUSIM_PATH (colon-separated), then
+ * the presets (installed, else the source tree's). 0 or SIM_ENOMEM
+ * (message in @err). */
+int cli_params_search(sim_params *p, char *err, size_t errlen);
 /* Write @s to @f as a gnuplot single-quoted string ('' for '), one line:
  * the only way text reaches a generated gnuplot script. */
 void cli_gp_string(FILE *f, const char *s);

@@ -23,6 +23,12 @@
 #ifndef RCUSIM_PLOTS_REL
 #define RCUSIM_PLOTS_REL "../share/rcusim/plots"
 #endif
+#ifndef RCUSIM_SCENARIOS_DIR
+#define RCUSIM_SCENARIOS_DIR "scenarios"
+#endif
+#ifndef RCUSIM_SCENARIOS_REL
+#define RCUSIM_SCENARIOS_REL "../share/rcusim/scenarios"
+#endif
 
 int cli_data_dir(const char *rel, const char *src, const char *marker, char *out, size_t len)
 {
@@ -59,6 +65,39 @@ const char *cli_plots_dir(void)
 	if (!found[0])
 		(void)cli_data_dir(RCUSIM_PLOTS_REL, RCUSIM_PLOTS_DIR, "common.gp", found, sizeof(found));
 	return found;
+}
+
+int cli_scenarios_dir(char *out, size_t len)
+{
+	char real[PATH_MAX];
+	if (!cli_data_dir(RCUSIM_SCENARIOS_REL, RCUSIM_SCENARIOS_DIR, "kernels/linux-6.12.ini", out, len))
+		return 0;
+	if (realpath(RCUSIM_SCENARIOS_DIR, real))
+		snprintf(out, len, "%s", real);
+	return -1;
+}
+
+int cli_params_search(sim_params *p, char *err, size_t errlen)
+{
+	const char *e = getenv("RCUSIM_PATH");
+	int rc = 0;
+	while (e && *e && !rc) {
+		size_t l = strcspn(e, ":");
+		char dir[PATH_MAX];
+		if (l && l < sizeof(dir)) {
+			memcpy(dir, e, l);
+			dir[l] = 0;
+			rc = sim_params_search_add(p, dir, "RCUSIM_PATH");
+		}
+		e += l + (e[l] == ':');
+	}
+	char dir[PATH_MAX];
+	bool source = cli_scenarios_dir(dir, sizeof(dir)) != 0;
+	if (!rc)
+		rc = sim_params_search_add(p, dir, source ? "the source tree's presets" : "the installed presets");
+	if (rc)
+		snprintf(err, errlen, "out of memory");
+	return rc;
 }
 
 void cli_gp_string(FILE *f, const char *s)

@@ -50,23 +50,6 @@ static const char probe_usage[] =
 	"  --root DIR   read DIR/proc and DIR/sys instead of /proc and /sys (a saved\n"
 	"               tree of another box)\n";
 
-#ifndef RCUSIM_SCENARIOS_DIR
-#define RCUSIM_SCENARIOS_DIR "scenarios"
-#endif
-#ifndef RCUSIM_SCENARIOS_REL
-#define RCUSIM_SCENARIOS_REL "../share/rcusim/scenarios"
-#endif
-
-/* The folder holding the scenarios and presets, absolute: the installed
- * ones, else the source tree's. */
-static void scenarios_dir(char *out, size_t len)
-{
-	char real[PATH_MAX];
-	if (cli_data_dir(RCUSIM_SCENARIOS_REL, RCUSIM_SCENARIOS_DIR, "kernels/linux-6.12.ini", out, len) &&
-	    realpath(RCUSIM_SCENARIOS_DIR, real))
-		snprintf(out, len, "%s", real);
-}
-
 /* The build options probe reads, by name without CONFIG_. */
 enum {
 	C_HZ,
@@ -515,7 +498,7 @@ static int probe_all(probe *pr, char *preset, size_t plen)
 	}
 	if ((rc = probe_config(pr, release)))
 		return rc;
-	scenarios_dir(dir, sizeof(dir));
+	(void)cli_scenarios_dir(dir, sizeof(dir));
 	snprintf(preset, plen, "%s/kernels/%s", dir,
 		 config_y(pr, C_PREEMPT_RT) ? "linux-6.12-rt.ini" : "linux-6.12.ini");
 	/* Read as the scenario reads it, an include: its values are the

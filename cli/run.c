@@ -202,7 +202,7 @@ static int load_run(const cli_run_req *req, sim_params **p, char *name, size_t n
 	int rc;
 	*p = NULL;
 	if ((rc = sim_params_create(p, rcusim_params, P_COUNT, err, errlen)) ||
-	    (rc = sim_params_load_file(*p, req->scenario, err, errlen)))
+	    (rc = cli_params_search(*p, err, errlen)) || (rc = sim_params_load_file(*p, req->scenario, err, errlen)))
 		return rc;
 	for (size_t i = 0; i < req->nsets; i++)
 		if ((rc = cli_apply_set(*p, &req->sets[i], err, errlen)))

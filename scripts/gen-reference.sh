@@ -141,8 +141,11 @@ accounting = slab
   white space starts a comment.
 - `include = FILE` lines may come only before any other setting; there may be several, read in
   order, each overriding the ones before (`scenarios/kernels/` and `scenarios/machines/` hold
-  presets made for this). The path is relative to the including file's folder; includes nest at
-  most 8 deep. Settings of the including file override those of the included ones; setting a key
+  presets made for this). A relative path is looked for in the including file's folder, then in
+  each folder of `RCUSIM_PATH` (colon-separated), then among rcusim's presets (installed under
+  `share/rcusim/scenarios`, else the source tree's `scenarios/`), so `include =
+  kernels/linux-6.12.ini` works from any folder; a miss is an error naming every place looked
+  (exit 2). Includes nest at most 8 deep. Settings of the including file override those of the included ones; setting a key
   twice in one file is an error.
 - An unknown section or key is an error, never ignored. So is a knob that the chosen model does not
   read, set away from its default by the scenario file itself or by `--set`: the O(1) timeslice knobs

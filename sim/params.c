@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_INCLUDE_DEPTH 8
 #define MAX_DIGITS 24
@@ -35,6 +36,9 @@ struct sim_params {
 	pval *v;                   /* one value per definition */
 	char **files;              /* the files read: the scenario, then its includes */
 	size_t nfiles;
+	char **search;             /* folders a relative include is looked for in, after its file's */
+	const char **search_what;  /* what each is, for a miss's message ("RCUSIM_PATH") */
+	size_t nsearch;
 };
 
 static void errf(char *err, size_t errlen, const char *fmt, ...)
@@ -447,7 +451,27 @@ void sim_params_destroy(sim_params *p)
 	for (size_t k = 0; k < p->nfiles; k++)
 		free(p->files[k]);
 	free(p->files);
+	for (size_t k = 0; k < p->nsearch; k++)
+		free(p->search[k]);
+	free(p->search);
+	free(p->search_what);
 	free(p);
+}
+
+int sim_params_search_add(sim_params *p, const char *dir, const char *what)
+{
+	char **d = realloc(p->search, (p->nsearch + 1) * sizeof(*d));
+	if (!d)
+		return SIM_ENOMEM;
+	p->search = d;
+	const char **w = realloc(p->search_what, (p->nsearch + 1) * sizeof(*w));
+	if (!w)
+		return SIM_ENOMEM;
+	p->search_what = w;
+	if (!(d[p->nsearch] = xstrdup(dir)))
+		return SIM_ENOMEM;
+	w[p->nsearch++] = what;
+	return 0;
 }
 
 const char *sim_params_file(const sim_params *p, size_t i)
@@ -773,14 +797,29 @@ static int on_key(void *ctx, const char *section, const char *key, const char *v
 			errf(err, errlen, "%s: include: expected a file name", where);
 			return SIM_EINPUT;
 		}
-		/* Relative to the including file's folder. */
+		/* Relative to the including file's folder, else to each folder
+		 * of the search path in turn (sim_params_search_add()). */
 		char path[4096];
 		const char *slash = strrchr(L->name, '/');
 		if (*val == '/' || !slash)
 			snprintf(path, sizeof(path), "%s", val);
 		else
 			snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - L->name), L->name, val);
-		return load_path(L->p, path, L->depth + 1, where, err, errlen);
+		if (*val == '/' || !L->p->nsearch || !access(path, F_OK))
+			return load_path(L->p, path, L->depth + 1, where, err, errlen);
+		char tried[2048];
+		int tl = snprintf(tried, sizeof(tried), "%s", path);
+		for (size_t k = 0; k < L->p->nsearch; k++) {
+			char alt[4096];
+			snprintf(alt, sizeof(alt), "%s/%s", L->p->search[k], val);
+			if (!access(alt, F_OK))
+				return load_path(L->p, alt, L->depth + 1, where, err, errlen);
+			if (tl >= 0 && (size_t)tl < sizeof(tried))
+				tl += snprintf(tried + tl, sizeof(tried) - (size_t)tl, ", %s (%s)", alt,
+					       L->p->search_what[k]);
+		}
+		errf(err, errlen, "%s: include: %s: no such file; looked for %s", where, val, tried);
+		return SIM_ENOFILE;
 	}
 	L->any_key = true;
 	if (!L->in_section) {

@@ -65,6 +65,11 @@ void sim_params_destroy(sim_params *p);
 
 /* Read a scenario file (and what it includes) over the current values. */
 int sim_params_load_file(sim_params *p, const char *path, char *err, size_t errlen);
+/* Add @dir to the folders a relative include that is not beside the file
+ * including it is looked for in, in the order added; @what (static) names
+ * it in the message of a miss, which lists every place looked. 0 or
+ * SIM_ENOMEM. */
+int sim_params_search_add(sim_params *p, const char *dir, const char *what);
 /* File @i of those sim_params_load_file() has read, in the order read
  * (the scenario, then each file it includes, as opened), NULL past the
  * last. */

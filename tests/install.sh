@@ -26,6 +26,11 @@ expect_exit 0 "$P/bin/rcusim" plot --out figs
 [ -e "$P/share/rcusim/plots/installed-scripts-used" ] && ok || bad "the installed plot scripts were not the ones used"
 # An installed scenario that replays a recording finds it.
 expect_exit 0 "$P/bin/rcusim" run "$P/share/rcusim/scenarios/dev-vm-replay.ini" --duration 1s --quiet
+# A scenario elsewhere includes an installed preset by its short name.
+printf 'include = kernels/linux-6.12.ini\n[workload]\nkind = callrcu\n' >short.ini
+expect_exit 0 "$P/bin/rcusim" run short.ini --duration 100ms --db short.db --quiet
+expect_exit 0 "$P/bin/rcusim" show --db short.db 1
+expect_out "$(cd "$P" && pwd -P)/share/rcusim/scenarios/kernels/linux-6.12.ini:[0-9]+"
 # probe's scenario includes the installed kernel preset, not the source tree's.
 expect_exit 0 "$P/bin/rcusim" probe --root "$SRC/tests/data/probe/dev-vm-6.18" --out box.ini
 grep -qx "include = $(cd "$P" && pwd -P)/share/rcusim/scenarios/kernels/linux-6.12.ini" box.ini && ok ||
