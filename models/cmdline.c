@@ -105,6 +105,58 @@ static const char *const unmodelled[] = {
 	"nomodeset", "psi", "rcu_nocb_poll",
 };
 
+/* Unmodelled words that change what rcusim models (RCU, softirqs, the
+ * tick, the CPUs): --cmdline warns of each with what it would change,
+ * instead of leaving it among words like "quiet". A name ending in '.' is
+ * a prefix. From kernel-parameters.txt and the sources of 6.12. */
+static const struct {
+	const char *word;
+	const char *changes;
+} relevant[] = {
+	{ "threadirqs", "device interrupts run in threads and irq_exit() wakes ksoftirqd instead of running "
+			"pending softirqs (invoke_softirq(), kernel/softirq.c 6.12:419-440): the nearest "
+			"model is softirq.in_irq_exit = no" },
+	{ "rcu_nocb_poll", "the rcuog kthreads poll each jiffy instead of being woken by call_rcu() "
+			   "(kernel/rcu/tree_nocb.h 6.12:540, 777-800): offloaded callbacks wait for the "
+			   "next poll, and no call_rcu() wakes a kthread" },
+	{ "isolcpus", "CPUs taken out of load balancing (and with its nohz flag, out of the tick like "
+		      "nohz_full=): rcusim does not balance load, so only its nohz flag would change a "
+		      "run; say nohz_full= for that" },
+	{ "irqaffinity", "the CPUs device interrupts go to: rcusim's irq.rate interrupts come to every "
+			 "CPU alike" },
+	{ "nosmt", "one thread a core: set machine.threads_per_core = 1" },
+	{ "maxcpus", "fewer CPUs brought up at boot: set machine.cores and machine.threads_per_core" },
+	{ "nr_cpus", "fewer CPUs possible: set machine.cores and machine.threads_per_core" },
+	{ "idle", "idle=poll keeps idle CPUs out of the idle loop's extended quiescent state, which "
+		  "rcusim's idle CPUs always enter" },
+	{ "rcutree.gp_preinit_delay", "a delay in every grace period's initialization (a debugging "
+				      "aid): longer grace periods" },
+	{ "rcutree.gp_init_delay", "a delay in every grace period's initialization (a debugging aid): "
+				   "longer grace periods" },
+	{ "rcutree.gp_cleanup_delay", "a delay in every grace period's cleanup (a debugging aid): "
+				      "longer grace periods" },
+	{ "rcutree.rcu_nocb_gp_stride", "how many CPUs each rcuog kthread serves: rcusim keeps the "
+					"kernel's default (about the square root of the CPU count)" },
+	{ "rcutree.rcu_kick_kthreads", "a starved grace-period kthread is kicked awake" },
+	{ "rcutree.rcu_fanout_exact", "the rcu_node tree's fanout taken as given: rcusim balances it "
+				      "as the default does" },
+	{ "rcupdate.rcu_cpu_stall_suppress", "no stall warnings: rcusim still counts them "
+					     "(rcu.stall_warnings)" },
+	{ "rcupdate.rcu_task", "Tasks RCU, which rcusim does not model" },
+};
+
+/* What @word would change, if rcusim ought to warn of it, else NULL. */
+static const char *relevant_change(const char *word)
+{
+	for (size_t i = 0; i < sizeof(relevant) / sizeof(relevant[0]); i++) {
+		size_t l = strlen(relevant[i].word);
+		if (!strncmp(word, relevant[i].word, l) &&
+		    (word[l] == 0 || !strcmp(relevant[i].word, "rcupdate.rcu_task")))
+			return relevant[i].changes;
+	}
+	return NULL;
+}
+
 /* parameq() (kernel/params.c 6.12): '-' and '_' alike. */
 static bool kname_eq(const char *a, const char *b)
 {
@@ -442,7 +494,7 @@ static void next_arg(char *w, char **param, char **val)
 int rcusim_set_cmdline(sim_params *p, const char *cmdline, const char *origin, char *ignored,
 		       size_t ilen, char *warn, size_t wlen, char *err, size_t errlen)
 {
-	char word[1024], asg[1024], nohz_full[1024] = "", msg[1024 + 300];
+	char word[1024], asg[1024], nohz_full[1024] = "", msg[2400];
 	bool nohz_full_seen = false;
 	size_t used = 0;
 	if (ilen)
@@ -497,7 +549,16 @@ int rcusim_set_cmdline(sim_params *p, const char *cmdline, const char *origin, c
 		bool unknown;
 		int rc = set_one(p, asg, origin, false, err, errlen, &unknown);
 		if (rc == RCUSIM_KP_UNMODELLED || (rc == SIM_EINPUT && unknown)) {
-			/* Not rcusim's business: listed, not fatal. */
+			/* Not modelled: a warning where it would change the run,
+			 * else listed; never fatal. */
+			const char *what = relevant_change(param);
+			if (what) {
+				snprintf(msg, sizeof(msg), "%s: %s%s%s: not modelled, and it would change the run: %s",
+					 origin, param, val ? "=" : "", val ? val : "", what);
+				add_line(warn, wlen, msg);
+				err[0] = 0;
+				continue;
+			}
 			size_t wl = strlen(param);
 			if (used + wl + 2 < ilen) {
 				if (used)

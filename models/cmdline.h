@@ -35,10 +35,12 @@ int rcusim_set(sim_params *p, const char *assignment, const char *origin, char *
 /* Apply a whole kernel command line (words separated by blanks outside
  * double quotes, unquoted as the kernel's next_arg() does): each modelled
  * word as rcusim_set(); the words rcusim does not model are listed,
- * blank-separated, in @ignored (room @ilen) and skipped; the words the
- * kernel would refuse and boot on (RCUSIM_KP_KEPT, a second nohz_full=
- * that differs from the first) are skipped with a warning each, one a
- * line, in @warn (room @wlen). 0 or an error as rcusim_set()'s (never
+ * blank-separated, in @ignored (room @ilen) and skipped, except those that
+ * would change what it models (threadirqs, rcu_nocb_poll, isolcpus,
+ * rcutree.gp_init_delay, ...), which are skipped with a warning saying
+ * what they would change; the words the kernel would refuse and boot on
+ * (RCUSIM_KP_KEPT, a second nohz_full= that differs from the first) are
+ * skipped with a warning. Warnings go one a line in @warn (room @wlen). 0 or an error as rcusim_set()'s (never
  * RCUSIM_KP_UNMODELLED or RCUSIM_KP_KEPT). */
 int rcusim_set_cmdline(sim_params *p, const char *cmdline, const char *origin, char *ignored,
 		       size_t ilen, char *warn, size_t wlen, char *err, size_t errlen);
