@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -162,7 +163,16 @@ static int sweep_local(sweep *s, const char **av)
 		if (!running)
 			continue;
 		int st;
-		pid_t pid = wait(&st);
+		pid_t pid = waitpid(-1, &st, WNOHANG);
+		if (pid == 0) {
+			/* None has ended: a short sleep, which a stop signal cuts
+			 * short; one that came between the check above and the
+			 * sleep is forwarded at most 50 ms late (wait() would
+			 * hold it until a run ended on its own). */
+			struct timespec nap = { 0, 50000000 };
+			nanosleep(&nap, NULL);
+			continue;
+		}
 		if (pid < 0 && errno == EINTR)
 			continue;
 		if (pid < 0) {
@@ -189,6 +199,8 @@ static int sweep_local(sweep *s, const char **av)
 	}
 	if (tty)
 		fputc('\n', stderr);
+	if (*stop && !forwarded)
+		forwarded = (int)*stop; /* it came as the last run ended: the sweep was stopped all the same */
 	cli_stop_release();
 	/* The runs a stop left unstarted. */
 	for (size_t j = next; j < s->njobs; j++) {

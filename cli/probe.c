@@ -445,8 +445,10 @@ static int probe_module(probe *pr, const char *mod)
 			if (note(&pr->unmodelled, &pr->unmodelled_len, "%s", err))
 				rc = SIM_ENOMEM;
 		} else if (r == RCUSIM_KP_UNMODELLED || r == SIM_EINPUT) {
+			/* Not modelled, not mapped, or a value rcusim refuses: said
+			 * with rcusim's reason, never set. */
 			if (note(&pr->unmodelled, &pr->unmodelled_len, "%s = %s: %s", file, v,
-				 r == RCUSIM_KP_UNMODELLED ? "not modelled" : "not a parameter rcusim maps"))
+				 r == RCUSIM_KP_UNMODELLED ? "not modelled" : err))
 				rc = SIM_ENOMEM;
 		} else if (r) {
 			snprintf(pr->err, sizeof(pr->err), "%s", err);
@@ -586,9 +588,16 @@ int cmd_probe(int argc, char **argv)
 	char rootbuf[PATH_MAX] = "";
 	if (root) {
 		struct stat st;
-		if (!*root || stat(root, &st) || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "rcusim probe: --root %s: %s\n", root,
-				!*root ? "empty" : errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a folder");
+		if (!*root) {
+			fprintf(stderr, "rcusim probe: --root: empty\n");
+			return EXIT_USAGE;
+		}
+		if (stat(root, &st)) {
+			fprintf(stderr, "rcusim probe: --root %s: %s\n", root, strerror(errno));
+			return EXIT_USAGE;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "rcusim probe: --root %s: not a folder\n", root);
 			return EXIT_USAGE;
 		}
 		if (!realpath(root, rootbuf)) {

@@ -267,12 +267,14 @@ static int record_end(rec_db *db, int64_t run_id, const rec_run_result *res, con
 	snprintf(dirs[2], PATH_MAX, "%s", tmp && *tmp ? tmp : "/tmp");
 	base = base ? base + 1 : path;
 	struct stat seen[3];
+	bool statted[3] = { false, false, false };
 	int src = -1;
 	for (int k = 0; k < 3 && src; k++) {
-		/* Each folder once, whatever its names. */
-		bool again = stat(dirs[k], &seen[k]) != 0;
+		/* Each folder once, whatever its names (and none that is not there). */
+		statted[k] = stat(dirs[k], &seen[k]) == 0;
+		bool again = !statted[k];
 		for (int j = 0; j < k && !again; j++)
-			again = seen[j].st_dev == seen[k].st_dev && seen[j].st_ino == seen[k].st_ino;
+			again = statted[j] && seen[j].st_dev == seen[k].st_dev && seen[j].st_ino == seen[k].st_ino;
 		if (again)
 			continue;
 		snprintf(side, sizeof(side), "%s%s%s.run%lld-%ld.db", dirs[k], strcmp(dirs[k], "/") ? "/" : "",

@@ -84,7 +84,9 @@ static bool ini_value_ok(const char *v)
 	if (!n || strchr(" \t", v[0]) || strchr(" \t\r", v[n - 1]))
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		if (v[i] == '\n' || v[i] == '\r')
+		/* A control byte (a line break, a tab) would be escaped on the
+		 * way out and read back as something else. */
+		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
 			return false;
 		if ((v[i] == ';' || v[i] == '#') && (i == 0 || v[i - 1] == ' ' || v[i - 1] == '\t'))
 			return false;
@@ -303,8 +305,8 @@ static int show(rec_db *db, const char *db_path, long long id, bool all)
 			/* No scenario file holds it: said, never written broken. */
 			printf("; %s = ", dot + 1);
 			comment_text(v);
-			printf(" ; cannot be written in a scenario file (a line break, a blank at an end, or a ';' "
-			       "or '#' after a blank)\n");
+			printf(" ; cannot be written in a scenario file (a control character such as a line break "
+			       "or tab, a blank at an end, or a ';' or '#' after a blank)\n");
 			fprintf(stderr, "rcusim show: run %lld: %s: its value cannot be written in a scenario file; "
 					"`rcusim run` of this output differs there\n", id, d->name);
 		} else if (scen_name)

@@ -32,6 +32,7 @@ typedef enum {
 	KV_DIVISOR, /* rcu_divisor: a negative one is 7, at most 62 (tree.c 6.12:2530) */
 	KV_RESCHED, /* rcu_resched_ns: clamped to [1 ms, 1 s] (tree.c 6.12:2537) */
 	KV_QOVLD,   /* qovld: a negative one is 2 x qhimark (tree.c 6.12:5734-5737): auto */
+	KV_STRIDE,  /* rcu_nocb_gp_stride: -1 is nr_cpu_ids / int_sqrt(nr_cpu_ids) (tree_nocb.h 6.12:1454-1457): auto */
 	KV_NOHZ_FULL, /* nohz_full=LIST */
 } kv_kind;
 
@@ -73,7 +74,7 @@ static const kparam kparams[] = {
 	{ "rcutree.jiffies_till_sched_qs", "rcu.jiffies_till_sched_qs", KV_SAME, "5050" },
 	{ "rcutree.kthread_prio", "rcu.kthread_prio", KV_SAME, "5064" },
 	{ "rcutree.rcu_min_cached_objs", "rcu.kfree_min_cached_pages", KV_SAME, "5149" },
-	{ "rcutree.rcu_nocb_gp_stride", "rcu.nocb_gp_stride", KV_SAME, "5157" },
+	{ "rcutree.rcu_nocb_gp_stride", "rcu.nocb_gp_stride", KV_STRIDE, "5157" },
 	{ "rcutree.use_softirq", "rcu.use_softirq", KV_BOOL, "5193" },
 	{ "rcutree.enable_rcu_lazy", "rcu.lazy", KV_BOOL, "5203" },
 	{ "rcutree.rcu_normal_wake_from_gp", "rcu.normal_wake_from_gp", KV_INTBOOL, "5208" },
@@ -135,8 +136,6 @@ static const struct {
 				   "longer grace periods" },
 	{ "rcutree.gp_cleanup_delay", "a delay in every grace period's cleanup (a debugging aid): "
 				      "longer grace periods" },
-	{ "rcutree.rcu_nocb_gp_stride", "how many CPUs each rcuog kthread serves: rcusim keeps the "
-					"kernel's default (about the square root of the CPU count)" },
 	{ "rcutree.rcu_kick_kthreads", "a starved grace-period kthread is kicked awake" },
 	{ "rcutree.rcu_fanout_exact", "the rcu_node tree's fanout taken as given: rcusim balances it "
 				      "as the default does" },
@@ -145,13 +144,16 @@ static const struct {
 	{ "rcupdate.rcu_task", "Tasks RCU, which rcusim does not model" },
 };
 
-/* What @word would change, if rcusim ought to warn of it, else NULL. */
+/* What @word would change, if rcusim ought to warn of it, else NULL;
+ * '-' and '_' alike, as parameq() takes them. */
 static const char *relevant_change(const char *word)
 {
 	for (size_t i = 0; i < sizeof(relevant) / sizeof(relevant[0]); i++) {
-		size_t l = strlen(relevant[i].word);
-		if (!strncmp(word, relevant[i].word, l) &&
-		    (word[l] == 0 || !strcmp(relevant[i].word, "rcupdate.rcu_task")))
+		const char *a = word, *b = relevant[i].word;
+		for (; *a && *b; a++, b++)
+			if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+				break;
+		if (!*b && (!*a || !strcmp(relevant[i].word, "rcupdate.rcu_task")))
 			return relevant[i].changes;
 	}
 	return NULL;
@@ -372,6 +374,7 @@ static int set_one(sim_params *p, const char *assignment, const char *origin, bo
 	case KV_DIVISOR:
 	case KV_RESCHED:
 	case KV_QOVLD:
+	case KV_STRIDE:
 	case KV_INTBOOL:
 		if (!x || !knum(x, &num)) {
 			snprintf(err, errlen, "%s: %s=%s: the kernel takes a whole number here", origin, key, x ? x : "");
@@ -381,7 +384,7 @@ static int set_one(sim_params *p, const char *assignment, const char *origin, bo
 			num = num < 0 ? 7 : num > 62 ? 62 : num;
 		if (kp->kind == KV_RESCHED)
 			num = num < 1000000 ? 1000000 : num > 1000000000 ? 1000000000 : num;
-		if (kp->kind == KV_QOVLD && num < 0)
+		if ((kp->kind == KV_QOVLD && num < 0) || (kp->kind == KV_STRIDE && num == -1))
 			snprintf(v, sizeof(v), "auto");
 		else if (kp->kind == KV_INTBOOL)
 			snprintf(v, sizeof(v), "%s", num ? "yes" : "no");

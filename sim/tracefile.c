@@ -522,7 +522,7 @@ const char *sim_trace_quote(const char *s, size_t max, char *buf, size_t len)
 			buf[o++] = hex[c & 15];
 		}
 	}
-	if (i < max && s[i]) {
+	if (s[i]) { /* cut: by @max or by the room left */
 		memcpy(buf + o, "...", 3);
 		o += 3;
 	}

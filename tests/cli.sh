@@ -403,9 +403,9 @@ expect_exit 2 "$RCUSIM" show --db sh.db x
 # saying what it would change (threadirqs: ksoftirqd instead of irq_exit);
 # one that would not (quiet) is only listed; the run goes on.
 expect_exit 0 "$RCUSIM" run "$SRC/scenarios/tree-small.ini" --duration 10ms --db cl.db --quiet \
-	--cmdline 'quiet threadirqs rcu_nocb_poll rcutree.gp_init_delay=3 isolcpus=2-3 rcutree.blimit=20'
+	--cmdline 'quiet threadirqs rcu-nocb-poll rcutree.gp_init_delay=3 isolcpus=2-3 rcutree.blimit=20'
 expect_err "warning: --cmdline: threadirqs: not modelled, and it would change the run: .*irq_exit\(\) wakes ksoftirqd.*softirq.in_irq_exit = no"
-expect_err "warning: --cmdline: rcu_nocb_poll: not modelled, and it would change the run: the rcuog kthreads poll"
+expect_err "warning: --cmdline: rcu-nocb-poll: not modelled, and it would change the run: the rcuog kthreads poll"
 expect_err "warning: --cmdline: rcutree.gp_init_delay=3: not modelled, and it would change the run: a delay"
 expect_err "warning: --cmdline: isolcpus=2-3: not modelled, and it would change the run"
 expect_err "not modelled, left out: quiet$"

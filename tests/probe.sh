@@ -23,7 +23,8 @@ for l in 'cores = 2 ; /sys/devices/system/cpu/online (2 CPUs) / 1 threads a core
 	'nohz_idle = yes ; /proc/config.gz CONFIG_NO_HZ_IDLE=y' \
 	'stall_timeout = 59s ; /sys/module/rcupdate/parameters rcupdate.rcu_cpu_stall_timeout' \
 	'normal_wake_from_gp = yes ; /sys/module/rcutree/parameters rcutree.rcu_normal_wake_from_gp' \
-	'blimit = 10 ; /sys/module/rcutree/parameters rcutree.blimit'; do
+	'blimit = 10 ; /sys/module/rcutree/parameters rcutree.blimit' \
+	'nocb_gp_stride = auto ; /sys/module/rcutree/parameters rcutree.rcu_nocb_gp_stride'; do
 	grep -qxF -- "$l" vm.ini && ok || bad "vm.ini lacks: $l"
 done
 grep -q '^include = .*/scenarios/kernels/linux-6.12.ini$' vm.ini && ok || bad "vm.ini: no 6.12 preset"

@@ -50,9 +50,15 @@ kernel_words() {
 	expect_exit 0 "$RCUSIM" run "$TS" --duration 10ms --db k.db --quiet --cmdline 'quiet rcutree.enable_rcu_lazy='
 	[ "$(param k.db rcu.lazy)" = no ] && ok || bad "rcu.lazy = $(param k.db rcu.lazy) after rcutree.enable_rcu_lazy="
 	expect_err_line 'rcusim: warning: --cmdline: rcutree.enable_rcu_lazy=: an empty value is no boolean to the kernel (kstrtobool("") is -EINVAL): it ignores the word and rcu.lazy keeps its value'
+	# ... from either value (a word read as yes or as no would change one).
+	expect_exit 0 "$RCUSIM" run "$TS" --duration 10ms --db k.db --quiet --set rcu.nocbs=all --set rcu.lazy=yes \
+		--cmdline 'quiet rcutree.enable_rcu_lazy='
+	[ "$(param k.db rcu.lazy)" = yes ] && ok || bad "rcu.lazy = $(param k.db rcu.lazy) after yes, rcutree.enable_rcu_lazy="
 	expect_exit 0 "$RCUSIM" run "$TS" --duration 10ms --db k.db --quiet --set 'nohz='
 	[ "$(param k.db irq.nohz_idle)" = yes ] && ok || bad "irq.nohz_idle = $(param k.db irq.nohz_idle) after nohz="
 	expect_err 'warning: --set: nohz=: an empty value is no boolean'
+	expect_exit 0 "$RCUSIM" run "$TS" --duration 10ms --db k.db --quiet --set irq.nohz_idle=no --set 'nohz='
+	[ "$(param k.db irq.nohz_idle)" = no ] && ok || bad "irq.nohz_idle = $(param k.db irq.nohz_idle) after no, nohz="
 	# Without "=" a bool module parameter is true.
 	expect_exit 0 "$RCUSIM" run "$TS" --duration 10ms --db k.db --quiet --cmdline 'rcutree.use_softirq'
 	[ "$(param k.db rcu.use_softirq)" = yes ] && ok || bad "rcu.use_softirq = $(param k.db rcu.use_softirq)"
@@ -194,7 +200,7 @@ lines ; semi # hash' >/dev/null 2>&1
 	# A name no scenario file can hold: a comment, said; the rest runs.
 	"$RCUSIM" run "$TS" --duration 10ms --db st.db --quiet --set 'scenario.name=a ;b' >/dev/null 2>&1
 	expect_exit 0 "$RCUSIM" show --db st.db 2
-	expect_out_line '; name = a ;b ; cannot be written in a scenario file (a line break, a blank at an end, or a '"';'"' or '"'#'"' after a blank)'
+	expect_out_line '; name = a ;b ; cannot be written in a scenario file (a control character such as a line break or tab, a blank at an end, or a '"';'"' or '"'#'"' after a blank)'
 	expect_err_line 'rcusim show: run 2: scenario.name: its value cannot be written in a scenario file; `rcusim run` of this output differs there'
 	cp "$T/out" st2.ini
 	expect_exit 0 "$RCUSIM" run st2.ini --db st2.db --quiet

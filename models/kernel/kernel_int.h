@@ -473,10 +473,10 @@ static inline sim_time stretch(const kcpu *c, sim_time cost_ns)
 	return round_ns((double)cost_ns * f);
 }
 
-/* Speed of @c's thread (work ns per wall ns) now. */
-/* context_switch() runs with interrupts off (the runqueue lock is taken
- * with interrupts disabled in __schedule() and released with them enabled
- * in finish_task_switch(): kernel/sched/core.c 6.12:6598, 5160-5170), so an
+/* context_switch() runs with interrupts off (__schedule() disables them
+ * and takes the runqueue lock, kernel/sched/core.c 6.12:6572, 6592;
+ * finish_task_switch() -> finish_lock_switch() releases it with them
+ * enabled, :5200, 5073-5082), so an
  * interrupt that comes during a switch is taken after it. The model takes
  * it at once and keeps the switch's rest (c->switch_left, noted by
  * kcpu_account()); the task goes on, or the next switch begins, that much
@@ -488,6 +488,7 @@ static inline sim_time kcpu_switch_end(kcpu *c, sim_time t)
 	return t;
 }
 
+/* Speed of @c's thread (work ns per wall ns) now. */
 static inline double speed(const kcpu *c)
 {
 	const kmachine *mc = &c->k->mach;

@@ -487,7 +487,9 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 		if (got) {
 			lineno = tf.lineno;
 			if (!kind) {
-				kind = sim_ftrace_parse(l, &ev) ? 1 : 2;
+				/* A tracefs line refused only for its time or pid
+				 * (ev.why) is still a tracefs trace: said as such. */
+				kind = sim_ftrace_parse(l, &ev) || ev.why ? 1 : 2;
 				tw->strace = kind == 2;
 			}
 			int64_t ts;
