@@ -12,12 +12,10 @@
 #include <math.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
-#include <sqlite3.h>
-
 #include "cli.h"
 #include "commands.h"
 #include "registry.h"
+#include "stats.h"
 
 /* How a key scalar is shown. */
 typedef enum cli_unit { CLI_COUNT, CLI_NS, CLI_BYTES, CLI_FRAC, CLI_WHEN } cli_unit;
@@ -195,8 +193,7 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 	for (size_t r = 0; r < n; r++)
 		for (size_t k = 0; k < nk; k++) {
 			size_t nm = cols ? cols[r].n : 1;
-			double mean = 0, m2 = 0; /* Welford's running mean and squared deviations */
-			size_t got = 0;
+			sim_mean mean = { 0 };
 			for (size_t j = 0; j < nm; j++) {
 				double v;
 				bool present;
@@ -207,22 +204,14 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 					status = cli_exit_status(rc);
 					goto out;
 				}
-				if (present) {
-					got++;
-					double d = v - mean;
-					mean += d / (double)got;
-					m2 += d * (v - mean);
-				}
+				if (present)
+					sim_mean_add(&mean, v);
 			}
 			size_t i = r * nk + k;
-			has[i] = got > 0;
-			nv[i] = got;
-			vals[i] = mean;
-			if (got > 1) {
-				double var = m2 / (double)(got - 1);
-				hw[i] = gsl_cdf_tdist_Pinv(0.975, (double)(got - 1)) * sqrt(var > 0 ? var : 0) /
-					sqrt((double)got);
-			}
+			has[i] = mean.n > 0;
+			nv[i] = mean.n;
+			vals[i] = mean.mean;
+			hw[i] = sim_mean_ci95(&mean);
 			if (!strcmp(rcusim_metrics[metrics[k].id].name, "vfs.max_files") && has[i])
 				files[r] = true;
 		}
@@ -403,26 +392,24 @@ static const char compare_usage[] =
  * every parameter but scenario.seed (malloc'd), or NULL (message printed). */
 static char *run_key(rec_db *db, const rec_run_row *r)
 {
-	sqlite3_stmt *st;
-	char *key = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&key, &len);
-	if (!f)
+	char *key = NULL, err[1024];
+	size_t len = 0, np = 0;
+	rec_param_row *ps = NULL;
+	if (rec_run_params(db, r->run_id, &ps, &np, err, sizeof(err))) {
+		fprintf(stderr, "rcusim compare: %s\n", err);
 		return NULL;
-	fprintf(f, "%s\n%s\n%s\n%s\n", r->scenario, r->policy, r->label, r->status);
-	int rc = sqlite3_prepare_v2(rec_handle(db),
-				    "SELECT name, value FROM param WHERE run_id = ?1 AND name <> 'scenario.seed' "
-				    "ORDER BY name", -1, &st, NULL);
-	if (!rc) {
-		sqlite3_bind_int64(st, 1, r->run_id);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-			fprintf(f, "%s=%s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1));
-		sqlite3_finalize(st);
-		rc = rc == SQLITE_DONE ? 0 : rc;
 	}
-	fclose(f);
-	if (rc) {
-		fprintf(stderr, "rcusim compare: %s\n", sqlite3_errstr(rc));
+	FILE *f = open_memstream(&key, &len);
+	if (!f) {
+		rec_param_rows_free(ps, np);
+		return NULL;
+	}
+	fprintf(f, "%s\n%s\n%s\n%s\n", r->scenario, r->policy, r->label, r->status);
+	for (size_t i = 0; i < np; i++)
+		if (strcmp(ps[i].name, "scenario.seed"))
+			fprintf(f, "%s=%s\n", ps[i].name, ps[i].value);
+	rec_param_rows_free(ps, np);
+	if (fclose(f)) {
 		free(key);
 		return NULL;
 	}

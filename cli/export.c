@@ -7,7 +7,6 @@
  * CSV quoted as RFC 4180 says, or a JSON array of objects.
  */
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,50 +68,44 @@ static void row(exporter *x, const char *const *cols, const char *const *vals, c
 	x->rows++;
 }
 
-/* The rows of run @r. 0 or an SQLite error code. */
-static int export_run(exporter *x, sqlite3 *db, const rec_run_row *r)
+/* What export_value() needs: the exporter and the run. */
+typedef struct export_ctx {
+	exporter *x;
+	const rec_run_row *r;
+} export_ctx;
+
+/* The row of one value of a run (rec_each_value()). */
+static int export_value(void *ctx, const rec_value *val)
 {
 	static const char *const cols[] = { "run", "label", "metric", "cpu", "time_ns", "value" };
 	static const char *const hcols[] = { "run", "label", "metric", "lo", "hi", "count" };
 	static const bool num[] = { true, false, false, true, true, true };
-	const char *sql = x->hist ? "SELECT name, lo, hi, count FROM hist WHERE run_id = ?1 ORDER BY name, lo"
-				  : "SELECT name, NULL, NULL, value FROM scalar WHERE run_id = ?1 "
-				    "UNION ALL SELECT * FROM (SELECT s.name, s.cpu, p.t_ns, p.value FROM series s "
-				    "JOIN point p USING (series_id) WHERE s.run_id = ?1 ORDER BY s.name, s.cpu, p.t_ns)";
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, r->run_id);
+	const export_ctx *c = ctx;
+	exporter *x = c->x;
 	char id[32], a[64], b[64], v[64];
-	snprintf(id, sizeof(id), "%lld", (long long)r->run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *vals[6] = { id, r->label[0] ? r->label : NULL, (const char *)sqlite3_column_text(st, 0),
-					NULL, NULL, NULL };
-		if (x->hist) {
-			snprintf(a, sizeof(a), "%.17g", sqlite3_column_double(st, 1));
-			snprintf(b, sizeof(b), "%.17g", sqlite3_column_double(st, 2));
-			snprintf(v, sizeof(v), "%lld", (long long)sqlite3_column_int64(st, 3));
-			vals[3] = a;
+	snprintf(id, sizeof(id), "%lld", (long long)c->r->run_id);
+	const char *vals[6] = { id, c->r->label[0] ? c->r->label : NULL, val->name, NULL, NULL, NULL };
+	if (x->hist) {
+		snprintf(a, sizeof(a), "%.17g", val->lo);
+		snprintf(b, sizeof(b), "%.17g", val->hi);
+		snprintf(v, sizeof(v), "%lld", (long long)val->count);
+		vals[3] = a;
+		vals[4] = b;
+		vals[5] = v;
+	} else {
+		if (val->is_point) {
+			snprintf(a, sizeof(a), "%lld", (long long)val->cpu);
+			vals[3] = val->cpu >= 0 ? a : NULL; /* -1: the machine-wide series */
+			snprintf(b, sizeof(b), "%lld", (long long)val->t_ns);
 			vals[4] = b;
-			vals[5] = v;
-		} else {
-			if (sqlite3_column_type(st, 1) != SQLITE_NULL) {
-				long long cpu = sqlite3_column_int64(st, 1);
-				snprintf(a, sizeof(a), "%lld", cpu);
-				vals[3] = cpu >= 0 ? a : NULL; /* -1: the machine-wide series */
-				snprintf(b, sizeof(b), "%lld", (long long)sqlite3_column_int64(st, 2));
-				vals[4] = b;
-			}
-			if (sqlite3_column_type(st, 3) != SQLITE_NULL && isfinite(sqlite3_column_double(st, 3))) {
-				snprintf(v, sizeof(v), "%.17g", sqlite3_column_double(st, 3));
-				vals[5] = v; /* else empty, null in JSON */
-			}
 		}
-		row(x, x->hist ? hcols : cols, vals, num, 6);
+		if (val->has_value && isfinite(val->value)) {
+			snprintf(v, sizeof(v), "%.17g", val->value);
+			vals[5] = v; /* else empty, null in JSON */
+		}
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : rc;
+	row(x, x->hist ? hcols : cols, vals, num, 6);
+	return 0;
 }
 
 int cmd_export(int argc, char **argv)
@@ -155,12 +148,15 @@ int cmd_export(int argc, char **argv)
 	x.json = !strcmp(format, "json");
 	if ((status = cli_load_runsel(db_path, &sel, "export", &db, &rows, &nrows)))
 		goto out;
-	for (size_t r = 0; r < nrows; r++)
-		if ((rc = export_run(&x, rec_handle(db), &rows[r]))) {
-			fprintf(stderr, "rcusim export: %s: %s\n", db_path, sqlite3_errstr(rc));
-			status = EXIT_IO;
+	for (size_t r = 0; r < nrows; r++) {
+		export_ctx c = { &x, &rows[r] };
+		char err[1024];
+		if ((rc = rec_each_value(db, rows[r].run_id, x.hist, export_value, &c, err, sizeof(err)))) {
+			fprintf(stderr, "rcusim export: %s\n", err);
+			status = cli_exit_status(rc);
 			goto out;
 		}
+	}
 	if (x.json)
 		fputs(x.rows ? "\n]\n" : "[]\n", stdout);
 	else if (!x.rows)

@@ -11,8 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "cli.h"
 #include "commands.h"
 #include "cpulist.h"
@@ -37,15 +35,13 @@ static int64_t export_ccdf(rec_db *db, int64_t id, const char *name, FILE *f, ch
 	int64_t n = rec_export_cdf(db, id, name, m, err, errlen);
 	fclose(m);
 	double lo, x, cdf;
-	sqlite3_stmt *st;
-	if (n > 0 && !sqlite3_prepare_v2(rec_handle(db), "SELECT min(lo) FROM hist WHERE run_id = ?1 AND name = ?2",
-					 -1, &st, NULL)) {
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW && (lo = sqlite3_column_double(st, 0)) > 0)
-			fprintf(f, "%.17g 1\n", lo); /* a log axis has no 0 */
-		sqlite3_finalize(st);
+	bool has = false;
+	if (n > 0 && rec_hist_lo(db, id, name, &lo, &has, err, errlen)) {
+		free(buf);
+		return -1;
 	}
+	if (has && lo > 0)
+		fprintf(f, "%.17g 1\n", lo); /* a log axis has no 0 */
 	for (char *l = buf; n > 0 && l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
 		if (sscanf(l, "%lf %lf", &x, &cdf) == 2 && 1 - cdf > 1e-12)
 			fprintf(f, "%.17g %.17g\n", x, 1 - cdf);
@@ -150,19 +146,12 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
  * into @cpus (room for @max): how many, or -1 (message printed). */
 static int recorded_cpus(rec_db *db, int64_t id, const char *name, int *cpus, int max)
 {
-	sqlite3_stmt *st;
+	char err[1024];
 	int n = 0;
-	if (sqlite3_prepare_v2(rec_handle(db),
-			       "SELECT DISTINCT cpu FROM series WHERE run_id = ?1 AND name = ?2 AND cpu >= 0 ORDER BY cpu",
-			       -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "rcusim plot: %s\n", sqlite3_errmsg(rec_handle(db)));
+	if (rec_series_cpus(db, id, name, cpus, max, &n, err, sizeof(err))) {
+		fprintf(stderr, "rcusim plot: %s\n", err);
 		return -1;
 	}
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW && n < max)
-		cpus[n++] = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
 	return n;
 }
 

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "cli.h"
 #include "commands.h"
 #include "model.h"
@@ -45,18 +43,6 @@ typedef struct shown {
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(((const shown *)a)->name, ((const shown *)b)->name);
-}
-
-/* Does the database hold the table of origins? */
-static bool has_origins(sqlite3 *h)
-{
-	sqlite3_stmt *st;
-	bool yes = false;
-	if (sqlite3_prepare_v2(h, "SELECT 1 FROM sqlite_master WHERE name = 'param_origin'", -1, &st,
-			       NULL) == SQLITE_OK)
-		yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
 }
 
 /* Print @s in a comment line: its control characters escaped (\\n, \\t,
@@ -122,96 +108,50 @@ static char *trace_path(const char *f, const char *origin)
 
 static int show(rec_db *db, const char *db_path, long long id, bool all)
 {
-	sqlite3 *h = rec_handle(db);
-	sqlite3_stmt *st = NULL;
 	int status = EXIT_IO;
 	shown *rows = NULL;
-	size_t n = 0, cap = 0;
-	if (sqlite3_prepare_v2(h,
-			       "SELECT scenario, policy, seed, label, status, sim_duration_ns, sim_end_ns,"
-			       " events, wall_s, started_at, version, host FROM run WHERE run_id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
+	rec_param_row *prows = NULL;
+	size_t n = 0, np = 0;
+	rec_run_detail run;
+	bool found;
+	char err[1024];
+	if (rec_run_detail_get(db, id, &run, &found, err, sizeof(err)))
 		goto dberr;
-	sqlite3_bind_int64(st, 1, id);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
+	if (!found) {
 		fprintf(stderr, "rcusim show: %s: no run %lld (rcusim runs lists them)\n", db_path, id);
-		sqlite3_finalize(st);
 		return EXIT_USAGE;
 	}
-	if (rc != SQLITE_ROW)
-		goto dberr;
-	char scen[512], sim[32], dur[32], events[32];
-	snprintf(scen, sizeof(scen), "%s", (const char *)sqlite3_column_text(st, 0));
-	const char *label = (const char *)sqlite3_column_text(st, 3);
-	bool measured = !strcmp((const char *)sqlite3_column_text(st, 1), "measured");
-	cli_fmt_ns((double)sqlite3_column_int64(st, 6), sim, sizeof(sim));
-	cli_fmt_ns((double)sqlite3_column_int64(st, 5), dur, sizeof(dur));
-	cli_fmt_count((double)sqlite3_column_int64(st, 7), events, sizeof(events));
+	char sim[32], dur[32], events[32];
+	const char *scen = run.row.scenario;
+	bool measured = !strcmp(run.row.policy, "measured");
+	cli_fmt_ns((double)run.row.sim_end_ns, sim, sizeof(sim));
+	cli_fmt_ns((double)run.row.sim_duration_ns, dur, sizeof(dur));
+	cli_fmt_count((double)run.events, events, sizeof(events));
 	/* Its status as `rcusim runs` gives it: 'running' with its process
 	 * gone is lost. */
-	char status_s[16];
-	snprintf(status_s, sizeof(status_s), "%s", (const char *)sqlite3_column_text(st, 4));
-	{
-		rec_run_row *rr = NULL;
-		size_t nr = 0;
-		int64_t rid = id;
-		char serr[256];
-		if (!rec_select_runs(db, &rid, 1, &rr, &nr, serr, sizeof(serr)) && nr == 1)
-			snprintf(status_s, sizeof(status_s), "%s", rr[0].status);
-		free(rr);
-	}
 	printf("; run %lld of ", id);
 	comment_text(db_path);
 	printf(": scenario ");
 	comment_text(scen);
-	printf(", policy %s, seed %lld", (const char *)sqlite3_column_text(st, 1),
-	       (long long)sqlite3_column_int64(st, 2));
-	if (label) {
+	printf(", policy %s, seed %lld", run.row.policy, (long long)run.row.seed);
+	if (run.has_label) {
 		printf(", label \"");
-		comment_text(label);
+		comment_text(run.row.label);
 		printf("\"");
 	}
-	printf(", %s\n", status_s);
-	printf("; rcusim %s, started %s%s%s; %s simulated of %s", (const char *)sqlite3_column_text(st, 10),
-	       (const char *)sqlite3_column_text(st, 9), sqlite3_column_text(st, 11) ? " on " : "",
-	       sqlite3_column_text(st, 11) ? (const char *)sqlite3_column_text(st, 11) : "", sim, dur);
-	if (sqlite3_column_type(st, 8) != SQLITE_NULL)
-		printf(", %s events in %.2f s", events, sqlite3_column_double(st, 8));
+	printf(", %s\n", run.row.status);
+	printf("; rcusim %s, started %s%s%s; %s simulated of %s", run.version, run.row.started_at,
+	       run.has_host ? " on " : "", run.has_host ? run.row.host : "", sim, dur);
+	if (run.ended)
+		printf(", %s events in %.2f s", events, run.row.wall_s);
 	printf("\n");
-	sqlite3_finalize(st);
-	st = NULL;
 
-	bool origins = has_origins(h);
-	if (sqlite3_prepare_v2(h,
-			       origins ? "SELECT p.name, p.value, o.origin FROM param p LEFT JOIN param_origin o"
-					 " ON o.run_id = p.run_id AND o.name = p.name WHERE p.run_id = ?"
-				       : "SELECT name, value, NULL FROM param WHERE run_id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (rec_run_params(db, id, &prows, &np, err, sizeof(err)))
 		goto dberr;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			shown *r = realloc(rows, cap * sizeof(*rows));
-			if (!r)
-				goto nomem;
-			rows = r;
-		}
-		shown *s = &rows[n++];
-		s->name = strdup((const char *)sqlite3_column_text(st, 0));
-		s->value = strdup((const char *)sqlite3_column_text(st, 1));
-		s->origin = sqlite3_column_type(st, 2) == SQLITE_NULL
-				    ? NULL
-				    : strdup((const char *)sqlite3_column_text(st, 2));
-		s->used = false;
-		if (!s->name || !s->value || (sqlite3_column_type(st, 2) != SQLITE_NULL && !s->origin))
-			goto nomem;
-	}
-	if (rc != SQLITE_DONE)
-		goto dberr;
-	sqlite3_finalize(st);
-	st = NULL;
+	if (np && !(rows = calloc(np, sizeof(*rows))))
+		goto nomem;
+	for (; n < np; n++)
+		rows[n] = (shown){ prows[n].name, prows[n].value, prows[n].origin, false };
 	qsort(rows, n, sizeof(*rows), by_name);
 	bool any_origin = false;
 	for (size_t i = 0; i < n; i++)
@@ -241,7 +181,6 @@ static int show(rec_db *db, const char *db_path, long long id, bool all)
 	 * scenario itself it would be refused). A value this rcusim cannot
 	 * read stays as recorded. */
 	sim_params *p = NULL;
-	char err[1024];
 	if (sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)))
 		goto nomem;
 	for (size_t i = 0; i < n; i++)
@@ -338,15 +277,10 @@ nomem:
 	status = EXIT_IO;
 	goto out;
 dberr:
-	fprintf(stderr, "rcusim show: %s: %s\n", db_path, sqlite3_errmsg(h));
+	fprintf(stderr, "rcusim show: %s\n", err);
 out:
-	sqlite3_finalize(st);
-	for (size_t i = 0; i < n; i++) {
-		free((void *)rows[i].name);
-		free((void *)rows[i].value);
-		free((void *)rows[i].origin);
-	}
 	free(rows);
+	rec_param_rows_free(prows, np);
 	return status;
 }
 

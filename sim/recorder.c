@@ -960,6 +960,182 @@ int64_t rec_export_cdf(rec_db *db, int64_t run_id, const char *name, FILE *out, 
 	return total;
 }
 
+
+int rec_run_detail_get(rec_db *db, int64_t run_id, rec_run_detail *d, bool *found, char *err,
+		       size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st,
+		      "SELECT " RUN_COLS ", label IS NOT NULL, wall_s IS NOT NULL, events, host IS NOT NULL,"
+		      " version FROM run WHERE run_id = ?",
+		      err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	int s = sqlite3_step(st);
+	*found = s == SQLITE_ROW;
+	if (*found) {
+		memset(d, 0, sizeof(*d));
+		fill_row(st, &d->row);
+		d->has_label = sqlite3_column_int(st, 13);
+		d->ended = sqlite3_column_int(st, 14);
+		d->events = sqlite3_column_int64(st, 15);
+		d->has_host = sqlite3_column_int(st, 16);
+		copy_text(d->version, sizeof(d->version), sqlite3_column_text(st, 17));
+	} else if (s != SQLITE_DONE) {
+		rc = dberr(db, err, errlen, "select run");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void rec_param_rows_free(rec_param_row *rows, size_t n)
+{
+	for (size_t i = 0; rows && i < n; i++) {
+		free(rows[i].name);
+		free(rows[i].value);
+		free(rows[i].origin);
+	}
+	free(rows);
+}
+
+int rec_run_params(rec_db *db, int64_t run_id, rec_param_row **rows, size_t *n, char *err,
+		   size_t errlen)
+{
+	sqlite3_stmt *st;
+	bool origins = false;
+	/* Databases from before origins were kept have no table for them. */
+	int rc = prep(db, &st, "SELECT 1 FROM sqlite_master WHERE name = 'param_origin'", err, errlen);
+	if (rc)
+		return rc;
+	int s = sqlite3_step(st);
+	origins = s == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (s != SQLITE_ROW && s != SQLITE_DONE)
+		return dberr(db, err, errlen, "select param_origin");
+	rc = prep(db, &st,
+		  origins ? "SELECT p.name, p.value, o.origin FROM param p LEFT JOIN param_origin o"
+			    " ON o.run_id = p.run_id AND o.name = p.name WHERE p.run_id = ? ORDER BY p.name"
+			  : "SELECT name, value, NULL FROM param WHERE run_id = ? ORDER BY name",
+		  err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	rec_param_row *out = NULL;
+	size_t k = 0, cap = 0;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		if (k == cap) {
+			cap = cap ? 2 * cap : 256;
+			rec_param_row *nr = realloc(out, cap * sizeof(*nr));
+			if (!nr)
+				goto nomem;
+			out = nr;
+		}
+		rec_param_row *r = &out[k++];
+		const unsigned char *o = sqlite3_column_text(st, 2);
+		r->name = strdup((const char *)sqlite3_column_text(st, 0));
+		r->value = strdup((const char *)sqlite3_column_text(st, 1));
+		r->origin = o ? strdup((const char *)o) : NULL;
+		if (!r->name || !r->value || (o && !r->origin))
+			goto nomem;
+	}
+	if (s != SQLITE_DONE) {
+		rc = dberr(db, err, errlen, "select param");
+		sqlite3_finalize(st);
+		rec_param_rows_free(out, k);
+		return rc;
+	}
+	sqlite3_finalize(st);
+	*rows = out;
+	*n = k;
+	return 0;
+nomem:
+	sqlite3_finalize(st);
+	rec_param_rows_free(out, k);
+	snprintf(err, errlen, "out of memory");
+	return SIM_ENOMEM;
+}
+
+int rec_each_value(rec_db *db, int64_t run_id, bool hist, rec_value_fn *fn, void *ctx, char *err,
+		   size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st,
+		      hist ? "SELECT name, lo, hi, count FROM hist WHERE run_id = ?1 ORDER BY name, lo"
+			   : "SELECT name, NULL, NULL, value FROM scalar WHERE run_id = ?1 "
+			     "UNION ALL SELECT * FROM (SELECT s.name, s.cpu, p.t_ns, p.value FROM series s "
+			     "JOIN point p USING (series_id) WHERE s.run_id = ?1 ORDER BY s.name, s.cpu, p.t_ns)",
+		      err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		rec_value v = { .name = (const char *)sqlite3_column_text(st, 0) };
+		if (hist) {
+			v.lo = sqlite3_column_double(st, 1);
+			v.hi = sqlite3_column_double(st, 2);
+			v.count = sqlite3_column_int64(st, 3);
+		} else {
+			v.is_point = sqlite3_column_type(st, 1) != SQLITE_NULL;
+			if (v.is_point) {
+				v.cpu = sqlite3_column_int64(st, 1);
+				v.t_ns = sqlite3_column_int64(st, 2);
+			}
+			v.has_value = sqlite3_column_type(st, 3) != SQLITE_NULL;
+			v.value = v.has_value ? sqlite3_column_double(st, 3) : 0;
+		}
+		if ((rc = fn(ctx, &v))) {
+			sqlite3_finalize(st);
+			return rc;
+		}
+	}
+	if (s != SQLITE_DONE)
+		rc = dberr(db, err, errlen, hist ? "select hist" : "select values");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int rec_hist_lo(rec_db *db, int64_t run_id, const char *name, double *lo, bool *present, char *err,
+		size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st, "SELECT min(lo) FROM hist WHERE run_id = ?1 AND name = ?2", err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	*present = s == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+	if (*present)
+		*lo = sqlite3_column_double(st, 0);
+	if (s != SQLITE_ROW && s != SQLITE_DONE)
+		rc = dberr(db, err, errlen, "select hist");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int rec_series_cpus(rec_db *db, int64_t run_id, const char *name, int *cpus, int max, int *n,
+		    char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st,
+		      "SELECT DISTINCT cpu FROM series WHERE run_id = ?1 AND name = ?2 AND cpu >= 0 ORDER BY cpu",
+		      err, errlen);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	int s;
+	*n = 0;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW && *n < max)
+		cpus[(*n)++] = sqlite3_column_int(st, 0);
+	if (s != SQLITE_ROW && s != SQLITE_DONE)
+		rc = dberr(db, err, errlen, "select series");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Append @id to the malloc'd array *@ids of *@n (NULL @ids: not wanted).
  * 0 or SIM_ENOMEM. */
 static int push_id(int64_t **ids, size_t *n, int64_t id, char *err, size_t errlen)

@@ -147,6 +147,63 @@ int64_t rec_export_series(rec_db *db, int64_t run_id, const char *name, int cpu,
 int64_t rec_export_cdf(rec_db *db, int64_t run_id, const char *name, FILE *out, char *err,
 		       size_t errlen);
 
+/* A run's row in full, for `rcusim show`. */
+typedef struct rec_run_detail {
+	rec_run_row row;     /* as rec_select_runs() gives it (lost and aside said) */
+	bool has_label;      /* a label was recorded (row.label may still be "") */
+	bool ended;          /* wall_s recorded: the run wrote its end */
+	int64_t events;      /* events dispatched (0 if not ended) */
+	bool has_host;       /* a host was recorded */
+	char version[128];   /* the rcusim version that ran it */
+} rec_run_detail;
+/* Run @run_id's row into *@d: *@found false (and 0) if there is none. */
+int rec_run_detail_get(rec_db *db, int64_t run_id, rec_run_detail *d, bool *found, char *err,
+		       size_t errlen);
+
+/* One recorded parameter of a run. */
+typedef struct rec_param_row {
+	char *name;   /* "rcu.blimit" */
+	char *value;  /* as recorded ("10ms", "auto") */
+	char *origin; /* where it came from (table param_origin), NULL where not
+		       * recorded (a database or run from before origins) */
+} rec_param_row;
+/* Every parameter of @run_id, by name (byte order), with its origin:
+ * *@rows malloc'd, *@n of them, rec_param_rows_free() frees them. */
+int rec_run_params(rec_db *db, int64_t run_id, rec_param_row **rows, size_t *n, char *err,
+		   size_t errlen);
+/* NULL is a no-op. */
+void rec_param_rows_free(rec_param_row *rows, size_t n);
+
+/* One recorded value, for rec_each_value(): a scalar (!is_point), a point
+ * of a series (is_point: cpu, t_ns), or with @hist a histogram's bin. */
+typedef struct rec_value {
+	const char *name; /* the metric */
+	bool is_point;    /* a series' point: cpu and t_ns hold */
+	int64_t cpu;      /* its CPU, -1 for a machine-wide series */
+	int64_t t_ns;     /* its time */
+	bool has_value;   /* value recorded (not NULL) */
+	double value;     /* the scalar's or point's value */
+	double lo, hi;    /* a bin's edges [lo, hi) */
+	int64_t count;    /* a bin's samples */
+} rec_value;
+/* Called for each value; a non-zero return stops the walk and is
+ * returned. */
+typedef int rec_value_fn(void *ctx, const rec_value *v);
+/* Call @fn for every value of @run_id: its scalars (in the order SQLite
+ * keeps them) then its series' points (by name, CPU, time); or with @hist
+ * its histograms' bins (by name, lower edge). 0, @fn's return, or an
+ * error. */
+int rec_each_value(rec_db *db, int64_t run_id, bool hist, rec_value_fn *fn, void *ctx, char *err,
+		   size_t errlen);
+/* The lower edge of histogram @name's first bin in @run_id: *@present
+ * false when it has none. */
+int rec_hist_lo(rec_db *db, int64_t run_id, const char *name, double *lo, bool *present, char *err,
+		size_t errlen);
+/* The CPUs (not -1) series @name of @run_id was recorded for, ascending,
+ * at most @max of them into @cpus, their number into *@n. */
+int rec_series_cpus(rec_db *db, int64_t run_id, const char *name, int *cpus, int max, int *n,
+		    char *err, size_t errlen);
+
 /* Copy every run of the database at @in_path (read, never written; schema
  * version 1 or later) into @db under new run ids, with its parameters,
  * scalars, series and histograms, in one transaction; *@added of them. A

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * stats.h - the statistics the reports need over a few runs' values (GSL
+ * underneath; cli/ never sees GSL): a running mean and its confidence
+ * interval by Student's t.
+ */
+#ifndef RCUSIM_SIM_STATS_H
+#define RCUSIM_SIM_STATS_H
+
+#include <stddef.h>
+
+/* A running mean of values added one at a time (Welford's method: the
+ * mean and the sum of squared deviations from it, stable in one pass).
+ * Zero-initialised it holds no value. */
+typedef struct sim_mean {
+	size_t n;    /* values added */
+	double mean; /* their mean (0 while none) */
+	double m2;   /* the sum of their squared deviations from the mean */
+} sim_mean;
+
+/* Add @v to @m. */
+void sim_mean_add(sim_mean *m, double v);
+/* The half-width of the 95% confidence interval of @m's mean, Student's t
+ * with n - 1 degrees of freedom: t(0.975, n - 1) * s / sqrt(n), s the
+ * sample standard deviation. 0 while @m holds fewer than two values. */
+double sim_mean_ci95(const sim_mean *m);
+
+#endif
