@@ -24,6 +24,8 @@ cmds=$(printf '%s\n' "$help" |
 	awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
 [ -n "$cmds" ] || { echo "$0: no commands in \`$RCUSIM --help\`" >&2; exit 1; }
 params=$("$RCUSIM" params --format md)
+# The command summary, from the command table and each command's usage.
+cmdtable=$("$HERE/scripts/gen-commands.sh" "$RCUSIM" md)
 sections=$("$RCUSIM" params --format ini |
 	awk '/^\[.*\]$/ { printf "%s`%s`", n++ ? ", " : "", $0 }')
 metrics=$("$RCUSIM" metrics --format md)
@@ -80,18 +82,9 @@ describes one, `rcusim --version` prints the version (from `git describe` at bui
 available). Results go to stdout, errors and progress to stderr; progress is shown only when stderr
 is a terminal.
 
-| command | what it does |
-| --- | --- |
-| `rcusim run SCENARIO.ini [--db FILE] [--set KEY=VALUE]... [--seed N] [--duration TIME] [--label TEXT] [--quiet]` | simulate one scenario, append the run to the database (default `rcusim.db`), print a summary: the run's id, status, scenario, policy, seed, simulated and wall time, events, then every scalar metric |
-| `rcusim params [--format text\|ini\|md]` | every parameter: default, accepted values, unit, meaning, and the source of the default ([section 6](#6-parameters)); `--format ini` is a scenario holding every default |
-| `rcusim metrics [--format text\|md]` | every metric a run can record: kind, unit and meaning ([section 7](#7-metrics)) |
-| `rcusim compare [--db FILE] [--format text\|csv\|md] [RUN_ID...]` | key results of several runs side by side (default: the latest complete run of each policy); text and Markdown in human units, CSV in ns and bytes |
-| `rcusim plot [--db FILE] [--out DIR] [--format png\|svg] [RUN_ID...]` | the standard figures, drawn by the gnuplot scripts in `plots/`, with their data in `DIR/data/` |
-| `rcusim check [--db FILE] [--run ID \| --run-scenario [--set K=V]...] [--update] BASELINE` | a run against a regression baseline ([section 5](#5-regression-baselines)); exit 1 listing every metric out of tolerance |
-| `rcusim sweep SCENARIO.ini --vary K=V1,V2 [--vary ...] [--seeds A..B] [--set K=V]... [--jobs N] [--plot] [--emit-jobs]` | the cross product of values and seeds as parallel runs into one database, their comparison, and a metric-against-parameter figure |
-| `rcusim sweep ... --backend slurm\|parallel --results DIR [--wait]`, `rcusim sweep --collect DIR [--wait]` | the same runs as one Slurm job array (sbatch) or through GNU parallel (here or over ssh), each writing its own database into the results folder DIR; merged into `--db` and reported as above. Submitted again into the same DIR, only the runs that did not complete run again |
-| `rcusim merge OUT.db IN.db...` | gather the runs of several databases, each once |
-| `rcusim runs [--db FILE]` | every run of the database, oldest first, with its status, simulated and wall time, start, host, scenario, policy, seed and label; a `running` run whose process is gone is shown as `lost`, one whose results went to a side database as `aside` |
+EOF
+printf '%s\n' "$cmdtable"
+cat <<'EOF'
 
 A run is labelled with `--label`; `sweep` labels its runs `sweep K=V ... seed=N`. Reaching
 file-max is a result, not an error: such a run completes with exit status 0.
