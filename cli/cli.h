@@ -20,7 +20,8 @@
  *                   sweep_report.c (the table, figures)
  *   2 shared work   run.c: one run, cli_do_run() and        cli.h
  *                   cli_check_run(); compare.c: the
- *                   comparison table, cli_compare_print()
+ *                   comparison tables, cli_compare_groups()
+ *                   and cli_compare_long()
  *   1 helpers       status.c opts.c format.c db.c           cli.h
  *                   figures.c
  *   0 libraries     models/ and sim/ (model.h, registry.h, recorder.h, ...)
@@ -234,8 +235,19 @@ void cli_scenario_stem(const char *path, char *buf, size_t len);
 
 /* ---- compare.c: the comparison table (compare, sweep) ------------------- */
 
-/* Print the comparison of @rows ("text", "csv" or "md") on @out: the key
- * scalars of each run, their names and units from the metric registry. */
-int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char *format, FILE *out);
+/* The comparison of @rows pooled by @heads (each run's column heading):
+ * a column per distinct heading, in the order they first come, holding the
+ * mean of its runs with a 95% interval (Student's t) and n; rows: the
+ * scalars @metrics names (names or globs, @nmetrics of them) or, NULL, the
+ * key scalars; text on @out, columns identical in every row said below. */
+int cli_compare_groups(rec_db *db, const rec_run_row *rows, size_t n, const char *const *heads,
+		       const char *const *metrics, size_t nmetrics, FILE *out);
+/* The long form of @rows on @out: one row per run (run, scenario, policy,
+ * seed, label, each parameter whose value differs among them, then the
+ * scalars @metrics names, or with NULL the key scalars, those some run
+ * holds); @format text (human units), csv (ns, bytes), md or json. 0 or an
+ * exit status (message printed). */
+int cli_compare_long(rec_db *db, const rec_run_row *rows, size_t n, const char *const *metrics, size_t nmetrics,
+		     const char *format, FILE *out);
 
 #endif

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * compare.c - `rcusim compare`: the key scalars of runs side by side, in
- * human units, or CSV and Markdown for scripts and reports; and the table
- * itself, cli_compare_print(), which sweep prints too. Which scalars, in
- * which order and under which label, is key_metrics[] below; their names
+ * human units, or CSV and Markdown for scripts and reports; and the
+ * tables that sweep and export print too (cli_compare_groups(),
+ * cli_compare_long()). Which scalars, in which order and under which
+ * label, is key_metrics[] below; their names
  * and units come from the metric registry (models/metrics.def).
  */
 #include <assert.h>
@@ -28,8 +29,24 @@ typedef struct key_metric {
 	bool when;                /* a moment, not a length: "never" when absent from a run with files */
 } key_metric;
 
-/* In display order. */
+/* In display order: the workload's own results first (those of a run that
+ * has them: synchronize_rcu() callers, kfree_rcu(), expedited grace
+ * periods), then the machine's. A row no run holds is left out. */
 static const key_metric key_metrics[] = {
+	{ M_SYNCRCU_CALLS, "synchronize_rcu() calls", false },
+	{ M_SYNCRCU_LATENCY_P50_NS, "synchronize_rcu() latency, median", false },
+	{ M_SYNCRCU_LATENCY_P99_NS, "synchronize_rcu() latency, p99", false },
+	{ M_SYNCRCU_LATENCY_MAX_NS, "synchronize_rcu() latency, max", false },
+	{ M_SYNCRCU_WOKEN_BY_GP_KTHREAD, "synchronize_rcu() woken by GP kthread", false },
+	{ M_EXP_GPS, "expedited grace periods", false },
+	{ M_EXP_DURATION_P99_NS, "expedited grace period, p99", false },
+	{ M_EXP_DURATION_MAX_NS, "expedited grace period, max", false },
+	{ M_EXP_IPIS, "expedited IPIs", false },
+	{ M_KFREE_OBJECTS, "kfree_rcu() objects", false },
+	{ M_KFREE_LATENCY_MEAN_NS, "kfree_rcu() latency, mean", false },
+	{ M_KFREE_LATENCY_MAX_NS, "kfree_rcu() latency, max", false },
+	{ M_KFREE_PENDING_MAX, "kfree_rcu() objects pending, peak", false },
+	{ M_KFREE_SYNC_FALLBACKS, "kfree_rcu() synchronous fallbacks", false },
 	{ M_CB_ENQUEUED, "callbacks queued", false },
 	{ M_CB_PENDING_END, "callbacks pending at the end", false },
 	{ M_CB_QLEN_MAX, "largest queue on one CPU", false },
@@ -99,6 +116,7 @@ static cli_unit key_unit(const key_metric *m)
 typedef struct ccol {
 	const int64_t *ids;     /* its runs */
 	size_t n;               /* their number, one per distinct seed */
+	const char *head;       /* its heading, or NULL: "runs IDS: policy" */
 } ccol;
 
 static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const char *format,
@@ -128,11 +146,6 @@ static void fmt_value(const key_metric *m, bool present, double v, bool files, c
 		snprintf(buf, len, "%.1f%%", 100 * v);
 		break;
 	}
-}
-
-int cli_compare_print(rec_db *db, const rec_run_row *rows, size_t n, const char *format, FILE *out)
-{
-	return compare_table(db, rows, n, format, key_metrics, nkey_metrics, -1, NULL, out);
 }
 
 /* The text of a cell: @m's value @v (or "-"), "± @hw" when @nv > 1 values
@@ -167,6 +180,76 @@ static void text_cell(FILE *out, bool md, const char *sep, int width, const char
 	} else {
 		fprintf(out, "%s%*s", sep, width, text);
 	}
+}
+
+/* The heading of column @r, as the table's first row shows it, into @buf. */
+static void col_name(const rec_run_row *rows, const ccol *cols, size_t r, char *buf, size_t len)
+{
+	if (cols && cols[r].head)
+		snprintf(buf, len, "%s", cols[r].head);
+	else if (rows[r].label[0])
+		snprintf(buf, len, "run %lld (%s)", (long long)rows[r].run_id, rows[r].label);
+	else
+		snprintf(buf, len, "run %lld", (long long)rows[r].run_id);
+}
+
+/* Below the table: which columns hold the same values in every row shown
+ * (@has, @vals, @hw: @n columns of @nk metrics), so that a reader sees at
+ * once that a change changed nothing; all of them, "all identical". */
+static void identical_note(const rec_run_row *rows, size_t n, size_t nk, const bool *has, const double *vals,
+			   const double *hw, const ccol *cols, bool md, FILE *out)
+{
+	if (n < 2 || !nk)
+		return;
+	size_t *group = calloc(n, sizeof(*group));
+	if (!group)
+		return;
+	size_t ngroups = 0, biggest = 0;
+	for (size_t r = 0; r < n; r++) {
+		group[r] = n;
+		for (size_t q = 0; q < r && group[r] == n; q++) {
+			bool same = true;
+			for (size_t k = 0; k < nk && same; k++) {
+				size_t a = q * nk + k, b = r * nk + k;
+				same = has[a] == has[b] && (!has[a] || (vals[a] == vals[b] && hw[a] == hw[b]));
+			}
+			if (same)
+				group[r] = group[q];
+		}
+		if (group[r] == n)
+			group[r] = ngroups++;
+	}
+	for (size_t g = 0; g < ngroups; g++) {
+		size_t members = 0;
+		for (size_t r = 0; r < n; r++)
+			members += group[r] == g;
+		if (members > biggest)
+			biggest = members;
+	}
+	if (biggest == n) {
+		fprintf(out, "\nAll %zu columns are identical in every row shown.\n", n);
+	} else if (biggest > 1) {
+		fputc('\n', out);
+		for (size_t g = 0; g < ngroups; g++) {
+			size_t members = 0;
+			for (size_t r = 0; r < n; r++)
+				members += group[r] == g;
+			if (members < 2)
+				continue;
+			fprintf(out, "%sidentical in every row shown:", md ? "- " : "");
+			bool first = true;
+			for (size_t r = 0; r < n; r++) {
+				char name[2 * REC_LABEL_MAX + 64];
+				if (group[r] != g)
+					continue;
+				col_name(rows, cols, r, name, sizeof(name));
+				fprintf(out, "%s %s", first ? "" : ",", name);
+				first = false;
+			}
+			fputc('\n', out);
+		}
+	}
+	free(group);
 }
 
 /* The comparison of @rows over @metrics (@nk of them), a column each or,
@@ -249,7 +332,10 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 			fprintf(f, "%s", cols && cols[r].n > 1 ? "runs" : "run");
 			for (size_t j = 0; j < (cols ? cols[r].n : 1); j++)
 				fprintf(f, " %lld", (long long)(cols ? cols[r].ids[j] : rows[r].run_id));
-			fprintf(f, " %s%s%s", rows[r].policy, rows[r].label[0] ? " " : "", rows[r].label);
+			if (cols && cols[r].head)
+				fprintf(f, " %s", cols[r].head);
+			else
+				fprintf(f, " %s%s%s", rows[r].policy, rows[r].label[0] ? " " : "", rows[r].label);
 			if (cols && cols[r].n > 1)
 				fprintf(f, " (mean of %zu)", cols[r].n);
 			if (fclose(f) || !h) {
@@ -270,7 +356,9 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 			fprintf(out, "| ");
 		fprintf(out, "%-*s", md ? 0 : w0, "metric");
 		for (size_t r = 0; r < n; r++) {
-			if (cols && cols[r].n > 1) {
+			if (cols && cols[r].head) {
+				snprintf(head[0], sizeof(head[0]), "%s", cols[r].head);
+			} else if (cols && cols[r].n > 1) {
 				size_t l = (size_t)snprintf(head[0], sizeof(head[0]), "runs");
 				for (size_t j = 0; j < cols[r].n && l < sizeof(head[0]); j++)
 					l += (size_t)snprintf(head[0] + l, sizeof(head[0]) - l, "%s%lld", j ? "," : " ",
@@ -297,6 +385,22 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 		for (size_t r = 0; r < n; r++)
 			text_cell(out, md, sep, width[r], rows[r].scenario);
 		fprintf(out, "%s\n", md ? " |" : "");
+		/* Columns headed by what was varied: their runs' ids. */
+		bool named = false;
+		for (size_t r = 0; cols && r < n; r++)
+			named |= cols[r].head != NULL;
+		if (named) {
+			fprintf(out, md ? "| runs" : "%-34s", "runs");
+			for (size_t r = 0; r < n; r++) {
+				size_t l = 0;
+				cell[0] = 0;
+				for (size_t j = 0; j < cols[r].n && l < sizeof(cell); j++)
+					l += (size_t)snprintf(cell + l, sizeof(cell) - l, "%s%lld", j ? "," : "",
+							      (long long)cols[r].ids[j]);
+				text_cell(out, md, sep, width[r], cell);
+			}
+			fprintf(out, "%s\n", md ? " |" : "");
+		}
 		bool labels = false;
 		for (size_t r = 0; r < n; r++)
 			labels |= rows[r].label[0] != 0;
@@ -363,6 +467,8 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 		}
 		fprintf(out, "%s\n", md ? " |" : "");
 	}
+	if (!csv)
+		identical_note(rows, n, nk, has, vals, hw, cols, md, out);
 out:
 	free(vals);
 	free(hw);
@@ -373,16 +479,340 @@ out:
 	return status;
 }
 
+/* @names (@nnames of them, each a registry scalar or a glob) as the rows of
+ * a table, into *@out (malloc'd, *@nout of them): every scalar a name or
+ * glob matches, each once, in the order named; @cmd for the message when
+ * one matches none. 0, EXIT_USAGE or EXIT_IO (message printed). */
+static int pick_metrics(const char *cmd, const char *const *names, size_t nnames, key_metric **out, size_t *nout)
+{
+	key_metric *picked = calloc(M_COUNT, sizeof(*picked));
+	size_t npicked = 0;
+	if (!picked) {
+		fprintf(stderr, "rcusim %s: out of memory\n", cmd);
+		return EXIT_IO;
+	}
+	for (size_t g = 0; g < nnames; g++) {
+		bool any = false;
+		for (size_t k = 0; k < M_COUNT; k++) {
+			if (rcusim_metrics[k].kind != SIM_M_SCALAR || fnmatch(names[g], rcusim_metrics[k].name, 0))
+				continue;
+			any = true;
+			bool dup = false;
+			for (size_t j = 0; j < npicked; j++)
+				dup |= picked[j].id == (enum rcusim_metric_id)k;
+			if (!dup)
+				picked[npicked++] = (key_metric){ (enum rcusim_metric_id)k, rcusim_metrics[k].name, false };
+		}
+		if (!any) {
+			fprintf(stderr, "rcusim %s: --metric %s: no recorded scalar has that name (rcusim metrics lists them)\n",
+				cmd, names[g]);
+			free(picked);
+			return EXIT_USAGE;
+		}
+	}
+	*out = picked;
+	*nout = npicked;
+	return 0;
+}
+
+/* A cell of the long form: @text on @out as @format wants it (@num: a
+ * number, bare in JSON; NULL: empty, null in JSON). */
+static void long_cell(const char *format, bool first, int width, bool num, const char *text, FILE *out)
+{
+	if (!strcmp(format, "csv")) {
+		if (!first)
+			fputc(',', out);
+		if (text)
+			cli_csv_field(text, out);
+	} else if (!strcmp(format, "md")) {
+		fputs(first ? "| " : " | ", out);
+		cli_md_cell(text ? text : "", out);
+	} else {
+		/* Numbers right-aligned, text left. */
+		fprintf(out, "%s%*s", first ? "" : "  ", num ? width : -width, text ? text : "-");
+	}
+}
+
+/* *@dst = a copy of @s (NULL stays NULL): false when out of memory. */
+static bool set_cell(char **dst, const char *s)
+{
+	*dst = s ? strdup(s) : NULL;
+	return !s || *dst;
+}
+
+int cli_compare_long(rec_db *db, const rec_run_row *rows, size_t n, const char *const *metrics, size_t nmetrics,
+		     const char *format, FILE *out)
+{
+	char err[1024];
+	bool json = !strcmp(format, "json"), text = !json && strcmp(format, "csv"); /* text: human units */
+	int status = EXIT_IO;
+	key_metric *km = NULL;
+	size_t nk = 0;
+	rec_param_row **ps = calloc(n + 1, sizeof(*ps));
+	size_t *nps = calloc(n + 1, sizeof(*nps));
+	const char **varied = NULL;
+	size_t nvaried = 0;
+	char ***cells = NULL; /* [run][column] */
+	size_t ncols = 0;
+	int *width = NULL;
+	if (!ps || !nps)
+		goto nomem;
+	if (metrics) {
+		if ((status = pick_metrics("compare", metrics, nmetrics, &km, &nk)))
+			goto out;
+		status = EXIT_IO;
+	} else {
+		km = malloc(sizeof(key_metrics));
+		if (!km)
+			goto nomem;
+		memcpy(km, key_metrics, sizeof(key_metrics));
+		nk = nkey_metrics;
+	}
+	/* The varied parameters: each name whose value is not the same in
+	 * every run (absent counts as a value); the seed has its own column. */
+	for (size_t r = 0; r < n; r++) {
+		int rc = rec_run_params(db, rows[r].run_id, &ps[r], &nps[r], err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "rcusim: %s\n", err);
+			status = cli_exit_status(rc);
+			goto out;
+		}
+	}
+	size_t cap = 0;
+	for (size_t r = 0; r < n; r++)
+		for (size_t i = 0; i < nps[r]; i++) {
+			const char *name = ps[r][i].name, *v0 = NULL;
+			bool differs = false, seen = false;
+			if (!strcmp(name, "scenario.seed"))
+				continue;
+			for (size_t j = 0; j < nvaried && !seen; j++)
+				seen = !strcmp(varied[j], name);
+			for (size_t q = 0; q < n && !seen && !differs; q++) {
+				const char *v = NULL;
+				for (size_t k = 0; k < nps[q] && !v; k++)
+					if (!strcmp(ps[q][k].name, name))
+						v = ps[q][k].value;
+				if (q == 0)
+					v0 = v;
+				differs = !v || !v0 || strcmp(v, v0);
+			}
+			if (seen || !differs)
+				continue;
+			if (nvaried == cap) {
+				cap = cap ? 2 * cap : 16;
+				const char **nv = realloc(varied, cap * sizeof(*nv));
+				if (!nv)
+					goto nomem;
+				varied = nv;
+			}
+			varied[nvaried++] = name;
+		}
+	/* The metrics some run holds. */
+	bool *shown = calloc(nk + 1, sizeof(*shown));
+	double *vals = calloc(n * nk + 1, sizeof(*vals));
+	bool *has = calloc(n * nk + 1, sizeof(*has));
+	if (!shown || !vals || !has) {
+		free(shown);
+		free(vals);
+		free(has);
+		goto nomem;
+	}
+	for (size_t r = 0; r < n; r++)
+		for (size_t k = 0; k < nk; k++) {
+			int rc = rec_scalar(db, rows[r].run_id, rcusim_metrics[km[k].id].name, &vals[r * nk + k],
+					    &has[r * nk + k], err, sizeof(err));
+			if (rc) {
+				fprintf(stderr, "rcusim: %s\n", err);
+				free(shown);
+				free(vals);
+				free(has);
+				status = cli_exit_status(rc);
+				goto out;
+			}
+			shown[k] |= has[r * nk + k];
+		}
+	/* The cells, header first: run, scenario, policy, seed, label, the
+	 * varied parameters, the metrics. */
+	ncols = 5 + nvaried;
+	for (size_t k = 0; k < nk; k++)
+		ncols += shown[k];
+	cells = calloc(n + 1, sizeof(*cells));
+	width = calloc(ncols + 1, sizeof(*width));
+	bool *num = calloc(ncols + 1, sizeof(*num));
+	bool ok = cells && width && num;
+	for (size_t r = 0; ok && r <= n; r++)
+		ok = (cells[r] = calloc(ncols, sizeof(**cells))) != NULL;
+	for (size_t r = 0; ok && r <= n; r++) {
+		const rec_run_row *x = r ? &rows[r - 1] : NULL;
+		char buf[160];
+		size_t c = 0;
+		bool files = false;
+		for (size_t k = 0; x && k < nk; k++)
+			files |= has[(r - 1) * nk + k] && km[k].id == M_VFS_MAX_FILES;
+#define CELL(s) (ok = ok && set_cell(&cells[r][c], (s)), c++)
+		snprintf(buf, sizeof(buf), "%lld", x ? (long long)x->run_id : 0LL);
+		num[c] = true;
+		CELL(x ? buf : "run");
+		CELL(x ? x->scenario : "scenario");
+		CELL(x ? x->policy : "policy");
+		snprintf(buf, sizeof(buf), "%lld", x ? (long long)x->seed : 0LL);
+		num[c] = true;
+		CELL(x ? buf : "seed");
+		CELL(x ? (x->label[0] ? x->label : NULL) : "label");
+		for (size_t v = 0; v < nvaried; v++) {
+			const char *val = NULL;
+			for (size_t k = 0; x && k < nps[r - 1] && !val; k++)
+				if (!strcmp(ps[r - 1][k].name, varied[v]))
+					val = ps[r - 1][k].value;
+			CELL(x ? val : varied[v]);
+		}
+		for (size_t k = 0; k < nk; k++) {
+			if (!shown[k])
+				continue;
+			size_t i = x ? (r - 1) * nk + k : 0;
+			num[c] = true;
+			if (!x) {
+				CELL(rcusim_metrics[km[k].id].name);
+			} else if (!has[i] && !(key_unit(&km[k]) == CLI_WHEN && files && text)) {
+				CELL((const char *)NULL);
+			} else {
+				if (text)
+					fmt_value(&km[k], has[i], vals[i], files, buf, sizeof(buf));
+				else
+					snprintf(buf, sizeof(buf), "%.17g", vals[i]);
+				CELL(buf);
+			}
+		}
+#undef CELL
+	}
+	free(shown);
+	free(vals);
+	free(has);
+	if (!ok) {
+		free(num);
+		goto nomem;
+	}
+	for (size_t r = 0; r <= n; r++)
+		for (size_t c = 0; c < ncols; c++) {
+			int l = cells[r][c] ? (int)strlen(cells[r][c]) : 1;
+			if (l > width[c])
+				width[c] = l;
+		}
+	if (json) {
+		fputs(n ? "[\n" : "[]\n", out);
+		for (size_t r = 1; r <= n; r++) {
+			fputc('{', out);
+			for (size_t c = 0; c < ncols; c++) {
+				if (c)
+					fputc(',', out);
+				cli_json_str(cells[0][c], out);
+				fputc(':', out);
+				if (!cells[r][c])
+					fputs("null", out);
+				else if (num[c])
+					fputs(cells[r][c], out);
+				else
+					cli_json_str(cells[r][c], out);
+			}
+			fputs(r < n ? "},\n" : "}\n]\n", out);
+		}
+	} else {
+		bool md = !strcmp(format, "md");
+		for (size_t r = 0; r <= n; r++) {
+			for (size_t c = 0; c < ncols; c++)
+				long_cell(format, c == 0, c + 1 == ncols && !num[c] ? 0 : width[c], num[c] && r > 0, cells[r][c], out);
+			fputs(md ? " |\n" : !strcmp(format, "csv") ? "\r\n" : "\n", out);
+			if (md && r == 0) {
+				for (size_t c = 0; c < ncols; c++)
+					fputs(c ? (num[c] ? " | ---:" : " | ---") : "| ---:", out);
+				fputs(" |\n", out);
+			}
+		}
+	}
+	free(num);
+	status = 0;
+	goto out;
+nomem:
+	fprintf(stderr, "rcusim: out of memory\n");
+	status = EXIT_IO;
+out:
+	for (size_t r = 0; cells && r <= n; r++) {
+		for (size_t c = 0; cells[r] && c < ncols; c++)
+			free(cells[r][c]);
+		free(cells[r]);
+	}
+	free(cells);
+	free(width);
+	for (size_t r = 0; ps && r < n; r++)
+		rec_param_rows_free(ps[r], nps[r]);
+	free(ps);
+	free(nps);
+	free(varied);
+	free(km);
+	return status;
+}
+
+int cli_compare_groups(rec_db *db, const rec_run_row *rows, size_t n, const char *const *heads,
+		       const char *const *metrics, size_t nmetrics, FILE *out)
+{
+	key_metric *km = NULL;
+	size_t nk = nkey_metrics;
+	int status = 0;
+	if (metrics && (status = pick_metrics("sweep", metrics, nmetrics, &km, &nk)))
+		return status;
+	ccol *cols = calloc(n + 1, sizeof(*cols));
+	int64_t *members = calloc(n + 1, sizeof(*members));
+	rec_run_row *first = calloc(n + 1, sizeof(*first));
+	bool *done = calloc(n + 1, sizeof(*done));
+	size_t ncols = 0, used = 0;
+	if (!cols || !members || !first || !done) {
+		fprintf(stderr, "rcusim: out of memory\n");
+		status = EXIT_IO;
+		goto out;
+	}
+	/* A column per heading, in the order the headings first come; the
+	 * label row would show one seed's label: left out. */
+	for (size_t r = 0; r < n; r++) {
+		if (done[r])
+			continue;
+		cols[ncols] = (ccol){ members + used, 0, heads[r] };
+		first[ncols] = rows[r];
+		first[ncols].label[0] = 0;
+		for (size_t q = r; q < n; q++)
+			if (!done[q] && !strcmp(heads[q], heads[r])) {
+				done[q] = true;
+				members[used++] = rows[q].run_id;
+				cols[ncols].n++;
+			}
+		ncols++;
+	}
+	status = compare_table(db, first, ncols, "text", km ? km : key_metrics, nk, -1, cols, out);
+out:
+	free(cols);
+	free(members);
+	free(first);
+	free(done);
+	free(km);
+	return status;
+}
+
 static const char compare_usage[] =
 	"usage: rcusim compare [--db FILE] [--format text|csv|md] [--metric NAME|GLOB]...\n"
-	"                      [--base RUN_ID] [--each] [RUNS]\n"
+	"                      [--base RUN_ID] [--each] [--long] [RUNS]\n"
 	"\n"
 	"The key scalars of several runs side by side (default: the latest complete\n"
-	"run of each policy). Text and Markdown in human units; CSV in ns and bytes.\n"
+	"run of each policy, said above the table with the runs that share a policy\n"
+	"and were left out): the workload's own results first (synchronize_rcu(),\n"
+	"kfree_rcu(), expedited grace periods, where a run has them), then the\n"
+	"machine's. Text and Markdown in human units; CSV in ns and bytes.\n"
 	"Runs that differ only by their seed make one column: the mean, its 95%\n"
 	"interval (Student's t) and n, the number of seeds; a run that repeats\n"
 	"another (the same seed too) is counted once, a run named twice is one\n"
-	"column, both said on stderr; --each shows every run on its own.\n"
+	"column, both said on stderr; --each shows every run on its own. Columns\n"
+	"identical in every row are said below the table.\n"
+	"  --long              one row per run instead: run, scenario, policy, seed,\n"
+	"                      label, each parameter whose value differs among the\n"
+	"                      runs, then the metrics (by name; CSV and Markdown too)\n"
 	"  --metric NAME|GLOB  these recorded scalars instead ('softirq.*', rcusim\n"
 	"                      metrics lists them), by their names (repeatable)\n"
 	"  --base RUN_ID       each other run's value also as a ratio to this run's\n"
@@ -404,7 +834,13 @@ static char *run_key(rec_db *db, const rec_run_row *r)
 		rec_param_rows_free(ps, np);
 		return NULL;
 	}
-	fprintf(f, "%s\n%s\n%s\n%s\n", r->scenario, r->policy, r->label, r->status);
+	/* A sweep's label ends in its run's seed: the rest is what it varied. */
+	size_t ll = strlen(r->label);
+	const char *seed = strstr(r->label, " seed=");
+	if (!strncmp(r->label, "sweep ", 6) && seed && strspn(seed + 6, "0123456789") == strlen(seed + 6) &&
+	    seed[6])
+		ll = (size_t)(seed - r->label);
+	fprintf(f, "%s\n%s\n%.*s\n%s\n", r->scenario, r->policy, (int)ll, r->label, r->status);
 	for (size_t i = 0; i < np; i++)
 		if (strcmp(ps[i].name, "scenario.seed"))
 			fprintf(f, "%s=%s\n", ps[i].name, ps[i].value);
@@ -416,6 +852,41 @@ static char *run_key(rec_db *db, const rec_run_row *r)
 	return key;
 }
 
+/* Above the table, when compare chose its runs (@rows, the latest complete
+ * run of each policy): which they are and which complete runs share a
+ * policy with them and were left out, on @out. 0 or an exit status. */
+static int default_note(rec_db *db, const rec_run_row *rows, size_t n, FILE *out)
+{
+	rec_run_row *all = NULL;
+	size_t nall = 0, left = 0;
+	char err[1024];
+	int rc = rec_list_runs(db, &all, &nall, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "rcusim compare: %s\n", err);
+		return cli_exit_status(rc);
+	}
+	fprintf(out, "Runs");
+	for (size_t r = 0; r < n; r++)
+		fprintf(out, "%s %lld", r ? "," : "", (long long)rows[r].run_id);
+	fprintf(out, ": the latest complete run of each policy.");
+	for (size_t a = 0; a < nall; a++) {
+		bool chosen = false, shares = false;
+		for (size_t r = 0; r < n; r++) {
+			chosen |= rows[r].run_id == all[a].run_id;
+			shares |= !strcmp(rows[r].policy, all[a].policy);
+		}
+		if (chosen || !shares || strcmp(all[a].status, "complete"))
+			continue;
+		fprintf(out, "%s %lld", left ? "," : " Left out, sharing a policy with them: runs", (long long)all[a].run_id);
+		left++;
+	}
+	if (left)
+		fprintf(out, " (name runs, a range A-B or --last N to compare them)");
+	fprintf(out, "\n\n");
+	free(all);
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *db_path = "rcusim.db", *format = "text", *base_s = NULL, *mv;
@@ -423,7 +894,7 @@ int cmd_compare(int argc, char **argv)
 				 { NULL, NULL } };
 	const char **globs = calloc((size_t)argc + 1, sizeof(*globs));
 	size_t nglobs = 0;
-	bool aggregate = true;
+	bool aggregate = true, long_form = false;
 	key_metric *picked = NULL;
 	cli_runsel sel;
 	int selrc = cli_runsel_init(&sel, argc);
@@ -451,6 +922,10 @@ int cmd_compare(int argc, char **argv)
 			aggregate = false;
 			continue;
 		}
+		if (!strcmp(argv[i], "--long")) {
+			long_form = true;
+			continue;
+		}
 		if ((rc = cli_opt(argc, argv, &i, "--metric", &mv))) {
 			if (rc < 0)
 				goto out;
@@ -475,30 +950,23 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	/* The scalars --metric names: every registry scalar a glob matches. */
 	size_t npicked = 0;
-	if (nglobs) {
-		if (!(picked = calloc(M_COUNT, sizeof(*picked))))
-			goto out;
-		for (size_t g = 0; g < nglobs; g++) {
-			bool any = false;
-			for (size_t k = 0; k < M_COUNT; k++) {
-				if (rcusim_metrics[k].kind != SIM_M_SCALAR || fnmatch(globs[g], rcusim_metrics[k].name, 0))
-					continue;
-				any = true;
-				bool dup = false;
-				for (size_t j = 0; j < npicked; j++)
-					dup |= picked[j].id == (enum rcusim_metric_id)k;
-				if (!dup)
-					picked[npicked++] = (key_metric){ (enum rcusim_metric_id)k, rcusim_metrics[k].name, false };
-			}
-			if (!any) {
-				fprintf(stderr, "rcusim compare: --metric %s: no recorded scalar has that name (rcusim metrics lists them)\n",
-					globs[g]);
-				goto out;
-			}
-		}
+	if (nglobs && (status = pick_metrics("compare", globs, nglobs, &picked, &npicked)))
+		goto out;
+	status = EXIT_USAGE;
+	if (long_form && (base_s || !aggregate)) {
+		fprintf(stderr, "rcusim compare: --long shows every run on its own row: not with %s\n",
+			base_s ? "--base" : "--each");
+		goto out;
 	}
 	if ((status = cli_load_runsel(db_path, &sel, "compare", &db, &rows, &nrows)))
 		goto out;
+	if (!sel.n && !sel.label && !sel.scenario && !sel.last && strcmp(format, "csv") &&
+	    (status = default_note(db, rows, nrows, stdout)))
+		goto out;
+	if (long_form) {
+		status = cli_compare_long(db, rows, nrows, nglobs ? globs : NULL, nglobs, format, stdout);
+		goto out;
+	}
 	/* A run named twice is one column. */
 	size_t kept = 0;
 	for (size_t r = 0; r < nrows; r++) {
@@ -562,6 +1030,10 @@ int cmd_compare(int argc, char **argv)
 			members[used++] = rows[q].run_id;
 			cols[ncols].n++;
 		}
+		/* A sweep's seeds pooled: its label without the seed. */
+		char *seed = strstr(heads[ncols].label, " seed=");
+		if (cols[ncols].n > 1 && !strncmp(heads[ncols].label, "sweep ", 6) && seed)
+			*seed = 0;
 		ncols++;
 	}
 	free(done);

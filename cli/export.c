@@ -15,13 +15,16 @@
 #include "commands.h"
 
 static const char export_usage[] =
-	"usage: rcusim export [--db FILE] [--format csv|json] [--hist] [RUNS]\n"
+	"usage: rcusim export [--db FILE] [--format csv|json] [--hist | --long] [RUNS]\n"
 	"\n"
 	"Write runs' results to stdout as tidy rows, one value each: run, label,\n"
 	"metric, cpu, time_ns, value. Scalars have no cpu and no time; series points\n"
 	"their CPU (empty for the machine-wide series) and time. --hist writes the\n"
 	"histograms' bins instead: run, label, metric, lo, hi, count. CSV quoted as\n"
-	"RFC 4180 says (default), or --format json: an array of objects.\n";
+	"RFC 4180 says (default), or --format json: an array of objects.\n"
+	"--long writes one row per run instead: run, scenario, policy, seed, label,\n"
+	"each parameter whose value differs among the runs, then every scalar some\n"
+	"run holds, by name (empty, or null in JSON, where a run has none).\n";
 
 typedef struct exporter {
 	FILE *out;
@@ -115,6 +118,7 @@ int cmd_export(int argc, char **argv)
 	cli_runsel sel;
 	int selrc = cli_runsel_init(&sel, argc);
 	exporter x = { .out = stdout };
+	bool long_form = false;
 	int rc, status = EXIT_USAGE;
 	rec_db *db = NULL;
 	rec_run_row *rows = NULL;
@@ -132,6 +136,8 @@ int cmd_export(int argc, char **argv)
 				goto out;
 		} else if (!strcmp(argv[i], "--hist")) {
 			x.hist = true;
+		} else if (!strcmp(argv[i], "--long")) {
+			long_form = true;
 		} else if ((rc = cli_runsel_arg(argc, argv, &i, &sel, "export"))) {
 			if (rc < 0)
 				goto out;
@@ -145,9 +151,19 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "rcusim export: --format: expected csv or json, got \"%s\"\n", format);
 		goto out;
 	}
+	if (long_form && x.hist) {
+		fprintf(stderr, "rcusim export: --long and --hist: one or the other\n");
+		goto out;
+	}
 	x.json = !strcmp(format, "json");
 	if ((status = cli_load_runsel(db_path, &sel, "export", &db, &rows, &nrows)))
 		goto out;
+	if (long_form) {
+		static const char *const every[] = { "*" }; /* every scalar, in the registry's order */
+		if (!(status = cli_compare_long(db, rows, nrows, every, 1, format, stdout)))
+			status = fflush(stdout) || ferror(stdout) ? EXIT_IO : 0;
+		goto out;
+	}
 	for (size_t r = 0; r < nrows; r++) {
 		export_ctx c = { &x, &rows[r] };
 		char err[1024];

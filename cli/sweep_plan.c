@@ -455,6 +455,8 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 			s->metrics_given = true;
 		} else if (!strcmp(argv[i], "--plot")) {
 			s->plot = true;
+		} else if (!strcmp(argv[i], "--long")) {
+			s->long_form = true;
 		} else if (!strcmp(argv[i], "--wait")) {
 			s->wait = true;
 		} else if (collect_only) {

@@ -74,6 +74,7 @@ typedef struct sweep {
 	/* 2. Where results go. */
 	const char *db_path;              /* the sweep's database (absolute for cluster backends) */
 	bool plot;                        /* draw metrics against the first varied parameter */
+	bool long_form;                   /* --long: the table as one row per run */
 	const char *outdir;               /* figures folder */
 	const char *format;               /* png or svg */
 	const char *metrics[SWEEP_MAX_METRICS]; /* scalars to draw */

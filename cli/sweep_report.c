@@ -215,10 +215,69 @@ done:
 	return status;
 }
 
+/* The table of the sweep's runs @rows: in the order of its jobs (the
+ * --vary order, seeds innermost), a column per combination of the varied
+ * values pooling its seeds, headed by those values; or with --long a row
+ * per run. Rows: --metric, else the key scalars. 0 or an exit status. */
+static int sweep_table(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nrows)
+{
+	rec_run_row *ordered = calloc(nrows + 1, sizeof(*ordered));
+	char **heads = calloc(nrows + 1, sizeof(*heads));
+	bool *taken = calloc(nrows + 1, sizeof(*taken));
+	size_t n = 0;
+	int status = 0;
+	if (!ordered || !heads || !taken) {
+		fprintf(stderr, "rcusim sweep: out of memory\n");
+		status = EXIT_IO;
+		goto out;
+	}
+	for (size_t e = 0; e <= s->njobs; e++)
+		for (size_t r = 0; r < nrows; r++) {
+			/* A run no job names (e == njobs) goes last, as it is. */
+			if (taken[r] || (e < s->njobs && strcmp(rows[r].label, s->jobs[e].label)))
+				continue;
+			char head[SWEEP_MAX_VARY * 384 + 8] = "";
+			size_t l = 0;
+			for (int v = 0; e < s->njobs && v < s->nvary && l < sizeof(head); v++)
+				l += (size_t)snprintf(head + l, sizeof(head) - l, "%s%s", v ? " " : "",
+						      strchr(s->jobs[e].sets[v], '=') ? strchr(s->jobs[e].sets[v], '=') + 1
+										      : s->jobs[e].sets[v]);
+			if (e == s->njobs)
+				snprintf(head, sizeof(head), "run %lld", (long long)rows[r].run_id);
+			taken[r] = true;
+			ordered[n] = rows[r];
+			if (!(heads[n++] = strdup(head))) {
+				fprintf(stderr, "rcusim sweep: out of memory\n");
+				status = EXIT_IO;
+				goto out;
+			}
+		}
+	const char *const *metrics = s->metrics_given ? s->metrics : NULL;
+	size_t nmetrics = s->metrics_given ? s->nmetrics : 0;
+	if (!s->long_form) {
+		/* The keys once, above: each column is headed by their values. */
+		printf("Columns: ");
+		for (int v = 0; v < s->nvary; v++)
+			printf("%s%s", v ? " " : "", s->vary[v].key);
+		printf(" (each headed by its values; the mean over its seeds)\n\n");
+	}
+	if (s->long_form)
+		status = cli_compare_long(db, ordered, n, metrics, nmetrics, "text", stdout);
+	else
+		status = cli_compare_groups(db, ordered, n, (const char *const *)heads, metrics, nmetrics, stdout);
+out:
+	for (size_t r = 0; heads && r < n; r++)
+		free(heads[r]);
+	free(heads);
+	free(ordered);
+	free(taken);
+	return status;
+}
+
 int sweep_report(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nrows)
 {
 	int status = 0;
-	if (nrows && (status = cli_compare_print(db, rows, nrows, "text", stdout)))
+	if (nrows && (status = sweep_table(s, db, rows, nrows)))
 		return status;
 	if (s->plot && nrows)
 		status = plot_sweep(s, db, rows, nrows);

@@ -267,8 +267,8 @@ for d in 7 8 9; do
 		--set rcutree.rcu_divisor=$d
 done
 expect_exit 0 "$RCUSIM" run "$SRC/scenarios/callrcu-small.ini" --duration 20ms --db sel.db --quiet --label other
-# runs_of ARGS...: the run ids compare shows, from its first line.
-runs_of() { "$RCUSIM" compare --db sel.db "$@" 2>/dev/null | head -1 | grep -o 'run [0-9]*' | tr -d 'run ' | tr '\n' ' '; }
+# runs_of ARGS...: the run ids compare shows, from its heading line.
+runs_of() { "$RCUSIM" compare --db sel.db "$@" 2>/dev/null | grep '^metric ' | grep -o 'run [0-9]*' | tr -d 'run ' | tr '\n' ' '; }
 [ "$(runs_of)" = "3 4 " ] && ok || bad "default: $(runs_of)"
 expect_exit 0 "$RCUSIM" compare --db sel.db
 expect_err_line "rcusim compare: runs 3, 4: the latest complete run of each policy (choose with ids, A-B, --label, --scenario or --last N)"

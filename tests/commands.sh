@@ -23,7 +23,7 @@ for f in README.md docs/usage.md docs/reference.md; do
 		grep -q "^| \`rcusim $c[ \`]" "$SRC/$f" && ok || bad "$f: no row for rcusim $c"
 	done <"$T/cmds"
 done
-grep -qxF '| `rcusim export [--db FILE] [--format csv\|json] [--hist] [RUNS]` | runs'"'"' results as tidy rows, CSV (RFC 4180) or JSON |' \
+grep -qxF '| `rcusim export [--db FILE] [--format csv\|json] [--hist \| --long] [RUNS]` | runs'"'"' results as tidy rows, CSV (RFC 4180) or JSON |' \
 	"$SRC/README.md" && ok || bad "README.md: export's row is not the generated one"
 
 # man rcusim, installed.
