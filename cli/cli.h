@@ -180,6 +180,12 @@ int cli_params_search(sim_params *p, char *err, size_t errlen);
 void cli_gp_string(FILE *f, const char *s);
 /* Run gnuplot on plots/@script with @args (no shell). 0 or an exit status. */
 int cli_gnuplot(const char *script, const char *const *args, size_t nargs);
+/* What a figure of @rows (@n > 0) shows, for its subtitle, into @buf:
+ * "x86-256-fwdprog-6.12, kernel linux-6.12, 256 CPUs, 1 s simulated, seeds
+ * 1..3" (the scenario, or "several scenarios"; the kernel preset a value
+ * came from, where one did; the CPUs, duration and seeds of the runs).
+ * 0 or an exit status (message printed). */
+int cli_run_context(rec_db *db, const rec_run_row *rows, size_t n, char *buf, size_t len);
 /* mkdir -p: 0 or -1 (errno set). */
 int cli_mkdir_p(const char *path);
 /* Make the figures folder @outdir and its data/ (message printed on

@@ -6,6 +6,7 @@
  * data/ (made as mkdir -p does, cli_mkdir_p(), which the results folder of
  * a cluster sweep is made with too).
  */
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -171,5 +172,74 @@ int cli_plot_dirs(const char *outdir, char *out, char *data)
 		fprintf(stderr, "%s: %s\n", data, strerror(errno));
 		return EXIT_IO;
 	}
+	return 0;
+}
+
+/* The value of parameter @name among @ps (@n of them), or NULL. */
+static const rec_param_row *param_of(const rec_param_row *ps, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ps[i].name, name))
+			return &ps[i];
+	return NULL;
+}
+
+int cli_run_context(rec_db *db, const rec_run_row *rows, size_t n, char *buf, size_t len)
+{
+	rec_param_row *ps = NULL;
+	size_t np = 0;
+	char err[1024], kernel[256] = "";
+	assert(n > 0);
+	int rc = rec_run_params(db, rows[0].run_id, &ps, &np, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "rcusim: %s\n", err);
+		return cli_exit_status(rc);
+	}
+	/* The kernel presets values came from (files under kernels/): a
+	 * distribution's first, the upstream linux-* one it builds on after. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < np; i++) {
+			const char *o = ps[i].origin, *k = o ? strstr(o, "kernels/") : NULL;
+			char name[128];
+			if (!k)
+				continue;
+			k += strlen("kernels/");
+			const char *ini = strstr(k, ".ini");
+			snprintf(name, sizeof(name), "%.*s", ini ? (int)(ini - k) : (int)strcspn(k, ":"), k);
+			if ((pass == 0) != (strncmp(name, "linux-", 6) != 0) || strstr(kernel, name))
+				continue;
+			size_t kl = strlen(kernel);
+			snprintf(kernel + kl, sizeof(kernel) - kl, "%s%s", kl ? " over " : "", name);
+		}
+	const rec_param_row *cores = param_of(ps, np, "machine.cores");
+	const rec_param_row *tpc = param_of(ps, np, "machine.threads_per_core");
+	long cpus = cores && tpc ? atol(cores->value) * atol(tpc->value) : 0;
+	/* Scenarios, durations and seeds: one, or a range. */
+	bool one_scen = true, one_dur = true;
+	int64_t slo = rows[0].seed, shi = rows[0].seed;
+	for (size_t r = 1; r < n; r++) {
+		one_scen &= !strcmp(rows[r].scenario, rows[0].scenario);
+		one_dur &= rows[r].sim_duration_ns == rows[0].sim_duration_ns;
+		slo = rows[r].seed < slo ? rows[r].seed : slo;
+		shi = rows[r].seed > shi ? rows[r].seed : shi;
+	}
+	char dur[32];
+	cli_fmt_ns((double)rows[0].sim_duration_ns, dur, sizeof(dur));
+	size_t l = (size_t)snprintf(buf, len, "%s", one_scen ? rows[0].scenario : "several scenarios");
+	/* The first run's machine and kernel stand for the others only when
+	 * they ran the same scenario. */
+	if (one_scen && kernel[0] && l < len)
+		l += (size_t)snprintf(buf + l, len - l, ", kernel %s", kernel);
+	if (one_scen && cpus > 0 && l < len)
+		l += (size_t)snprintf(buf + l, len - l, ", %ld CPUs", cpus);
+	if (l < len)
+		l += (size_t)snprintf(buf + l, len - l, ", %s simulated", one_dur ? dur : "durations differ:");
+	if (l < len) {
+		if (slo == shi)
+			snprintf(buf + l, len - l, ", seed %lld", (long long)slo);
+		else
+			snprintf(buf + l, len - l, ", seeds %lld..%lld", (long long)slo, (long long)shi);
+	}
+	rec_param_rows_free(ps, np);
 	return 0;
 }

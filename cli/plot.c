@@ -83,7 +83,19 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 		fprintf(stderr, "%s: %s\n", runs, strerror(errno));
 		return EXIT_IO;
 	}
-	fprintf(f, "nruns = %zu\narray id[%zu]\narray label[%zu]\narray maxfiles[%zu]\n", n, n, n, n);
+	char context[1024];
+	int crc = cli_run_context(db, rows, n, context, sizeof(context));
+	if (crc) {
+		fclose(f);
+		return crc;
+	}
+	fprintf(f, "nruns = %zu\narray id[%zu]\narray label[%zu]\narray maxfiles[%zu]\nsubtitle = ", n, n, n, n);
+	cli_gp_string(f, context);
+	fputc('\n', f);
+	/* Which runs have something to draw on a log axis: a run with none
+	 * (no callback, or an empty queue throughout) gets no legend entry. */
+	fprintf(f, "array has_qlen[%zu]\narray has_latency[%zu]\narray has_softirq[%zu]\narray has_files[%zu]\n", n, n,
+		n, n);
 	bool files = false;
 	int status = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -103,12 +115,25 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 		if (rec_scalar(db, r->run_id, "vfs.max_files", &mf, &has, err, sizeof(err)) || !has)
 			mf = 0;
 		fprintf(f, "\nmaxfiles[%zu] = %.17g\n", i + 1, mf);
-		if (export(db, data, r->run_id, "qlen", "cb.qlen", false) < 0 ||
-		    export(db, data, r->run_id, "latency_ccdf", "cb.latency_ns", true) < 0 ||
-		    export(db, data, r->run_id, "softirq_ccdf", "softirq.run_ns", true) < 0) {
+		int64_t nq = export(db, data, r->run_id, "qlen", "cb.qlen", false);
+		/* A log axis shows only values above 0: were there any? */
+		bool qpos = false;
+		char qpath[PATH_MAX + 160], line[128];
+		snprintf(qpath, sizeof(qpath), "%s/run%lld_qlen.dat", data, (long long)r->run_id);
+		FILE *qf = nq > 0 ? fopen(qpath, "r") : NULL;
+		double t, v;
+		while (qf && !qpos && fgets(line, sizeof(line), qf))
+			qpos = sscanf(line, "%lf %lf", &t, &v) == 2 && v > 0;
+		if (qf)
+			fclose(qf);
+		int64_t nl = nq < 0 ? -1 : export(db, data, r->run_id, "latency_ccdf", "cb.latency_ns", true);
+		int64_t ns = nl < 0 ? -1 : export(db, data, r->run_id, "softirq_ccdf", "softirq.run_ns", true);
+		if (ns < 0) {
 			status = EXIT_IO;
 			break;
 		}
+		fprintf(f, "has_qlen[%zu] = %d\nhas_latency[%zu] = %d\nhas_softirq[%zu] = %d\n", i + 1,
+			qpos, i + 1, nl > 0, i + 1, ns > 0);
 		int64_t nf = export(db, data, r->run_id, "nr_files", "vfs.nr_files", false);
 		if (nf < 0 || export(db, data, r->run_id, "pinned", "mem.pending_bytes", false) < 0 ||
 		    export(db, data, r->run_id, "slab_pages", "slab.pages", false) < 0) {
@@ -116,6 +141,7 @@ static int plot_runs(rec_db *db, const rec_run_row *rows, size_t n, const char *
 			break;
 		}
 		files |= nf > 0;
+		fprintf(f, "has_files[%zu] = %d\n", i + 1, nf > 0);
 	}
 	if (fclose(f) && !status) {
 		fprintf(stderr, "%s: %s\n", runs, strerror(errno));
@@ -244,6 +270,14 @@ static int plot_metric(rec_db *db, const rec_run_row *rows, size_t n, const sim_
 		fprintf(rf, "nruns = %zu\narray label[%zu]\narray file[%zu]\narray id[%zu]\narray maxfiles[%zu]\n", nl,
 			nl, nl, nl, nl);
 		fputs(lines ? lines : "", rf);
+		char context[1024];
+		if (!cli_run_context(db, rows, n, context, sizeof(context))) {
+			fputs("subtitle = ", rf);
+			cli_gp_string(rf, context);
+			fputc('\n', rf);
+		} else {
+			fputs("subtitle = ''\n", rf);
+		}
 		fputs("metric = ", rf);
 		cli_gp_string(rf, d->name);
 		fputs("\nunit = ", rf);
@@ -270,9 +304,234 @@ static int plot_metric(rec_db *db, const rec_run_row *rows, size_t n, const sim_
 	return 0;
 }
 
+/* The y or x axis's kind of metric @d: time, bytes, percent or count. */
+static const char *axis_kind(const sim_metric_def *d)
+{
+	return !strcmp(d->unit, "ns") ? "time" : !strcmp(d->unit, "bytes") ? "bytes"
+		 : !strcmp(d->unit, "fraction") ? "percent" : "count";
+}
+
+/* Each run's label for a trade-off: the parameters whose values differ
+ * among @rows ("rcu.blimit=10 rcu.lazy=yes"; where one alone does, its
+ * value, and its name into @key), "run N" where nothing does; into
+ * @labels[@n] (malloc'd each). 0 or an exit status. */
+static int varied_labels(rec_db *db, const rec_run_row *rows, size_t n, char **labels, char *key, size_t keylen)
+{
+	char err[1024];
+	rec_param_row **ps = calloc(n + 1, sizeof(*ps));
+	size_t *nps = calloc(n + 1, sizeof(*nps));
+	int status = 0;
+	if (!ps || !nps) {
+		status = EXIT_IO;
+		goto out;
+	}
+	for (size_t r = 0; r < n; r++) {
+		int rc = rec_run_params(db, rows[r].run_id, &ps[r], &nps[r], err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "rcusim plot: %s\n", err);
+			status = cli_exit_status(rc);
+			goto out;
+		}
+	}
+	for (size_t r = 0; r < n; r++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		if (!f) {
+			status = EXIT_IO;
+			goto out;
+		}
+		bool any = false;
+		/* One parameter varied: its values alone (plot_vs names it). */
+		size_t nvaried = 0;
+		const char *only = NULL;
+		for (size_t i = 0; i < nps[0]; i++) {
+			bool differs = false;
+			for (size_t q = 1; q < n && !differs; q++) {
+				const char *w = NULL;
+				for (size_t k = 0; k < nps[q] && !w; k++)
+					if (!strcmp(ps[q][k].name, ps[0][i].name))
+						w = ps[q][k].value;
+				differs = !w || strcmp(w, ps[0][i].value);
+			}
+			if (differs) {
+				nvaried++;
+				only = ps[0][i].name;
+			}
+		}
+		if (nvaried == 1 && key)
+			snprintf(key, keylen, "%s", only);
+		for (size_t i = 0; i < nps[r]; i++) {
+			const char *name = ps[r][i].name, *v = ps[r][i].value;
+			bool differs = false;
+			for (size_t q = 0; q < n && !differs; q++) {
+				const char *w = NULL;
+				for (size_t k = 0; k < nps[q] && !w; k++)
+					if (!strcmp(ps[q][k].name, name))
+						w = ps[q][k].value;
+				differs = !w || strcmp(w, v);
+			}
+			if (!differs)
+				continue;
+			if (nvaried == 1 && !strcmp(name, only))
+				fprintf(f, "%s%s", any ? " " : "", v);
+			else
+				fprintf(f, "%s%s=%s", any ? " " : "", name, v);
+			any = true;
+		}
+		if (!any)
+			fprintf(f, "run %lld", (long long)rows[r].run_id);
+		if (fclose(f) || !buf) {
+			free(buf);
+			status = EXIT_IO;
+			goto out;
+		}
+		labels[r] = buf;
+	}
+out:
+	for (size_t r = 0; ps && r < n; r++)
+		rec_param_rows_free(ps[r], nps[r]);
+	free(ps);
+	free(nps);
+	if (status == EXIT_IO)
+		fprintf(stderr, "rcusim plot: out of memory\n");
+	return status;
+}
+
+/* The trade-off figure of scalar @y against scalar @x: a point per run of
+ * @rows holding both, labelled by varied_labels(), into
+ * @outdir/vs_Y_X.FORMAT by plots/vs.gp. 0, EXIT_USAGE (no run holds both)
+ * or EXIT_IO. */
+static int plot_vs(rec_db *db, const rec_run_row *rows, size_t n, const sim_metric_def *y, const sim_metric_def *x,
+		   bool zoom, const char *outdir, const char *format)
+{
+	char out[PATH_MAX], data[PATH_MAX + 16], runs[PATH_MAX + 300], file[PATH_MAX + 300], path[PATH_MAX + 300];
+	char err[1024], context[1024];
+	char **labels = calloc(n + 1, sizeof(*labels));
+	int status;
+	size_t points = 0;
+	if (!labels)
+		return EXIT_IO;
+	char key[256] = "";
+	if ((status = varied_labels(db, rows, n, labels, key, sizeof(key))) ||
+	    (status = cli_run_context(db, rows, n, context, sizeof(context))))
+		goto out;
+	if (key[0]) {
+		size_t cl = strlen(context);
+		snprintf(context + cl, sizeof(context) - cl, "; each point labelled by its %s", key);
+	}
+	if (cli_plot_dirs(outdir, out, data)) {
+		status = EXIT_IO;
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/vs_%s_%s.dat", data, y->name, x->name);
+	snprintf(runs, sizeof(runs), "%s/vs_%s_%s.gp", data, y->name, x->name);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		status = EXIT_IO;
+		goto out;
+	}
+	double *xs = calloc(n + 1, sizeof(*xs)), *ys = calloc(n + 1, sizeof(*ys));
+	bool *has = calloc(n + 1, sizeof(*has));
+	if (!xs || !ys || !has) {
+		free(xs);
+		free(ys);
+		free(has);
+		fclose(f);
+		status = EXIT_IO;
+		goto out;
+	}
+	for (size_t r = 0; r < n; r++) {
+		double xv, yv;
+		bool hx, hy;
+		int rc;
+		if ((rc = rec_scalar(db, rows[r].run_id, x->name, &xv, &hx, err, sizeof(err))) ||
+		    (rc = rec_scalar(db, rows[r].run_id, y->name, &yv, &hy, err, sizeof(err)))) {
+			fprintf(stderr, "rcusim plot: %s\n", err);
+			fclose(f);
+			status = cli_exit_status(rc);
+			goto out;
+		}
+		if (!hx || !hy) {
+			fprintf(stderr, "rcusim plot: --vs: run %lld has no %s: left out\n", (long long)rows[r].run_id,
+				hx ? y->name : x->name);
+			continue;
+		}
+		xs[r] = xv;
+		ys[r] = yv;
+		has[r] = true;
+	}
+	/* Runs at the same point: one point, their labels joined. */
+	for (size_t r = 0; r < n; r++) {
+		if (!has[r])
+			continue;
+		fprintf(f, "%.17g %.17g \"", xs[r], ys[r]);
+		for (size_t q = r; q < n; q++) {
+			if (!has[q] || xs[q] != xs[r] || ys[q] != ys[r])
+				continue;
+			if (q != r)
+				fputs(", ", f);
+			for (const char *c = labels[q]; *c; c++)
+				fputc(*c == '"' ? '\'' : *c, f);
+			has[q] = q == r;
+		}
+		fputs("\"\n", f);
+		has[r] = false;
+		points++;
+	}
+	free(xs);
+	free(ys);
+	free(has);
+	if (fclose(f)) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		status = EXIT_IO;
+		goto out;
+	}
+	if (!points) {
+		fprintf(stderr, "rcusim plot: --vs %s --metric %s: no run recorded both\n", x->name, y->name);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	FILE *rf = fopen(runs, "w");
+	if (!rf) {
+		fprintf(stderr, "%s: %s\n", runs, strerror(errno));
+		status = EXIT_IO;
+		goto out;
+	}
+	fputs("nruns = 0\nxmetric = ", rf);
+	cli_gp_string(rf, x->name);
+	fputs("\nymetric = ", rf);
+	cli_gp_string(rf, y->name);
+	fputs("\nsubtitle = ", rf);
+	cli_gp_string(rf, context);
+	fputs("\nfile = ", rf);
+	cli_gp_string(rf, path);
+	fprintf(rf, "\nxkind = '%s'\nykind = '%s'\nzoom = %d\n", axis_kind(x), axis_kind(y), zoom);
+	if (fclose(rf)) {
+		fprintf(stderr, "%s: %s\n", runs, strerror(errno));
+		status = EXIT_IO;
+		goto out;
+	}
+	snprintf(file, sizeof(file), "%s/vs_%s_%s.%s", out, y->name, x->name, format);
+	const char *args[] = { runs, data, file, format };
+	if ((status = cli_gnuplot("vs.gp", args, 4))) {
+		unlink(file); /* a failed figure leaves no file */
+		goto out;
+	}
+	printf("%s\n", file);
+out:
+	for (size_t r = 0; r < n; r++)
+		free(labels[r]);
+	free(labels);
+	return status;
+}
+
 static const char plot_usage[] =
 	"usage: rcusim plot [--db FILE] [--out DIR] [--format png|svg]\n"
 	"                   [--metric NAME [--cpus LIST]]... [RUNS]\n"
+	"       rcusim plot --vs SCALAR --metric SCALAR... [--zoom] [--db FILE] [--out DIR]\n"
+	"                   [--format png|svg] [RUNS]\n"
 	"\n"
 	"Draw the standard figures of several runs (default: the latest complete run\n"
 	"of each policy) into DIR (default figures/): queued callbacks over time,\n"
@@ -287,15 +546,24 @@ static const char plot_usage[] =
 	"                  them), DIR/metric_NAME.png; repeatable\n"
 	"  --cpus LIST     a series per CPU, one line per CPU of LIST (0-3,8; all)\n"
 	"                  where the runs recorded it per CPU (cb.qlen,\n"
-	"                  softirq.busy_frac, idle.wakeups), not the machine's sum\n";
+	"                  softirq.busy_frac, idle.wakeups), not the machine's sum\n"
+	"  --vs SCALAR     a trade-off: each --metric (scalars) against SCALAR, a\n"
+	"                  point per run labelled with what differs between the runs\n"
+	"                  (their varied parameters), DIR/vs_METRIC_SCALAR.png\n"
+	"  --zoom          (--vs) axes fitted to the points, not from 0\n"
+	"\n"
+	"Each figure's subtitle names the scenario, kernel preset, CPUs, duration\n"
+	"and seeds of its runs.\n";
 
 int cmd_plot(int argc, char **argv)
 {
 	const char *db_path = "rcusim.db", *outdir = "figures", *format = "png";
 	const char *cpus = NULL, *metrics[PLOT_MAX_METRICS];
 	size_t nmetrics = 0;
+	const char *vs = NULL;
+	bool zoom = false;
 	const cli_str strs[] = { { "--db", &db_path }, { "--out", &outdir }, { "--format", &format },
-				 { "--cpus", &cpus }, { NULL, NULL } };
+				 { "--cpus", &cpus }, { "--vs", &vs }, { NULL, NULL } };
 	bool *want = NULL;
 	cli_runsel sel;
 	int selrc = cli_runsel_init(&sel, argc);
@@ -323,6 +591,8 @@ int cmd_plot(int argc, char **argv)
 				goto out;
 			}
 			metrics[nmetrics++] = v;
+		} else if (!strcmp(argv[i], "--zoom")) {
+			zoom = true;
 		} else if ((rc = cli_runsel_arg(argc, argv, &i, &sel, "plot"))) {
 			if (rc < 0)
 				goto out;
@@ -348,11 +618,33 @@ int cmd_plot(int argc, char **argv)
 				metrics[m]);
 			goto out;
 		}
-		if (defs[m]->kind == SIM_M_SCALAR) {
+		if (vs && defs[m]->kind != SIM_M_SCALAR) {
+			fprintf(stderr, "rcusim plot: --vs: --metric %s is not a scalar (one value per run)\n", metrics[m]);
+			goto out;
+		}
+		if (!vs && defs[m]->kind == SIM_M_SCALAR) {
 			fprintf(stderr, "rcusim plot: --metric %s: a scalar, one value per run: rcusim compare --metric "
 					"%s shows it\n", metrics[m], metrics[m]);
 			goto out;
 		}
+	}
+	const sim_metric_def *vsdef = NULL;
+	if (vs) {
+		for (size_t k = 0; k < M_COUNT; k++)
+			if (!strcmp(rcusim_metrics[k].name, vs) && rcusim_metrics[k].kind == SIM_M_SCALAR)
+				vsdef = &rcusim_metrics[k];
+		if (!vsdef) {
+			fprintf(stderr, "rcusim plot: --vs %s: no recorded scalar has that name (rcusim metrics lists them)\n",
+				vs);
+			goto out;
+		}
+		if (!nmetrics || cpus) {
+			fprintf(stderr, "rcusim plot: --vs: %s\n", cpus ? "not with --cpus" : "which --metric against it?");
+			goto out;
+		}
+	} else if (zoom) {
+		fprintf(stderr, "rcusim plot: --zoom: with --vs only\n");
+		goto out;
 	}
 	if (cpus && !nmetrics) {
 		fprintf(stderr, "rcusim plot: --cpus: with --metric only\n");
@@ -374,7 +666,8 @@ int cmd_plot(int argc, char **argv)
 	if (!nmetrics)
 		status = plot_runs(db, rows, nrows, outdir, format);
 	for (size_t m = 0; m < nmetrics && !status; m++)
-		status = plot_metric(db, rows, nrows, defs[m], want, outdir, format);
+		status = vsdef ? plot_vs(db, rows, nrows, defs[m], vsdef, zoom, outdir, format)
+			       : plot_metric(db, rows, nrows, defs[m], want, outdir, format);
 out:
 	free(want);
 	free(rows);

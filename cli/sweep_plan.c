@@ -457,6 +457,8 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 			s->plot = true;
 		} else if (!strcmp(argv[i], "--long")) {
 			s->long_form = true;
+		} else if (!strcmp(argv[i], "--zoom")) {
+			s->zoom = true;
 		} else if (!strcmp(argv[i], "--wait")) {
 			s->wait = true;
 		} else if (collect_only) {
@@ -655,4 +657,32 @@ void sweep_set_keys(sweep *s, const char **av)
 		h = fnv1a(h, RCUSIM_VERSION);
 		snprintf(s->jobs[j].key, sizeof(s->jobs[j].key), "%016llx", (unsigned long long)h);
 	}
+}
+
+int sweep_default_index(const sweep *s, const sweep_vary *v, char *text, size_t len)
+{
+	sim_params *p = NULL;
+	char err[2048], want[1024], got[1024];
+	int found = -1;
+	text[0] = 0;
+	const char *target = rcusim_kernel_param_target(v->key);
+	if (sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)) || cli_params_search(p, err, sizeof(err)) ||
+	    sim_params_load_file(p, s->scenario, err, sizeof(err)))
+		goto out;
+	for (size_t i = 0; i < s->nsets; i++)
+		if (rcusim_set(p, s->sets[i], "--set", err, sizeof(err)))
+			goto out;
+	int k = sim_params_index(p, target ? target : v->key);
+	if (k < 0)
+		goto out;
+	snprintf(text, len, "%s", sim_params_text(p, (size_t)k));
+	value_id(target ? target : v->key, text, want, sizeof(want));
+	for (int i = 0; want[0] && i < v->n && found < 0; i++) {
+		value_id(v->key, v->values[i], got, sizeof(got));
+		if (!strcmp(got, want))
+			found = i;
+	}
+out:
+	sim_params_destroy(p);
+	return found;
 }

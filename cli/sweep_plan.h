@@ -75,6 +75,7 @@ typedef struct sweep {
 	const char *db_path;              /* the sweep's database (absolute for cluster backends) */
 	bool plot;                        /* draw metrics against the first varied parameter */
 	bool long_form;                   /* --long: the table as one row per run */
+	bool zoom;                        /* --zoom: y axes fit the values, not from 0 */
 	const char *outdir;               /* figures folder */
 	const char *format;               /* png or svg */
 	const char *metrics[SWEEP_MAX_METRICS]; /* scalars to draw */
@@ -144,5 +145,10 @@ void sweep_set_keys(sweep *s, const char **av);
 /* sweep_report.c: print the comparison of the sweep's complete runs @rows
  * (from @db) and, with s->plot, draw its figures. 0 or an exit status. */
 int sweep_report(const sweep *s, rec_db *db, const rec_run_row *rows, size_t nrows);
+/* The value the sweep's scenario (with its --set) gives @v's parameter,
+ * before --vary: its text into @text ("" if it cannot be read), and the
+ * index of the value of @v that is the same value (10ms and 10000us are),
+ * or -1 when none is. */
+int sweep_default_index(const sweep *s, const sweep_vary *v, char *text, size_t len);
 
 #endif

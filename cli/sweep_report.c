@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "registry.h"
 #include "sweep_plan.h"
 
 /* The index of the value job set @set ("key=value") gives among @v's. */
@@ -25,13 +26,17 @@ static int value_index(const sweep_vary *v, const char *set)
 	return -1;
 }
 
-/* What the y axis shows, from the metric's name. */
+/* What the y axis shows, from the metric's unit in the registry: time,
+ * bytes, percent (a fraction) or count. */
 static const char *y_kind(const char *metric)
 {
-	size_t n = strlen(metric);
-	if (n > 3 && !strcmp(metric + n - 3, "_ns"))
-		return "time";
-	return strstr(metric, "bytes") ? "bytes" : "count";
+	for (size_t k = 0; k < M_COUNT; k++)
+		if (!strcmp(rcusim_metrics[k].name, metric)) {
+			const char *u = rcusim_metrics[k].unit;
+			return !strcmp(u, "ns") ? "time" : !strcmp(u, "bytes") ? "bytes"
+							  : !strcmp(u, "fraction") ? "percent" : "count";
+		}
+	return "count";
 }
 
 /* Draw each of s->metrics of the runs @rows (from @db) against the first
@@ -100,6 +105,18 @@ static int plot_sweep(const sweep *s, rec_db *db, const rec_run_row *rows, size_
 	if (!split)
 		npol = 1;
 	int nl = vl ? vl->n : 1, status = 0;
+	/* The subtitle: what ran, and the value the scenario itself gives the
+	 * first varied parameter (the kernel's default, or the preset's),
+	 * marked on the x axis where it is one of the values. */
+	char context[1024], deftext[256], subtitle[1600];
+	if ((status = cli_run_context(db, rows, n, context, sizeof(context))))
+		goto done;
+	int defidx = sweep_default_index(s, vx, deftext, sizeof(deftext));
+	if (deftext[0])
+		snprintf(subtitle, sizeof(subtitle), "%s; the scenario's %s = %s%s", context, vx->key, deftext,
+			 defidx >= 0 ? " (dashed)" : "");
+	else
+		snprintf(subtitle, sizeof(subtitle), "%s", context);
 	if (cli_plot_dirs(s->outdir, out, data)) {
 		status = EXIT_IO;
 		goto done;
@@ -121,6 +138,11 @@ static int plot_sweep(const sweep *s, rec_db *db, const rec_run_row *rows, size_
 		cli_gp_string(rf, vx->key);
 		fputs("\nmetric = ", rf);
 		cli_gp_string(rf, metric);
+		fputs("\nsubtitle = ", rf);
+		cli_gp_string(rf, subtitle);
+		if (defidx >= 0)
+			fprintf(rf, "\ndefx = %.17g", numeric ? xs[defidx] : (double)defidx);
+		fprintf(rf, "\nzoom = %d", s->zoom);
 		/* A log x axis where the values span a decade or more; ticks at
 		 * the values where there are few. */
 		fprintf(rf, "\nykind = '%s'\ncategorical = %d\nlogx = %d\nnx = %d\nsingle = %d\n", y_kind(metric),

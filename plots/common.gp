@@ -1,7 +1,7 @@
 # common.gp - called by every figure (call, so that it sees the arguments): the terminal and output from the
 # arguments `rcusim plot` passes (ARG1 runs file, ARG2 data folder, ARG3
 # output file, ARG4 png or svg), then the runs file it wrote (nruns, id[],
-# label[], maxfiles[]).
+# label[], maxfiles[], subtitle: what ran, for the second line of a title).
 datadir = ARG2
 if (ARG4 eq 'svg') {
     set terminal svg size 960,600 dynamic enhanced font 'sans,12'

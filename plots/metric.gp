@@ -6,7 +6,7 @@
 call 'common.gp' ARG1 ARG2 ARG3 ARG4
 set key noenhanced
 if (kind eq 'ccdf') {
-    set title sprintf('%s: share of samples above x', metric) noenhanced
+    set title sprintf("%s: share of samples above x\n%s", metric, subtitle) noenhanced
     set ylabel 'fraction of samples above (log scale)'
     set xlabel sprintf('%s (log scale)', metric) noenhanced
     set logscale xy
@@ -21,7 +21,7 @@ if (kind eq 'ccdf') {
     }
     plot for [i=1:nruns] file[i] using ($1 * xscale):2 with steps ls i title label[i]
 } else {
-    set title metric noenhanced
+    set title sprintf("%s\n%s", metric, subtitle) noenhanced
     set xlabel 'simulated time (s)'
     set ylabel sprintf('%s (%s)', metric, unit) noenhanced
     yscale = 1

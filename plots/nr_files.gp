@@ -2,24 +2,28 @@
 # file-max: a dashed line where the limit is near the data, else a note in
 # the corner (a limit far above would flatten the curves).
 call 'common.gp' ARG1 ARG2 ARG3 ARG4
-set title 'nr\_files (as the configured accounting counts) and file-max'
+set title sprintf("%s\n%s", 'nr_files (as the configured accounting counts) and file-max', subtitle) noenhanced
 set xlabel 'simulated time (s)'
 set ylabel 'files'
 set format y '%.1s%c'
 set yrange [0:*]
 dmax = 0
+# Runs without a file table (has_files[i] 0) have no curve and no entry.
 do for [i=1:nruns] {
-    stats f('nr_files', i) using 2 nooutput
-    if (STATS_max > dmax) { dmax = STATS_max }
+    if (has_files[i]) {
+        stats f('nr_files', i) using 2 nooutput
+        if (STATS_max > dmax) { dmax = STATS_max }
+    }
 }
 far = 0
-do for [i=1:nruns] { if (maxfiles[i] > 3 * dmax) { far = 1 } }
+do for [i=1:nruns] { if (has_files[i] && maxfiles[i] > 3 * dmax) { far = 1 } }
 if (far) {
     note = 'file-max, far above the data:'
-    do for [i=1:nruns] { note = note . sprintf("\n%s: %.0f", label[i], maxfiles[i]) }
+    do for [i=1:nruns] { if (has_files[i]) { note = note . sprintf("\n%s: %.0f", label[i], maxfiles[i]) } }
     set label 1 note at graph 0.02, graph 0.95 left front noenhanced
-    plot for [i=1:nruns] f('nr_files', i) using 1:2 with lines ls i title label[i]
+    plot for [i=1:nruns] f('nr_files', i) using 1:2 with lines ls i title (has_files[i] ? label[i] : '')
 } else {
-    plot for [i=1:nruns] f('nr_files', i) using 1:2 with lines ls i title label[i], \
-         for [i=1:nruns] maxfiles[i] with lines ls i dt 2 lw 1 title sprintf('file-max (%s)', label[i])
+    plot for [i=1:nruns] f('nr_files', i) using 1:2 with lines ls i title (has_files[i] ? label[i] : ''), \
+         for [i=1:nruns] (has_files[i] ? maxfiles[i] : NaN) with lines ls i dt 2 lw 1 \
+             title (has_files[i] ? sprintf('file-max (%s)', label[i]) : '')
 }

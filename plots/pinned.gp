@@ -1,9 +1,9 @@
 # pinned.gp - memory held by callbacks waiting for their grace period (each
 # the size of its struct file), all CPUs, over simulated time, per run.
 call 'common.gp' ARG1 ARG2 ARG3 ARG4
-set title 'Memory pinned by RCU callbacks (struct files waiting for a grace period)'
+set title sprintf("%s\n%s", 'Memory pinned by RCU callbacks (struct files waiting for a grace period)', subtitle) noenhanced
 set xlabel 'simulated time (s)'
 set ylabel 'bytes'
 set format y '%.1s%cB'
 set yrange [0:*]
-plot for [i=1:nruns] f('pinned', i) using 1:2 with lines ls i title label[i]
+plot for [i=1:nruns] f('pinned', i) using 1:2 with lines ls i title (has_files[i] ? label[i] : '')
