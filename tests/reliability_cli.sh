@@ -100,13 +100,13 @@ compare_folds() {
 	# --each still shows every run.
 	expect_exit 0 "$RCUSIM" compare --db f.db 1 2 --each --metric cb.enqueued --format csv
 	[ "$(head -1 "$T/out")" = "metric,run 1 tree,run 2 tree" ] && ok || bad "--each: $(head -1 "$T/out")"
-	# A sweep run twice into its database: each run once (its label names
-	# its seed: a column each).
+	# A sweep run twice into its database: each run once (runs that differ
+	# only by the seed=N of their sweep label pool: a column per value).
 	for k in 1 2; do
 		"$RCUSIM" sweep "$TS" --vary rcu.blimit=5,6 --seeds 1..2 --duration 10ms --jobs 1 --db w.db >/dev/null 2>&1
 	done
 	expect_exit 0 "$RCUSIM" compare --db w.db --label 'sweep*' --metric cb.enqueued --format csv
-	[ "$(head -1 "$T/out")" = "metric,run 1 tree sweep rcu.blimit=5 seed=1,run 2 tree sweep rcu.blimit=5 seed=2,run 3 tree sweep rcu.blimit=6 seed=1,run 4 tree sweep rcu.blimit=6 seed=2" ] &&
+	[ "$(head -1 "$T/out")" = "metric,runs 1 2 tree sweep rcu.blimit=5 (mean of 2),runs 3 4 tree sweep rcu.blimit=6 (mean of 2)" ] &&
 		ok || bad "sweep twice: $(head -1 "$T/out")"
 	expect_err_line "rcusim compare: run 5 repeats run 1 (the same scenario, policy, label, parameters and seed 1): counted once"
 	[ "$(grep -c 'repeats run' "$T/err")" = 4 ] && ok || bad "repeats said: $(cat "$T/err")"
