@@ -40,7 +40,16 @@ static const char show_usage[] =
 typedef struct shown {
 	const char *name, *value, *origin; /* origin NULL: not recorded */
 	bool used;                          /* printed under its registry entry */
+	size_t seq;                         /* the order recorded (a load's order matters) */
 } shown;
+
+/* Is @name a named load's parameter (workload.NAME.key)? */
+static bool load_row(const char *name)
+{
+	return !strncmp(name, SIM_LOAD_SECTION ".", strlen(SIM_LOAD_SECTION) + 1) &&
+	       strchr(name + strlen(SIM_LOAD_SECTION) + 1, '.') &&
+	       sim_param_def_find(rcusim_params, P_COUNT, name);
+}
 
 static int by_name(const void *a, const void *b)
 {
@@ -96,6 +105,46 @@ static bool ini_value_ok(const char *v)
 
 /* The line "key = value" and its comment, the comment aligned; whole,
  * however long the value. */
+static void line(const char *lead, const char *key, const char *value, const char *comment);
+
+/* The named loads' sections ([workload.NAME]), in the order the run had
+ * them (it decides the jobs' order, hence the results): each value not
+ * its default (with @all, every one) with its origin. @rows sorted by
+ * name. */
+static void show_loads(shown *rows, size_t n, bool all)
+{
+	size_t sl = strlen(SIM_LOAD_SECTION);
+	for (;;) {
+		const shown *first = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (!rows[i].used && load_row(rows[i].name) && (!first || rows[i].seq < first->seq))
+				first = &rows[i];
+		if (!first)
+			return;
+		const char *nm = first->name + sl + 1;
+		char load[SIM_LOAD_NAME_MAX + 8];
+		snprintf(load, sizeof(load), "%.*s", (int)strcspn(nm, "."), nm);
+		printf("\n[%s.%s]\n", SIM_LOAD_SECTION, load);
+		for (size_t k = 0; k < P_COUNT; k++) {
+			const sim_param_def *d = &rcusim_params[k];
+			if (strncmp(d->name, SIM_LOAD_SECTION ".", sl + 1) || (d->flags & SIM_PF_RUN))
+				continue;
+			char full[256];
+			snprintf(full, sizeof(full), "%s.%s.%s", SIM_LOAD_SECTION, load, d->name + sl + 1);
+			shown key = { .name = full };
+			shown *s = bsearch(&key, rows, n, sizeof(*rows), by_name);
+			if (!s)
+				continue;
+			s->used = true;
+			bool dflt = s->origin ? !strcmp(s->origin, "default") : !strcmp(s->value, d->def);
+			if (dflt && all)
+				line("; ", d->name + sl + 1, s->value, "default");
+			else if (!dflt)
+				line("", d->name + sl + 1, s->value, s->origin ? s->origin : "origin not recorded");
+		}
+	}
+}
+
 static void line(const char *lead, const char *key, const char *value, const char *comment)
 {
 	size_t n = strlen(lead) + strlen(key) + 3 + strlen(value);
@@ -186,7 +235,8 @@ static int show(rec_db *db, const char *db_path, long long id, bool all)
 	if (sqlite3_prepare_v2(h,
 			       origins ? "SELECT p.name, p.value, o.origin FROM param p LEFT JOIN param_origin o"
 					 " ON o.run_id = p.run_id AND o.name = p.name WHERE p.run_id = ?"
-				       : "SELECT name, value, NULL FROM param WHERE run_id = ?",
+					 " ORDER BY p.rowid"
+				       : "SELECT name, value, NULL FROM param WHERE run_id = ? ORDER BY rowid",
 			       -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
 	sqlite3_bind_int64(st, 1, id);
@@ -205,6 +255,7 @@ static int show(rec_db *db, const char *db_path, long long id, bool all)
 				    ? NULL
 				    : strdup((const char *)sqlite3_column_text(st, 2));
 		s->used = false;
+		s->seq = n - 1;
 		if (!s->name || !s->value || (sqlite3_column_type(st, 2) != SQLITE_NULL && !s->origin))
 			goto nomem;
 	}
@@ -320,6 +371,7 @@ static int show(rec_db *db, const char *db_path, long long id, bool all)
 		free(tp);
 	}
 	sim_params_destroy(p);
+	show_loads(rows, n, all);
 	bool header = false;
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].used)
