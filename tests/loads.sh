@@ -129,6 +129,11 @@ expect_err "^main.ini:5: workload.k.kind: kfree cannot be a named load"
 printf '[workload]\nkind = queue\n[workload.x]\nkind = callrcu\njobs = 1\n' >q.ini
 expect_exit 2 "$RCUSIM" run q.ini --db e.db
 expect_err_line "q.ini:2: workload.kind: queue runs alone: the loads of [workload.x] (q.ini:3) need a kernel workload in [workload]"
+# syncrcu's own hogs take the callers' kernel share: with no gap they
+# would never leave the kernel; a second load says hogs.
+sed -e '/^\[workload.hogs\]/,$d' -e 's/^syncrcu_gap = 100us$/syncrcu_gap = 0ns\nsyncrcu_callers = 2/' two.ini >gap0.ini
+expect_exit 2 "$RCUSIM" run gap0.ini --db e.db
+expect_err_line "gap0.ini:13: workload.syncrcu_callers: 2 callers of 4 jobs with a syncrcu_gap of 0 (gap0.ini:12): the other jobs would be hogs always in the kernel (the callers' share of kernel time, 1); give the callers a gap, or make the hogs a load of their own ([workload.hogs], kind = callrcu)"
 [ ! -e e.db ] || [ "$(q e.db 'SELECT count(*) FROM run')" = 0 ] && ok || bad "a refused run was recorded"
 
 finish

@@ -151,6 +151,22 @@ static int syncrcu_validate(const sim_params *p, char *err, size_t errlen)
 			 sim_params_origin(p, P_WORKLOAD_JOBS));
 		return SIM_EINPUT;
 	}
+	/* The hogs among the jobs share the callers' kernel time: with no gap
+	 * they would be in-kernel loops whose ticks land in readers. Hogs of
+	 * their own are a second load. */
+	int64_t callers = sim_params_int(p, P_WORKLOAD_SYNCRCU_CALLERS);
+	if (callers >= 0 && callers < sim_params_int(p, P_WORKLOAD_JOBS) &&
+	    !sim_params_int(p, P_WORKLOAD_SYNCRCU_GAP)) {
+		sim_params_where(p, P_WORKLOAD_SYNCRCU_CALLERS, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: %lld callers of %s jobs with a syncrcu_gap of 0 (%s): the other jobs would "
+			 "be hogs always in the kernel (the callers' share of kernel time, 1); give the "
+			 "callers a gap, or make the hogs a load of their own ([workload.hogs], kind = "
+			 "callrcu)",
+			 a, (long long)callers, sim_params_text(p, P_WORKLOAD_JOBS),
+			 sim_params_origin(p, P_WORKLOAD_SYNCRCU_GAP));
+		return SIM_EINPUT;
+	}
 	if (sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED) &&
 	    strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree")) {
 		sim_params_where(p, P_WORKLOAD_SYNCRCU_EXPEDITED, a, sizeof(a));
