@@ -46,10 +46,8 @@ static bool known_param(const char *key)
 
 static bool known_scalar(const char *name)
 {
-	for (int k = 0; k < M_COUNT; k++)
-		if (rcusim_metrics[k].kind == SIM_M_SCALAR && !strcmp(rcusim_metrics[k].name, name))
-			return true;
-	return false;
+	/* A named load's (syncrcu.NAME.calls) as its registry entry's. */
+	return sim_metric_find(rcusim_metrics, M_COUNT, name, SIM_M_SCALAR) != NULL;
 }
 
 /* The canonical value (ns, bytes, /s, count) of @text for @key, for the x

@@ -80,7 +80,8 @@ want_scalars empty.db "load.hogs.jobs=0 load.hogs.callbacks=0"
 case=set_vary
 expect_exit 0 "$RCUSIM" run two.ini --db set.db --quiet --set workload.hogs.jobs=3 --set workload.hogs.cpus=5-7
 want_scalars set.db "load.hogs.jobs=3"
-expect_exit 0 "$RCUSIM" sweep two.ini --db sw.db --vary workload.hogs.jobs=2,6 --duration 100ms
+expect_exit 0 "$RCUSIM" sweep two.ini --db sw.db --vary workload.hogs.jobs=2,6 --duration 100ms \
+	--metric load.hogs.jobs
 # Each run's knob and its load's jobs agree (the runs' order is the backend's).
 [ "$(q sw.db "SELECT group_concat(pv || '=' || sv, ' ') FROM (SELECT p.value AS pv, s.value AS sv FROM param p JOIN scalar s ON s.run_id = p.run_id AND s.name = 'load.hogs.jobs' WHERE p.name = 'workload.hogs.jobs' ORDER BY s.value)")" = "2=2.0 6=6.0" ] && ok || bad "sweep: $(q sw.db "SELECT run_id, name, value FROM param WHERE name = 'workload.hogs.jobs'")"
 
