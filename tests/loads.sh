@@ -96,6 +96,14 @@ expect_exit 0 "$RCUSIM" run shown.ini --db again.db --quiet
 "$DUMP" again.db >again.txt
 cmp -s two.txt again.txt && ok || bad "show's output ran differently: $(diff two.txt again.txt | head -5)"
 
+# Files beside other callbacks: the file table's conservation counts the
+# make load's callbacks only (the flood's stay queued at the end).
+case=files_beside
+printf 'include = %s\n[scenario]\nduration = 1s\n[workload]\njobs = 4\n[workload.flood]\nkind = callrcu\njobs = 4\ncpus = 0\ncallrcu_rate = 200000/s\n' "$SC/make-small.ini" >mf.ini
+expect_exit 0 "$RCUSIM" run mf.ini --db mf.db --quiet
+fc=$(last_scalar mf.db load.flood.callbacks)
+[ "$fc" -gt 10000 ] && [ "$(last_scalar mf.db vfs.opens)" -gt 1000 ] && ok || bad "flood $fc calls"
+
 # The mistakes: exit 2, naming the file, line and key.
 case=errors
 expect_exit 2 "$RCUSIM" run two.ini --db e.db --set workload.hugs.jobs=3

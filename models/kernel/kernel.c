@@ -358,7 +358,7 @@ static void check_conservation(const kmodel *k, int64_t qsum)
 {
 	char why[256];
 	RCUSIM_CHECK(cb_stats_conserved(&k->rcu.cb, (uint64_t)qsum), "kernel.cb_conservation");
-	RCUSIM_CHECK(!k->files.on || !kfiles_check(k, (uint64_t)qsum, why, sizeof(why)),
+	RCUSIM_CHECK(!k->files.on || !kfiles_check(k, (uint64_t)loads_file_pending(k, qsum), why, sizeof(why)),
 		     "kernel.file_conservation");
 }
 
@@ -415,7 +415,7 @@ static int kernel_sample(void *state, sim_time now, char *err, size_t errlen)
 	if (k->obj_bytes && (!(s = sim_metrics_series(m, "mem.pending_bytes", -1)) ||
 			     sim_series_append(s, now, (double)qsum * (double)k->obj_bytes)))
 		return SIM_ENOMEM;
-	return k->files.on ? kfiles_sample(k, now, qsum, err, errlen) : 0;
+	return k->files.on ? kfiles_sample(k, now, loads_file_pending(k, qsum), err, errlen) : 0;
 }
 
 /* Of the @n kthreads @kts, those set up (a task): the sum of their
@@ -573,7 +573,7 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	 * trace that could not be written leaves the results recorded (the
 	 * caller's rcusim_trace_fail says why). */
 	ktrace_close(k, now);
-	if (k->files.on && (rc = kfiles_check(k, pending, err, errlen)))
+	if (k->files.on && (rc = kfiles_check(k, (uint64_t)loads_file_pending(k, (int64_t)pending), err, errlen)))
 		return rc;
 	return cb_stats_check(&k->rcu.cb, pending, err, errlen);
 }

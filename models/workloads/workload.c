@@ -168,6 +168,7 @@ static void load_invoke(kmodel *k, kworkload *w, int cpu, const uint32_t *objs, 
 {
 	uint32_t buf[256];
 	bool files = w->ops->frees_files || w->opens_files;
+	w->invoked += n;
 	if (!files && !w->ops->invoke)
 		return; /* its callbacks free nothing the model tracks */
 	for (size_t at = 0; at < n; at += sizeof(buf) / sizeof(buf[0])) {
@@ -212,6 +213,17 @@ rcu_invoke_fn *loads_invoke_fn(kmodel *k, void **ctx)
 		if (w->ops->invoke || w->ops->frees_files || w->opens_files)
 			return loads_invoke;
 	return NULL; /* no load's callbacks free anything tracked */
+}
+
+int64_t loads_file_pending(const kmodel *k, int64_t qsum)
+{
+	if (!k->nmore)
+		return qsum;
+	int64_t n = 0;
+	for_each_load((kmodel *)k, w)
+		if (w->ops->frees_files || w->opens_files)
+			n += (int64_t)(w->callbacks - w->invoked);
+	return n;
 }
 
 int64_t loads_obj_bytes(const kmodel *k)

@@ -112,6 +112,7 @@ typedef struct kworkload {
 	int *cpus;              /* workload.cpus: the CPUs its jobs go to, in order */
 	int ncpus;              /* how many (0: every CPU, job j on CPU j mod ncpus) */
 	uint64_t callbacks;     /* call_rcu()s its jobs made (load.callbacks) */
+	uint64_t invoked;       /* of them, invoked (counted with several loads only) */
 	int64_t obj_bytes;      /* workload.object_size if its kind holds objects, else 0 */
 	sim_time cpu_ns;        /* ns its jobs ran (load.cpu_ns) */
 	job *jobs;              /* its jobs */
@@ -203,6 +204,9 @@ void loads_destroy(kmodel *k);
 rcu_invoke_fn *loads_invoke_fn(kmodel *k, void **ctx);
 int loads_validate(const sim_params *p, char *err, size_t errlen);
 int loads_finish(const kmodel *k, sim_metrics *m);
+/* Of the @qsum callbacks queued, those freeing files (the file loads'
+ * callbacks queued and not invoked; all @qsum with one load). */
+int64_t loads_file_pending(const kmodel *k, int64_t qsum);
 /* Bytes a pending callback holds: every load's workload.object_size when
  * all hold one and of one size, else 0 (no mem.pending_bytes). */
 int64_t loads_obj_bytes(const kmodel *k);
