@@ -38,7 +38,16 @@ static const char show_usage[] =
 typedef struct shown {
 	const char *name, *value, *origin; /* origin NULL: not recorded */
 	bool used;                          /* printed under its registry entry */
+	size_t seq;                         /* the order recorded (a load's order matters) */
 } shown;
+
+/* Is @name a named load's parameter (workload.NAME.key)? */
+static bool load_row(const char *name)
+{
+	return !strncmp(name, SIM_LOAD_SECTION ".", strlen(SIM_LOAD_SECTION) + 1) &&
+	       strchr(name + strlen(SIM_LOAD_SECTION) + 1, '.') &&
+	       sim_param_def_find(rcusim_params, P_COUNT, name);
+}
 
 static int by_name(const void *a, const void *b)
 {
@@ -82,6 +91,46 @@ static bool ini_value_ok(const char *v)
 
 /* The line "key = value" and its comment, the comment aligned; whole,
  * however long the value. */
+static void line(const char *lead, const char *key, const char *value, const char *comment);
+
+/* The named loads' sections ([workload.NAME]), in the order the run had
+ * them (it decides the jobs' order, hence the results): each value not
+ * its default (with @all, every one) with its origin. @rows sorted by
+ * name. */
+static void show_loads(shown *rows, size_t n, bool all)
+{
+	size_t sl = strlen(SIM_LOAD_SECTION);
+	for (;;) {
+		const shown *first = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (!rows[i].used && load_row(rows[i].name) && (!first || rows[i].seq < first->seq))
+				first = &rows[i];
+		if (!first)
+			return;
+		const char *nm = first->name + sl + 1;
+		char load[SIM_LOAD_NAME_MAX + 8];
+		snprintf(load, sizeof(load), "%.*s", (int)strcspn(nm, "."), nm);
+		printf("\n[%s.%s]\n", SIM_LOAD_SECTION, load);
+		for (size_t k = 0; k < P_COUNT; k++) {
+			const sim_param_def *d = &rcusim_params[k];
+			if (strncmp(d->name, SIM_LOAD_SECTION ".", sl + 1) || (d->flags & SIM_PF_RUN))
+				continue;
+			char full[256];
+			snprintf(full, sizeof(full), "%s.%s.%s", SIM_LOAD_SECTION, load, d->name + sl + 1);
+			shown key = { .name = full };
+			shown *s = bsearch(&key, rows, n, sizeof(*rows), by_name);
+			if (!s)
+				continue;
+			s->used = true;
+			bool dflt = s->origin ? !strcmp(s->origin, "default") : !strcmp(s->value, d->def);
+			if (dflt && all)
+				line("; ", d->name + sl + 1, s->value, "default");
+			else if (!dflt)
+				line("", d->name + sl + 1, s->value, s->origin ? s->origin : "origin not recorded");
+		}
+	}
+}
+
 static void line(const char *lead, const char *key, const char *value, const char *comment)
 {
 	size_t n = strlen(lead) + strlen(key) + 3 + strlen(value);
@@ -151,7 +200,7 @@ static int show(rec_db *db, const char *db_path, long long id, bool all)
 	if (np && !(rows = calloc(np, sizeof(*rows))))
 		goto nomem;
 	for (; n < np; n++)
-		rows[n] = (shown){ prows[n].name, prows[n].value, prows[n].origin, false };
+		rows[n] = (shown){ prows[n].name, prows[n].value, prows[n].origin, false, (size_t)prows[n].seq };
 	qsort(rows, n, sizeof(*rows), by_name);
 	bool any_origin = false;
 	for (size_t i = 0; i < n; i++)
@@ -259,6 +308,7 @@ static int show(rec_db *db, const char *db_path, long long id, bool all)
 		free(tp);
 	}
 	sim_params_destroy(p);
+	show_loads(rows, n, all);
 	bool header = false;
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].used)

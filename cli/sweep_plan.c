@@ -37,18 +37,17 @@ const char *const sweep_state_name[SWEEP_NSTATES] = {
  * both). */
 static bool known_param(const char *key)
 {
-	for (int k = 0; k < P_COUNT; k++)
-		if (!strcmp(rcusim_params[k].name, key))
-			return true;
+	/* A named load's, workload.NAME.key, too: the scenario says whether
+	 * it has that load (the runs' check). */
+	if (sim_param_def_find(rcusim_params, P_COUNT, key))
+		return true;
 	return rcusim_kernel_param_target(key) != NULL;
 }
 
 static bool known_scalar(const char *name)
 {
-	for (int k = 0; k < M_COUNT; k++)
-		if (rcusim_metrics[k].kind == SIM_M_SCALAR && !strcmp(rcusim_metrics[k].name, name))
-			return true;
-	return false;
+	/* A named load's (syncrcu.NAME.calls) as its registry entry's. */
+	return sim_metric_find(rcusim_metrics, M_COUNT, name, SIM_M_SCALAR) != NULL;
 }
 
 /* The canonical value (ns, bytes, /s, count) of @text for @key, for the x
@@ -79,22 +78,21 @@ static double canonical(const char *key, const char *text, bool *bad)
 		key = target;
 		text = mapped;
 	}
-	for (int k = 0; k < P_COUNT; k++)
-		if (!strcmp(rcusim_params[k].name, key)) {
-			int64_t i;
-			double d;
-			bool a;
-			char why[256];
-			const sim_param_def *def = &rcusim_params[k];
-			if (sim_param_parse(def, text, &i, &d, &a, why, sizeof(why))) {
-				if (bad)
-					*bad = true;
-				return NAN;
-			}
-			if (a || def->type == SIM_P_ENUM || def->type == SIM_P_BOOL || def->type == SIM_P_STRING)
-				return NAN;
-			return d;
+	const sim_param_def *def = sim_param_def_find(rcusim_params, P_COUNT, key);
+	if (def) {
+		int64_t i;
+		double d;
+		bool a;
+		char why[256];
+		if (sim_param_parse(def, text, &i, &d, &a, why, sizeof(why))) {
+			if (bad)
+				*bad = true;
+			return NAN;
 		}
+		if (a || def->type == SIM_P_ENUM || def->type == SIM_P_BOOL || def->type == SIM_P_STRING)
+			return NAN;
+		return d;
+	}
 	return NAN;
 }
 
@@ -200,6 +198,10 @@ static void value_id(const char *key, const char *text, char *buf, size_t len)
 	buf[0] = 0;
 	if (sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)))
 		return;
+	/* A named load's value as its registry entry's. */
+	const sim_param_def *ld = sim_param_def_find(rcusim_params, P_COUNT, key);
+	if (ld)
+		key = ld->name;
 	snprintf(asg, sizeof(asg), "%s=%s", key, text);
 	const char *target = rcusim_kernel_param_target(key);
 	int k = sim_params_index(p, target ? target : key);

@@ -332,7 +332,11 @@ static int set_one(sim_params *p, const char *assignment, const char *origin, bo
 		memcpy(val, vs, vl);
 		val[vl] = 0;
 	}
-	if (sim_params_index(p, key) >= 0) {
+	/* A named load's (workload.NAME.key): sim_params_set_value() says
+	 * which load or key is not there. */
+	bool load_key = !strncmp(key, SIM_LOAD_SECTION ".", strlen(SIM_LOAD_SECTION) + 1) &&
+			strchr(key + strlen(SIM_LOAD_SECTION) + 1, '.');
+	if (sim_params_index(p, key) >= 0 || load_key) {
 		if (!eq) {
 			snprintf(err, errlen, "%s: %s: no value (section.key=value)", origin, key);
 			return SIM_EINPUT;

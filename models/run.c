@@ -96,11 +96,36 @@ static size_t knob_parts(const sim_knobs **parts)
 	return n;
 }
 
+/* With several loads ([workload.NAME], sim_params_load_view()): each
+ * load's own knobs are checked in its view of the parameters (its kind
+ * reads them), every other knob is refused only if the parts of no load
+ * read it (vfs.* read beside a make load, whatever [workload] is). */
 static int check_knobs(const sim_params *p, char *err, size_t errlen)
 {
 	const sim_knobs *parts[NMODELS * MODEL_KNOB_PARTS];
-	size_t n = knob_parts(parts);
-	return sim_params_check_knobs(p, parts, n, err, errlen);
+	size_t n = knob_parts(parts), nl = sim_params_nloads(p);
+	if (!nl)
+		return sim_params_check_knobs(p, parts, n, err, errlen);
+	sim_params *views[SIM_LOADS_MAX + 1] = { NULL };
+	bool only[P_COUNT];
+	int rc = 0;
+	views[0] = (sim_params *)p;
+	for (size_t i = 0; i < nl && !rc; i++)
+		rc = sim_params_load_view(p, i, &views[i + 1]);
+	for (size_t v = 0; v <= nl && !rc; v++) {
+		for (size_t id = 0; id < P_COUNT; id++) {
+			bool any = false;
+			for (size_t u = 0; u <= nl && !any; u++)
+				any = sim_params_knob_applies(views[u], parts, n, id);
+			only[id] = sim_params_load_param(p, 0, id) >= 0 ? true : !any && v == 0;
+		}
+		rc = sim_params_check_knobs_only(views[v], parts, n, only, P_COUNT, err, errlen);
+	}
+	for (size_t i = 0; i < nl; i++)
+		sim_params_destroy(views[i + 1]);
+	if (rc == SIM_ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	return rc;
 }
 
 bool rcusim_param_applies(const sim_params *p, size_t id)

@@ -163,6 +163,12 @@ accounting = slab
   reads and when, and the message says which condition failed.
   Included files may set them: a kernel preset gives every
   version-specific value, whichever scheduler or policy the scenario built on it chooses.
+- Several loads: `[workload]` is the main load, and each `[workload.NAME]` section (NAME of
+  `a-z0-9_`, not `main`, once in a scenario) adds one with its own copy of every `workload.*`
+  parameter but `workload.barrier*`, named `workload.NAME.key` (`--set workload.hogs.jobs=8`,
+  `--vary` too), from the registry's defaults; it must set `kind` and `jobs`. `workload.cpus`
+  places a load's jobs. A named load's own metrics are `KIND.NAME.*`, each load's `load.NAME.*`
+  ([usage.md, Several loads](usage.md#several-loads)).
 - `rcusim run --set KEY=VALUE` (repeatable, in order) overrides any parameter after the file and
   its includes are read; `--seed N` and `--duration TIME` are `--set scenario.seed=N` and
   `--set scenario.duration=TIME`.

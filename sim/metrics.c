@@ -176,6 +176,15 @@ const sim_metric_def *sim_metric_find(const sim_metric_def *defs, size_t ndefs, 
 	for (size_t k = 0; k < ndefs; k++)
 		if (defs[k].kind == kind && !strcmp(defs[k].name, name))
 			return &defs[k];
+	/* A load's: "a.LOAD.b" is defined as "a.b" (sim_metrics_absorb()). */
+	const char *d1 = strchr(name, '.'), *d2 = d1 ? strchr(d1 + 1, '.') : NULL;
+	char base[256];
+	if (!d2 || strchr(d2 + 1, '.') ||
+	    snprintf(base, sizeof(base), "%.*s%s", (int)(d1 - name), name, d2) >= (int)sizeof(base))
+		return NULL;
+	for (size_t k = 0; k < ndefs; k++)
+		if (defs[k].kind == kind && !strcmp(defs[k].name, base))
+			return &defs[k];
 	return NULL;
 }
 
@@ -257,6 +266,52 @@ void sim_metrics_destroy(sim_metrics *m)
 	free(m->hi);
 	free(m->names);
 	free(m);
+}
+
+/* @name with @scope after its first word ("a.b" -> "a.SCOPE.b"), owned
+ * by @m; NULL if out of memory. */
+static const char *scoped_name(sim_metrics *m, const char *name, const char *scope)
+{
+	const char *dot = strchr(name, '.');
+	size_t len = strlen(name) + strlen(scope) + 2;
+	char *s = malloc(len);
+	if (!s || grow((void **)&m->names, &m->capnames, m->nnames, sizeof(*m->names))) {
+		free(s);
+		return NULL;
+	}
+	if (dot)
+		snprintf(s, len, "%.*s.%s%s", (int)(dot - name), name, scope, dot);
+	else
+		snprintf(s, len, "%s.%s", name, scope);
+	m->names[m->nnames++] = s;
+	return s;
+}
+
+int sim_metrics_absorb(sim_metrics *dst, const sim_metrics *src, const char *scope)
+{
+	for (size_t k = 0; k < src->nsc; k++) {
+		const char *n = scoped_name(dst, src->sc[k].name, scope);
+		if (!n || sim_metrics_scalar(dst, n, src->sc[k].v))
+			return SIM_ENOMEM;
+	}
+	for (size_t k = 0; k < src->nhi; k++) {
+		const char *n = scoped_name(dst, src->hi[k].name, scope);
+		sim_hist *h = n ? sim_metrics_hist(dst, n) : NULL;
+		if (!h)
+			return SIM_ENOMEM;
+		sim_hist_merge(h, src->hi[k].h);
+	}
+	for (size_t k = 0; k < src->nse; k++) {
+		const sim_series *s = src->se[k];
+		const char *n = scoped_name(dst, s->name, scope);
+		sim_series *d = n ? sim_metrics_series(dst, n, s->cpu) : NULL;
+		if (!d)
+			return SIM_ENOMEM;
+		for (size_t i = 0; i < s->n; i++)
+			if (sim_series_append(d, s->t[i], s->v[i]))
+				return SIM_ENOMEM;
+	}
+	return 0;
 }
 
 int sim_metrics_scalar(sim_metrics *m, const char *name, double v)

@@ -150,6 +150,11 @@ typedef struct sim_metrics sim_metrics;
 int sim_metrics_create(sim_metrics **out);
 void sim_metrics_destroy(sim_metrics *m); /* NULL is a no-op */
 
+/* Every scalar, histogram and series of @src into @dst, each name with
+ * @scope after its first word ("syncrcu.calls" as "syncrcu.SCOPE.calls"):
+ * a named load's metrics (sim_metric_find() finds such a name's
+ * definition as the unscoped one's). 0 or SIM_ENOMEM. */
+int sim_metrics_absorb(sim_metrics *dst, const sim_metrics *src, const char *scope);
 /* Set scalar @name (a static string) to @v; replaces an earlier value. */
 int sim_metrics_scalar(sim_metrics *m, const char *name, double v);
 /* A series, created on first use. NULL on allocation failure. */

@@ -30,10 +30,25 @@ typedef struct pval {
 	double d;     /* REAL/RATE/FREQ, and i converted */
 } pval;
 
+/* A load: a [workload.NAME] section (SIM_LOAD_SECTION), with its own
+ * copy of every per-load parameter, SIM_LOAD_SECTION.NAME.key. */
+typedef struct pload {
+	char *name;   /* NAME */
+	char *origin; /* "FILE:LINE" of its section, or who added it */
+	size_t first; /* index of its first parameter */
+} pload;
+
 struct sim_params {
-	const sim_param_def *defs; /* the registry (not owned) */
-	size_t n;                  /* definitions */
+	const sim_param_def *defs; /* the registry (not owned; a view's own copy, view_names) */
+	size_t nbase;              /* its definitions */
+	size_t n;                  /* definitions: the registry's, then each load's */
 	pval *v;                   /* one value per definition */
+	sim_param_def *ldefs;      /* the loads' definitions (n - nbase), names owned */
+	int *lmap;                 /* per registry entry: its place in a load's block, or -1 */
+	size_t nper;               /* parameters in a load's block */
+	pload *loads;              /* the loads, in the order their sections came */
+	size_t nloads;
+	char **view_names;         /* a view (sim_params_load_view()): its renamed names, owned */
 	char **files;              /* the files read: the scenario, then its includes */
 	size_t nfiles;
 	char **search;             /* folders a relative include is looked for in, after its file's */
@@ -51,6 +66,12 @@ static void errf(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+}
+
+/* Definition @k: the registry's, or a load's. */
+static const sim_param_def *def_at(const sim_params *p, size_t k)
+{
+	return k < p->nbase ? &p->defs[k] : &p->ldefs[k - p->nbase];
 }
 
 /* ---- units ------------------------------------------------------------ */
@@ -412,10 +433,18 @@ int sim_params_create(sim_params **out, const sim_param_def *defs, size_t ndefs,
 	if (!p)
 		goto nomem;
 	p->defs = defs;
-	p->n = ndefs;
+	p->n = p->nbase = ndefs;
 	p->v = calloc(ndefs ? ndefs : 1, sizeof(*p->v));
-	if (!p->v)
+	p->lmap = malloc((ndefs ? ndefs : 1) * sizeof(*p->lmap));
+	if (!p->v || !p->lmap)
 		goto nomem;
+	/* A load's block: every SIM_LOAD_SECTION parameter but the run's own. */
+	size_t sl = strlen(SIM_LOAD_SECTION);
+	for (size_t k = 0; k < ndefs; k++)
+		p->lmap[k] = !strncmp(defs[k].name, SIM_LOAD_SECTION, sl) && defs[k].name[sl] == '.' &&
+				     !(defs[k].flags & SIM_PF_RUN)
+				     ? (int)p->nper++
+				     : -1;
 	for (size_t k = 0; k < ndefs; k++) {
 		int64_t iv;
 		double dv;
@@ -448,6 +477,21 @@ void sim_params_destroy(sim_params *p)
 			free(p->v[k].origin);
 		}
 	free(p->v);
+	for (size_t k = 0; k < p->n - p->nbase; k++)
+		free((char *)p->ldefs[k].name);
+	free(p->ldefs);
+	free(p->lmap);
+	for (size_t k = 0; k < p->nloads; k++) {
+		free(p->loads[k].name);
+		free(p->loads[k].origin);
+	}
+	free(p->loads);
+	if (p->view_names) {
+		for (size_t k = 0; k < p->nbase; k++)
+			free(p->view_names[k]);
+		free(p->view_names);
+		free((sim_param_def *)p->defs);
+	}
 	for (size_t k = 0; k < p->nfiles; k++)
 		free(p->files[k]);
 	free(p->files);
@@ -486,15 +530,187 @@ size_t sim_params_count(const sim_params *p)
 
 const sim_param_def *sim_params_def(const sim_params *p, size_t i)
 {
-	return &p->defs[i];
+	return def_at(p, i);
 }
 
 int sim_params_index(const sim_params *p, const char *name)
 {
 	for (size_t k = 0; k < p->n; k++)
-		if (!strcmp(p->defs[k].name, name))
+		if (!strcmp(def_at(p, k)->name, name))
 			return (int)k;
 	return -1;
+}
+
+/* ---- loads --------------------------------------------------------------- */
+
+/* Is @name a load's name: 1-32 of [a-z0-9_], not "main"? */
+static bool load_name_ok(const char *name)
+{
+	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_");
+	return n && n <= SIM_LOAD_NAME_MAX && !name[n] && strcmp(name, "main");
+}
+
+static int load_find(const sim_params *p, const char *name, size_t len)
+{
+	for (size_t i = 0; i < p->nloads; i++)
+		if (strlen(p->loads[i].name) == len && !strncmp(p->loads[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+int sim_params_add_load(sim_params *p, const char *name, const char *origin, char *err,
+			size_t errlen)
+{
+	char got[80];
+	if (!load_name_ok(name)) {
+		errf(err, errlen,
+		     "%s: [%s.%s]: a load's name is 1 to %d of a-z, 0-9 and _, and not main "
+		     "([%s] is the main load)",
+		     origin, SIM_LOAD_SECTION, sim_ini_shown(name, got, sizeof(got)), SIM_LOAD_NAME_MAX,
+		     SIM_LOAD_SECTION);
+		return SIM_EINPUT;
+	}
+	int dup = load_find(p, name, strlen(name));
+	if (dup >= 0) {
+		errf(err, errlen, "%s: [%s.%s]: a second load named %s (the first at %s)", origin,
+		     SIM_LOAD_SECTION, name, name, p->loads[dup].origin);
+		return SIM_EINPUT;
+	}
+	if (p->nloads >= SIM_LOADS_MAX) {
+		errf(err, errlen, "%s: [%s.%s]: more than %d named loads", origin, SIM_LOAD_SECTION, name,
+		     SIM_LOADS_MAX);
+		return SIM_EINPUT;
+	}
+	size_t nl = p->n - p->nbase, first = p->n;
+	pload *ld = realloc(p->loads, (p->nloads + 1) * sizeof(*ld));
+	if (ld)
+		p->loads = ld;
+	sim_param_def *d = ld ? realloc(p->ldefs, (nl + p->nper) * sizeof(*d)) : NULL;
+	if (d)
+		p->ldefs = d;
+	pval *v = d ? realloc(p->v, (p->n + p->nper) * sizeof(*v)) : NULL;
+	if (v)
+		p->v = v;
+	char *nm = xstrdup(name), *org = xstrdup(origin);
+	if (!v || !nm || !org) {
+		free(nm);
+		free(org);
+		errf(err, errlen, "out of memory");
+		return SIM_ENOMEM;
+	}
+	p->loads[p->nloads++] = (pload){ nm, org, first };
+	size_t sl = strlen(SIM_LOAD_SECTION);
+	for (size_t k = 0; k < p->nbase; k++) {
+		if (p->lmap[k] < 0)
+			continue;
+		const sim_param_def *b = &p->defs[k];
+		size_t at = first + (size_t)p->lmap[k];
+		size_t len = strlen(b->name) + strlen(name) + 2;
+		char *full = malloc(len);
+		p->v[at] = (pval){ 0 };
+		p->ldefs[at - p->nbase] = *b;
+		p->ldefs[at - p->nbase].name = full;
+		p->n = at + 1; /* destroy frees what is built so far */
+		if (!full) {
+			errf(err, errlen, "out of memory");
+			return SIM_ENOMEM;
+		}
+		snprintf(full, len, "%.*s.%s.%s", (int)sl, b->name, name, b->name + sl + 1);
+		/* The default, parsed as sim_params_create() found it. */
+		int64_t iv;
+		double dv;
+		bool a;
+		char why[256];
+		(void)sim_param_parse(b, b->def, &iv, &dv, &a, why, sizeof(why));
+		if (store(p, at, b->def, "default", iv, dv, a)) {
+			errf(err, errlen, "out of memory");
+			return SIM_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+size_t sim_params_nloads(const sim_params *p)
+{
+	return p->nloads;
+}
+
+const char *sim_params_load_name(const sim_params *p, size_t i)
+{
+	return p->loads[i].name;
+}
+
+const char *sim_params_load_origin(const sim_params *p, size_t i)
+{
+	return p->loads[i].origin;
+}
+
+int sim_params_load_param(const sim_params *p, size_t load, size_t id)
+{
+	if (id >= p->nbase || p->lmap[id] < 0 || load >= p->nloads)
+		return -1;
+	return (int)(p->loads[load].first + (size_t)p->lmap[id]);
+}
+
+const sim_param_def *sim_param_def_find(const sim_param_def *defs, size_t ndefs, const char *name)
+{
+	size_t sl = strlen(SIM_LOAD_SECTION);
+	char base[256];
+	for (size_t k = 0; k < ndefs; k++)
+		if (!strcmp(defs[k].name, name))
+			return &defs[k];
+	/* SIM_LOAD_SECTION.NAME.key: its load's copy of SIM_LOAD_SECTION.key. */
+	const char *dot = strchr(name, '.'), *dot2 = dot ? strchr(dot + 1, '.') : NULL;
+	if (!dot2 || (size_t)(dot - name) != sl || strncmp(name, SIM_LOAD_SECTION, sl) ||
+	    snprintf(base, sizeof(base), "%s.%s", SIM_LOAD_SECTION, dot2 + 1) >= (int)sizeof(base))
+		return NULL;
+	for (size_t k = 0; k < ndefs; k++)
+		if (!strcmp(defs[k].name, base) && !(defs[k].flags & SIM_PF_RUN))
+			return &defs[k];
+	return NULL;
+}
+
+int sim_params_load_view(const sim_params *p, size_t load, sim_params **out)
+{
+	sim_params *w = calloc(1, sizeof(*w));
+	sim_param_def *d = calloc(p->nbase ? p->nbase : 1, sizeof(*d));
+	*out = NULL;
+	if (!w || !d) {
+		free(w);
+		free(d);
+		return SIM_ENOMEM;
+	}
+	w->defs = d;
+	w->n = w->nbase = p->nbase;
+	w->v = calloc(p->nbase ? p->nbase : 1, sizeof(*w->v));
+	w->view_names = calloc(p->nbase ? p->nbase : 1, sizeof(*w->view_names));
+	w->lmap = malloc((p->nbase ? p->nbase : 1) * sizeof(*w->lmap));
+	if (!w->v || !w->view_names || !w->lmap) {
+		sim_params_destroy(w);
+		return SIM_ENOMEM;
+	}
+	memcpy(w->lmap, p->lmap, p->nbase * sizeof(*w->lmap));
+	w->nper = p->nper;
+	for (size_t k = 0; k < p->nbase; k++) {
+		int at = sim_params_load_param(p, load, k);
+		size_t src = at >= 0 ? (size_t)at : k;
+		d[k] = p->defs[k];
+		if (at >= 0) {
+			if (!(w->view_names[k] = xstrdup(def_at(p, src)->name))) {
+				sim_params_destroy(w);
+				return SIM_ENOMEM;
+			}
+			d[k].name = w->view_names[k];
+		}
+		const pval *s = &p->v[src];
+		if (store(w, k, s->text, s->origin, s->i, s->d, s->is_auto)) {
+			sim_params_destroy(w);
+			return SIM_ENOMEM;
+		}
+		w->v[k].preset = s->preset;
+	}
+	*out = w;
+	return 0;
 }
 
 const char *sim_params_text(const sim_params *p, size_t i)
@@ -609,9 +825,17 @@ bool sim_params_knob_applies(const sim_params *p, const sim_knobs *const *parts,
 int sim_params_check_knobs(const sim_params *p, const sim_knobs *const *parts, size_t nparts,
 			   char *err, size_t errlen)
 {
+	return sim_params_check_knobs_only(p, parts, nparts, NULL, 0, err, errlen);
+}
+
+int sim_params_check_knobs_only(const sim_params *p, const sim_knobs *const *parts, size_t nparts,
+				const bool *only, size_t nonly, char *err, size_t errlen)
+{
 	/* In the registry's order, so that of two mistakes the same one is
 	 * named whichever part's table lists it. */
 	for (int id = 0; id < (int)sim_params_count(p); id++) {
+		if (only && ((size_t)id >= nonly || !only[id]))
+			continue;
 		if (!sim_params_set_by_scenario(p, (size_t)id))
 			continue;
 		/* Its owners: read in the run by one of them, or the
@@ -679,6 +903,35 @@ int sim_params_set_value(sim_params *p, const char *name, const char *value,
 	char got[80], why[320];
 	int k = sim_params_index(p, name);
 	if (k < 0) {
+		/* SIM_LOAD_SECTION.NAME.key: a load the scenario has not, or a
+		 * key that is the run's, not a load's. */
+		size_t sl = strlen(SIM_LOAD_SECTION);
+		const char *rest = !strncmp(name, SIM_LOAD_SECTION ".", sl + 1) ? name + sl + 1 : NULL;
+		const char *dot2 = rest ? strchr(rest, '.') : NULL;
+		if (dot2 && strlen(name) < 200) {
+			int ln = (int)(dot2 - rest);
+			char loads[400] = "", run[256];
+			for (size_t i = 0; i < p->nloads; i++)
+				snprintf(loads + strlen(loads), sizeof(loads) - strlen(loads), "%s%s",
+					 i ? ", " : "", p->loads[i].name);
+			if (load_find(p, rest, (size_t)ln) < 0) {
+				errf(err, errlen,
+				     "%s: %s: no load named %.*s in the scenario (%s%s); a [%s.%.*s] "
+				     "section adds one",
+				     origin, sim_ini_shown(name, got, sizeof(got)), ln, rest,
+				     p->nloads ? "its named loads: " : "it has only [" SIM_LOAD_SECTION "]",
+				     loads, SIM_LOAD_SECTION, ln, rest);
+				return SIM_EINPUT;
+			}
+			snprintf(run, sizeof(run), "%s.%s", SIM_LOAD_SECTION, dot2 + 1);
+			for (size_t r = 0; r < p->nbase; r++)
+				if (!strcmp(p->defs[r].name, run) && (p->defs[r].flags & SIM_PF_RUN)) {
+					errf(err, errlen, "%s: %s: the run's, not a load's: set %s in [%s]",
+					     origin, sim_ini_shown(name, got, sizeof(got)), run,
+					     SIM_LOAD_SECTION);
+					return SIM_EINPUT;
+				}
+		}
 		errf(err, errlen, "%s: %s: unknown parameter (see `rcusim params`)", origin,
 		     sim_ini_shown(name, got, sizeof(got)));
 		return SIM_EINPUT;
@@ -686,7 +939,7 @@ int sim_params_set_value(sim_params *p, const char *name, const char *value,
 	int64_t iv;
 	double dv;
 	bool a;
-	if (sim_param_parse(&p->defs[k], value, &iv, &dv, &a, why, sizeof(why))) {
+	if (sim_param_parse(def_at(p, (size_t)k), value, &iv, &dv, &a, why, sizeof(why))) {
 		errf(err, errlen, "%s: %s: %s", origin, name, why);
 		return SIM_EINPUT;
 	}
@@ -725,7 +978,7 @@ static bool section_known(const sim_params *p, const char *sec)
 {
 	size_t l = strlen(sec);
 	for (size_t k = 0; k < p->n; k++)
-		if (!strncmp(p->defs[k].name, sec, l) && p->defs[k].name[l] == '.')
+		if (!strncmp(def_at(p, k)->name, sec, l) && def_at(p, k)->name[l] == '.')
 			return true;
 	return false;
 }
@@ -770,6 +1023,13 @@ static int on_section(void *ctx, const char *sec, const char *where, char *err, 
 {
 	loader *L = ctx;
 	char got[80];
+	size_t sl = strlen(SIM_LOAD_SECTION);
+	if (!strncmp(sec, SIM_LOAD_SECTION ".", sl + 1)) {
+		/* [workload.NAME]: a load of its own, once in the scenario. */
+		int rc = sim_params_add_load(L->p, sec + sl + 1, where, err, errlen);
+		L->in_section = !rc;
+		return rc;
+	}
 	if (strlen(sec) >= 128 || !section_known(L->p, sec)) {
 		errf(err, errlen, "%s: [%s]: unknown section", where, sim_ini_shown(sec, got, sizeof(got)));
 		return SIM_EINPUT;
@@ -848,7 +1108,8 @@ static int load(sim_params *p, const char *name, const char *buf, size_t len, in
 		char *err, size_t errlen)
 {
 	static const sim_ini_handlers h = { on_section, on_key };
-	loader L = { p, name, depth, false, false, calloc(p->n ? p->n : 1, 1) };
+	/* Room for the loads the file may add. */
+	loader L = { p, name, depth, false, false, calloc(p->n + SIM_LOADS_MAX * p->nper + 1, 1) };
 	if (!L.seen) {
 		errf(err, errlen, "out of memory");
 		return SIM_ENOMEM;

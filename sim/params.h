@@ -35,6 +35,17 @@ typedef enum sim_ptype {
 
 #define SIM_PF_AUTO 1u  /* accepts "auto": a default derived from other parameters */
 #define SIM_PF_POW2 2u  /* value must be a power of two */
+#define SIM_PF_RUN 4u   /* in SIM_LOAD_SECTION, but the run's: no load has a copy */
+
+/* Loads: a scenario's [SIM_LOAD_SECTION] is its main load; each
+ * [SIM_LOAD_SECTION.NAME] section adds one more, with its own copy of every
+ * SIM_LOAD_SECTION parameter (but SIM_PF_RUN ones), named
+ * SIM_LOAD_SECTION.NAME.key (workload.hogs.jobs), starting from the
+ * registry's defaults (not from [SIM_LOAD_SECTION]'s values). Its
+ * parameters follow the registry's in the value set (index P_COUNT on). */
+#define SIM_LOAD_SECTION "workload"
+#define SIM_LOADS_MAX 15    /* named loads in one scenario */
+#define SIM_LOAD_NAME_MAX 32 /* characters of a load's name */
 
 typedef struct sim_param_def {
 	const char *name;    /* "section.key" */
@@ -83,6 +94,30 @@ int sim_params_set(sim_params *p, const char *assignment, char *err, size_t errl
 /* Set @name to @value; @origin names where it came from in messages. */
 int sim_params_set_value(sim_params *p, const char *name, const char *value,
 			 const char *origin, char *err, size_t errlen);
+
+/* Add a load named @name (1-32 of a-z, 0-9, _; not "main"), its
+ * parameters at their defaults; @origin ("FILE:LINE") for messages.
+ * SIM_EINPUT for a bad or a second name (naming the first's origin), more
+ * than SIM_LOADS_MAX; SIM_ENOMEM. */
+int sim_params_add_load(sim_params *p, const char *name, const char *origin, char *err,
+			size_t errlen);
+/* The named loads, in the order added. */
+size_t sim_params_nloads(const sim_params *p);
+const char *sim_params_load_name(const sim_params *p, size_t i);
+/* Where load @i's section is ("FILE:LINE"). */
+const char *sim_params_load_origin(const sim_params *p, size_t i);
+/* The index of load @load's copy of registry parameter @id, or -1 if a
+ * load has none (not in SIM_LOAD_SECTION, or SIM_PF_RUN). */
+int sim_params_load_param(const sim_params *p, size_t load, size_t id);
+/* A value set of the registry's parameters as load @load sees them: its
+ * own SIM_LOAD_SECTION values (their definitions named as the load's,
+ * "workload.hogs.jobs", for messages), every other one @p's. For the
+ * model to build and check a load with the code that reads [workload].
+ * The caller destroys it; it holds no loads. 0 or SIM_ENOMEM. */
+int sim_params_load_view(const sim_params *p, size_t load, sim_params **out);
+/* The definition of @name in @defs, a load's parameter
+ * (SIM_LOAD_SECTION.NAME.key) as its registry entry; NULL if none. */
+const sim_param_def *sim_param_def_find(const sim_param_def *defs, size_t ndefs, const char *name);
 
 size_t sim_params_count(const sim_params *p);
 const sim_param_def *sim_params_def(const sim_params *p, size_t i);
@@ -155,6 +190,9 @@ bool sim_params_when(const sim_params *p, const sim_param_when *w);
  * together); else 0. */
 int sim_params_check_knobs(const sim_params *p, const sim_knobs *const *parts, size_t nparts,
 			   char *err, size_t errlen);
+/* The same for the parameters @only[id] marks (of @nonly) only. */
+int sim_params_check_knobs_only(const sim_params *p, const sim_knobs *const *parts, size_t nparts,
+				const bool *only, size_t nonly, char *err, size_t errlen);
 /* Does a part in the run read knob @id with these values (or does no table
  * of @parts name it)? */
 bool sim_params_knob_applies(const sim_params *p, const sim_knobs *const *parts, size_t nparts, size_t id);

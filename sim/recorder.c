@@ -1014,9 +1014,9 @@ int rec_run_params(rec_db *db, int64_t run_id, rec_param_row **rows, size_t *n, 
 	if (s != SQLITE_ROW && s != SQLITE_DONE)
 		return dberr(db, err, errlen, "select param_origin");
 	rc = prep(db, &st,
-		  origins ? "SELECT p.name, p.value, o.origin FROM param p LEFT JOIN param_origin o"
+		  origins ? "SELECT p.name, p.value, o.origin, p.rowid FROM param p LEFT JOIN param_origin o"
 			    " ON o.run_id = p.run_id AND o.name = p.name WHERE p.run_id = ? ORDER BY p.name"
-			  : "SELECT name, value, NULL FROM param WHERE run_id = ? ORDER BY name",
+			  : "SELECT name, value, NULL, rowid FROM param WHERE run_id = ? ORDER BY name",
 		  err, errlen);
 	if (rc)
 		return rc;
@@ -1036,6 +1036,7 @@ int rec_run_params(rec_db *db, int64_t run_id, rec_param_row **rows, size_t *n, 
 		r->name = strdup((const char *)sqlite3_column_text(st, 0));
 		r->value = strdup((const char *)sqlite3_column_text(st, 1));
 		r->origin = o ? strdup((const char *)o) : NULL;
+		r->seq = sqlite3_column_int64(st, 3);
 		if (!r->name || !r->value || (o && !r->origin))
 			goto nomem;
 	}

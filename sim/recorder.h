@@ -166,6 +166,7 @@ typedef struct rec_param_row {
 	char *value;  /* as recorded ("10ms", "auto") */
 	char *origin; /* where it came from (table param_origin), NULL where not
 		       * recorded (a database or run from before origins) */
+	int64_t seq;  /* the order recorded (rowid): a named load's place */
 } rec_param_row;
 /* Every parameter of @run_id, by name (byte order), with its origin:
  * *@rows malloc'd, *@n of them, rec_param_rows_free() frees them. */

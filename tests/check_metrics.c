@@ -222,6 +222,45 @@ START_TEST(metrics_registry_unique_and_documented)
 }
 END_TEST
 
+/* A named load's metrics: absorbed with the load's name after the first
+ * word, values, bins and points unchanged; their definition is the
+ * unscoped name's. */
+START_TEST(metrics_absorb_scoped)
+{
+	sim_metrics *src, *dst;
+	ck_assert_int_eq(sim_metrics_create(&src), 0);
+	ck_assert_int_eq(sim_metrics_create(&dst), 0);
+	ck_assert_int_eq(sim_metrics_scalar(src, "syncrcu.calls", 7), 0);
+	sim_hist *h = sim_metrics_hist(src, "syncrcu.latency_ns");
+	ck_assert_ptr_nonnull(h);
+	sim_hist_add(h, 1000);
+	sim_hist_add(h, 5000);
+	ck_assert_int_eq(sim_series_append(sim_metrics_series(src, "cb.qlen", 2), 10, 3), 0);
+	ck_assert_int_eq(sim_metrics_scalar(dst, "syncrcu.calls", 1), 0);
+	ck_assert_int_eq(sim_metrics_absorb(dst, src, "callers"), 0);
+	double v;
+	ck_assert(sim_metrics_get(dst, "syncrcu.calls", &v));
+	ck_assert_double_eq(v, 1);
+	ck_assert(sim_metrics_get(dst, "syncrcu.callers.calls", &v));
+	ck_assert_double_eq(v, 7);
+	ck_assert_int_eq((int)sim_metrics_nhists(dst), 1);
+	ck_assert_str_eq(sim_metrics_hist_name(dst, 0), "syncrcu.callers.latency_ns");
+	ck_assert_int_eq((int)sim_metrics_hist_at(dst, 0)->count, 2);
+	ck_assert_int_eq((int)sim_metrics_hist_at(dst, 0)->max, 5000);
+	ck_assert_str_eq(sim_metrics_series_at(dst, 0)->name, "cb.callers.qlen");
+	ck_assert_int_eq(sim_metrics_series_at(dst, 0)->cpu, 2);
+	ck_assert_double_eq(sim_metrics_series_at(dst, 0)->v[0], 3);
+	sim_metrics_destroy(src); /* dst owns its names */
+	ck_assert_ptr_eq(sim_metric_find(rcusim_metrics, M_COUNT, "syncrcu.callers.latency_p99_ns", SIM_M_SCALAR),
+			 &rcusim_metrics[M_SYNCRCU_LATENCY_P99_NS]);
+	ck_assert_ptr_eq(sim_metric_find(rcusim_metrics, M_COUNT, "load.main.jobs", SIM_M_SCALAR),
+			 &rcusim_metrics[M_LOAD_JOBS]);
+	ck_assert_ptr_null(sim_metric_find(rcusim_metrics, M_COUNT, "syncrcu.a.b.calls", SIM_M_SCALAR));
+	ck_assert_ptr_null(sim_metric_find(rcusim_metrics, M_COUNT, "syncrcu.callers.latency_ns", SIM_M_SCALAR));
+	sim_metrics_destroy(dst);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("metrics");
@@ -232,6 +271,7 @@ int main(void)
 	tcase_add_test(tc, hist_linear_matches_one_by_one);
 	tcase_add_test(tc, tavg_matches_gsl_wmean);
 	tcase_add_test(tc, metrics_container);
+	tcase_add_test(tc, metrics_absorb_scoped);
 	tcase_add_test(tc, metrics_registry_unique_and_documented);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);

@@ -239,6 +239,69 @@ static const sim_knobs syncrcu_part = { { P_WORKLOAD_KIND, "syncrcu", NULL }, sy
 static const sim_knobs callrcu_part = { { P_WORKLOAD_KIND, "callrcu", NULL }, callrcu_knob, 1 };
 static const sim_knobs lazy = { { P_RCU_FLAVOR, "tree", NULL }, lazy_knob, 1 };
 
+/* [workload.NAME]: a load of its own, its parameters workload.NAME.key from
+ * the registry's defaults; its view names them as its own; a second one of
+ * a name, a bad name, an unknown load in --set and the run's key in a
+ * load are refused naming file, line and key. */
+START_TEST(params_loads)
+{
+	ck_assert_int_eq(load("[workload]\nkind = syncrcu\njobs = 4\n"
+			      "[workload.hogs]\nkind = callrcu\njobs = 2\ncpus = 1-3\n"),
+			 0);
+	ck_assert_int_eq((int)sim_params_nloads(P), 1);
+	ck_assert_str_eq(sim_params_load_name(P, 0), "hogs");
+	ck_assert_str_eq(sim_params_load_origin(P, 0), "t.ini:4");
+	int jobs = sim_params_load_param(P, 0, P_WORKLOAD_JOBS);
+	ck_assert_int_ge(jobs, P_COUNT);
+	ck_assert_str_eq(sim_params_def(P, (size_t)jobs)->name, "workload.hogs.jobs");
+	ck_assert_int_eq(sim_params_int(P, (size_t)jobs), 2);
+	ck_assert_str_eq(sim_params_origin(P, (size_t)jobs), "t.ini:6");
+	ck_assert_int_eq(sim_params_load_param(P, 0, P_WORKLOAD_BARRIER), -1);
+	ck_assert_int_eq(sim_params_load_param(P, 0, P_RCU_BLIMIT), -1);
+	/* Unset, a load's value is the registry's default, not [workload]'s. */
+	int rate = sim_params_load_param(P, 0, P_WORKLOAD_CALLRCU_RATE);
+	ck_assert_str_eq(sim_params_text(P, (size_t)rate), "20000/s");
+	ck_assert_str_eq(sim_params_origin(P, (size_t)rate), "default");
+	ck_assert_int_eq(sim_params_set(P, "workload.hogs.callrcu_rate=5/s", err, sizeof(err)), 0);
+	ck_assert_double_eq(sim_params_real(P, (size_t)rate), 5);
+	/* The view: the load's values under the registry's ids, named as its
+	 * own; every other parameter the scenario's. */
+	sim_params *v;
+	ck_assert_int_eq(sim_params_load_view(P, 0, &v), 0);
+	ck_assert_str_eq(sim_params_text(v, P_WORKLOAD_KIND), "callrcu");
+	ck_assert_int_eq(sim_params_int(v, P_WORKLOAD_JOBS), 2);
+	ck_assert_str_eq(sim_params_text(v, P_WORKLOAD_CPUS), "1-3");
+	ck_assert_double_eq(sim_params_real(v, P_WORKLOAD_CALLRCU_RATE), 5);
+	ck_assert_str_eq(sim_params_def(v, P_WORKLOAD_JOBS)->name, "workload.hogs.jobs");
+	ck_assert_str_eq(sim_params_def(v, P_RCU_BLIMIT)->name, "rcu.blimit");
+	ck_assert_int_eq((int)sim_params_count(v), P_COUNT);
+	ck_assert(sim_params_set_by_scenario(v, P_WORKLOAD_KIND));
+	char a[256];
+	sim_params_where(v, P_WORKLOAD_CPUS, a, sizeof(a));
+	ck_assert_str_eq(a, "t.ini:7: workload.hogs.cpus");
+	sim_params_destroy(v);
+	ck_assert_ptr_eq(sim_param_def_find(rcusim_params, P_COUNT, "workload.any.jobs"),
+			 &rcusim_params[P_WORKLOAD_JOBS]);
+	ck_assert_ptr_null(sim_param_def_find(rcusim_params, P_COUNT, "workload.any.barrier"));
+	ck_assert_ptr_null(sim_param_def_find(rcusim_params, P_COUNT, "rcu.any.blimit"));
+
+	ck_assert_int_eq(sim_params_set(P, "workload.hugs.jobs=1", err, sizeof(err)), SIM_EINPUT);
+	ck_assert_str_eq(err, "--set: workload.hugs.jobs: no load named hugs in the scenario (its named "
+			      "loads: hogs); a [workload.hugs] section adds one");
+	ck_assert_int_eq(sim_params_set(P, "workload.hogs.barrier_gap=2s", err, sizeof(err)), SIM_EINPUT);
+	ck_assert_str_eq(err, "--set: workload.hogs.barrier_gap: the run's, not a load's: set "
+			      "workload.barrier_gap in [workload]");
+	ck_assert_int_eq(load("[workload.x]\nkind = make\n\n[workload.hogs]\n"), SIM_EINPUT);
+	ck_assert_str_eq(err, "t.ini:4: [workload.hogs]: a second load named hogs (the first at t.ini:4)");
+	ck_assert_int_eq(load("[workload.Hogs2]\n"), SIM_EINPUT);
+	ck_assert_str_eq(err, "t.ini:1: [workload.Hogs2]: a load's name is 1 to 32 of a-z, 0-9 and _, "
+			      "and not main ([workload] is the main load)");
+	ck_assert_int_eq(load("[workload.y]\nbarrier = yes\n"), SIM_EINPUT);
+	ck_assert_str_eq(err, "t.ini:2: workload.y.barrier: the run's, not a load's: set workload.barrier "
+			      "in [workload]");
+}
+END_TEST
+
 START_TEST(params_knobs_refused_where_no_part_reads_them)
 {
 	const sim_knobs *parts[] = { &syncrcu_part, &callrcu_part, &lazy };
@@ -269,6 +332,7 @@ int main(void)
 	TCase *tc = tcase_create("params");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, params_defaults_parse);
+	tcase_add_test(tc, params_loads);
 	tcase_add_test(tc, params_knobs_refused_where_no_part_reads_them);
 	tcase_add_test(tc, params_units);
 	tcase_add_test(tc, params_comments_and_whitespace);

@@ -173,7 +173,10 @@ int kfiles_finish(kmodel *k, sim_metrics *m)
 					 (double)f->frag_max_num / (double)f->frag_max_den);
 	rc |= sim_metrics_scalar(m, "slab.grown", (double)v->filp.grown);
 	rc |= sim_metrics_scalar(m, "slab.destroyed", (double)v->filp.destroyed);
-	rc |= sim_metrics_scalar(m, "make.retries", (double)k->wl.retries);
+	uint64_t retries = 0; /* every load's */
+	for_each_load((kmodel *)k, w)
+		retries += w->retries;
+	rc |= sim_metrics_scalar(m, "make.retries", (double)retries);
 	return rc ? SIM_ENOMEM : 0;
 }
 
@@ -214,7 +217,7 @@ int job_close_all(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 bool job_enfile(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 {
 	kmodel *k = c->k;
-	kworkload *w = &k->wl;
+	kworkload *w = j->wl;
 	bool retry = w->on_enfile == 1 || (w->on_enfile == 2 && j->retries < w->retry_max);
 	if (!retry) {
 		/* The command fails: its processes exit, another takes its place. */

@@ -90,7 +90,8 @@ static void arm_sysret(kcpu *c, sim_time t)
 			sim_timer_cancel(k->eng, &c->sysret);
 		return;
 	}
-	double work = k->wl.ops->next_syscall(&k->wl, c->rq.curr->owner);
+	const job *j = c->rq.curr->owner;
+	double work = j->wl->ops->next_syscall(j->wl, j);
 	if (!(work < 1e18))
 		return; /* it makes no system call */
 	sim_time at = t + (sim_time)ceil(work / speed(c));
@@ -104,10 +105,11 @@ static void arm_sysret(kcpu *c, sim_time t)
 static void arm_jobev(kcpu *c, sim_time t)
 {
 	kmodel *k = c->k;
-	if (!k->wl.ops->next_block)
+	if (!k->wl.ops->next_block && !k->nmore)
 		return;
-	double work = is_job(c, c->rq.curr) && !(c->fault & FAULT_IRQS_OFF)
-			      ? k->wl.ops->next_block(&k->wl, c->rq.curr->owner)
+	const job *j = is_job(c, c->rq.curr) ? c->rq.curr->owner : NULL;
+	double work = j && j->wl->ops->next_block && !(c->fault & FAULT_IRQS_OFF)
+			      ? j->wl->ops->next_block(j->wl, j)
 			      : INFINITY;
 	if (!(work < 1e18)) {
 		if (sim_timer_armed(&c->jobev))
@@ -167,7 +169,7 @@ void kcpu_irq_return(kcpu *c, sim_time t)
 		}
 		if (is_job(c, curr) && !((job *)curr->owner)->sleeping && kcpu_irq_in_kernel(c)) {
 			if (!sim_timer_armed(&c->resched_pt) && !(lazy && ((job *)curr->owner)->in_kernel)) {
-				double work = sim_rng_uniform(c->rng_mode) * k->wl.kstretch;
+				double work = sim_rng_uniform(c->rng_mode) * ((job *)curr->owner)->wl->kstretch;
 				if (sim_timer_at(k->eng, &c->resched_pt, t + (sim_time)ceil(work / speed(c))))
 					kfail(k, SIM_ENOMEM);
 			}

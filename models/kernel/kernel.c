@@ -43,13 +43,7 @@ static void kernel_destroy(void *state)
 	rcu_barrier_destroy(k);
 	ktrace_destroy(k);
 	kfree_rcu_destroy(k);
-	if (k->wl.jobs)
-		for (int64_t j = 0; j < k->wl.njobs; j++) {
-			free(k->wl.jobs[j].files);
-			free(k->wl.jobs[j].held);
-		}
-	if (k->wl.ops && k->wl.ops->destroy)
-		k->wl.ops->destroy(&k->wl);
+	loads_destroy(k);
 	kfiles_destroy(k);
 	kfault_destroy(k);
 	free(k->cpu);
@@ -57,7 +51,6 @@ static void kernel_destroy(void *state)
 	free(k->mach.core_busy);
 	free(k->mach.full);
 	free(k->mach.hk);
-	free(k->wl.jobs);
 	free(k);
 }
 
@@ -167,14 +160,16 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 	/* rcu.call_site (call_rcu|call_rcu_hurry): auto is the workload's. */
 	bool hurry = sim_params_is_auto(p, P_RCU_CALL_SITE) ? k->wl.ops->hurry
 							    : sim_params_int(p, P_RCU_CALL_SITE) == 1;
+	void *invoke_ctx;
+	rcu_invoke_fn *invoke = loads_invoke_fn(k, &invoke_ctx);
 	rcu_flavor_env env = {
 		.hurry = hurry,
 		.p = p,
 		.m = m,
 		.lat = r->cb.lat,
 		.ncpus = k->mach.ncpus,
-		.invoke = k->files.on ? file_free_rcu : k->wl.ops->invoke,
-		.invoke_ctx = k,
+		.invoke = invoke,
+		.invoke_ctx = invoke_ctx,
 		.tick_ns = k->mach.tick_ns,
 		.bulk_calls = k->wl.bulk_calls,
 		.barrier_done = rcu_barrier_callback,
@@ -207,30 +202,10 @@ static int rcu_kthreads_create(kmodel *k, const sim_params *p)
 	return 0;
 }
 
-/* 6. The workload kind's settings, and what every kind shares. */
+/* 6. The loads: [workload] and each [workload.NAME] (workloads/workload.c). */
 static int workload_create(kmodel *k, const sim_params *p, char *err, size_t errlen)
 {
-	kworkload *w = &k->wl;
-	w->ops = workload_find(sim_params_text(p, P_WORKLOAD_KIND));
-	assert(w->ops); /* rcusim_validate() checked */
-	w->njobs = sim_params_int(p, P_WORKLOAD_JOBS);
-	const char *on = sim_params_text(p, P_WORKLOAD_ON_ENFILE);
-	w->on_enfile = !strcmp(on, "fail") ? 0 : !strcmp(on, "retry") ? 1 : 2;
-	w->retry_delay = sim_params_int(p, P_WORKLOAD_RETRY_DELAY);
-	w->retry_max = sim_params_int(p, P_WORKLOAD_RETRY_MAX);
-	w->reader_share = sim_params_real(p, P_WORKLOAD_READER_SHARE);
-	w->reader_len = (double)sim_params_int(p, P_WORKLOAD_READER_LEN);
-	w->m = k->h.m;
-	int rc = w->ops->create(w, p, err, errlen);
-	if (rc)
-		return rc;
-	k->files.on = w->ops->frees_files || w->opens_files;
-	/* Cache-line aligned, as struct job asks (a multiple of its size). */
-	size_t n = w->njobs ? (size_t)w->njobs : 1;
-	if (n > SIZE_MAX / sizeof(*w->jobs) || !(w->jobs = aligned_alloc(_Alignof(job), n * sizeof(*w->jobs))))
-		return SIM_ENOMEM;
-	memset(w->jobs, 0, n * sizeof(*w->jobs));
-	return 0;
+	return loads_create(k, p, err, errlen);
 }
 
 /* The CPUs: runqueues, ksoftirqd, random streams, timers. 0 or SIM_ENOMEM. */
@@ -271,29 +246,11 @@ static int cpus_create(kmodel *k, const model_env *env)
 	return 0;
 }
 
-/* The jobs, round-robin over the CPUs (job j on CPU j mod ncpus), each
- * runnable with its first call drawn. 0 or SIM_ENOMEM. */
+/* The jobs of every load, round-robin over its CPUs (job j on CPU j mod
+ * ncpus), each runnable with its first call drawn. 0 or SIM_ENOMEM. */
 static int jobs_create(kmodel *k, const sim_params *p)
 {
-	kworkload *w = &k->wl;
-	int job_nice = (int)sim_params_int(p, P_SCHED_JOB_NICE);
-	for (int64_t j = 0; j < w->njobs; j++) {
-		kcpu *c = &k->cpu[w->ops->job_cpu ? w->ops->job_cpu(w, j, k->mach.ncpus) : j % k->mach.ncpus];
-		job *jb = &w->jobs[j];
-		sched_task_init(&k->sched.cfg, &jb->task, job_nice);
-		jb->task.owner = jb;
-		jb->cpu = c;
-		sim_timer_init(k->eng, &jb->wake, kcpu_job_wake_fire, jb);
-		jb->next_call_work = w->call_rate > 0
-					     ? sim_rng_exponential(c->rng_work, 1.0 / w->call_rate)
-					     : 0;
-		if (w->ops->job_start && w->ops->job_start(k, c, jb))
-			return SIM_ENOMEM;
-		if (!jb->sleeping && sched_add_runnable(&k->sched.cfg, &c->rq, &jb->task, 0))
-			return SIM_ENOMEM;
-		c->jobs++;
-	}
-	return 0;
+	return loads_jobs_create(k, p);
 }
 
 /* The first tick of CPU @i (irq.tick_phase): spread over the first period,
@@ -372,9 +329,8 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = rcu_exp_create(k, p, env->m);
 	if (!rc)
 		rc = rcu_barrier_create(k, p, env->m);
-	if (!rc && !k->files.on && k->wl.ops->holds_objects)
-		k->obj_bytes = sim_params_is_auto(p, P_WORKLOAD_OBJECT_SIZE) ? 64
-									     : sim_params_int(p, P_WORKLOAD_OBJECT_SIZE);
+	if (!rc && !k->files.on)
+		k->obj_bytes = loads_obj_bytes(k);
 	if (!rc && !strcmp(k->wl.ops->kind, "kfree")) {
 		if (sim_params_int(p, P_WORKLOAD_KFREE_BY_CALL_RCU)) {
 			k->kfree.by_call = true;
@@ -402,7 +358,7 @@ static void check_conservation(const kmodel *k, int64_t qsum)
 {
 	char why[256];
 	RCUSIM_CHECK(cb_stats_conserved(&k->rcu.cb, (uint64_t)qsum), "kernel.cb_conservation");
-	RCUSIM_CHECK(!k->files.on || !kfiles_check(k, (uint64_t)qsum, why, sizeof(why)),
+	RCUSIM_CHECK(!k->files.on || !kfiles_check(k, (uint64_t)loads_file_pending(k, qsum), why, sizeof(why)),
 		     "kernel.file_conservation");
 }
 
@@ -459,7 +415,7 @@ static int kernel_sample(void *state, sim_time now, char *err, size_t errlen)
 	if (k->obj_bytes && (!(s = sim_metrics_series(m, "mem.pending_bytes", -1)) ||
 			     sim_series_append(s, now, (double)qsum * (double)k->obj_bytes)))
 		return SIM_ENOMEM;
-	return k->files.on ? kfiles_sample(k, now, qsum, err, errlen) : 0;
+	return k->files.on ? kfiles_sample(k, now, loads_file_pending(k, qsum), err, errlen) : 0;
 }
 
 /* Of the @n kthreads @kts, those set up (a task): the sum of their
@@ -608,8 +564,7 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 		rc |= sim_metrics_scalar(m, "mem.pending_bytes_max", (double)k->rcu.cb.qtotal.max * (double)k->obj_bytes);
 	if (k->files.on)
 		rc |= kfiles_finish(k, m);
-	if (k->wl.ops->finish)
-		rc |= k->wl.ops->finish(k, m);
+	rc |= loads_finish(k, m);
 	if (rc) {
 		snprintf(err, errlen, "kernel model: out of memory");
 		return SIM_ENOMEM;
@@ -618,7 +573,7 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	 * trace that could not be written leaves the results recorded (the
 	 * caller's rcusim_trace_fail says why). */
 	ktrace_close(k, now);
-	if (k->files.on && (rc = kfiles_check(k, pending, err, errlen)))
+	if (k->files.on && (rc = kfiles_check(k, (uint64_t)loads_file_pending(k, (int64_t)pending), err, errlen)))
 		return rc;
 	return cb_stats_check(&k->rcu.cb, pending, err, errlen);
 }
@@ -638,6 +593,7 @@ static const sim_knobs machine_knobs = { SIM_ALWAYS, machine_knob,
 /* What workload_create() reads for every kind it runs. */
 static const sim_knob kworkload_knob[] = {
 	{ P_WORKLOAD_JOBS, SIM_ALWAYS },
+	{ P_WORKLOAD_CPUS, SIM_ALWAYS },
 };
 static const sim_knobs kworkload_knobs = {
 	{ P_WORKLOAD_KIND, "!queue", "a kernel workload (not queue)" }, kworkload_knob,
@@ -678,7 +634,9 @@ static int kernel_validate(const sim_params *p, char *err, size_t errlen)
 	int rc = rcu_flavor_validate(p, err, errlen);
 	if (rc || (rc = sched_validate(p, err, errlen)))
 		return rc;
-	return w && w->validate ? w->validate(p, err, errlen) : 0;
+	if (w && w->validate && (rc = w->validate(p, err, errlen)))
+		return rc;
+	return loads_validate(p, err, errlen);
 }
 
 const model_ops kernel_model = {

@@ -436,7 +436,9 @@ struct kmodel {
 	krcu rcu;               /* 4 */
 	kfiles files;           /* 5 */
 	kkfree kfree;           /* kfree_rcu() batching */
-	kworkload wl;           /* 6 (workload.h) */
+	kworkload wl;           /* 6 (workload.h): [workload] */
+	kworkload *more;        /* the named loads, [workload.NAME] (workloads/workload.c) */
+	int nmore;              /* how many */
 	kcounters cnt;          /* 7 */
 	khandles h;             /* 8 */
 	kfault fault;           /* 9 */
@@ -445,6 +447,15 @@ struct kmodel {
 				 * workload sizes its own, kfree and files, or has none) */
 	int err;                /* first failure inside a handler */
 };
+
+/* Every load of @k: [workload], then the named ones. */
+static inline kworkload *kload_next(kmodel *k, kworkload *w)
+{
+	if (w == &k->wl)
+		return k->nmore ? k->more : NULL;
+	return w + 1 < k->more + k->nmore ? w + 1 : NULL;
+}
+#define for_each_load(k, w) for (kworkload *w = &(k)->wl; w; w = kload_next((k), w))
 
 /* Record the first failure inside a handler and stop the run. */
 static inline void kfail(kmodel *k, int rc)
@@ -542,10 +553,12 @@ static inline kthread *task_kthread(sched_task *p)
 static inline int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj, job_effect *eff)
 {
 	kmodel *k = c->k;
-	if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, at, obj, &eff->rcu)) {
+	kworkload *w = ((job *)c->rq.curr->owner)->wl; /* the calling job's load */
+	if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, at, obj | w->tag, &eff->rcu)) {
 		kfail(k, SIM_ENOMEM);
 		return -1;
 	}
+	w->callbacks++;
 	k->rcu.cb.enqueued++;
 	sim_tavg_add_at(&k->rcu.cb.qtotal, now, at, 1);
 	return 0;
@@ -571,6 +584,7 @@ static inline int job_call_rcu_n(kcpu *c, sim_time now, sim_time t0, sim_time st
 		kfail(k, SIM_ENOMEM);
 		return -1;
 	}
+	((job *)c->rq.curr->owner)->wl->callbacks += (uint64_t)n;
 	k->rcu.cb.enqueued += (uint64_t)n;
 	/* Each one's sim_tavg_add_at(now, t0 + i step, 1): the sum of
 	 * now - t0 - i step over i < n. */
@@ -756,7 +770,8 @@ static inline __attribute__((always_inline)) void kcpu_account(kcpu *c, sim_time
 	job *j = p->owner;
 	double s = speed(c);
 	job_effect eff = { { false, false, false, false }, false };
-	k->wl.ops->run(c, j, now, c->seg_start, (double)(now - c->seg_start) * s, s, &eff);
+	j->wl->ops->run(c, j, now, c->seg_start, (double)(now - c->seg_start) * s, s, &eff);
+	j->wl->cpu_ns += now - c->seg_start;
 	c->seg_start = now;
 	if (eff.slept) {
 		sched_sleep(&k->sched.cfg, &c->rq, &j->task, now);

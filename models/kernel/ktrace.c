@@ -147,7 +147,8 @@ int ktrace_task_id(const kmodel *k, const kcpu *c, const sched_task *p)
 				return tr->kt0 + i;
 		return c->id;
 	}
-	return tr->job0 + (int)((const job *)p->owner - k->wl.jobs);
+	const job *j = p->owner;
+	return tr->job0 + (int)(j->wl->first + (j - j->wl->jobs));
 }
 
 /* The kernel's name of kthread @kt. */
@@ -192,7 +193,10 @@ static int tasks_init(kmodel *k, ktrace *tr)
 	for (int i = 0; i < ncpus; i++)
 		for (const kthread *kt = k->cpu[i].kthreads; kt; kt = kt->next)
 			nkt++;
-	tr->ntask = 2 * ncpus + nkt + (int)k->wl.njobs;
+	int64_t njobs = 0;
+	for_each_load(k, w)
+		njobs += w->njobs;
+	tr->ntask = 2 * ncpus + nkt + (int)njobs;
 	tr->ksd0 = ncpus;
 	tr->kt0 = 2 * ncpus;
 	tr->job0 = 2 * ncpus + nkt;
@@ -222,11 +226,12 @@ static int tasks_init(kmodel *k, ktrace *tr)
 			t->pid = pid++;
 			t->prio = kt->task.fifo ? 98 : 120;
 		}
-	for (int64_t j = 0; j < k->wl.njobs; j++) {
-		ttask *t = &tr->task[tr->job0 + j];
-		set_comm(t, "%s", k->wl.ops->kind);
-		t->pid = 10000 + (int)j;
-		t->prio = 120 + k->wl.jobs[j].task.static_prio - 120;
+	/* A named load's jobs by its name (the main load's by its kind). */
+	for_each_load(k, w) for (int64_t j = 0; j < w->njobs; j++) {
+		ttask *t = &tr->task[tr->job0 + w->first + j];
+		set_comm(t, "%s", w->name ? w->name : w->ops->kind);
+		t->pid = 10000 + (int)(w->first + j);
+		t->prio = 120 + w->jobs[j].task.static_prio - 120;
 	}
 	return 0;
 }

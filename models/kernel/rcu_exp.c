@@ -155,8 +155,8 @@ static double exp_step(kcpu *c, kthread *kt, sim_time t)
 			r->exp_stalls += 1 + (uint64_t)((d - r->exp_stall_ns) /
 							(3 * r->exp_stall_ns + 3 * k->mach.tick_ns));
 		int64_t woken = 0;
-		for (int64_t i = 0; i < k->wl.njobs; i++) {
-			job *j = &k->wl.jobs[i];
+		for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
+			job *j = &w->jobs[i];
 			if (j->exp_waiting && rcu_seq_done(r->exp_seq, j->exp_s)) {
 				j->exp_waiting = false;
 				j->exp_wake = true;
@@ -205,11 +205,11 @@ static rcu_gp_next exp_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *time
 		r->exp_scanning = false;
 	}
 	if (r->exp_nwake) {
-		for (int64_t i = 0; i < k->wl.njobs; i++) {
-			job *j = &k->wl.jobs[i];
+		for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
+			job *j = &w->jobs[i];
 			if (j->exp_wake) {
 				j->exp_wake = false;
-				k->wl.ops->exp_woken(k, j, t);
+				w->ops->exp_woken(k, j, t);
 			}
 		}
 		r->exp_nwake = 0;
@@ -283,7 +283,10 @@ static const kthread_ops rcu_exp_leaf_kworker_ops = {
 int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 {
 	krcu *r = &k->rcu;
-	if (!k->wl.ops->exp_woken || !k->rcu.ops->gp_step || sim_params_int(p, P_RCU_NORMAL) ||
+	bool woken = false; /* a load whose jobs wait for a grace period */
+	for_each_load(k, w)
+		woken |= w->ops->exp_woken != NULL;
+	if (!woken || !k->rcu.ops->gp_step || sim_params_int(p, P_RCU_NORMAL) ||
 	    !(sim_params_int(p, P_RCU_EXPEDITED) || sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED)))
 		return 0;
 	r->exp = true;
@@ -432,7 +435,7 @@ void kcpu_exp_ipi_fire(sim_engine *eng, sim_timer *tm)
 		/* Inside a reader: its rcu_read_unlock() reports (exp_hint),
 		 * after a uniform share of a reader more of its work. */
 		r->exp_hints++;
-		double left = sim_rng_uniform(c->rng_mode) * k->wl.reader_len;
+		double left = sim_rng_uniform(c->rng_mode) * ((const job *)c->rq.curr->owner)->wl->reader_len;
 		if (sim_timer_at(eng, &c->exp_rdr, t + (sim_time)ceil(left / speed(c))))
 			kfail(k, SIM_ENOMEM);
 	}

@@ -25,12 +25,12 @@ static bool srs_work_pending(const krcu *r) { return r->srs_left || r->srs_heads
 static void srs_step_end(kmodel *k, sim_time t)
 {
 	krcu *r = &k->rcu;
-	for (int64_t i = 0; i < k->wl.njobs; i++) {
-		job *j = &k->wl.jobs[i];
+	for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
+		job *j = &w->jobs[i];
 		if (j->exp_wake) {
 			j->exp_wake = false;
 			r->srs_woken_gp++;
-			k->wl.ops->exp_woken(k, j, t);
+			w->ops->exp_woken(k, j, t);
 		}
 	}
 	if (srs_work_pending(r))
@@ -57,8 +57,8 @@ static double srs_gp_step(kmodel *k, int cpu, uint64_t before, uint64_t after)
 	krcu *r = &k->rcu;
 	if (!rcu_seq_state(before) && rcu_seq_state(after)) {
 		bool any = false;
-		for (int64_t i = 0; i < k->wl.njobs && !any; i++)
-			any = k->wl.jobs[i].srs_waiting && !k->wl.jobs[i].srs_assigned;
+		for_each_load(k, w) for (int64_t i = 0; i < w->njobs && !any; i++)
+			any = w->jobs[i].srs_waiting && !w->jobs[i].srs_assigned;
 		if (!any)
 			return 0;
 		if (r->srs_heads == SR_NORMAL_GP_WAIT_HEAD_MAX) {
@@ -69,8 +69,8 @@ static double srs_gp_step(kmodel *k, int cpu, uint64_t before, uint64_t after)
 		}
 		r->srs_heads++;
 		r->srs_cur_head = true;
-		for (int64_t i = 0; i < k->wl.njobs; i++) {
-			job *j = &k->wl.jobs[i];
+		for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
+			job *j = &w->jobs[i];
 			if (j->srs_waiting && !j->srs_assigned) {
 				j->srs_assigned = true;
 				j->srs_gp = after;
@@ -83,8 +83,8 @@ static double srs_gp_step(kmodel *k, int cpu, uint64_t before, uint64_t after)
 	r->srs_cur_head = false;
 	int direct = 0;
 	int64_t left = 0;
-	for (int64_t i = 0; i < k->wl.njobs; i++) {
-		job *j = &k->wl.jobs[i];
+	for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
+		job *j = &w->jobs[i];
 		if (!j->srs_waiting || !j->srs_assigned || j->srs_gp != before)
 			continue;
 		j->srs_waiting = false;
@@ -220,13 +220,13 @@ static rcu_gp_next srs_step_end_wq(kcpu *c, kthread *kt, sim_time t, sim_time *t
 	kmodel *k = c->k;
 	(void)kt;
 	*timeout = 0;
-	for (int64_t i = 0; i < k->wl.njobs; i++) {
-		job *j = &k->wl.jobs[i];
+	for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
+		job *j = &w->jobs[i];
 		if (j->srs_wq) {
 			j->srs_wq = false;
 			k->rcu.srs_left--;
 			k->rcu.srs_woken_wq++;
-			k->wl.ops->exp_woken(k, j, t);
+			w->ops->exp_woken(k, j, t);
 		}
 	}
 	k->rcu.srs_heads -= k->rcu.srs_heads_work; /* every wait head behind the done tail */
@@ -275,7 +275,10 @@ int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 	int64_t wfg = sim_params_int(p, P_RCU_NORMAL_WAKE_FROM_GP);
 	bool exp = !sim_params_int(p, P_RCU_NORMAL) && (sim_params_int(p, P_RCU_EXPEDITED) ||
 							 sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED));
-	if (k->wl.ops->exp_woken && !exp && (wfg == 1 || (wfg == 2 && k->mach.ncpus <= 16))) {
+	bool woken = false; /* a load whose jobs wait for a grace period */
+	for_each_load(k, w)
+		woken |= w->ops->exp_woken != NULL;
+	if (woken && !exp && (wfg == 1 || (wfg == 2 && k->mach.ncpus <= 16))) {
 		r->srs = true;
 		if (!(r->srsk = calloc(1, sizeof(*r->srsk))) ||
 		    kthread_init(k, r->srsk, &srs_kworker_ops, &k->cpu[gp_cpu], 0))

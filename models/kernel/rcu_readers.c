@@ -51,7 +51,7 @@ void kcpu_reader_preempted(kcpu *c, job *j)
 		pp = &(*pp)->rdr_next;
 	*pp = j;
 	j->rdr_next = NULL;
-	j->rdr_left = sim_rng_uniform(c->rng_mode) * k->wl.reader_len;
+	j->rdr_left = sim_rng_uniform(c->rng_mode) * j->wl->reader_len;
 	if (__builtin_expect(r->exp, 0))
 		rcu_exp_reader_preempted(c, j);
 }

@@ -111,7 +111,7 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 	c->run_more = more;
 	kcpu_rcu_effect(c, t, &e); /* rcu_core()'s GP kthread wakeup, a deferred rcuog wakeup */
 	if (c->run_ctx != RUN_KSOFTIRQD && !more && !c->run_raised && is_job(c, c->rq.curr) &&
-	    !k->wl.ops->next_block &&
+	    !((const job *)c->rq.curr->owner)->wl->ops->next_block &&
 	    !kthread_runnable_on(c) &&
 	    (!c->need_resched || (!c->ksd_runnable && c->rq.nr_running > 0 &&
 				  k->sched.preempt == PREEMPT_FULL && !k->rcu.preempt_rcu))) {

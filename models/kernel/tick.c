@@ -192,28 +192,32 @@ void kcpu_remote_tick_fire(sim_engine *eng, sim_timer *tm)
  * softirq, a job in the kernel or an injected no-QS fault)? */
 static bool nohz_user_capable(const kcpu *o)
 {
-	if (!is_job(o, o->rq.curr) || o->in_softirq || (o->fault & FAULT_NO_QS) || o->k->wl.p_kernel >= 1)
+	if (!is_job(o, o->rq.curr) || o->in_softirq || (o->fault & FAULT_NO_QS))
 		return false;
 	const job *j = o->rq.curr->owner;
+	if (j->wl->p_kernel >= 1)
+		return false;
 	return !j->in_kernel && !j->sleeping;
 }
 
 bool kcpu_nohz_in_user(kcpu *o)
 {
-	double pk = o->k->wl.p_kernel;
-	return nohz_user_capable(o) && (pk <= 0 || !sim_rng_bernoulli(o->rng_mode, pk));
+	if (!nohz_user_capable(o))
+		return false;
+	double pk = ((const job *)o->rq.curr->owner)->wl->p_kernel;
+	return pk <= 0 || !sim_rng_bernoulli(o->rng_mode, pk);
 }
 
 void kcpu_nohz_ct_enter(kmodel *k, const kcpu *self)
 {
 	rcu_tree_state *rs = rcu_tree_flavor_state(k->rcu.rsp);
-	double pk = k->wl.p_kernel;
 	sim_time now = sim_now(k->eng);
 	for (int i = 0; i < k->mach.nfull; i++) {
 		kcpu *o = &k->cpu[k->mach.full[i]];
 		if (o == self || !nohz_user_capable(o))
 			continue;
-		if (pk > 0 && now - o->ct_pass_at >= k->mach.tick_ns) {
+		if (((const job *)o->rq.curr->owner)->wl->p_kernel > 0 &&
+		    now - o->ct_pass_at >= k->mach.tick_ns) {
 			rcu_tree_ct_pass(rs, o->id);
 			o->ct_pass_at = now;
 		}
@@ -242,7 +246,7 @@ bool kcpu_irq_in_kernel(kcpu *c)
 		const sched_task *t = c->rq.curr;
 		bool kernel = t != NULL;
 		if (t && is_job(c, t)) {
-			kernel = sim_rng_bernoulli(c->rng_mode, c->k->wl.p_kernel);
+			kernel = sim_rng_bernoulli(c->rng_mode, ((const job *)t->owner)->wl->p_kernel);
 			kernel |= ((const job *)t->owner)->in_kernel;
 		}
 		c->irq_mode = kernel ? IRQ_MODE_KERNEL : IRQ_MODE_USER;
@@ -257,7 +261,8 @@ bool kcpu_irq_in_reader(kcpu *c)
 {
 	if (c->irq_mode == IRQ_MODE_KERNEL) {
 		const sched_task *t = c->rq.curr;
-		bool in = !is_job(c, t) || sim_rng_bernoulli(c->rng_mode, c->k->wl.reader_share);
+		bool in = !is_job(c, t) ||
+			  sim_rng_bernoulli(c->rng_mode, ((const job *)t->owner)->wl->reader_share);
 		c->irq_mode = in ? IRQ_MODE_READER : IRQ_MODE_NOT_READER;
 	}
 	return c->irq_mode == IRQ_MODE_READER;

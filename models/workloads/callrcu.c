@@ -86,7 +86,7 @@ static void callrcu_duty_run(kcpu *c, job *j, sim_time now, sim_time t0, double 
 			     job_effect *eff)
 {
 	kmodel *k = c->k;
-	const callrcu_duty *d = k->wl.priv;
+	const callrcu_duty *d = j->wl->priv;
 	if (j->sleeping)
 		return;
 	callrcu_run(c, j, now, t0, work, s, eff);
@@ -113,14 +113,14 @@ static void callrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 			job_effect *eff)
 {
 	kmodel *k = c->k;
-	if (!k->wl.bulk_calls) {
-		workload_calls(c, j, now, t0, work, s, eff, k->wl.call_rate, c->rng_work, &k->err,
+	if (!j->wl->bulk_calls) {
+		workload_calls(c, j, now, t0, work, s, eff, j->wl->call_rate, c->rng_work, &k->err,
 			       callrcu_call);
 		return;
 	}
 	/* The stretch [t0, t0 + work / s) cut into n equal parts, a call at
 	 * the middle of each (in whole ns). */
-	unsigned n = sim_rng_poisson(c->rng_work, k->wl.call_rate * work);
+	unsigned n = sim_rng_poisson(c->rng_work, j->wl->call_rate * work);
 	if (!n)
 		return;
 	sim_time step = (sim_time)(work / s / n);

@@ -56,8 +56,8 @@ static void exitflood_destroy(kworkload *w)
 static int exitflood_job_start(kmodel *k, kcpu *c, job *j)
 {
 	(void)c;
-	const exitflood_wl *x = k->wl.priv;
-	j->next_call_work = j == &k->wl.jobs[0] ? x->at_work : INFINITY;
+	const exitflood_wl *x = j->wl->priv;
+	j->next_call_work = j == &j->wl->jobs[0] ? x->at_work : INFINITY;
 	return 0;
 }
 
@@ -67,8 +67,8 @@ static void exitflood_run(kcpu *c, job *j, sim_time now, sim_time t0, double wor
 			  job_effect *eff)
 {
 	kmodel *k = c->k;
-	exitflood_wl *x = k->wl.priv;
-	if (j != &k->wl.jobs[0] || x->phase == 2)
+	exitflood_wl *x = j->wl->priv;
+	if (j != &j->wl->jobs[0] || x->phase == 2)
 		return;
 	double used = 0;
 	if (x->phase == 0) {
@@ -112,9 +112,9 @@ static double exitflood_next_block(const kworkload *w, const job *j)
 	return x->phase == 0 ? j->next_call_work + closes : j->next_call_work + closes - x->close_cost;
 }
 
-static int exitflood_finish(const kmodel *k, sim_metrics *m)
+static int exitflood_finish(const kmodel *k, const kworkload *w, sim_metrics *m)
 {
-	const exitflood_wl *x = k->wl.priv;
+	const exitflood_wl *x = w->priv;
 	int rc = sim_metrics_scalar(m, "exitflood.closed", (double)x->closed);
 	if (x->exit_start >= 0)
 		rc |= sim_metrics_scalar(m, "exitflood.exit_start_ns", (double)x->exit_start);

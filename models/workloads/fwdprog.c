@@ -69,8 +69,8 @@ static void fwdprog_destroy(kworkload *w)
 static int fwdprog_job_start(kmodel *k, kcpu *c, job *j)
 {
 	(void)c;
-	const fwdprog_wl *f = k->wl.priv;
-	if (j == &k->wl.jobs[0]) {
+	const fwdprog_wl *f = j->wl->priv;
+	if (j == &j->wl->jobs[0]) {
 		j->in_kernel = true;
 		j->next_call_work = f->turn;
 	} else {
@@ -114,8 +114,8 @@ static void fwdprog_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 			job_effect *eff)
 {
 	kmodel *k = c->k;
-	fwdprog_wl *f = k->wl.priv;
-	if (j != &k->wl.jobs[0] || f->over)
+	fwdprog_wl *f = j->wl->priv;
+	if (j != &j->wl->jobs[0] || f->over)
 		return;
 	if (f->start < 0)
 		f->start = t0;
@@ -160,8 +160,8 @@ static void fwdprog_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 static void fwdprog_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
 			   sim_time cost_ns)
 {
-	kmodel *k = ctx;
-	fwdprog_wl *f = k->wl.priv;
+	const kworkload *w = ctx;
+	fwdprog_wl *f = w->priv;
 	(void)cpu;
 	(void)first_ns;
 	(void)cost_ns;
@@ -169,9 +169,9 @@ static void fwdprog_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, s
 		f->ready[f->ready_tail++ & (f->cap - 1)] = objs[i];
 }
 
-static int fwdprog_finish(const kmodel *k, sim_metrics *m)
+static int fwdprog_finish(const kmodel *k, const kworkload *w, sim_metrics *m)
 {
-	const fwdprog_wl *f = k->wl.priv;
+	const fwdprog_wl *f = w->priv;
 	int rc = sim_metrics_scalar(m, "fwdprog.cbs_allocated", (double)f->ncbs);
 	rc |= sim_metrics_scalar(m, "fwdprog.launders", (double)f->nlaunders);
 	rc |= sim_metrics_scalar(m, "fwdprog.passed", f->pass >= 0 ? 1 : 0);

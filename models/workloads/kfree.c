@@ -58,7 +58,7 @@ static void kfree_destroy(kworkload *w)
 static int kfree_job_start(kmodel *k, kcpu *c, job *j)
 {
 	(void)c;
-	const kfree_wl *f = k->wl.priv;
+	const kfree_wl *f = j->wl->priv;
 	j->in_kernel = true;
 	j->done_work = 0;
 	j->unit_work = f->total;
@@ -72,7 +72,7 @@ static void kfree_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, d
 		      job_effect *eff)
 {
 	kmodel *k = c->k;
-	const kfree_wl *f = k->wl.priv;
+	const kfree_wl *f = j->wl->priv;
 	double before = j->done_work;
 	double after = before + work;
 	if (after > j->unit_work)
@@ -101,7 +101,7 @@ static void kfree_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, d
 				 * sleeps from that object on. */
 				j->done_work = (first + (double)made) * f->cost;
 				j->blocked_at = sync_at;
-				if (job_call_rcu(c, now, sync_at, KFREE_SYNC_OBJ | (uint32_t)(j - k->wl.jobs), eff))
+				if (job_call_rcu(c, now, sync_at, KFREE_SYNC_OBJ | (uint32_t)(j - j->wl->jobs), eff))
 					return;
 				j->sleeping = true;
 				eff->slept = true;
@@ -121,7 +121,8 @@ static void kfree_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, d
 static void kfree_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
 			 sim_time cost_ns)
 {
-	kmodel *k = ctx;
+	kworkload *w = ctx;
+	kmodel *k = w->k;
 	(void)cpu;
 	if (!k->kfree.on)
 		return;
@@ -129,7 +130,7 @@ static void kfree_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, sim
 		sim_time t = first_ns + (sim_time)i * cost_ns;
 		if (__builtin_expect(objs[i] & KFREE_SYNC_OBJ, 0)) {
 			/* wakeme_after_rcu(): the thread wakes and kvfree()s its object. */
-			job *j = &k->wl.jobs[objs[i] & ~KFREE_SYNC_OBJ];
+			job *j = &w->jobs[objs[i] & ~KFREE_SYNC_OBJ];
 			kfree_rcu_sync_done(k, j->blocked_at, t);
 			if (sim_timer_at(k->eng, &j->wake, t))
 				kfail(k, SIM_ENOMEM);

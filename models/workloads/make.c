@@ -85,7 +85,7 @@ static double compile_work(kcpu *c, const make_wl *mk)
 
 static int make_job_start(kmodel *k, kcpu *c, job *j)
 {
-	const make_wl *mk = k->wl.priv;
+	const make_wl *mk = j->wl->priv;
 	if (mk->held_per_job && !(j->held = malloc((size_t)mk->held_per_job * sizeof(*j->held))))
 		return SIM_ENOMEM;
 	j->unit_work = compile_work(c, mk);
@@ -96,10 +96,10 @@ static int make_job_start(kmodel *k, kcpu *c, job *j)
 static void next_compile(kcpu *c, job *j)
 {
 	j->done_work = 0;
-	j->unit_work = compile_work(c, c->k->wl.priv);
+	j->unit_work = compile_work(c, j->wl->priv);
 	j->started = false;
 	job_refusals_end(j);
-	j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / c->k->wl.call_rate);
+	j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / j->wl->call_rate);
 }
 
 /* A compile refused at file-max fails: its processes exit, make starts
@@ -117,7 +117,7 @@ static int make_unit_failed(kcpu *c, job *j, sim_time now, sim_time at, job_effe
 static bool open_attempt(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 {
 	kmodel *k = c->k;
-	make_wl *mk = k->wl.priv;
+	make_wl *mk = j->wl->priv;
 	slab_obj obj;
 	bool stopped;
 	if (job_open_filp(c, j, now, at, eff, &obj, &stopped))
@@ -150,7 +150,7 @@ static bool open_attempt(kcpu *c, job *j, sim_time now, sim_time at, job_effect 
  * stopped (asleep to retry, or out of memory). */
 static bool compile_start(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 {
-	const make_wl *mk = c->k->wl.priv;
+	const make_wl *mk = j->wl->priv;
 	while (j->nheld < mk->held_per_job) {
 		slab_obj obj;
 		bool stopped;
@@ -171,7 +171,7 @@ static void make_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, do
 		     job_effect *eff)
 {
 	kmodel *k = c->k;
-	make_wl *mk = k->wl.priv;
+	make_wl *mk = j->wl->priv;
 	double used = 0;
 	while (!k->err) {
 		sim_time at = t0 + (sim_time)(used / s);
@@ -198,7 +198,7 @@ static void make_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, do
 		if (step == to_close) {
 			job_close(c, now, at, job_files_pop(j).obj, eff);
 		} else if (step == to_open) {
-			j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / k->wl.call_rate);
+			j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / j->wl->call_rate);
 			if (open_attempt(c, j, now, at, eff)) {
 				j->next_call_work = 0; /* the refused open is tried again first */
 				return;
@@ -227,12 +227,12 @@ static double make_next_syscall(const kworkload *w, const job *j)
 	return next > 0 ? next : 0;
 }
 
-static int make_finish(const kmodel *k, sim_metrics *m)
+static int make_finish(const kmodel *k, const kworkload *w, sim_metrics *m)
 {
-	const make_wl *mk = k->wl.priv;
+	const make_wl *mk = w->priv;
 	int rc = sim_metrics_scalar(m, "vfs.enoent", (double)mk->enoent);
 	rc |= sim_metrics_scalar(m, "make.jobs_done", (double)mk->jobs_done);
-	rc |= sim_metrics_scalar(m, "make.jobs_failed", (double)k->wl.jobs_failed);
+	rc |= sim_metrics_scalar(m, "make.jobs_failed", (double)w->jobs_failed);
 	return rc ? SIM_ENOMEM : 0;
 }
 

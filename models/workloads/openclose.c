@@ -37,7 +37,7 @@ static void openclose_run(kcpu *c, job *j, sim_time now, sim_time t0, double wor
 			  job_effect *eff)
 {
 	kmodel *k = c->k;
-	workload_calls(c, j, now, t0, work, s, eff, k->wl.call_rate, c->rng_work, &k->err,
+	workload_calls(c, j, now, t0, work, s, eff, j->wl->call_rate, c->rng_work, &k->err,
 		       openclose_call);
 }
 
@@ -48,7 +48,7 @@ static int openclose_unit_failed(kcpu *c, job *j, sim_time now, sim_time at, job
 	(void)at;
 	(void)eff;
 	job_refusals_end(j);
-	j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / c->k->wl.call_rate);
+	j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / j->wl->call_rate);
 	return 0;
 }
 

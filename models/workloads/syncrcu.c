@@ -61,8 +61,8 @@ static void syncrcu_destroy(kworkload *w)
 static int syncrcu_job_start(kmodel *k, kcpu *c, job *j)
 {
 	(void)c;
-	const syncrcu_wl *sy = k->wl.priv;
-	bool caller = sy->callers < 0 || j - k->wl.jobs < sy->callers;
+	const syncrcu_wl *sy = j->wl->priv;
+	bool caller = sy->callers < 0 || j - j->wl->jobs < sy->callers;
 	j->next_call_work = caller ? sy->per_call : INFINITY;
 	return 0;
 }
@@ -73,7 +73,7 @@ static void syncrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 			job_effect *eff)
 {
 	kmodel *k = c->k;
-	syncrcu_wl *sy = k->wl.priv;
+	syncrcu_wl *sy = j->wl->priv;
 	if (j->next_call_work > work) {
 		j->next_call_work -= work;
 		return;
@@ -87,7 +87,7 @@ static void syncrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 		rcu_exp_request(c, j, now);
 	} else if (k->rcu.srs) {
 		rcu_srs_request(c, j, now);
-	} else if (job_call_rcu(c, now, at, (uint32_t)(j - k->wl.jobs), eff)) {
+	} else if (job_call_rcu(c, now, at, (uint32_t)(j - j->wl->jobs), eff)) {
 		return;
 	}
 	sy->calls++;
@@ -100,11 +100,12 @@ static void syncrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 static void syncrcu_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
 			   sim_time cost_ns)
 {
-	kmodel *k = ctx;
-	syncrcu_wl *sy = k->wl.priv;
+	kworkload *w = ctx;
+	kmodel *k = w->k;
+	syncrcu_wl *sy = w->priv;
 	(void)cpu;
 	for (size_t i = 0; i < n; i++) {
-		job *j = &k->wl.jobs[objs[i]];
+		job *j = &w->jobs[objs[i]];
 		sim_time t = first_ns + (sim_time)i * cost_ns;
 		sim_hist_add(sy->lat, (uint64_t)(t - j->blocked_at));
 		sy->returned++;
@@ -116,7 +117,7 @@ static void syncrcu_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, s
 /* synchronize_rcu_expedited() returns: its waiter is woken at @t. */
 static void syncrcu_exp_woken(kmodel *k, job *j, sim_time t)
 {
-	syncrcu_wl *sy = k->wl.priv;
+	syncrcu_wl *sy = j->wl->priv;
 	sim_hist_add(sy->lat, (uint64_t)(t - j->blocked_at));
 	sy->returned++;
 	if (sim_timer_at(k->eng, &j->wake, t))
@@ -129,9 +130,9 @@ static double syncrcu_next_block(const kworkload *w, const job *j)
 	return j->sleeping ? INFINITY : j->next_call_work;
 }
 
-static int syncrcu_finish(const kmodel *k, sim_metrics *m)
+static int syncrcu_finish(const kmodel *k, const kworkload *w, sim_metrics *m)
 {
-	const syncrcu_wl *sy = k->wl.priv;
+	const syncrcu_wl *sy = w->priv;
 	int rc = sim_metrics_scalar(m, "syncrcu.calls", (double)sy->calls);
 	rc |= sim_metrics_scalar(m, "syncrcu.returned", (double)sy->returned);
 	rc |= sim_metrics_hist_scalars(m, "syncrcu.latency", sy->lat,
@@ -148,6 +149,22 @@ static int syncrcu_validate(const sim_params *p, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s callers, more than workload.jobs (%s, %s)", a,
 			 sim_params_text(p, P_WORKLOAD_SYNCRCU_CALLERS), sim_params_text(p, P_WORKLOAD_JOBS),
 			 sim_params_origin(p, P_WORKLOAD_JOBS));
+		return SIM_EINPUT;
+	}
+	/* The hogs among the jobs share the callers' kernel time: with no gap
+	 * they would be in-kernel loops whose ticks land in readers. Hogs of
+	 * their own are a second load. */
+	int64_t callers = sim_params_int(p, P_WORKLOAD_SYNCRCU_CALLERS);
+	if (callers >= 0 && callers < sim_params_int(p, P_WORKLOAD_JOBS) &&
+	    !sim_params_int(p, P_WORKLOAD_SYNCRCU_GAP)) {
+		sim_params_where(p, P_WORKLOAD_SYNCRCU_CALLERS, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: %lld callers of %s jobs with a syncrcu_gap of 0 (%s): the other jobs would "
+			 "be hogs always in the kernel (the callers' share of kernel time, 1); give the "
+			 "callers a gap, or make the hogs a load of their own ([workload.hogs], kind = "
+			 "callrcu)",
+			 a, (long long)callers, sim_params_text(p, P_WORKLOAD_JOBS),
+			 sim_params_origin(p, P_WORKLOAD_SYNCRCU_GAP));
 		return SIM_EINPUT;
 	}
 	if (sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED) &&

@@ -746,9 +746,9 @@ static void sleep_for(kmodel *k, job *j, sim_time now, sim_time at, int64_t ns, 
 static int trace_job_start(kmodel *k, kcpu *c, job *j)
 {
 	(void)c;
-	trace_wl *tw = k->wl.priv;
-	rjob *st = &tw->st[j - k->wl.jobs];
-	st->task = (int32_t)((j - k->wl.jobs) % tw->ntask);
+	trace_wl *tw = j->wl->priv;
+	rjob *st = &tw->st[j - j->wl->jobs];
+	st->task = (int32_t)((j - j->wl->jobs) % tw->ntask);
 	st->round0 = 0;
 	const rtask *t = &tw->task[st->task];
 	/* Asleep until it was first seen: not runnable at the start. */
@@ -777,7 +777,7 @@ static int close_all(kcpu *c, rjob *st, sim_time now, sim_time at, job_effect *e
 static void round_end(kcpu *c, job *j, rjob *st, sim_time now, sim_time at, job_effect *eff)
 {
 	kmodel *k = c->k;
-	trace_wl *tw = k->wl.priv;
+	trace_wl *tw = j->wl->priv;
 	const rtask *t = &tw->task[st->task];
 	tw->rounds++;
 	if (close_all(c, st, now, at, eff))
@@ -822,8 +822,8 @@ static void trace_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, d
 		      job_effect *eff)
 {
 	kmodel *k = c->k;
-	trace_wl *tw = k->wl.priv;
-	rjob *st = &tw->st[j - k->wl.jobs];
+	trace_wl *tw = j->wl->priv;
+	rjob *st = &tw->st[j - j->wl->jobs];
 	const rtask *t = &tw->task[st->task];
 	double used = 0;
 	while (!k->err) {
@@ -910,9 +910,8 @@ static void trace_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, d
  * script goes on after its exit. */
 static int trace_unit_failed(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 {
-	kmodel *k = c->k;
-	trace_wl *tw = k->wl.priv;
-	rjob *st = &tw->st[j - k->wl.jobs];
+	trace_wl *tw = j->wl->priv;
+	rjob *st = &tw->st[j - j->wl->jobs];
 	const rtask *t = &tw->task[st->task];
 	job_refusals_end(j);
 	if (close_all(c, st, now, at, eff))
@@ -958,9 +957,9 @@ static double trace_next_block(const kworkload *w, const job *j)
 	return work > 1 ? work : 1;
 }
 
-static int trace_finish(const kmodel *k, sim_metrics *m)
+static int trace_finish(const kmodel *k, const kworkload *w, sim_metrics *m)
 {
-	const trace_wl *tw = k->wl.priv;
+	const trace_wl *tw = w->priv;
 	int rc = sim_metrics_scalar(m, "replay.tasks", (double)tw->ntask);
 	rc |= sim_metrics_scalar(m, "replay.rounds", (double)tw->rounds);
 	rc |= sim_metrics_scalar(m, "replay.work_ns", tw->work / tw->work_per_ns);

@@ -61,6 +61,7 @@ typedef struct job {
 	bool sleeping;          /* waiting to retry an open refused at file-max */
 	int retries;            /* consecutive refusals while refused, else 0 */
 	kcpu *cpu;              /* the CPU it stays on */
+	struct kworkload *wl;   /* its load */
 	sim_timer wake;         /* end of a retry sleep (handler in kernel/irq.c) */
 	slab_obj *held;         /* files its processes keep through mappings */
 	int nheld;              /* held files allocated */
@@ -90,12 +91,31 @@ typedef struct job_effect {
 	bool slept;             /* the job went to sleep (deactivate it, reschedule) */
 } job_effect;
 
-/* What the workload part of the kernel model holds. */
+/* The objects of a named load's callbacks carry its index in these bits
+ * (kworkload.tag; several loads only): loads_invoke() hands each to its
+ * load with them cleared. Below them a file's slab number or a job's;
+ * kfree's bit 31 is the main load's only. */
+#define LOAD_TAG_SHIFT 27
+#define LOAD_TAG_MASK (UINT32_C(15) << LOAD_TAG_SHIFT)
+
+/* What the workload part of the kernel model holds: one per load, the
+ * scenario's [workload] (k->wl) and each [workload.NAME] (k->more). */
 typedef struct kworkload {
 	const struct workload_ops *ops; /* the kind's operations */
 	void *priv;             /* the kind's own settings and counters (its create) */
-	sim_metrics *m;         /* where its own metrics go */
-	job *jobs;              /* all jobs: job j on CPU j mod ncpus */
+	sim_metrics *m;         /* where its own metrics go: the run's for [workload], a named
+				 * load's own (its names scoped at the end, loads_finish()) */
+	kmodel *k;              /* the model it runs in */
+	const char *name;       /* NULL for [workload], else NAME of [workload.NAME] */
+	uint32_t tag;           /* its callbacks' objects carry it: index << LOAD_TAG_SHIFT */
+	int64_t first;          /* its first job's number among every load's (the timeline) */
+	int *cpus;              /* workload.cpus: the CPUs its jobs go to, in order */
+	int ncpus;              /* how many (0: every CPU, job j on CPU j mod ncpus) */
+	uint64_t callbacks;     /* call_rcu()s its jobs made (load.callbacks) */
+	uint64_t invoked;       /* of them, invoked (counted with several loads only) */
+	int64_t obj_bytes;      /* workload.object_size if its kind holds objects, else 0 */
+	sim_time cpu_ns;        /* ns its jobs ran (load.cpu_ns) */
+	job *jobs;              /* its jobs */
 	int64_t njobs;          /* workload.jobs */
 	double call_rate;       /* call_rcu or open attempts per ns of job CPU work */
 	double p_kernel;        /* share of job CPU time in system calls */
@@ -147,8 +167,8 @@ typedef struct workload_ops {
 	 * processes exit, the next unit takes its place. 0 or -1 (kfail()
 	 * called). NULL for workloads that open no files. */
 	int (*unit_failed)(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff);
-	/* Its scalars at the end. 0 or SIM_ENOMEM. May be NULL. */
-	int (*finish)(const kmodel *k, sim_metrics *m);
+	/* Load @w's scalars at the end, into @m. 0 or SIM_ENOMEM. May be NULL. */
+	int (*finish)(const kmodel *k, const struct kworkload *w, sim_metrics *m);
 	/* ns of work until job @j's next system call returns (every open,
 	 * close, call_rcu and exit is one), or INFINITY if it makes none: where
 	 * sparc64's rtrap next runs a pending softirq. */
@@ -158,8 +178,9 @@ typedef struct workload_ops {
 	 * kernel/cpu.c, handled in kernel/irq.c). NULL for
 	 * workloads whose jobs block only at a refused open. */
 	double (*next_block)(const kworkload *w, const job *j);
-	/* The function of its callbacks' objects (rcu.h), or NULL: for
-	 * workloads that free files it is file_free_rcu. */
+	/* The function of its callbacks' objects (rcu.h), given the load
+	 * (kworkload *) as its context, or NULL: for workloads that free files
+	 * it is file_free_rcu. */
 	rcu_invoke_fn *invoke;
 	/* Its call site is call_rcu_hurry() in 6.12 (never lazy, rcu.lazy),
 	 * not call_rcu() (rcu.call_site = auto). */
@@ -170,6 +191,25 @@ typedef struct workload_ops {
 	 * none. */
 	void (*exp_woken)(kmodel *k, job *j, sim_time t);
 } workload_ops;
+
+/* The kernel model's loads (workload.c): build the main one ([workload])
+ * and each named one from its own view of the parameters; their jobs on
+ * the CPUs; the invoke function of their callbacks and its context; the
+ * knobs and rules of the named loads; their scalars at the end (the
+ * named loads' own scoped as KIND.NAME.*, and load.NAME.* for each with
+ * several). 0, SIM_EINPUT (message) or SIM_ENOMEM. */
+int loads_create(kmodel *k, const sim_params *p, char *err, size_t errlen);
+int loads_jobs_create(kmodel *k, const sim_params *p);
+void loads_destroy(kmodel *k);
+rcu_invoke_fn *loads_invoke_fn(kmodel *k, void **ctx);
+int loads_validate(const sim_params *p, char *err, size_t errlen);
+int loads_finish(const kmodel *k, sim_metrics *m);
+/* Of the @qsum callbacks queued, those freeing files (the file loads'
+ * callbacks queued and not invoked; all @qsum with one load). */
+int64_t loads_file_pending(const kmodel *k, int64_t qsum);
+/* Bytes a pending callback holds: every load's workload.object_size when
+ * all hold one and of one size, else 0 (no mem.pending_bytes). */
+int64_t loads_obj_bytes(const kmodel *k);
 
 /* The kind workload.kind names, or NULL. */
 const workload_ops *workload_find(const char *kind);
