@@ -27,69 +27,78 @@ typedef struct key_metric {
 	enum rcusim_metric_id id; /* a scalar of rcusim_metrics */
 	const char *label;        /* what a reader sees */
 	bool when;                /* a moment, not a length: "never" when absent from a run with files */
+	const char *name;         /* as recorded when not the registry's: a named load's
+				   * ("syncrcu.callers.latency_p50_ns", defined as
+				   * "syncrcu.latency_p50_ns"); NULL: rcusim_metrics[id].name */
 } key_metric;
+
+/* The name @m is recorded under. */
+static const char *km_name(const key_metric *m)
+{
+	return m->name ? m->name : rcusim_metrics[m->id].name;
+}
 
 /* In display order: the workload's own results first (those of a run that
  * has them: synchronize_rcu() callers, kfree_rcu(), expedited grace
  * periods), then the machine's. A row no run holds is left out. */
 static const key_metric key_metrics[] = {
-	{ M_SYNCRCU_CALLS, "synchronize_rcu() calls", false },
-	{ M_SYNCRCU_LATENCY_P50_NS, "synchronize_rcu() latency, median", false },
-	{ M_SYNCRCU_LATENCY_P99_NS, "synchronize_rcu() latency, p99", false },
-	{ M_SYNCRCU_LATENCY_MAX_NS, "synchronize_rcu() latency, max", false },
-	{ M_SYNCRCU_WOKEN_BY_GP_KTHREAD, "synchronize_rcu() woken by GP kthread", false },
-	{ M_EXP_GPS, "expedited grace periods", false },
-	{ M_EXP_DURATION_P99_NS, "expedited grace period, p99", false },
-	{ M_EXP_DURATION_MAX_NS, "expedited grace period, max", false },
-	{ M_EXP_IPIS, "expedited IPIs", false },
-	{ M_KFREE_OBJECTS, "kfree_rcu() objects", false },
-	{ M_KFREE_LATENCY_MEAN_NS, "kfree_rcu() latency, mean", false },
-	{ M_KFREE_LATENCY_MAX_NS, "kfree_rcu() latency, max", false },
-	{ M_KFREE_PENDING_MAX, "kfree_rcu() objects pending, peak", false },
-	{ M_KFREE_SYNC_FALLBACKS, "kfree_rcu() synchronous fallbacks", false },
-	{ M_CB_ENQUEUED, "callbacks queued", false },
-	{ M_CB_PENDING_END, "callbacks pending at the end", false },
-	{ M_CB_QLEN_MAX, "largest queue on one CPU", false },
-	{ M_CB_QLEN_TOTAL_MAX, "largest queue, all CPUs", false },
-	{ M_CB_LATENCY_P50_NS, "callback latency, median", false },
-	{ M_CB_LATENCY_P99_NS, "callback latency, p99", false },
-	{ M_CB_LATENCY_MAX_NS, "callback latency, max", false },
-	{ M_GP_DURATION_P99_NS, "grace period, p99", false },
-	{ M_SOFTIRQ_RUN_P99_NS, "softirq run, p99", false },
-	{ M_SOFTIRQ_RUN_MAX_NS, "softirq run, max", false },
-	{ M_SOFTIRQ_RUNS_ENDED_EMPTY, "softirq runs ended: none pending", false },
-	{ M_SOFTIRQ_RUNS_ENDED_RESTART_LIMIT, "softirq runs ended: restart limit", false },
-	{ M_SOFTIRQ_RUNS_ENDED_TIME_BUDGET, "softirq runs ended: time budget", false },
-	{ M_SOFTIRQ_RUNS_ENDED_NEED_RESCHED, "softirq runs ended: need_resched", false },
-	{ M_RCU_BATCHES_ENDED_EMPTY, "rcu_do_batch ended: all invoked", false },
-	{ M_RCU_BATCHES_ENDED_COUNT, "rcu_do_batch ended: batch limit", false },
-	{ M_RCU_BATCHES_ENDED_NEED_RESCHED, "rcu_do_batch ended: need_resched", false },
-	{ M_RCU_BATCHES_ENDED_TIME, "rcu_do_batch ended: time limit", false },
-	{ M_SOFTIRQ_PASSES_KSOFTIRQD, "RCU softirq passes in ksoftirqd", false },
-	{ M_SOFTIRQ_PASSES_IRQ_EXIT, "RCU softirq passes at irq exit", false },
-	{ M_SOFTIRQ_RUNS_IRQ_EXIT, "softirq runs at irq exit", false },
-	{ M_SOFTIRQ_IRQ_RUN_P99_NS, "softirq run at irq exit, p99", false },
-	{ M_SCHED_CTXSW, "context switches", false },
-	{ M_GP_KTHREAD_WAKEUPS, "GP kthread wakeups", false },
-	{ M_SOFTIRQ_KSOFTIRQD_WAKEUPS, "ksoftirqd wakeups", false },
-	{ M_SOFTIRQ_KSOFTIRQD_WAIT_MAX_NS, "ksoftirqd longest wait", false },
-	{ M_SCHED_WAIT_MAX_NS, "longest runnable wait", false },
-	{ M_IPI_RESCHED_SENT, "reschedule IPIs", false },
-	{ M_GP_QS_WAIT_MAX_NS, "grace period's QS wait, max", false },
-	{ M_GP_KTHREAD_WAIT_MAX_NS, "GP kthread's longest wait", false },
-	{ M_FQS_SCANS, "FQS scans", false },
-	{ M_FQS_RESCHED_CPU, "resched_cpu() by FQS", false },
-	{ M_RCU_STALL_WARNINGS, "RCU stall warnings", false },
-	{ M_RCUC_RUN_MAX_NS, "rcuc run, max", false },
-	{ M_VFS_OPENS, "files opened", false },
-	{ M_VFS_NR_FILES_MAX, "nr_files, peak", false },
-	{ M_VFS_MAX_FILES, "file-max", false },
-	{ M_VFS_FILE_MAX_REACHED_NS, "file-max reached at", true },
-	{ M_VFS_FILE_MAX_LAST_NS, "last open refused at", true },
-	{ M_VFS_OPEN_FAILURES, "opens refused at file-max", false },
-	{ M_MEM_PENDING_BYTES_MAX, "memory pinned by callbacks, peak", false },
-	{ M_SLAB_PAGES_MAX, "filp slab pages, peak", false },
-	{ M_SLAB_FRAGMENTATION_MAX, "slab slots free but pinned, peak", false },
+	{ M_SYNCRCU_CALLS, "synchronize_rcu() calls", false, NULL },
+	{ M_SYNCRCU_LATENCY_P50_NS, "synchronize_rcu() latency, median", false, NULL },
+	{ M_SYNCRCU_LATENCY_P99_NS, "synchronize_rcu() latency, p99", false, NULL },
+	{ M_SYNCRCU_LATENCY_MAX_NS, "synchronize_rcu() latency, max", false, NULL },
+	{ M_SYNCRCU_WOKEN_BY_GP_KTHREAD, "synchronize_rcu() woken by GP kthread", false, NULL },
+	{ M_EXP_GPS, "expedited grace periods", false, NULL },
+	{ M_EXP_DURATION_P99_NS, "expedited grace period, p99", false, NULL },
+	{ M_EXP_DURATION_MAX_NS, "expedited grace period, max", false, NULL },
+	{ M_EXP_IPIS, "expedited IPIs", false, NULL },
+	{ M_KFREE_OBJECTS, "kfree_rcu() objects", false, NULL },
+	{ M_KFREE_LATENCY_MEAN_NS, "kfree_rcu() latency, mean", false, NULL },
+	{ M_KFREE_LATENCY_MAX_NS, "kfree_rcu() latency, max", false, NULL },
+	{ M_KFREE_PENDING_MAX, "kfree_rcu() objects pending, peak", false, NULL },
+	{ M_KFREE_SYNC_FALLBACKS, "kfree_rcu() synchronous fallbacks", false, NULL },
+	{ M_CB_ENQUEUED, "callbacks queued", false, NULL },
+	{ M_CB_PENDING_END, "callbacks pending at the end", false, NULL },
+	{ M_CB_QLEN_MAX, "largest queue on one CPU", false, NULL },
+	{ M_CB_QLEN_TOTAL_MAX, "largest queue, all CPUs", false, NULL },
+	{ M_CB_LATENCY_P50_NS, "callback latency, median", false, NULL },
+	{ M_CB_LATENCY_P99_NS, "callback latency, p99", false, NULL },
+	{ M_CB_LATENCY_MAX_NS, "callback latency, max", false, NULL },
+	{ M_GP_DURATION_P99_NS, "grace period, p99", false, NULL },
+	{ M_SOFTIRQ_RUN_P99_NS, "softirq run, p99", false, NULL },
+	{ M_SOFTIRQ_RUN_MAX_NS, "softirq run, max", false, NULL },
+	{ M_SOFTIRQ_RUNS_ENDED_EMPTY, "softirq runs ended: none pending", false, NULL },
+	{ M_SOFTIRQ_RUNS_ENDED_RESTART_LIMIT, "softirq runs ended: restart limit", false, NULL },
+	{ M_SOFTIRQ_RUNS_ENDED_TIME_BUDGET, "softirq runs ended: time budget", false, NULL },
+	{ M_SOFTIRQ_RUNS_ENDED_NEED_RESCHED, "softirq runs ended: need_resched", false, NULL },
+	{ M_RCU_BATCHES_ENDED_EMPTY, "rcu_do_batch ended: all invoked", false, NULL },
+	{ M_RCU_BATCHES_ENDED_COUNT, "rcu_do_batch ended: batch limit", false, NULL },
+	{ M_RCU_BATCHES_ENDED_NEED_RESCHED, "rcu_do_batch ended: need_resched", false, NULL },
+	{ M_RCU_BATCHES_ENDED_TIME, "rcu_do_batch ended: time limit", false, NULL },
+	{ M_SOFTIRQ_PASSES_KSOFTIRQD, "RCU softirq passes in ksoftirqd", false, NULL },
+	{ M_SOFTIRQ_PASSES_IRQ_EXIT, "RCU softirq passes at irq exit", false, NULL },
+	{ M_SOFTIRQ_RUNS_IRQ_EXIT, "softirq runs at irq exit", false, NULL },
+	{ M_SOFTIRQ_IRQ_RUN_P99_NS, "softirq run at irq exit, p99", false, NULL },
+	{ M_SCHED_CTXSW, "context switches", false, NULL },
+	{ M_GP_KTHREAD_WAKEUPS, "GP kthread wakeups", false, NULL },
+	{ M_SOFTIRQ_KSOFTIRQD_WAKEUPS, "ksoftirqd wakeups", false, NULL },
+	{ M_SOFTIRQ_KSOFTIRQD_WAIT_MAX_NS, "ksoftirqd longest wait", false, NULL },
+	{ M_SCHED_WAIT_MAX_NS, "longest runnable wait", false, NULL },
+	{ M_IPI_RESCHED_SENT, "reschedule IPIs", false, NULL },
+	{ M_GP_QS_WAIT_MAX_NS, "grace period's QS wait, max", false, NULL },
+	{ M_GP_KTHREAD_WAIT_MAX_NS, "GP kthread's longest wait", false, NULL },
+	{ M_FQS_SCANS, "FQS scans", false, NULL },
+	{ M_FQS_RESCHED_CPU, "resched_cpu() by FQS", false, NULL },
+	{ M_RCU_STALL_WARNINGS, "RCU stall warnings", false, NULL },
+	{ M_RCUC_RUN_MAX_NS, "rcuc run, max", false, NULL },
+	{ M_VFS_OPENS, "files opened", false, NULL },
+	{ M_VFS_NR_FILES_MAX, "nr_files, peak", false, NULL },
+	{ M_VFS_MAX_FILES, "file-max", false, NULL },
+	{ M_VFS_FILE_MAX_REACHED_NS, "file-max reached at", true, NULL },
+	{ M_VFS_FILE_MAX_LAST_NS, "last open refused at", true, NULL },
+	{ M_VFS_OPEN_FAILURES, "opens refused at file-max", false, NULL },
+	{ M_MEM_PENDING_BYTES_MAX, "memory pinned by callbacks, peak", false, NULL },
+	{ M_SLAB_PAGES_MAX, "filp slab pages, peak", false, NULL },
+	{ M_SLAB_FRAGMENTATION_MAX, "slab slots free but pinned, peak", false, NULL },
 };
 static const size_t nkey_metrics = sizeof(key_metrics) / sizeof(key_metrics[0]);
 
@@ -281,7 +290,7 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 				double v;
 				bool present;
 				int rc = rec_scalar(db, cols ? cols[r].ids[j] : rows[r].run_id,
-						    rcusim_metrics[metrics[k].id].name, &v, &present, err, sizeof(err));
+						    km_name(&metrics[k]), &v, &present, err, sizeof(err));
 				if (rc) {
 					fprintf(stderr, "%s\n", err);
 					status = cli_exit_status(rc);
@@ -295,7 +304,7 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 			nv[i] = mean.n;
 			vals[i] = mean.mean;
 			hw[i] = sim_mean_ci95(&mean);
-			if (!strcmp(rcusim_metrics[metrics[k].id].name, "vfs.max_files") && has[i])
+			if (!strcmp(km_name(&metrics[k]), "vfs.max_files") && has[i])
 				files[r] = true;
 		}
 	/* Each column as wide as its scenario, label and cells (never cut). */
@@ -442,7 +451,7 @@ static int compare_table(rec_db *db, const rec_run_row *rows, size_t n, const ch
 		if (!any)
 			continue;
 		if (csv) {
-			fprintf(out, "%s", rcusim_metrics[m->id].name);
+			fprintf(out, "%s", km_name(m));
 			for (size_t r = 0; r < n; r++) {
 				if (has[r * nk + k])
 					fprintf(out, ",%.17g", vals[r * nk + k]);
@@ -501,7 +510,15 @@ static int pick_metrics(const char *cmd, const char *const *names, size_t nnames
 			for (size_t j = 0; j < npicked; j++)
 				dup |= picked[j].id == (enum rcusim_metric_id)k;
 			if (!dup)
-				picked[npicked++] = (key_metric){ (enum rcusim_metric_id)k, rcusim_metrics[k].name, false };
+				picked[npicked++] = (key_metric){ (enum rcusim_metric_id)k, rcusim_metrics[k].name, false, NULL };
+		}
+		/* A named load's metric (workload.NAME sections), by its whole name. */
+		const sim_metric_def *d;
+		if (!any && !strpbrk(names[g], "*?[") &&
+		    (d = sim_metric_find(rcusim_metrics, M_COUNT, names[g], SIM_M_SCALAR)) && npicked < M_COUNT) {
+			any = true;
+			picked[npicked++] = (key_metric){ (enum rcusim_metric_id)(d - rcusim_metrics), names[g], false,
+							  names[g] };
 		}
 		if (!any) {
 			fprintf(stderr, "rcusim %s: --metric %s: no recorded scalar has that name (rcusim metrics lists them)\n",
@@ -619,7 +636,7 @@ int cli_compare_long(rec_db *db, const rec_run_row *rows, size_t n, const char *
 	}
 	for (size_t r = 0; r < n; r++)
 		for (size_t k = 0; k < nk; k++) {
-			int rc = rec_scalar(db, rows[r].run_id, rcusim_metrics[km[k].id].name, &vals[r * nk + k],
+			int rc = rec_scalar(db, rows[r].run_id, km_name(&km[k]), &vals[r * nk + k],
 					    &has[r * nk + k], err, sizeof(err));
 			if (rc) {
 				fprintf(stderr, "rcusim: %s\n", err);
@@ -672,7 +689,7 @@ int cli_compare_long(rec_db *db, const rec_run_row *rows, size_t n, const char *
 			size_t i = x ? (r - 1) * nk + k : 0;
 			num[c] = true;
 			if (!x) {
-				CELL(rcusim_metrics[km[k].id].name);
+				CELL(km_name(&km[k]));
 			} else if (!has[i] && !(key_unit(&km[k]) == CLI_WHEN && files && text)) {
 				CELL((const char *)NULL);
 			} else {
