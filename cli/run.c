@@ -479,6 +479,8 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	 * only the model can see leaves no row. */
 	if ((rc = rcusim_prepare(p, m, cli_stop_flag(), show_progress, &pr, &sim, err, sizeof(err))))
 		goto input_error;
+	if (err[0])
+		fprintf(stderr, "rcusim run: %s\n", err);
 	/* The --trace options checked before the file is touched. */
 	if (req->trace && ((rc = trace_opts(req, p, &topts, err, sizeof(err))) ||
 			   (rc = rcusim_trace(sim, &topts, err, sizeof(err)))))

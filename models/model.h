@@ -139,7 +139,9 @@ int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atom
 /* rcusim_simulate() in three steps, so that a caller can refuse the input
  * before it records anything: rcusim_prepare() validates @p, builds the
  * model and arms its first events (every input error, SIM_EINPUT with its
- * message, is found here; SIM_ENOMEM too), *@out to run; rcusim_run() runs
+ * message, is found here; SIM_ENOMEM too), *@out to run, @err holding the
+ * model's warnings, one a line, or "" (a replay that carries no call_rcu()
+ * load); rcusim_run() runs
  * it to scenario.duration or a stop (returns as rcusim_simulate() does);
  * rcusim_release() frees it (NULL is a no-op). */
 typedef struct rcusim_sim rcusim_sim;
