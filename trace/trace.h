@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "metrics.h"
 #include "tracefile.h"
@@ -106,6 +107,24 @@ bool trace_dat_is(const char *path);
 int trace_dat_open(trace_dat **out, const char *path, char *err, size_t errlen);
 int trace_dat_next(trace_dat *d, const char **line, uint64_t *lost);
 void trace_dat_close(trace_dat *d);
+
+/* ---- trace.dat written (trace/datw.c) ---- */
+
+typedef struct trace_datw trace_datw;
+/* A writer of trace.dat into @f (written at finish) for @ncpus CPUs: 0 or
+ * an errno value (a temporary file per CPU holds its pages meanwhile). */
+int trace_datw_create(trace_datw **out, FILE *f, int ncpus);
+/* Task @pid is named @comm (trace.dat's saved cmdlines). 0 or ENOMEM. */
+int trace_datw_comm(trace_datw *w, int pid, const char *comm);
+/* Event @type on @cpu at @ts (ns) in task @pid, its fields in its format's
+ * order: the numbers from @num, the strings (char arrays, and the const
+ * char * the rcu events point at) from @str. 0 or an errno value
+ * (EINVAL: an event trace.dat is not written with). */
+int trace_datw_event(trace_datw *w, int cpu, int64_t ts, int pid, trace_ev_type type, const int64_t *num,
+		     const char *const *str);
+/* Write the file: 0 or an errno value. */
+int trace_datw_finish(trace_datw *w);
+void trace_datw_destroy(trace_datw *w);
 
 /* ---- the measurer: a trace's events as the metrics the model writes ---- */
 

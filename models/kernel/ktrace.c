@@ -49,6 +49,7 @@
 #include "cpulist.h"
 #include "kernel/kernel_int.h"
 #include "rcu/tree.h"
+#include "trace.h"
 
 /* How far behind the run the writer stays: well past a lazy run's end and
  * a softirq run's committed passes. */
@@ -97,6 +98,8 @@ struct ktrace {
 	bool dead;              /* a write failed: nothing more is kept or written */
 	bool window_flushed;    /* the writer has passed the window's end: flushed once */
 	bool json;
+	trace_datw *dat;        /* trace.dat (the trace library's writer), or NULL */
+	int dat_err;            /* its first error (an errno value), or 0 */
 	sim_time from, to;
 	bool *cpus;             /* per CPU: traced */
 	int ncpus;
@@ -550,6 +553,89 @@ static void write_ftrace(ktrace *tr, const trec *r)
 	tr->lines++;
 }
 
+/* @r as a trace.dat event (trace/datw.c): the same events and fields as
+ * write_ftrace()'s text. */
+static void write_dat(ktrace *tr, const trec *r)
+{
+	int cpu = r->cpu;
+	if (r->type == TE_SWITCH && (r->ts < tr->from || r->ts >= tr->to)) {
+		tr->curr[cpu] = r->b;
+		return;
+	}
+	if (r->type == TE_COUNTER || r->type == TE_FAULT)
+		return;
+	const ttask *cur = &tr->task[cpu >= 0 ? tr->curr[cpu] : 0];
+	int64_t num[7] = { 0 };
+	const char *str[3] = { NULL };
+	trace_ev_type type = TEV_OTHER;
+	switch (r->type) {
+	case TE_SWITCH: {
+		const ttask *p = &tr->task[r->a], *n = &tr->task[r->b];
+		type = TEV_SCHED_SWITCH;
+		str[0] = p->comm;
+		str[1] = n->comm;
+		num[0] = p->pid;
+		num[1] = p->prio;
+		num[2] = r->state == 'S' ? 1 : 0; /* TASK_INTERRUPTIBLE, or running */
+		num[3] = n->pid;
+		num[4] = n->prio;
+		tr->curr[cpu] = r->b;
+		break;
+	}
+	case TE_WAKEUP: {
+		const ttask *w = &tr->task[r->a];
+		type = TEV_SCHED_WAKEUP;
+		str[0] = w->comm;
+		num[0] = w->pid;
+		num[1] = w->prio;
+		num[2] = r->b;
+		break;
+	}
+	case TE_RAISE:
+	case TE_ENTRY:
+	case TE_EXIT:
+		type = r->type == TE_RAISE ? TEV_SOFTIRQ_RAISE : r->type == TE_ENTRY ? TEV_SOFTIRQ_ENTRY
+										      : TEV_SOFTIRQ_EXIT;
+		num[0] = 9;
+		break;
+	case TE_UTIL:
+		type = TEV_RCU_UTILIZATION;
+		str[0] = r->s;
+		break;
+	case TE_IRQ_ENTRY:
+	case TE_IRQ_EXIT: {
+		bool in = r->type == TE_IRQ_ENTRY;
+		/* as irq_name() */
+		type = r->x == 236   ? (in ? TEV_LOCAL_TIMER_ENTRY : TEV_LOCAL_TIMER_EXIT)
+		       : r->x == 253 ? (in ? TEV_RESCHEDULE_ENTRY : TEV_RESCHEDULE_EXIT)
+				     : (in ? TEV_CALL_FUNCTION_SINGLE_ENTRY : TEV_CALL_FUNCTION_SINGLE_EXIT);
+		num[0] = r->x;
+		break;
+	}
+	case TE_GP:
+		type = TEV_RCU_GRACE_PERIOD;
+		str[0] = tr->rcuname;
+		str[1] = r->s;
+		num[0] = r->x;
+		break;
+	case TE_BATCH_START:
+		type = TEV_RCU_BATCH_START;
+		str[0] = tr->rcuname;
+		num[0] = r->x;
+		num[1] = r->y;
+		break;
+	case TE_BATCH_END:
+		type = TEV_RCU_BATCH_END;
+		str[0] = tr->rcuname;
+		num[0] = r->x;
+		break;
+	}
+	int rc = trace_datw_event(tr->dat, cpu, r->ts, cur->pid, type, num, str);
+	if (rc && !tr->dat_err)
+		tr->dat_err = rc; /* write_failed() says it */
+	tr->lines++;
+}
+
 /* Has a write to the trace failed (its errno is the one this write left)?
  * Then say so in the caller's rcusim_trace_fail, at once, with @at, and
  * write nothing more: the heap is emptied and later events dropped. */
@@ -557,9 +643,9 @@ static bool write_failed(ktrace *tr, sim_time at)
 {
 	if (tr->dead)
 		return true;
-	if (!ferror(tr->out))
+	if (!ferror(tr->out) && !tr->dat_err)
 		return false;
-	int e = errno ? errno : EIO;
+	int e = tr->dat_err ? tr->dat_err : errno ? errno : EIO;
 	tr->dead = true;
 	tr->n = 0;
 	if (tr->fail && !tr->fail->err)
@@ -578,6 +664,8 @@ static void write_rec(ktrace *tr, const trec *r)
 	errno = 0;
 	if (tr->json)
 		write_json(tr, r);
+	else if (tr->dat)
+		write_dat(tr, r);
 	else
 		write_ftrace(tr, r);
 	/* Past the window's end nothing more is written but switches' state:
@@ -739,9 +827,24 @@ int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errl
 	}
 	if (tasks_init(k, tr))
 		goto nomem;
+	if (o->format == RCUSIM_TRACE_DAT) {
+		int rc = trace_datw_create(&tr->dat, tr->out, tr->ncpus);
+		if (rc == ENOMEM)
+			goto nomem;
+		if (rc) {
+			snprintf(err, errlen, "--trace %s: no temporary file for its CPUs' pages: %s", tr->path,
+				 strerror(rc));
+			return SIM_EIO;
+		}
+		for (int i = 0; i < tr->ntask; i++)
+			if (tr->task[i].pid > 0 && trace_datw_comm(tr->dat, tr->task[i].pid, tr->task[i].comm))
+				goto nomem;
+	}
 	for (int i = 0; i < tr->ncpus; i++)
 		tr->curr[i] = ktrace_task_id(k, &k->cpu[i], k->cpu[i].rq.curr);
-	if (tr->json) {
+	if (tr->dat) {
+		/* trace.dat is written whole at the end (trace/datw.c). */
+	} else if (tr->json) {
 		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", tr->out);
 		json_event(tr, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"CPUs\"}}");
 		json_event(tr, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"RCU\"}}");
@@ -792,6 +895,8 @@ void ktrace_close(kmodel *k, sim_time now)
 		fputs("\n]}\n", tr->out);
 	}
 	errno = 0;
+	if (tr->dat && !tr->dat_err)
+		tr->dat_err = trace_datw_finish(tr->dat);
 	fflush(tr->out);
 	if (!write_failed(tr, now) && tr->late)
 		fprintf(stderr, "rcusim: --trace %s: %" PRIu64 " events written out of time order\n",
@@ -803,6 +908,7 @@ void ktrace_destroy(kmodel *k)
 	ktrace *tr = k->tr;
 	if (!tr)
 		return;
+	trace_datw_destroy(tr->dat);
 	free(tr->cpus);
 	free(tr->curr);
 	free(tr->slice_start);
