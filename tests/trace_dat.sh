@@ -58,4 +58,25 @@ expect_exit 0 "$RCUSIM" import w.dat --db w.db
 n=$(grep -vc '^#' w.txt)
 [ "$(q w.db "SELECT value FROM param WHERE name = 'trace.lines'")" = "$n" ] && ok || bad "trace.lines of the window: $n in the text"
 [ "$(q w.db "SELECT value FROM param WHERE name = 'trace.cpus'")" = 2 ] && ok || bad "trace.cpus (CPU 1 only: 2)"
+
+case=json
+# The JSON timeline's grace periods, cut by --trace-window: every one a
+# begin and an end under its id, begin first (one begun before the window
+# begins at its start, one open at its end ends there, each marked cut);
+# and each CPU's queued callbacks a counter of its own at event granularity
+# (more points than the machine-wide one at the 5 samples).
+expect_exit 0 "$RCUSIM" run "$scen" --duration 700ms --db r.db --quiet --trace w.json --trace-window 105ms..603ms
+jq -r '.traceEvents[] | select(.cat == "rcu" and (.ph == "b" or .ph == "e")) | "\(.id) \(.ph) \(.ts)"' w.json |
+	awk '$2 == "b" { if ($1 in b) bad = "two begins of " $1; b[$1] = $3; next }
+	     { if (!($1 in b)) bad = "an orphan end of " $1; else if ($3 < b[$1]) bad = "end before begin of " $1; else delete b[$1]; e++ }
+	     END { for (i in b) bad = "an unterminated begin of " i; if (!e) bad = "no grace period"; print bad ? bad : "ok" }' >gp
+[ "$(cat gp)" = ok ] && ok || bad "grace periods: $(cat gp)"
+[ "$(jq '[.traceEvents[] | select(.args.cut == "before the window" and .ts == 105000)] | length' w.json)" = 1 ] &&
+	ok || bad "the grace period begun before the window"
+[ "$(jq '[.traceEvents[] | select(.args.cut == "after the window" and .ts == 603000)] | length' w.json)" = 1 ] &&
+	ok || bad "the grace period open at the window's end"
+for cpu in 0 1; do
+	n=$(jq "[.traceEvents[] | select(.ph == \"C\" and .name == \"callbacks queued CPU $cpu\")] | length" w.json)
+	[ "$n" -gt 100 ] && ok || bad "CPU $cpu's queued-callback counter: $n points"
+done
 finish

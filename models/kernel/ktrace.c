@@ -2,15 +2,19 @@
 /*
  * ktrace.c - a run's timeline (rcusim run --trace): the kernel model's
  * events under the kernel's own tracepoint names and fields, written as
- * text in the format of the tracefs trace file (and of trace-cmd report),
+ * text in the format of the tracefs trace file,
  * or as Chrome trace-event JSON for Perfetto, chrome://tracing and
  * speedscope: per CPU a track (pid 0, tid = CPU) of task slices and
  * wakeups, one (tid 100000 + CPU) of its ticks, IPIs, softirq passes and
  * rcu_do_batch()es, and one (tid 200000 + CPU) of injected faults, every
  * slice a begin and an end event; and an RCU track
- * (pid 1) of grace periods (async begin/end by gp_seq) and the queued
- * callbacks (a counter at each sample); an injected fault is a slice on
+ * (pid 1) of grace periods (async begin/end by gp_seq; one cut by the
+ * window begins at its start or ends at its end, marked "cut") and the
+ * queued callbacks (the machine's at each sample, and each CPU's wherever
+ * an event of the CPU finds it changed); an injected fault is a slice on
  * each CPU it hits (JSON only: the kernel has no tracepoint for it).
+ * Or trace.dat (trace-cmd.dat(5)) with the kernel's event formats, written
+ * by the trace library (trace/datw.c): the text's events.
  *
  * Events (include/trace/events/ of 6.12):
  * - sched_switch, sched_wakeup (sched.h): each context switch, and the
@@ -118,6 +122,9 @@ struct ktrace {
 	uint64_t late;          /* records older than one written */
 	uint64_t lines;
 	int *curr;              /* per CPU: the task running, as written */
+	int64_t *qlast;         /* JSON: per CPU, its queued callbacks as last counted, or -1 */
+	bool gp_open;           /* JSON: a grace period's begin is written, its end not yet */
+	int64_t gp_seq;         /* ... its gp_seq */
 	sim_time *slice_start;  /* JSON: per CPU, when curr began */
 	struct pend_end *pend;  /* JSON: per CPU, PEND_MAX ends of its interrupt track's open slices */
 	int *npend;
@@ -306,6 +313,17 @@ static void push(kmodel *k, trec *r)
 	}
 	tr->h[i] = *r;
 	sim_time now = sim_now(k->eng);
+	/* JSON: the CPU's queued callbacks, a counter of its own, wherever an
+	 * event of it shows them changed (at the model's time of the event's
+	 * making: the queue as it is now). */
+	if (tr->json && r->cpu >= 0 && r->type != TE_COUNTER) {
+		int64_t q = k->rcu.ops->qlen(k->rcu.rsp, r->cpu);
+		if (q != tr->qlast[r->cpu]) {
+			tr->qlast[r->cpu] = q;
+			trec c = { .ts = now, .cpu = r->cpu, .type = TE_COUNTER, .x = q };
+			push(k, &c);
+		}
+	}
 	if (now - KTRACE_LAG > tr->written)
 		drain(tr, now - KTRACE_LAG);
 }
@@ -399,6 +417,16 @@ static void json_slice_end(ktrace *tr, int cpu, sim_time t)
 	json_task_slice(tr, cpu, tk->comm, s, t, tk->pid);
 }
 
+/* A grace period's begin or end (@ph "b", "e") on the RCU track, @cut
+ * saying where the window cut it (or NULL). */
+static void json_gp(ktrace *tr, const char *ph, int64_t seq, sim_time t, const char *cut)
+{
+	json_event(tr,
+		   "{\"name\":\"grace period\",\"cat\":\"rcu\",\"ph\":\"%s\",\"id\":%" PRId64
+		   ",\"ts\":%.3f,\"pid\":1,\"tid\":0,\"args\":{\"gp_seq\":%" PRId64 "%s%s%s}}",
+		   ph, seq, us(t), seq, cut ? ",\"cut\":\"" : "", cut ? cut : "", cut ? "\"" : "");
+}
+
 static void write_json(ktrace *tr, const trec *r)
 {
 	int cpu = r->cpu;
@@ -433,12 +461,18 @@ static void write_json(ktrace *tr, const trec *r)
 	case TE_GP:
 		/* Start and end carry the same gp_seq (the kernel traces "end"
 		 * before rcu_seq_end()): the pair's id. */
-		if (!strcmp(r->s, "start") || !strcmp(r->s, "end"))
-			json_event(tr,
-				   "{\"name\":\"grace period\",\"cat\":\"rcu\",\"ph\":\"%s\",\"id\":%" PRId64
-				   ",\"ts\":%.3f,\"pid\":1,\"tid\":0,\"args\":{\"gp_seq\":%" PRId64 "}}",
-				   strcmp(r->s, "start") ? "e" : "b", r->x, us(r->ts), r->x);
-		else
+		if (!strcmp(r->s, "start")) {
+			json_gp(tr, "b", r->x, r->ts, NULL);
+			tr->gp_open = true;
+			tr->gp_seq = r->x;
+		} else if (!strcmp(r->s, "end")) {
+			/* Begun before the window: its begin at the window's
+			 * start, so that no end is an orphan. */
+			if (!tr->gp_open || tr->gp_seq != r->x)
+				json_gp(tr, "b", r->x, tr->from, "before the window");
+			json_gp(tr, "e", r->x, r->ts, NULL);
+			tr->gp_open = false;
+		} else
 			json_event(tr,
 				   "{\"name\":\"%s\",\"cat\":\"rcu\",\"ph\":\"i\",\"s\":\"p\",\"ts\":%.3f,"
 				   "\"pid\":1,\"tid\":0,\"args\":{\"gp_seq\":%" PRId64 "}}",
@@ -459,10 +493,16 @@ static void write_json(ktrace *tr, const trec *r)
 			   "\"pid\":0,\"tid\":%d}", r->s, us(r->t1), FAULT_TID(cpu));
 		break;
 	case TE_COUNTER:
-		json_event(tr,
-			   "{\"name\":\"callbacks queued\",\"ph\":\"C\",\"ts\":%.3f,\"pid\":1,"
-			   "\"args\":{\"queued\":%" PRId64 "}}",
-			   us(r->ts), r->x);
+		if (cpu >= 0)
+			json_event(tr,
+				   "{\"name\":\"callbacks queued CPU %d\",\"ph\":\"C\",\"ts\":%.3f,\"pid\":1,"
+				   "\"args\":{\"queued\":%" PRId64 "}}",
+				   cpu, us(r->ts), r->x);
+		else
+			json_event(tr,
+				   "{\"name\":\"callbacks queued\",\"ph\":\"C\",\"ts\":%.3f,\"pid\":1,"
+				   "\"args\":{\"queued\":%" PRId64 "}}",
+				   us(r->ts), r->x);
 		break;
 	}
 }
@@ -816,8 +856,11 @@ int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errl
 	    !(tr->curr = calloc((size_t)tr->ncpus, sizeof(int))) ||
 	    !(tr->slice_start = calloc((size_t)tr->ncpus, sizeof(sim_time))) ||
 	    !(tr->pend = calloc((size_t)tr->ncpus * PEND_MAX, sizeof(*tr->pend))) ||
-	    !(tr->npend = calloc((size_t)tr->ncpus, sizeof(int))))
+	    !(tr->npend = calloc((size_t)tr->ncpus, sizeof(int))) ||
+	    !(tr->qlast = malloc((size_t)tr->ncpus * sizeof(*tr->qlast))))
 		goto nomem;
+	for (int i = 0; i < tr->ncpus; i++)
+		tr->qlast[i] = -1;
 	if (o->cpus) {
 		char why[512];
 		(void)sim_cpulist_parse("--trace-cpus", o->cpus, tr->ncpus, tr->cpus, why, sizeof(why));
@@ -887,6 +930,11 @@ void ktrace_close(kmodel *k, sim_time now)
 		return;
 	if (tr->json) {
 		sim_time end = now < tr->to ? now : tr->to;
+		/* A grace period still open at the window's end (or the run's)
+		 * ends there: no begin is left unterminated. */
+		if (tr->gp_open)
+			json_gp(tr, "e", tr->gp_seq, end, tr->to <= now ? "after the window" : "after the run");
+		tr->gp_open = false;
 		for (int i = 0; i < tr->ncpus; i++)
 			if (tr->cpus[i]) {
 				json_slice_end(tr, i, end);
@@ -909,6 +957,7 @@ void ktrace_destroy(kmodel *k)
 	if (!tr)
 		return;
 	trace_datw_destroy(tr->dat);
+	free(tr->qlast);
 	free(tr->cpus);
 	free(tr->curr);
 	free(tr->slice_start);
