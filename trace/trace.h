@@ -126,6 +126,25 @@ int trace_datw_event(trace_datw *w, int cpu, int64_t ts, int pid, trace_ev_type 
 int trace_datw_finish(trace_datw *w);
 void trace_datw_destroy(trace_datw *w);
 
+/* ---- a recording of this box's tracefs (trace/record.c, libtracefs) ---- */
+
+typedef struct trace_rec trace_rec;
+/* Start recording in a private instance of the tracefs at @tracefs_dir
+ * (NULL: where libtracefs finds it), on the CPUs of @cpus (a CPU list, or
+ * NULL for all), @buffer_kb per CPU (0: the kernel's): every event enabled,
+ * the buffer cleared, then tracing on. 0, or an errno value with the
+ * message in @err (no tracefs, not allowed, a required event refused);
+ * then nothing is left: the instance is removed. */
+int trace_rec_start(trace_rec **out, const char *tracefs_dir, const char *cpus, size_t buffer_kb, char *err,
+		    size_t errlen);
+/* The optional events not recorded, one a line ("" if none). */
+const char *trace_rec_notes(const trace_rec *r);
+/* Tracing off, the instance's trace (tracefs text) into @out: 0 or an
+ * errno value (@err). */
+int trace_rec_stop(trace_rec *r, FILE *out, char *err, size_t errlen);
+/* Tracing and every event off, the instance removed. NULL is a no-op. */
+void trace_rec_destroy(trace_rec *r);
+
 /* ---- the measurer: a trace's events as the metrics the model writes ---- */
 
 typedef struct trace_measure trace_measure;
