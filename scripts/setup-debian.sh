@@ -4,7 +4,8 @@
 #   run   (the default; scripts/main.sh) what building, running and plotting
 #         need: compiler, CMake, GSL, SQLite, gnuplot, help2man for the man
 #         page the build makes, libtracecmd, libtraceevent and libtracefs
-#         (the trace library: import of trace.dat). No server and no daemon.
+#         (the trace library: import of trace.dat, rcusim record). No server
+#         and no daemon.
 #   test  (scripts/test.sh) those, and what the test suite uses: trace-cmd
 #         (its report reads the trace.dat a run writes), Check, clang
 #         and its sanitizer runtime (the fuzz build), bc and time, valgrind

@@ -185,7 +185,7 @@ static void fields(trace_ev *ev)
 			kv_comm(r, "comm=", " pid=", ev->next.comm);
 			ev->next.pid = kv_int(r, " pid=", &v) ? (int)v : -1;
 			ev->next.prio = kv_int(r, "prio=", &v) ? (int)v : 0;
-			ev->target_cpu = kv_int(r, "target_cpu=", &v) ? (int)v : -1;
+			ev->target_cpu = !kv_int(r, "target_cpu=", &v) ? -1 : v < 0 || v > 999999 ? 1000000 : (int)v;
 			break;
 		}
 		/* "comm:pid [prio] CPU:nnn" (older: " success=1" before CPU) */
@@ -193,7 +193,7 @@ static void fields(trace_ev *ev)
 		const char *end = r + strlen(r), *after;
 		if (!plugin_task(r, c ? c : end, &ev->next, &after))
 			break;
-		ev->target_cpu = c && kv_int(c, "CPU:", &v) ? (int)v : -1;
+		ev->target_cpu = !c || !kv_int(c, "CPU:", &v) ? -1 : v < 0 || v > 999999 ? 1000000 : (int)v;
 		break;
 	}
 	case TEV_KMEM_CACHE_FREE:

@@ -65,7 +65,7 @@ typedef struct trace_ev {
 	int vec;                    /* softirq_*: the vector */
 	trace_task prev, next;      /* sched_switch; sched_wakeup: next is the woken task */
 	char prev_state[8];         /* sched_switch */
-	int target_cpu;             /* sched_wakeup, or -1 */
+	int target_cpu;             /* sched_wakeup, or -1 (none); 1000000 past 6 digits */
 	bool from_rcu_do_batch;     /* kmem_cache_free, kfree: call_site=rcu_do_batch+... */
 	const char *why;            /* when parse fails: NULL (not an event line), or why a
 				       line of the form is refused */
