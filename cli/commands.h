@@ -22,5 +22,6 @@ int cmd_tracestats(int argc, char **argv); /* tracestats.c */
 int cmd_export(int argc, char **argv);  /* export.c */
 int cmd_show(int argc, char **argv);    /* show.c */
 int cmd_probe(int argc, char **argv);   /* probe.c */
+int cmd_record(int argc, char **argv);  /* record.c */
 
 #endif

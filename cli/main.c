@@ -42,6 +42,7 @@ static const command commands[] = {
 	{ "runs", "", cmd_runs, "list the runs of a database with their status (lost ones too)" },
 	{ "show", "RUN", cmd_show, "a run's resolved scenario, each value with where it came from" },
 	{ "probe", "", cmd_probe, "a scenario for this box: CPUs, kernel build, boot and RCU parameters" },
+	{ "record", "OUT", cmd_record, "record this box's kernel trace (tracefs) under a pinned load" },
 };
 
 /* The usage of rcusim itself, with the command table, on @out. */

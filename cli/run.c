@@ -411,11 +411,15 @@ static int trace_opts(const cli_run_req *req, const sim_params *p, rcusim_trace_
 	const char *f = req->trace_format;
 	size_t n = strlen(req->trace);
 	if (!f)
-		f = n > 5 && !strcmp(req->trace + n - 5, ".json") ? "json" : "ftrace";
+		f = n > 5 && !strcmp(req->trace + n - 5, ".json") ? "json"
+		    : n > 4 && !strcmp(req->trace + n - 4, ".dat") ? "dat"
+								     : "ftrace";
 	if (!strcmp(f, "json")) {
 		o->format = RCUSIM_TRACE_JSON;
+	} else if (!strcmp(f, "dat")) {
+		o->format = RCUSIM_TRACE_DAT;
 	} else if (strcmp(f, "ftrace")) {
-		snprintf(err, errlen, "--trace-format %s: ftrace or json", f);
+		snprintf(err, errlen, "--trace-format %s: ftrace, json or dat", f);
 		return SIM_EINPUT;
 	}
 	if (req->trace_window) {
@@ -479,6 +483,8 @@ int cli_do_run(const cli_run_req *req, int64_t *run_id_out)
 	 * only the model can see leaves no row. */
 	if ((rc = rcusim_prepare(p, m, cli_stop_flag(), show_progress, &pr, &sim, err, sizeof(err))))
 		goto input_error;
+	if (err[0])
+		fprintf(stderr, "rcusim run: %s\n", err);
 	/* The --trace options checked before the file is touched. */
 	if (req->trace && ((rc = trace_opts(req, p, &topts, err, sizeof(err))) ||
 			   (rc = rcusim_trace(sim, &topts, err, sizeof(err)))))
@@ -588,7 +594,7 @@ static const char run_usage[] =
 	"usage: rcusim run SCENARIO.ini [--db FILE] [--set KEY=VALUE]... [--seed N]\n"
 	"                  [--cmdline TEXT | --cmdline-file FILE]\n"
 	"                  [--duration TIME] [--label TEXT] [--quiet]\n"
-	"                  [--trace FILE [--trace-format ftrace|json] [--trace-window A..B]\n"
+	"                  [--trace FILE [--trace-format ftrace|json|dat] [--trace-window A..B]\n"
 	"                   [--trace-cpus LIST]]\n"
 	"\n"
 	"Simulate SCENARIO.ini and append one run to the database (default rcusim.db):\n"
@@ -609,9 +615,11 @@ static const char run_usage[] =
 	"  --trace FILE       write the run's timeline to FILE: the kernel's trace events\n"
 	"                     (sched_switch, sched_wakeup, softirq_*, local_timer_*, IPIs,\n"
 	"                     rcu_utilization, rcu_grace_period, rcu_batch_*) as the\n"
-	"                     tracefs trace file prints them, or Chrome trace-event JSON\n"
-	"                     (Perfetto, chrome://tracing)\n"
-	"  --trace-format F   ftrace or json (default: json if FILE ends in .json)\n"
+	"                     tracefs trace file prints them, Chrome trace-event JSON\n"
+	"                     (Perfetto, chrome://tracing, speedscope), or trace.dat with\n"
+	"                     the kernel's event formats (trace-cmd report, KernelShark)\n"
+	"  --trace-format F   ftrace, json or dat (default: json if FILE ends in .json,\n"
+	"                     dat if it ends in .dat)\n"
 	"  --trace-window A..B  only events from A to B of simulated time (e.g. 1s..1.1s)\n"
 	"  --trace-cpus LIST  only these CPUs (e.g. 0-3,8)\n"
 	"\n"

@@ -32,7 +32,7 @@ typedef struct model_env {
 
 /* A run's timeline (rcusim run --trace): its format, where it goes, and
  * which part. */
-typedef enum rcusim_trace_format { RCUSIM_TRACE_FTRACE, RCUSIM_TRACE_JSON } rcusim_trace_format;
+typedef enum rcusim_trace_format { RCUSIM_TRACE_FTRACE, RCUSIM_TRACE_JSON, RCUSIM_TRACE_DAT } rcusim_trace_format;
 /* A timeline that could not be written: a write failed (a full disk, a
  * reader of the pipe gone). The trace stops there and the run goes on: its
  * results are not the trace's. */
@@ -43,7 +43,7 @@ typedef struct rcusim_trace_fail {
 typedef struct rcusim_trace_opts {
 	FILE *out;                  /* opened and closed by the caller; NULL: only check the rest */
 	const char *path;           /* its name, for messages */
-	rcusim_trace_format format; /* tracefs text, or Chrome trace-event JSON */
+	rcusim_trace_format format; /* tracefs text, Chrome trace-event JSON, or trace.dat */
 	sim_time from, to;          /* ns: the window written, [from, to) */
 	const char *cpus;           /* the CPUs written (a CPU list), or NULL for all */
 	rcusim_trace_fail *fail;    /* set when a write fails, as it fails (may be NULL) */
@@ -139,7 +139,9 @@ int rcusim_simulate(const sim_params *p, sim_metrics *m, const volatile sig_atom
 /* rcusim_simulate() in three steps, so that a caller can refuse the input
  * before it records anything: rcusim_prepare() validates @p, builds the
  * model and arms its first events (every input error, SIM_EINPUT with its
- * message, is found here; SIM_ENOMEM too), *@out to run; rcusim_run() runs
+ * message, is found here; SIM_ENOMEM too), *@out to run, @err holding the
+ * model's warnings, one a line, or "" (a replay that carries no call_rcu()
+ * load); rcusim_run() runs
  * it to scenario.duration or a stop (returns as rcusim_simulate() does);
  * rcusim_release() frees it (NULL is a no-op). */
 typedef struct rcusim_sim rcusim_sim;

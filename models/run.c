@@ -188,6 +188,8 @@ int rcusim_prepare(const sim_params *p, sim_metrics *m, const volatile sig_atomi
 	const char *kind = sim_params_text(p, P_WORKLOAD_KIND);
 	int rc = rcusim_validate(p, err, errlen);
 	*out = NULL;
+	if (!rc && errlen)
+		err[0] = 0; /* on success: the model's warnings, if any */
 	if (rc)
 		return rc;
 	rcusim_sim *s = calloc(1, sizeof(*s));

@@ -3,8 +3,11 @@
 # needs, and nothing more.
 #   run   (the default; scripts/main.sh) what building, running and plotting
 #         need: compiler, CMake, GSL, SQLite, gnuplot, help2man for the man
-#         page the build makes. No server and no daemon.
-#   test  (scripts/test.sh) those, and what the test suite uses: Check, clang
+#         page the build makes, libtracecmd, libtraceevent and libtracefs
+#         (the trace library: import of trace.dat, rcusim record). No server
+#         and no daemon.
+#   test  (scripts/test.sh) those, and what the test suite uses: trace-cmd
+#         (its report reads the trace.dat a run writes), Check, clang
 #         and its sanitizer runtime (the fuzz build), bc and time, valgrind
 #         (instruction counts), man-db (the install test reads the man page),
 #         GNU parallel, jq (the trace test checks the exported JSON timeline),
@@ -19,8 +22,8 @@
 # Idempotent: what is installed already is skipped. Run as root (or via sudo).
 set -eu
 
-RUN_PKGS="build-essential cmake pkg-config libgsl-dev libsqlite3-dev sqlite3 gnuplot-nox help2man"
-TEST_PKGS="check clang libclang-rt-dev bc time valgrind man-db parallel jq openssh-server slurm-wlm munge"
+RUN_PKGS="build-essential cmake pkg-config libgsl-dev libsqlite3-dev sqlite3 gnuplot-nox help2man libtracecmd-dev libtraceevent-dev libtracefs-dev"
+TEST_PKGS="trace-cmd check clang libclang-rt-dev bc time valgrind man-db parallel jq openssh-server slurm-wlm munge"
 # The services that TEST_PKGS' packages register (name, package).
 SERVICES="ssh:openssh-server munge:munge slurmctld:slurm-wlm slurmd:slurm-wlm"
 

@@ -38,9 +38,15 @@ expect_err '--hz fast: want ticks a second'
 # Softirq runs with an RCU pass outside ksoftirqd, as awk delimits them.
 got=$(q i.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 1 AND name = 'softirq.runs_irq_exit'")
 [ -n "$got" ] && [ "$got" = "$(c ri)" ] && ok || bad "softirq.runs_irq_exit: imported $got, by hand $(c ri)"
-# No rcu: events in it (CONFIG_RCU_TRACE off): no grace-period or callback metric.
-[ "$(q i.db "SELECT count(*) FROM scalar WHERE run_id = 1 AND (name LIKE 'gp.duration%' OR name LIKE 'cb.%')")" = 0 ] &&
+# No rcu: events in it (CONFIG_RCU_TRACE off): no grace-period or callback
+# latency metric; callbacks invoked are its frees from rcu_do_batch, said.
+[ "$(q i.db "SELECT count(*) FROM scalar WHERE run_id = 1 AND (name LIKE 'gp.duration%' OR name LIKE 'cb.latency%')")" = 0 ] &&
 	ok || bad "metrics of events the trace does not have"
+frees=$(gzip -dc "$trace" | grep -c 'kmem_cache_free: call_site=rcu_do_batch+')
+[ "$(q i.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 1 AND name = 'cb.invoked'")" = "$frees" ] &&
+	ok || bad "cb.invoked from the $frees kmem_cache_free from rcu_do_batch"
+expect_exit 0 "$RCUSIM" import "$trace" --db i2.db
+expect_err "cb.invoked counts the $frees kmem_cache_free/kfree called from rcu_do_batch"
 # The RCU softirq's share of each CPU, every 100 ms: 4 whole intervals of 497 ms.
 [ "$(q i.db "SELECT count(*) FROM point JOIN series USING (series_id) WHERE run_id = 1 AND name = 'softirq.busy_frac' AND cpu = -1")" = 4 ] &&
 	ok || bad "softirq.busy_frac points"

@@ -40,7 +40,7 @@ done
 # Every program the tests call, by the package that owns it here.
 test_closure=$(closure "$test_pkgs")
 for prog in man gnuplot sqlite3 bc /usr/bin/time valgrind parallel jq /usr/sbin/sshd ssh ssh-keygen \
-	munged slurmctld slurmd sbatch squeue sinfo scontrol clang help2man cmake; do
+	munged slurmctld slurmd sbatch squeue sinfo scontrol clang help2man cmake trace-cmd; do
 	path=$(command -v "$prog") || { bad "$prog: not found (scripts/setup-debian.sh test should install it)"; continue; }
 	real=$(readlink -f "$path")
 	owner=$(dpkg -S "$real" 2>/dev/null | grep -v '^diversion' | head -1 | sed 's/:.*//')

@@ -117,7 +117,7 @@ expect_err 'trace-window 1..2'
 expect_exit 2 "$RCUSIM" run "$churn" --db bad.db --trace x.txt --trace-cpus 7
 expect_err 'trace-cpus'
 expect_exit 2 "$RCUSIM" run "$churn" --db bad.db --trace x.txt --trace-format xml
-expect_err 'ftrace or json'
+expect_err 'ftrace, json or dat'
 expect_exit 2 "$RCUSIM" run "$churn" --db bad.db --trace-window 1s..2s
 expect_err 'need --trace FILE'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/queue.ini" --db bad.db --trace x.txt

@@ -2,15 +2,19 @@
 /*
  * ktrace.c - a run's timeline (rcusim run --trace): the kernel model's
  * events under the kernel's own tracepoint names and fields, written as
- * text in the format of the tracefs trace file (and of trace-cmd report),
+ * text in the format of the tracefs trace file,
  * or as Chrome trace-event JSON for Perfetto, chrome://tracing and
  * speedscope: per CPU a track (pid 0, tid = CPU) of task slices and
  * wakeups, one (tid 100000 + CPU) of its ticks, IPIs, softirq passes and
  * rcu_do_batch()es, and one (tid 200000 + CPU) of injected faults, every
  * slice a begin and an end event; and an RCU track
- * (pid 1) of grace periods (async begin/end by gp_seq) and the queued
- * callbacks (a counter at each sample); an injected fault is a slice on
+ * (pid 1) of grace periods (async begin/end by gp_seq; one cut by the
+ * window begins at its start or ends at its end, marked "cut") and the
+ * queued callbacks (the machine's at each sample, and each CPU's wherever
+ * an event of the CPU finds it changed); an injected fault is a slice on
  * each CPU it hits (JSON only: the kernel has no tracepoint for it).
+ * Or trace.dat (trace-cmd.dat(5)) with the kernel's event formats, written
+ * by the trace library (trace/datw.c): the text's events.
  *
  * Events (include/trace/events/ of 6.12):
  * - sched_switch, sched_wakeup (sched.h): each context switch, and the
@@ -49,6 +53,7 @@
 #include "cpulist.h"
 #include "kernel/kernel_int.h"
 #include "rcu/tree.h"
+#include "trace.h"
 
 /* How far behind the run the writer stays: well past a lazy run's end and
  * a softirq run's committed passes. */
@@ -97,6 +102,8 @@ struct ktrace {
 	bool dead;              /* a write failed: nothing more is kept or written */
 	bool window_flushed;    /* the writer has passed the window's end: flushed once */
 	bool json;
+	trace_datw *dat;        /* trace.dat (the trace library's writer), or NULL */
+	int dat_err;            /* its first error (an errno value), or 0 */
 	sim_time from, to;
 	bool *cpus;             /* per CPU: traced */
 	int ncpus;
@@ -115,6 +122,9 @@ struct ktrace {
 	uint64_t late;          /* records older than one written */
 	uint64_t lines;
 	int *curr;              /* per CPU: the task running, as written */
+	int64_t *qlast;         /* JSON: per CPU, its queued callbacks as last counted, or -1 */
+	bool gp_open;           /* JSON: a grace period's begin is written, its end not yet */
+	int64_t gp_seq;         /* ... its gp_seq */
 	sim_time *slice_start;  /* JSON: per CPU, when curr began */
 	struct pend_end *pend;  /* JSON: per CPU, PEND_MAX ends of its interrupt track's open slices */
 	int *npend;
@@ -308,6 +318,17 @@ static void push(kmodel *k, trec *r)
 	}
 	tr->h[i] = *r;
 	sim_time now = sim_now(k->eng);
+	/* JSON: the CPU's queued callbacks, a counter of its own, wherever an
+	 * event of it shows them changed (at the model's time of the event's
+	 * making: the queue as it is now). */
+	if (tr->json && r->cpu >= 0 && r->type != TE_COUNTER) {
+		int64_t q = k->rcu.ops->qlen(k->rcu.rsp, r->cpu);
+		if (q != tr->qlast[r->cpu]) {
+			tr->qlast[r->cpu] = q;
+			trec c = { .ts = now, .cpu = r->cpu, .type = TE_COUNTER, .x = q };
+			push(k, &c);
+		}
+	}
 	if (now - KTRACE_LAG > tr->written)
 		drain(tr, now - KTRACE_LAG);
 }
@@ -401,6 +422,16 @@ static void json_slice_end(ktrace *tr, int cpu, sim_time t)
 	json_task_slice(tr, cpu, tk->comm, s, t, tk->pid);
 }
 
+/* A grace period's begin or end (@ph "b", "e") on the RCU track, @cut
+ * saying where the window cut it (or NULL). */
+static void json_gp(ktrace *tr, const char *ph, int64_t seq, sim_time t, const char *cut)
+{
+	json_event(tr,
+		   "{\"name\":\"grace period\",\"cat\":\"rcu\",\"ph\":\"%s\",\"id\":%" PRId64
+		   ",\"ts\":%.3f,\"pid\":1,\"tid\":0,\"args\":{\"gp_seq\":%" PRId64 "%s%s%s}}",
+		   ph, seq, us(t), seq, cut ? ",\"cut\":\"" : "", cut ? cut : "", cut ? "\"" : "");
+}
+
 static void write_json(ktrace *tr, const trec *r)
 {
 	int cpu = r->cpu;
@@ -435,12 +466,18 @@ static void write_json(ktrace *tr, const trec *r)
 	case TE_GP:
 		/* Start and end carry the same gp_seq (the kernel traces "end"
 		 * before rcu_seq_end()): the pair's id. */
-		if (!strcmp(r->s, "start") || !strcmp(r->s, "end"))
-			json_event(tr,
-				   "{\"name\":\"grace period\",\"cat\":\"rcu\",\"ph\":\"%s\",\"id\":%" PRId64
-				   ",\"ts\":%.3f,\"pid\":1,\"tid\":0,\"args\":{\"gp_seq\":%" PRId64 "}}",
-				   strcmp(r->s, "start") ? "e" : "b", r->x, us(r->ts), r->x);
-		else
+		if (!strcmp(r->s, "start")) {
+			json_gp(tr, "b", r->x, r->ts, NULL);
+			tr->gp_open = true;
+			tr->gp_seq = r->x;
+		} else if (!strcmp(r->s, "end")) {
+			/* Begun before the window: its begin at the window's
+			 * start, so that no end is an orphan. */
+			if (!tr->gp_open || tr->gp_seq != r->x)
+				json_gp(tr, "b", r->x, tr->from, "before the window");
+			json_gp(tr, "e", r->x, r->ts, NULL);
+			tr->gp_open = false;
+		} else
 			json_event(tr,
 				   "{\"name\":\"%s\",\"cat\":\"rcu\",\"ph\":\"i\",\"s\":\"p\",\"ts\":%.3f,"
 				   "\"pid\":1,\"tid\":0,\"args\":{\"gp_seq\":%" PRId64 "}}",
@@ -461,10 +498,16 @@ static void write_json(ktrace *tr, const trec *r)
 			   "\"pid\":0,\"tid\":%d}", r->s, us(r->t1), FAULT_TID(cpu));
 		break;
 	case TE_COUNTER:
-		json_event(tr,
-			   "{\"name\":\"callbacks queued\",\"ph\":\"C\",\"ts\":%.3f,\"pid\":1,"
-			   "\"args\":{\"queued\":%" PRId64 "}}",
-			   us(r->ts), r->x);
+		if (cpu >= 0)
+			json_event(tr,
+				   "{\"name\":\"callbacks queued CPU %d\",\"ph\":\"C\",\"ts\":%.3f,\"pid\":1,"
+				   "\"args\":{\"queued\":%" PRId64 "}}",
+				   cpu, us(r->ts), r->x);
+		else
+			json_event(tr,
+				   "{\"name\":\"callbacks queued\",\"ph\":\"C\",\"ts\":%.3f,\"pid\":1,"
+				   "\"args\":{\"queued\":%" PRId64 "}}",
+				   us(r->ts), r->x);
 		break;
 	}
 }
@@ -555,6 +598,89 @@ static void write_ftrace(ktrace *tr, const trec *r)
 	tr->lines++;
 }
 
+/* @r as a trace.dat event (trace/datw.c): the same events and fields as
+ * write_ftrace()'s text. */
+static void write_dat(ktrace *tr, const trec *r)
+{
+	int cpu = r->cpu;
+	if (r->type == TE_SWITCH && (r->ts < tr->from || r->ts >= tr->to)) {
+		tr->curr[cpu] = r->b;
+		return;
+	}
+	if (r->type == TE_COUNTER || r->type == TE_FAULT)
+		return;
+	const ttask *cur = &tr->task[cpu >= 0 ? tr->curr[cpu] : 0];
+	int64_t num[7] = { 0 };
+	const char *str[3] = { NULL };
+	trace_ev_type type = TEV_OTHER;
+	switch (r->type) {
+	case TE_SWITCH: {
+		const ttask *p = &tr->task[r->a], *n = &tr->task[r->b];
+		type = TEV_SCHED_SWITCH;
+		str[0] = p->comm;
+		str[1] = n->comm;
+		num[0] = p->pid;
+		num[1] = p->prio;
+		num[2] = r->state == 'S' ? 1 : 0; /* TASK_INTERRUPTIBLE, or running */
+		num[3] = n->pid;
+		num[4] = n->prio;
+		tr->curr[cpu] = r->b;
+		break;
+	}
+	case TE_WAKEUP: {
+		const ttask *w = &tr->task[r->a];
+		type = TEV_SCHED_WAKEUP;
+		str[0] = w->comm;
+		num[0] = w->pid;
+		num[1] = w->prio;
+		num[2] = r->b;
+		break;
+	}
+	case TE_RAISE:
+	case TE_ENTRY:
+	case TE_EXIT:
+		type = r->type == TE_RAISE ? TEV_SOFTIRQ_RAISE : r->type == TE_ENTRY ? TEV_SOFTIRQ_ENTRY
+										      : TEV_SOFTIRQ_EXIT;
+		num[0] = 9;
+		break;
+	case TE_UTIL:
+		type = TEV_RCU_UTILIZATION;
+		str[0] = r->s;
+		break;
+	case TE_IRQ_ENTRY:
+	case TE_IRQ_EXIT: {
+		bool in = r->type == TE_IRQ_ENTRY;
+		/* as irq_name() */
+		type = r->x == 236   ? (in ? TEV_LOCAL_TIMER_ENTRY : TEV_LOCAL_TIMER_EXIT)
+		       : r->x == 253 ? (in ? TEV_RESCHEDULE_ENTRY : TEV_RESCHEDULE_EXIT)
+				     : (in ? TEV_CALL_FUNCTION_SINGLE_ENTRY : TEV_CALL_FUNCTION_SINGLE_EXIT);
+		num[0] = r->x;
+		break;
+	}
+	case TE_GP:
+		type = TEV_RCU_GRACE_PERIOD;
+		str[0] = tr->rcuname;
+		str[1] = r->s;
+		num[0] = r->x;
+		break;
+	case TE_BATCH_START:
+		type = TEV_RCU_BATCH_START;
+		str[0] = tr->rcuname;
+		num[0] = r->x;
+		num[1] = r->y;
+		break;
+	case TE_BATCH_END:
+		type = TEV_RCU_BATCH_END;
+		str[0] = tr->rcuname;
+		num[0] = r->x;
+		break;
+	}
+	int rc = trace_datw_event(tr->dat, cpu, r->ts, cur->pid, type, num, str);
+	if (rc && !tr->dat_err)
+		tr->dat_err = rc; /* write_failed() says it */
+	tr->lines++;
+}
+
 /* Has a write to the trace failed (its errno is the one this write left)?
  * Then say so in the caller's rcusim_trace_fail, at once, with @at, and
  * write nothing more: the heap is emptied and later events dropped. */
@@ -562,9 +688,9 @@ static bool write_failed(ktrace *tr, sim_time at)
 {
 	if (tr->dead)
 		return true;
-	if (!ferror(tr->out))
+	if (!ferror(tr->out) && !tr->dat_err)
 		return false;
-	int e = errno ? errno : EIO;
+	int e = tr->dat_err ? tr->dat_err : errno ? errno : EIO;
 	tr->dead = true;
 	tr->n = 0;
 	if (tr->fail && !tr->fail->err)
@@ -583,6 +709,8 @@ static void write_rec(ktrace *tr, const trec *r)
 	errno = 0;
 	if (tr->json)
 		write_json(tr, r);
+	else if (tr->dat)
+		write_dat(tr, r);
 	else
 		write_ftrace(tr, r);
 	/* Past the window's end nothing more is written but switches' state:
@@ -733,8 +861,11 @@ int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errl
 	    !(tr->curr = calloc((size_t)tr->ncpus, sizeof(int))) ||
 	    !(tr->slice_start = calloc((size_t)tr->ncpus, sizeof(sim_time))) ||
 	    !(tr->pend = calloc((size_t)tr->ncpus * PEND_MAX, sizeof(*tr->pend))) ||
-	    !(tr->npend = calloc((size_t)tr->ncpus, sizeof(int))))
+	    !(tr->npend = calloc((size_t)tr->ncpus, sizeof(int))) ||
+	    !(tr->qlast = malloc((size_t)tr->ncpus * sizeof(*tr->qlast))))
 		goto nomem;
+	for (int i = 0; i < tr->ncpus; i++)
+		tr->qlast[i] = -1;
 	if (o->cpus) {
 		char why[512];
 		(void)sim_cpulist_parse("--trace-cpus", o->cpus, tr->ncpus, tr->cpus, why, sizeof(why));
@@ -744,9 +875,24 @@ int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errl
 	}
 	if (tasks_init(k, tr))
 		goto nomem;
+	if (o->format == RCUSIM_TRACE_DAT) {
+		int rc = trace_datw_create(&tr->dat, tr->out, tr->ncpus);
+		if (rc == ENOMEM)
+			goto nomem;
+		if (rc) {
+			snprintf(err, errlen, "--trace %s: no temporary file for its CPUs' pages: %s", tr->path,
+				 strerror(rc));
+			return SIM_EIO;
+		}
+		for (int i = 0; i < tr->ntask; i++)
+			if (tr->task[i].pid > 0 && trace_datw_comm(tr->dat, tr->task[i].pid, tr->task[i].comm))
+				goto nomem;
+	}
 	for (int i = 0; i < tr->ncpus; i++)
 		tr->curr[i] = ktrace_task_id(k, &k->cpu[i], k->cpu[i].rq.curr);
-	if (tr->json) {
+	if (tr->dat) {
+		/* trace.dat is written whole at the end (trace/datw.c). */
+	} else if (tr->json) {
 		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", tr->out);
 		json_event(tr, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"CPUs\"}}");
 		json_event(tr, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"RCU\"}}");
@@ -789,6 +935,11 @@ void ktrace_close(kmodel *k, sim_time now)
 		return;
 	if (tr->json) {
 		sim_time end = now < tr->to ? now : tr->to;
+		/* A grace period still open at the window's end (or the run's)
+		 * ends there: no begin is left unterminated. */
+		if (tr->gp_open)
+			json_gp(tr, "e", tr->gp_seq, end, tr->to <= now ? "after the window" : "after the run");
+		tr->gp_open = false;
 		for (int i = 0; i < tr->ncpus; i++)
 			if (tr->cpus[i]) {
 				json_slice_end(tr, i, end);
@@ -797,6 +948,8 @@ void ktrace_close(kmodel *k, sim_time now)
 		fputs("\n]}\n", tr->out);
 	}
 	errno = 0;
+	if (tr->dat && !tr->dat_err)
+		tr->dat_err = trace_datw_finish(tr->dat);
 	fflush(tr->out);
 	if (!write_failed(tr, now) && tr->late)
 		fprintf(stderr, "rcusim: --trace %s: %" PRIu64 " events written out of time order\n",
@@ -808,6 +961,8 @@ void ktrace_destroy(kmodel *k)
 	ktrace *tr = k->tr;
 	if (!tr)
 		return;
+	trace_datw_destroy(tr->dat);
+	free(tr->qlast);
 	free(tr->cpus);
 	free(tr->curr);
 	free(tr->slice_start);

@@ -224,6 +224,7 @@ typedef struct builder {
 	double ktime, runtime;  /* ns: in system calls, running (exact to 2^53 ns, 104 days) */
 	int64_t nsys;
 	double strace_cpu;
+	uint64_t ncalls;        /* rcu_callback events replayed as call_rcu() */
 } builder;
 
 /* Scaled times are at most 2^62 ns: the recording's span, scaled, is
@@ -362,6 +363,7 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 			c->in_at = ts;
 			if (flush_run(b, t) || push(t, OP_CALL, 0))
 				return -1;
+			b->ncalls++;
 		}
 	} else if (sim_ftrace_is(ev, "sys_enter") || sim_ftrace_is(ev, "sys_exit")) {
 		rtask *t = c->cur > 0 ? task_of(tw, c->cur, NULL, 0, false, &nomem) : NULL;
@@ -711,6 +713,17 @@ static int trace_create(kworkload *w, const sim_params *p, char *err, size_t err
 	}
 	if (!(tw->st = calloc((size_t)w->njobs, sizeof(*tw->st))))
 		return SIM_ENOMEM;
+	/* A recording without rcu_callback (CONFIG_RCU_TRACE off) carries no
+	 * call_rcu() load: the run goes on, and rcusim_prepare()'s caller
+	 * says so (its message buffer on success). */
+	if (!tw->strace && !b.ncalls) {
+		sim_params_where(p, P_WORKLOAD_TRACE_FILE, where, sizeof(where));
+		snprintf(err, errlen,
+			 "warning: %s: %s has no rcu_callback events (CONFIG_RCU_TRACE off, or not "
+			 "recorded): the replay carries no call_rcu() of its own, only its tasks' "
+			 "scheduling",
+			 where, path);
+	}
 	return 0;
 }
 

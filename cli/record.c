@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * record.c - `rcusim record OUT [--seconds N] [--load pipe|socket|file|none]
+ * [--cpus LIST]`: this box's kernel trace, in the tracefs text `rcusim
+ * import` reads, recorded through the trace library (trace/record.c:
+ * libtracefs, a private instance, every event enabled before tracing
+ * starts, nothing of the box's own settings touched, the instance removed),
+ * under a built-in load pinned to each CPU of the list: pipe() and close()
+ * (one callback each: the pipe's inode), socketpair(AF_UNIX) and close (two
+ * sockets), open(O_CREAT) and close of a file of its own; 20 of them, then
+ * 1 ms asleep, over and over.
+ */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "cpulist.h"
+#include "trace.h"
+
+static const char record_usage[] =
+	"usage: rcusim record OUT [--seconds N] [--load pipe|socket|file|none] [--cpus LIST]\n"
+	"\n"
+	"Record this box's kernel trace into OUT, as the tracefs trace file's text that\n"
+	"`rcusim import` reads: softirq_entry/exit, sched_switch, sched_wakeup and\n"
+	"rcu_utilization, and where the kernel has them the CONFIG_RCU_TRACE events and\n"
+	"kmem_cache_free/kfree filtered to rcu_do_batch's. Through libtracefs, in a\n"
+	"private instance (rcusim-record-PID) with every event enabled before tracing\n"
+	"starts; the box's own tracing settings are not touched, and the instance is\n"
+	"removed at the end, or at INT, TERM or HUP. Needs root and tracefs: without\n"
+	"them, or when the kernel refuses a required event, it says so and exits 3,\n"
+	"leaving nothing enabled. RCUSIM_TRACEFS names another tracefs mount.\n"
+	"\n"
+	"  --seconds N    how long to record (default 10, at most 3600)\n"
+	"  --load L       a load pinned to each CPU of the list while it records:\n"
+	"                 pipe (pipe() and close(): 1 callback each), socket\n"
+	"                 (socketpair(AF_UNIX) and close: 2), file (open(O_CREAT) and\n"
+	"                 close), or none (default pipe); 20 calls, then 1 ms asleep\n"
+	"  --cpus LIST    the CPUs recorded and loaded (default all online)\n";
+
+/* The load's loop on @cpu until a signal: 0 or the errno of a call. */
+static int load_loop(const char *kind, int cpu)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return errno;
+	char path[64];
+	snprintf(path, sizeof(path), "/tmp/rcusim-record-%ld-%d", (long)getppid(), cpu);
+	struct timespec ms = { 0, 1000000 };
+	for (;;) {
+		for (int i = 0; i < 20; i++) {
+			int fd[2];
+			if (!strcmp(kind, "pipe")) {
+				if (pipe(fd))
+					return errno;
+				close(fd[0]);
+				close(fd[1]);
+			} else if (!strcmp(kind, "socket")) {
+				if (socketpair(AF_UNIX, SOCK_STREAM, 0, fd))
+					return errno;
+				close(fd[0]);
+				close(fd[1]);
+			} else {
+				int f = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+				if (f < 0)
+					return errno;
+				close(f);
+			}
+		}
+		nanosleep(&ms, NULL);
+	}
+}
+
+int cmd_record(int argc, char **argv)
+{
+	const char *out_path = NULL, *secs_s = NULL, *load = NULL, *cpus = NULL;
+	const cli_str strs[] = { { "--seconds", &secs_s }, { "--load", &load }, { "--cpus", &cpus },
+				 { NULL, NULL } };
+	for (int i = 1; i < argc; i++) {
+		int rc;
+		if (cli_help(argv[i], record_usage))
+			return 0;
+		if ((rc = cli_strs(argc, argv, &i, strs))) {
+			if (rc < 0)
+				return EXIT_USAGE;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "rcusim record: unknown option %s\n%s", argv[i], record_usage);
+			return EXIT_USAGE;
+		} else if (out_path) {
+			fprintf(stderr, "rcusim record: one output at a time (got %s and %s)\n", out_path, argv[i]);
+			return EXIT_USAGE;
+		} else {
+			out_path = argv[i];
+		}
+	}
+	if (!out_path) {
+		fprintf(stderr, "rcusim record: no output file given\n%s", record_usage);
+		return EXIT_USAGE;
+	}
+	long secs = 10;
+	if (secs_s) {
+		char *e;
+		secs = strtol(secs_s, &e, 10);
+		if (e == secs_s || *e || secs < 1 || secs > 3600) {
+			fprintf(stderr, "rcusim record: --seconds %s: want whole seconds, 1 to 3600\n", secs_s);
+			return EXIT_USAGE;
+		}
+	}
+	if (!load)
+		load = "pipe";
+	if (strcmp(load, "pipe") && strcmp(load, "socket") && strcmp(load, "file") && strcmp(load, "none")) {
+		fprintf(stderr, "rcusim record: --load %s: pipe, socket, file or none\n", load);
+		return EXIT_USAGE;
+	}
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpus < 1 || ncpus > 1000000)
+		ncpus = 1;
+	bool *mask = calloc((size_t)ncpus, sizeof(bool));
+	if (!mask) {
+		fprintf(stderr, "rcusim record: out of memory\n");
+		return EXIT_IO;
+	}
+	char why[512];
+	if (cpus) {
+		if (sim_cpulist_parse("--cpus", cpus, (int)ncpus, mask, why, sizeof(why))) {
+			fprintf(stderr, "rcusim record: %s\n", why);
+			free(mask);
+			return EXIT_USAGE;
+		}
+	} else {
+		for (long i = 0; i < ncpus; i++)
+			mask[i] = true;
+	}
+	char err[1024];
+	FILE *out = fopen(out_path, "w");
+	if (!out) {
+		fprintf(stderr, "rcusim record: %s: %s\n", out_path, strerror(errno));
+		free(mask);
+		return EXIT_IO;
+	}
+	cli_stop_catch();
+	trace_rec *r = NULL;
+	pid_t *kids = calloc((size_t)ncpus, sizeof(pid_t));
+	int status = EXIT_IO;
+	int rc = kids ? trace_rec_start(&r, getenv("RCUSIM_TRACEFS"), cpus, 8192, err, sizeof(err)) : ENOMEM;
+	if (rc) {
+		fprintf(stderr, "rcusim record: %s\n", kids ? err : "out of memory");
+		goto out;
+	}
+	for (const char *n = trace_rec_notes(r), *e; *n; n = e + 1) {
+		if (!(e = strchr(n, '\n')))
+			break;
+		fprintf(stderr, "rcusim record: %.*s\n", (int)(e - n), n);
+	}
+	if (strcmp(load, "none"))
+		for (long i = 0; i < ncpus; i++) {
+			if (!mask[i])
+				continue;
+			pid_t p = fork();
+			if (p == 0) {
+				signal(SIGTERM, SIG_DFL);
+				signal(SIGINT, SIG_DFL);
+				_exit(load_loop(load, (int)i) ? 3 : 0);
+			}
+			if (p < 0) {
+				fprintf(stderr, "rcusim record: fork: %s\n", strerror(errno));
+				goto out;
+			}
+			kids[i] = p;
+		}
+	struct timespec left = { secs, 0 };
+	while (!*cli_stop_flag() && nanosleep(&left, &left) && errno == EINTR)
+		;
+	for (long i = 0; i < ncpus; i++)
+		if (kids[i] > 0)
+			kill(kids[i], SIGTERM);
+	rc = trace_rec_stop(r, out, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "rcusim record: %s: %s\n", out_path, err);
+		goto out;
+	}
+	status = *cli_stop_flag() ? 128 + *cli_stop_flag() : 0;
+	if (!status)
+		printf("recorded %ld s of CPUs %s under the %s load into %s\n", secs, cpus ? cpus : "all", load,
+		       out_path);
+out:
+	for (long i = 0; kids && i < ncpus; i++)
+		if (kids[i] > 0) {
+			kill(kids[i], SIGTERM);
+			int ws;
+			waitpid(kids[i], &ws, 0);
+			if (!strcmp(load, "file")) {
+				char path[64];
+				snprintf(path, sizeof(path), "/tmp/rcusim-record-%ld-%ld", (long)getpid(), i);
+				unlink(path);
+			}
+			if (!status && WIFEXITED(ws) && WEXITSTATUS(ws)) {
+				fprintf(stderr, "rcusim record: the %s load on CPU %ld failed\n", load, i);
+				status = EXIT_IO;
+			}
+		}
+	trace_rec_destroy(r);
+	cli_stop_release();
+	if (fclose(out) && !status) {
+		fprintf(stderr, "rcusim record: %s: %s\n", out_path, strerror(errno));
+		status = EXIT_IO;
+	}
+	if (status && status < 128 && rc)
+		unlink(out_path);
+	free(kids);
+	free(mask);
+	return status;
+}

@@ -1,0 +1,68 @@
+#!/bin/sh
+# record.sh RCUSIM SRCDIR - rcusim record: this box's tracefs through
+# libtracefs, in a private instance, nothing left enabled.
+# - no tracefs where RCUSIM_TRACEFS points: said, exit 3, no output left;
+# - a tracefs that refuses what recording needs (a directory that is no
+#   tracefs: the instance's buffer size and events cannot be set): said,
+#   exit 3, and its instance removed again;
+# - not root (setpriv to nobody): said, exit 3, no instance;
+# - as root with tracefs (skipped, saying so, elsewhere): 1 s of the pipe
+#   load on CPU 0 recorded, imported with RCU passes and (when the kernel
+#   takes the kmem filter) callbacks invoked; the box's own events
+#   (set_event, tracing_on) as they were, no instance left.
+. "$(dirname "$0")/lib.sh"
+
+case=notracefs
+RCUSIM_TRACEFS=$T/none expect_exit 3 "$RCUSIM" record out.txt --seconds 1 --load none
+expect_err 'no tracefs'
+[ ! -e out.txt ] && ok || bad "a failed recording left its output"
+
+case=refused
+mkdir -p fake/instances
+RCUSIM_TRACEFS=$T/fake expect_exit 3 "$RCUSIM" record out.txt --seconds 1 --load none
+expect_err 'rcusim record: tracefs: '
+[ -z "$(ls fake/instances)" ] && ok || bad "an instance was left: $(ls fake/instances)"
+
+case=usage
+expect_exit 2 "$RCUSIM" record out.txt --load fork
+expect_err '--load fork: pipe, socket, file or none'
+expect_exit 2 "$RCUSIM" record out.txt --seconds 0
+expect_err '--seconds 0: want whole seconds'
+
+TR=/sys/kernel/tracing
+if [ "$(id -u)" != 0 ] || [ ! -w $TR/instances ]; then
+	echo "SKIP: not root with a writable tracefs at $TR: the real recording and the non-root refusal not run"
+	finish
+	exit $?
+fi
+
+case=nonroot
+if command -v setpriv >/dev/null 2>&1; then
+	chmod 777 "$T"
+	expect_exit 3 setpriv --reuid=65534 --regid=65534 --clear-groups "$RCUSIM" record "$T/nr.txt" --seconds 1 --load none
+	expect_err 'needs root'
+	[ -z "$(ls $TR/instances | grep rcusim-record)" ] && ok || bad "a non-root recording left an instance"
+else
+	echo "SKIP: no setpriv: the non-root refusal not run"
+fi
+
+case=real
+before=$(cat $TR/set_event $TR/tracing_on | md5sum)
+expect_exit 0 "$RCUSIM" record rec.txt --seconds 1 --load pipe --cpus 0
+expect_out 'recorded 1 s of CPUs 0 under the pipe load into rec.txt'
+[ "$(cat $TR/set_event $TR/tracing_on | md5sum)" = "$before" ] && ok || bad "the box's own set_event or tracing_on changed"
+[ -z "$(ls $TR/instances | grep rcusim-record)" ] && ok || bad "the instance was left: $(ls $TR/instances)"
+expect_exit 0 "$RCUSIM" import rec.txt --db rec.db
+n=$(q rec.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE name = 'softirq.passes_irq_exit'")
+m=$(q rec.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE name = 'softirq.passes_ksoftirqd'")
+[ -n "$n" ] && [ $((n + m)) -gt 0 ] && ok || bad "no RCU softirq pass recorded"
+[ "$(q rec.db "SELECT value FROM param WHERE name = 'trace.cpus'")" -ge 1 ] && ok || bad "trace.cpus"
+if grep -q 'kmem_cache_free: call_site=rcu_do_batch' rec.txt; then
+	[ "$(q rec.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE name = 'cb.invoked'")" -gt 0 ] && ok ||
+		bad "callbacks invoked from the kmem frees"
+else
+	echo "SKIP: the kernel took no kmem_cache_free filter on rcu_do_batch: cb.invoked not checked"
+fi
+# Only CPU 0 traced.
+[ "$(grep -v '^#' rec.txt | grep -vc '\[000\]')" = 0 ] && ok || bad "events of other CPUs than 0"
+finish
