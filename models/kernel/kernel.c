@@ -126,6 +126,7 @@ static int scheduler_create(kmodel *k, const sim_params *p)
 		s->cfg.base_slice = sim_params_is_auto(p, P_SCHED_BASE_SLICE)
 					    ? 750000 * (1 + lg)
 					    : sim_params_int(p, P_SCHED_BASE_SLICE);
+		s->cfg.delay_dequeue = sim_params_int(p, P_SCHED_DELAY_DEQUEUE) != 0;
 		return 0; /* no priority arrays */
 	}
 	s->rq_store = calloc((size_t)k->mach.ncpus, sizeof(*s->rq_store));

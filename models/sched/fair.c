@@ -16,8 +16,15 @@
  * in (PLACE_DEADLINE_INITIAL), wakeup preemption when the woken task is
  * the pick (check_preempt_wakeup_fair). SCHED_FIFO tasks (sched_task.fifo)
  * run before every fair task, first come first served.
- * Left out: DELAY_DEQUEUE (6.12 keeps a sleeping task with negative lag
- * queued until it is eligible; here its lag is kept as it is), custom
+ * DELAY_DEQUEUE with DELAY_ZERO (sched.delay_dequeue; sched/features.h
+ * 6.12:49-50): a task that goes to sleep while not eligible stays queued
+ * (dequeue_entity(), fair.c 6.12:5495-5501), competing until a pick finds
+ * it, which dequeues it with its lag clipped to 0 (pick_next_entity()
+ * :5626-5631, finish_delayed_dequeue_entity() :5468-5473), or until it is
+ * woken, re-placed with lag 0 if its lag has become positive
+ * (requeue_delayed_entity() :6919-6947); while queued it counts in the
+ * tick's nr_running > 1 (update_deadline()).
+ * Left out: custom
  * slices and PREEMPT_SHORT, buddies, group scheduling, load balancing, the
  * inverse-weight arithmetic of __calc_delta (exact division here); every
  * task's slice is sched.base_slice (no custom slices).
@@ -34,6 +41,7 @@
 /* The knobs the EEVDF scheduler reads, with sched.kind = eevdf. */
 static const sim_knob eevdf_knob[] = {
 	{ P_SCHED_BASE_SLICE, SIM_ALWAYS },
+	{ P_SCHED_DELAY_DEQUEUE, SIM_ALWAYS },
 };
 const sim_knobs sched_eevdf_knobs = { { P_SCHED_KIND, "eevdf", NULL }, eevdf_knob,
 				      sizeof(eevdf_knob) / sizeof(eevdf_knob[0]) };
@@ -205,7 +213,7 @@ static void avg_sub(sched_rq *rq, const sched_task *p)
 
 static inline bool curr_fair(const sched_rq *rq)
 {
-	return rq->curr && rq->curr->on_rq && !rq->curr->fifo;
+	return rq->curr && (rq->curr->on_rq || rq->curr->delayed) && !rq->curr->fifo;
 }
 
 /* The sums with curr. */
@@ -262,7 +270,7 @@ static bool update_curr(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 	bool renew = p->vruntime >= p->deadline;
 	if (renew)
 		p->deadline = p->vruntime + vdelta(cfg->base_slice, p);
-	return renew && rq->nr_running > 1;
+	return renew && rq->nr_running + rq->ev_delayed > 1;
 }
 
 /* entity_lag(): V - v, clamped to calc_delta_fair(max(2 slices, a tick)). */
@@ -368,6 +376,19 @@ static sched_task *pick_eevdf(sched_rq *rq, int32_t *at)
 	return best;
 }
 
+/* dequeue_entity(DEQUEUE_DELAYED) of delayed @p, queued at index @i (or
+ * -1): its lag taken against V with it still queued, then clipped to 0
+ * if positive (finish_delayed_dequeue_entity(), DELAY_ZERO). */
+static void finish_delayed(const sched_cfg *cfg, sched_rq *rq, sched_task *p, int32_t i)
+{
+	p->vlag = entity_lag(cfg, sched_eevdf_avg_vruntime(rq), p);
+	if (p->vlag > 0)
+		p->vlag = 0;
+	dequeue_queued(rq, p, i);
+	p->delayed = false;
+	rq->ev_delayed--;
+}
+
 static void fair_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
 	update_curr(cfg, rq, now);
@@ -383,11 +404,30 @@ static bool fair_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_tim
 {
 	assert(!p->on_rq);
 	update_curr(cfg, rq, now);
-	if (!p->fifo)
-		place(cfg, rq, p, false);
+	if (p->delayed) {
+		/* ttwu_runnable() -> requeue_delayed_entity(): where it is, or
+		 * placed anew with lag 0 once its lag is positive. */
+		int64_t V = sched_eevdf_avg_vruntime(rq);
+		if (entity_lag(cfg, V, p) > 0) {
+			if (p == rq->curr) {
+				p->vruntime = V;
+				p->deadline = V + vdelta(cfg->base_slice, p);
+			} else {
+				dequeue_queued(rq, p, -1);
+				p->vlag = 0;
+				place(cfg, rq, p, false);
+				enqueue(rq, p);
+			}
+		}
+		p->delayed = false;
+		rq->ev_delayed--;
+	} else {
+		if (!p->fifo)
+			place(cfg, rq, p, false);
+		enqueue(rq, p);
+	}
 	p->on_rq = true;
 	p->wait_since = now;
-	enqueue(rq, p);
 	rq->nr_running++;
 	sched_task *c = rq->curr;
 	if (!c)
@@ -404,8 +444,12 @@ static void fair_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_ti
 {
 	assert(p == rq->curr && p->on_rq);
 	update_curr(cfg, rq, now);
-	if (!p->fifo)
+	if (!p->fifo && cfg->delay_dequeue && !sched_eevdf_eligible(rq, p)) {
+		p->delayed = true; /* still queued: fair_schedule() puts it back */
+		rq->ev_delayed++;
+	} else if (!p->fifo) {
 		p->vlag = entity_lag(cfg, sched_eevdf_avg_vruntime(rq), p);
+	}
 	p->on_rq = false;
 	rq->nr_running--;
 	p->sleep_since = now;
@@ -428,14 +472,23 @@ static sched_task *fair_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time no
 	int32_t at = -1;
 	if (prev)
 		update_curr(cfg, rq, now);
+	if (prev && prev->delayed) {
+		/* Asleep but queued (DELAY_DEQUEUE): among the others for the
+		 * pick, which the kernel makes with it still curr. */
+		rq->curr = NULL;
+		prev->wait_since = -1;
+		enqueue(rq, prev);
+	}
 	/* pick_task_fair() with curr still in place, then put_prev_entity()
-	 * and set_next_entity(). */
+	 * and set_next_entity(); a delayed task picked is dequeued and the
+	 * pick made again (pick_next_entity()). */
 	if (prev && prev->fifo && prev->on_rq)
 		next = prev;
 	else if (rq->ev_fifo)
 		next = rq->ev_fifo;
 	else
-		next = pick_eevdf(rq, &at);
+		while ((next = pick_eevdf(rq, &at)) && next->delayed)
+			finish_delayed(cfg, rq, next, at);
 	rq->curr = NULL;
 	if (next && next != prev) {
 		/* Taken out before prev goes in (the kernel puts prev back
@@ -468,6 +521,8 @@ static bool fair_set_fifo(const sched_cfg *cfg, sched_rq *rq, sched_task *p, boo
 	if (p->fifo == fifo)
 		return false;
 	update_curr(cfg, rq, now);
+	if (p->delayed && p != rq->curr)
+		finish_delayed(cfg, rq, p, -1);
 	bool queued = p->on_rq && p != rq->curr;
 	if (queued)
 		dequeue_queued(rq, p, -1);

@@ -55,6 +55,7 @@ struct sched_task {
 	uint32_t ev_seq;         /* EEVDF: enqueue order, breaks deadline ties */
 	bool on_rq;              /* EEVDF: runnable (queued, or curr) */
 	bool fifo;               /* EEVDF: SCHED_FIFO, before every fair task */
+	bool delayed;            /* EEVDF: asleep but still queued (DELAY_DEQUEUE: sched_delayed) */
 	sim_time last_ran;       /* ns: when it last started running */
 	sim_time sleep_since;    /* ns: when it went to sleep */
 	sim_time wait_since;     /* ns: runnable but not running since (or -1) */
@@ -80,6 +81,7 @@ int sched_validate(const sim_params *p, char *err, size_t errlen);
 typedef struct sched_cfg {
 	const sched_class *class; /* the scheduler (sched.kind) */
 	int64_t base_slice;      /* EEVDF: ns, sysctl_sched_base_slice */
+	bool delay_dequeue;      /* EEVDF: DELAY_DEQUEUE with DELAY_ZERO (sched.delay_dequeue) */
 	int hz;                  /* ticks per second */
 	int def_timeslice;       /* jiffies at nice 0 (DEF_TIMESLICE) */
 	int min_timeslice;       /* jiffies (MIN_TIMESLICE) */
@@ -107,6 +109,7 @@ typedef struct sched_rq {
 	__int128 ev_avg;         /* sum(vruntime x weight), queued */
 	int64_t ev_load;         /* sum(weight), queued */
 	uint32_t ev_seq;         /* enqueues so far */
+	int32_t ev_delayed;      /* delayed tasks queued (counted by the tick's nr_running > 1) */
 } sched_rq;
 
 /* EEVDF: a queued task's place in deadline order, with the two keys the
