@@ -141,6 +141,7 @@ static void softirq_create(kmodel *k, const sim_params *p)
 		.in_irq_exit = sim_params_int(p, P_SOFTIRQ_IN_IRQ_EXIT) != 0,
 		.stop_on_resched = sim_params_int(p, P_SOFTIRQ_STOP_ON_NEED_RESCHED) != 0,
 		.defer = sim_params_int(p, P_SOFTIRQ_DEFER_TO_KSOFTIRQD) != 0,
+		.effect_at_pass = sim_params_int(p, P_SOFTIRQ_EFFECT_AT_PASS) != 0,
 		.pass_cost = sim_params_int(p, P_SOFTIRQ_PASS_COST),
 	};
 	/* msecs_to_jiffies() rounds up: 2 ms is 1 jiffy at HZ 100-300, 2 at

@@ -245,6 +245,7 @@ typedef struct ksoftirq {
 	bool in_irq_exit;       /* irq_exit() runs softirqs (no: only ksoftirqd does) */
 	bool stop_on_resched;   /* no restart with need_resched set (3.8+) */
 	bool defer;             /* leave them to a runnable ksoftirqd (4.9-6.4) */
+	bool effect_at_pass;    /* rcu_core()'s wake-ups before the restart test (softirq.effect_at_pass) */
 	int64_t budget_j;       /* jiffies a run may restart in (msecs_to_jiffies(time_limit)),
 				 * 0 = no limit */
 	bool cut_at_tick;       /* a run's passes are committed up to the CPU's next tick
