@@ -127,6 +127,10 @@ static int scheduler_create(kmodel *k, const sim_params *p)
 					    ? 750000 * (1 + lg)
 					    : sim_params_int(p, P_SCHED_BASE_SLICE);
 		s->cfg.delay_dequeue = sim_params_int(p, P_SCHED_DELAY_DEQUEUE) != 0;
+		if (sim_params_int(p, P_SCHED_AUTOGROUP)) {
+			s->tg.shares = 1024; /* an autogroup at nice 0 (autogroup.c) */
+			s->cfg.tg = &s->tg;
+		}
 		return 0; /* no priority arrays */
 	}
 	s->rq_store = calloc((size_t)k->mach.ncpus, sizeof(*s->rq_store));
@@ -252,6 +256,8 @@ static int cpus_create(kmodel *k, const model_env *env)
 		sched_task_init(&k->sched.cfg, &c->ksoftirqd, ksd_nice);
 		if (sched_attach(&k->sched.cfg, &c->rq))
 			return SIM_ENOMEM;
+		if (k->sched.cfg.tg && sched_eevdf_group_init(&k->sched.cfg, &c->rq))
+			return SIM_ENOMEM;
 		if (sim_rng_create(&c->rng_work, env->rng, env->seed, WORKLOAD_RNG_STREAM, (uint64_t)i) ||
 		    sim_rng_create(&c->rng_mode, env->rng, env->seed, "kernel.tick_mode", (uint64_t)i) ||
 		    sim_rng_create(&c->rng_irq, env->rng, env->seed, "irq.device", (uint64_t)i))
@@ -284,6 +290,8 @@ static int jobs_create(kmodel *k, const sim_params *p)
 		job *jb = &w->jobs[j];
 		sched_task_init(&k->sched.cfg, &jb->task, job_nice);
 		jb->task.owner = jb;
+		if (k->sched.cfg.tg && sched_eevdf_join_group(&c->rq, &jb->task))
+			return SIM_ENOMEM;
 		jb->cpu = c;
 		sim_timer_init(k->eng, &jb->wake, kcpu_job_wake_fire, jb);
 		jb->next_call_work = w->call_rate > 0

@@ -237,6 +237,7 @@ typedef struct kscheduler {
 	preempt_model preempt;  /* sched.preempt: who an interrupt's return preempts */
 	sched_arrays *rq_store; /* per CPU: its runqueue's priority arrays */
 	sim_time ctxsw_cost;    /* ns: one context switch, at full speed */
+	sched_tg tg;            /* sched.autogroup: the jobs' group */
 } kscheduler;
 
 /* 3. Softirqs. */
