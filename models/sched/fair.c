@@ -23,9 +23,10 @@
  * :5626-5631, finish_delayed_dequeue_entity() :5468-5473), or until it is
  * woken, re-placed with lag 0 if its lag has become positive
  * (requeue_delayed_entity() :6919-6947); while queued it counts in the
- * tick's nr_running > 1 (update_deadline()).
+ * tick's nr_running > 1 (update_deadline()). Group scheduling of the
+ * jobs as one autogroup (sched.autogroup): see "group scheduling" below.
  * Left out: custom
- * slices and PREEMPT_SHORT, buddies, group scheduling, load balancing, the
+ * slices and PREEMPT_SHORT, buddies, cgroups, load balancing, the
  * inverse-weight arithmetic of __calc_delta (exact division here); every
  * task's slice is sched.base_slice (no custom slices).
  */
