@@ -357,6 +357,109 @@ START_TEST(eevdf_wakeup_placement_and_preemption)
 }
 END_TEST
 
+START_TEST(eevdf_delay_dequeue_delay_zero)
+{
+	/* sched.delay_dequeue (DELAY_DEQUEUE + DELAY_ZERO, fair.c 6.12:
+	 * 5468-5501, 5626-5631, 6919-6947). a and b at V = 0; a runs 2 ms and
+	 * sleeps with lag -1 ms: it stays queued (delayed), so V stays 1 ms.
+	 * b runs to 5 ms (vruntime 3 ms); the tick renews b's deadline and
+	 * asks to reschedule because a still counts (without the feature b is
+	 * alone: no reschedule). The pick finds a eligible (V = 2.5 ms): it is
+	 * dequeued with its lag +0.5 ms clipped to 0, and b runs on. Woken at
+	 * 6 ms, a is placed at V with lag 0: eligible. Without the feature it
+	 * comes back with the -1 ms it slept with: not eligible. */
+	for (int dd = 0; dd < 2; dd++) {
+		sched_cfg c = eevdf_cfg(1000);
+		c.delay_dequeue = dd;
+		sched_rq rq;
+		sched_rq_init(&rq, NULL);
+		sched_task a, b;
+		sched_task_init(&c, &a, 0);
+		sched_task_init(&c, &b, 0);
+		ck_assert_int_eq(sched_add_runnable(&c, &rq, &a, 0), 0);
+		ck_assert_int_eq(sched_add_runnable(&c, &rq, &b, 0), 0);
+		ck_assert_ptr_eq(sched_schedule(&c, &rq, 0), &a);
+		sched_sleep(&c, &rq, &a, 2000000);
+		ck_assert_int_eq(a.delayed, dd);
+		ck_assert_int_eq(rq.ev_delayed, dd);
+		ck_assert_ptr_eq(sched_schedule(&c, &rq, 2000000), &b);
+		ck_assert_int_eq(sched_eevdf_avg_vruntime(&rq), dd ? 1000000 : 0);
+		ck_assert_int_eq(sched_tick(&c, &rq, 5, 5000000), dd);
+		ck_assert_int_eq(b.deadline, 6000000);
+		if (dd) {
+			ck_assert_ptr_eq(sched_schedule(&c, &rq, 5000000), &b);
+			ck_assert(!a.delayed);
+			ck_assert_int_eq(rq.ev_delayed, 0);
+			ck_assert_int_eq(a.vlag, 0); /* +0.5 ms, clipped */
+		} else {
+			ck_assert_int_eq(a.vlag, -1000000);
+		}
+		ck_assert(!sched_wake(&c, &rq, &a, 6000000));
+		ck_assert_int_eq(sched_eevdf_eligible(&rq, &a), dd);
+		if (dd)
+			ck_assert_int_eq(a.vruntime, 4000000); /* V: b alone at 4 ms */
+		sched_rq_destroy(&rq);
+	}
+}
+END_TEST
+
+START_TEST(eevdf_autogroup_hierarchy)
+{
+	/* sched.autogroup (fair.c 6.12:3925-3946 calc_group_shares(),
+	 * pick_task_fair()): a root task k and two group tasks a and b, always
+	 * runnable on one CPU that holds all the group's load. The group
+	 * entity weighs the group's 1024 shares, so over 10 s k gets half the
+	 * CPU and a and b a quarter each (all at the root: a third each). A
+	 * second CPU with one group task splits the shares by load, 2048 :
+	 * 1024: its entity weighs 341 at once, the first CPU's 682 at its next
+	 * tick (update_cfs_group()). */
+	sched_tg tg = { 1024, 0 };
+	sched_cfg c = eevdf_cfg(1000);
+	c.tg = &tg;
+	sched_rq rq;
+	sched_rq_init(&rq, NULL);
+	ck_assert_int_eq(sched_eevdf_group_init(&c, &rq), 0);
+	sched_task t[3];
+	sim_time ran[3] = { 0, 0, 0 };
+	for (int i = 0; i < 3; i++) {
+		sched_task_init(&c, &t[i], 0);
+		if (i)
+			ck_assert_int_eq(sched_eevdf_join_group(&rq, &t[i]), 0);
+		ck_assert_int_eq(sched_add_runnable(&c, &rq, &t[i], 0), 0);
+	}
+	ck_assert_int_eq(rq.ev_gse->weight, 1024);
+	ck_assert_int_eq(tg.load, 2048);
+	sim_time tick = SIM_NS_PER_MS, since = 0, dur = 10 * SIM_NS_PER_S;
+	sched_task *cur = sched_schedule(&c, &rq, 0);
+	for (sim_time now = tick; now <= dur; now += tick) {
+		if (sched_tick(&c, &rq, now / tick, now)) {
+			ran[cur - t] += now - since;
+			since = now;
+			cur = sched_schedule(&c, &rq, now);
+		}
+	}
+	ran[cur - t] += dur - since;
+	static const double want[3] = { 5e9, 2.5e9, 2.5e9 };
+	for (int i = 0; i < 3; i++)
+		ck_assert_msg(fabs((double)ran[i] - want[i]) <= 0.01 * want[i], "task %d: %.1f ms, want %.1f", i,
+			      (double)ran[i] / 1e6, want[i] / 1e6);
+	sched_rq rq2;
+	sched_rq_init(&rq2, NULL);
+	ck_assert_int_eq(sched_eevdf_group_init(&c, &rq2), 0);
+	sched_task u;
+	sched_task_init(&c, &u, 0);
+	ck_assert_int_eq(sched_eevdf_join_group(&rq2, &u), 0);
+	ck_assert_int_eq(sched_add_runnable(&c, &rq2, &u, dur), 0);
+	ck_assert_int_eq(tg.load, 3072);
+	ck_assert_int_eq(rq2.ev_gse->weight, 341);
+	ck_assert_int_eq(rq.ev_gse->weight, 1024);
+	(void)sched_tick(&c, &rq, dur / tick + 1, dur + tick);
+	ck_assert_int_eq(rq.ev_gse->weight, 682);
+	sched_rq_destroy(&rq);
+	sched_rq_destroy(&rq2);
+}
+END_TEST
+
 START_TEST(eevdf_fifo_runs_first)
 {
 	/* A SCHED_FIFO task (an RCU kthread when boosted) preempts a fair task at
@@ -515,6 +618,8 @@ int main(void)
 	tcase_add_test(tc, eevdf_shares_by_weight);
 	tcase_add_test(tc, eevdf_pick_is_earliest_eligible_deadline);
 	tcase_add_test(tc, eevdf_wakeup_placement_and_preemption);
+	tcase_add_test(tc, eevdf_delay_dequeue_delay_zero);
+	tcase_add_test(tc, eevdf_autogroup_hierarchy);
 	tcase_add_test(tc, eevdf_fifo_runs_first);
 	tcase_add_test(tc, eevdf_random_picks_match_the_rule);
 	tcase_add_test(tc, eevdf_random_ties_keep_enqueue_order);

@@ -119,6 +119,11 @@ static int scheduler_create(kmodel *k, const sim_params *p)
 		s->cfg.base_slice = sim_params_is_auto(p, P_SCHED_BASE_SLICE)
 					    ? 750000 * (1 + lg)
 					    : sim_params_int(p, P_SCHED_BASE_SLICE);
+		s->cfg.delay_dequeue = sim_params_int(p, P_SCHED_DELAY_DEQUEUE) != 0;
+		if (sim_params_int(p, P_SCHED_AUTOGROUP)) {
+			s->tg.shares = 1024; /* an autogroup at nice 0 (autogroup.c) */
+			s->cfg.tg = &s->tg;
+		}
 		return 0; /* no priority arrays */
 	}
 	s->rq_store = calloc((size_t)k->mach.ncpus, sizeof(*s->rq_store));
@@ -133,6 +138,7 @@ static void softirq_create(kmodel *k, const sim_params *p)
 		.in_irq_exit = sim_params_int(p, P_SOFTIRQ_IN_IRQ_EXIT) != 0,
 		.stop_on_resched = sim_params_int(p, P_SOFTIRQ_STOP_ON_NEED_RESCHED) != 0,
 		.defer = sim_params_int(p, P_SOFTIRQ_DEFER_TO_KSOFTIRQD) != 0,
+		.effect_at_pass = sim_params_int(p, P_SOFTIRQ_EFFECT_AT_PASS) != 0,
 		.pass_cost = sim_params_int(p, P_SOFTIRQ_PASS_COST),
 	};
 	/* msecs_to_jiffies() rounds up: 2 ms is 1 jiffy at HZ 100-300, 2 at
@@ -224,6 +230,8 @@ static int cpus_create(kmodel *k, const model_env *env)
 		sched_rq_init(&c->rq, k->sched.rq_store ? &k->sched.rq_store[i] : NULL);
 		sched_task_init(&k->sched.cfg, &c->ksoftirqd, ksd_nice);
 		if (sched_attach(&k->sched.cfg, &c->rq))
+			return SIM_ENOMEM;
+		if (k->sched.cfg.tg && sched_eevdf_group_init(&k->sched.cfg, &c->rq))
 			return SIM_ENOMEM;
 		if (sim_rng_create(&c->rng_work, env->rng, env->seed, WORKLOAD_RNG_STREAM, (uint64_t)i) ||
 		    sim_rng_create(&c->rng_mode, env->rng, env->seed, "kernel.tick_mode", (uint64_t)i) ||

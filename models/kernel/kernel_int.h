@@ -237,6 +237,7 @@ typedef struct kscheduler {
 	preempt_model preempt;  /* sched.preempt: who an interrupt's return preempts */
 	sched_arrays *rq_store; /* per CPU: its runqueue's priority arrays */
 	sim_time ctxsw_cost;    /* ns: one context switch, at full speed */
+	sched_tg tg;            /* sched.autogroup: the jobs' group */
 } kscheduler;
 
 /* 3. Softirqs. */
@@ -245,6 +246,7 @@ typedef struct ksoftirq {
 	bool in_irq_exit;       /* irq_exit() runs softirqs (no: only ksoftirqd does) */
 	bool stop_on_resched;   /* no restart with need_resched set (3.8+) */
 	bool defer;             /* leave them to a runnable ksoftirqd (4.9-6.4) */
+	bool effect_at_pass;    /* rcu_core()'s wake-ups before the restart test (softirq.effect_at_pass) */
 	int64_t budget_j;       /* jiffies a run may restart in (msecs_to_jiffies(time_limit)),
 				 * 0 = no limit */
 	bool cut_at_tick;       /* a run's passes are committed up to the CPU's next tick

@@ -95,6 +95,17 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 					    n ? ktrace_blimit(k, c->id) : 0);
 		if (c->run_ctx == RUN_KSOFTIRQD && !(c->fault & FAULT_NO_QS))
 			rf->softirq_qs(k->rcu.rsp, c->id);
+		if (k->softirq.effect_at_pass && e.wake_gp && k->rcu.gpk && k->rcu.gpk->cpu == c &&
+		    k->rcu.ops->gp_wakeable(k->rcu.rsp)) {
+			/* The pass's rcu_core() woke the GP kthread on this CPU
+			 * (rcu_report_qs_rsp() -> rcu_gp_kthread_wake()): a wake-up
+			 * that preempts the interrupted task sets need_resched
+			 * before handle_softirqs() tests it (softirq.c 6.12:
+			 * 569-574). At the run's start, as the kick after the loop
+			 * would have it. */
+			kthread_wake(k->rcu.gpk, t, false);
+			e.wake_gp = false;
+		}
 		if (!more) {
 			c->run_stop = RUN_STOP_EMPTY;
 			break;

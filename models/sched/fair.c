@@ -16,9 +16,17 @@
  * in (PLACE_DEADLINE_INITIAL), wakeup preemption when the woken task is
  * the pick (check_preempt_wakeup_fair). SCHED_FIFO tasks (sched_task.fifo)
  * run before every fair task, first come first served.
- * Left out: DELAY_DEQUEUE (6.12 keeps a sleeping task with negative lag
- * queued until it is eligible; here its lag is kept as it is), custom
- * slices and PREEMPT_SHORT, buddies, group scheduling, load balancing, the
+ * DELAY_DEQUEUE with DELAY_ZERO (sched.delay_dequeue; sched/features.h
+ * 6.12:49-50): a task that goes to sleep while not eligible stays queued
+ * (dequeue_entity(), fair.c 6.12:5495-5501), competing until a pick finds
+ * it, which dequeues it with its lag clipped to 0 (pick_next_entity()
+ * :5626-5631, finish_delayed_dequeue_entity() :5468-5473), or until it is
+ * woken, re-placed with lag 0 if its lag has become positive
+ * (requeue_delayed_entity() :6919-6947); while queued it counts in the
+ * tick's nr_running > 1 (update_deadline()). Group scheduling of the
+ * jobs as one autogroup (sched.autogroup): see "group scheduling" below.
+ * Left out: custom
+ * slices and PREEMPT_SHORT, buddies, cgroups, load balancing, the
  * inverse-weight arithmetic of __calc_delta (exact division here); every
  * task's slice is sched.base_slice (no custom slices).
  */
@@ -34,6 +42,8 @@
 /* The knobs the EEVDF scheduler reads, with sched.kind = eevdf. */
 static const sim_knob eevdf_knob[] = {
 	{ P_SCHED_BASE_SLICE, SIM_ALWAYS },
+	{ P_SCHED_DELAY_DEQUEUE, SIM_ALWAYS },
+	{ P_SCHED_AUTOGROUP, SIM_ALWAYS },
 };
 const sim_knobs sched_eevdf_knobs = { { P_SCHED_KIND, "eevdf", NULL }, eevdf_knob,
 				      sizeof(eevdf_knob) / sizeof(eevdf_knob[0]) };
@@ -203,9 +213,19 @@ static void avg_sub(sched_rq *rq, const sched_task *p)
 	rq->ev_load -= p->weight;
 }
 
+/* The entity running at @rq's level: on a group's queue its running task;
+ * on a CPU's runqueue the running task, or the group entity of the group
+ * it runs in. */
+static inline sched_task *cur(const sched_rq *rq)
+{
+	sched_task *p = rq->curr;
+	return p && p->grouped && !rq->ev_group ? rq->ev_gse : p;
+}
+
 static inline bool curr_fair(const sched_rq *rq)
 {
-	return rq->curr && rq->curr->on_rq && !rq->curr->fifo;
+	const sched_task *c = cur(rq);
+	return c && (c->on_rq || c->delayed) && !c->fifo;
 }
 
 /* The sums with curr. */
@@ -214,8 +234,9 @@ static inline __int128 sums(const sched_rq *rq, int64_t *load)
 	__int128 avg = rq->ev_avg;
 	*load = rq->ev_load;
 	if (curr_fair(rq)) {
-		avg += (__int128)rq->curr->vruntime * rq->curr->weight;
-		*load += rq->curr->weight;
+		const sched_task *c = cur(rq);
+		avg += (__int128)c->vruntime * c->weight;
+		*load += c->weight;
 	}
 	return avg;
 }
@@ -245,9 +266,32 @@ bool sched_eevdf_eligible(const sched_rq *rq, const sched_task *p)
 	return eligible_v(avg, load, p->vruntime);
 }
 
-/* update_curr() at @now: curr's run since it was last accounted. Returns
- * true if it reached its deadline (update_deadline(): a new one, and a
- * reschedule if another task is runnable). */
+/* The entities runnable at @rq's level, delayed ones included (the
+ * kernel's cfs_rq->nr_running): on a CPU's runqueue its tasks less the
+ * group's, plus the group entity. */
+static inline int level_nr(const sched_rq *rq)
+{
+	int n = rq->nr_running + rq->ev_delayed;
+	if (rq->ev_gq)
+		n += (int)rq->ev_gse->on_rq - rq->ev_gq->nr_running;
+	return n;
+}
+
+/* @se ran @delta ns at @rq's level: its vruntime, and a new deadline if it
+ * reached its own (update_deadline()). True if that asks to reschedule. */
+static bool charge(const sched_cfg *cfg, const sched_rq *rq, sched_task *se, int64_t delta)
+{
+	se->vruntime += vdelta(delta, se);
+	bool renew = se->vruntime >= se->deadline;
+	if (renew)
+		se->deadline = se->vruntime + vdelta(cfg->base_slice, se);
+	return renew && level_nr(rq) > 1;
+}
+
+/* update_curr() at @now: curr's run since it was last accounted, charged
+ * to it and to its group's entity (for_each_sched_entity()). Returns true
+ * if either reached its deadline (update_deadline(): a new one, and a
+ * reschedule if another entity is runnable at its level). */
 static bool update_curr(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 {
 	sched_task *p = rq->curr;
@@ -258,11 +302,10 @@ static bool update_curr(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 	}
 	int64_t delta = now - p->exec_start;
 	p->exec_start = now;
-	p->vruntime += vdelta(delta, p);
-	bool renew = p->vruntime >= p->deadline;
-	if (renew)
-		p->deadline = p->vruntime + vdelta(cfg->base_slice, p);
-	return renew && rq->nr_running > 1;
+	if (!p->grouped)
+		return charge(cfg, rq, p, delta);
+	bool r = charge(cfg, rq->ev_gq, p, delta);
+	return charge(cfg, rq, rq->ev_gse, delta) || r;
 }
 
 /* entity_lag(): V - v, clamped to calc_delta_fair(max(2 slices, a tick)). */
@@ -284,7 +327,7 @@ static void place(const sched_cfg *cfg, sched_rq *rq, sched_task *p, bool initia
 	int64_t vslice = vdelta(cfg->base_slice, p);
 	int nr_fair = (int)(rq->ev_load > 0) + (int)curr_fair(rq);
 	if (nr_fair) {
-		int64_t load = rq->ev_load + (curr_fair(rq) ? rq->curr->weight : 0);
+		int64_t load = rq->ev_load + (curr_fair(rq) ? cur(rq)->weight : 0);
 		lag = (int64_t)((__int128)p->vlag * (load + p->weight) / (load ? load : 1));
 	}
 	p->vruntime = V - lag;
@@ -338,7 +381,7 @@ static sched_task *pick_eevdf(sched_rq *rq, int32_t *at)
 {
 	int64_t load;
 	__int128 avg = sums(rq, &load);
-	sched_task *curr = curr_fair(rq) ? rq->curr : NULL;
+	sched_task *curr = curr_fair(rq) ? cur(rq) : NULL;
 	*at = -1;
 	if (curr && !eligible_v(avg, load, curr->vruntime))
 		curr = NULL;
@@ -362,33 +405,194 @@ static sched_task *pick_eevdf(sched_rq *rq, int32_t *at)
 			*at = rq->ev_head;
 			best = q[rq->ev_head].p;
 		} else {
-			best = curr_fair(rq) ? rq->curr : NULL;
+			best = curr_fair(rq) ? cur(rq) : NULL;
 		}
 	}
 	return best;
 }
 
+/* dequeue_entity(DEQUEUE_DELAYED) of delayed @p, queued at index @i (or
+ * -1): its lag taken against V with it still queued, then clipped to 0
+ * if positive (finish_delayed_dequeue_entity(), DELAY_ZERO). */
+static void finish_delayed(const sched_cfg *cfg, sched_rq *rq, sched_task *p, int32_t i)
+{
+	p->vlag = entity_lag(cfg, sched_eevdf_avg_vruntime(rq), p);
+	if (p->vlag > 0)
+		p->vlag = 0;
+	dequeue_queued(rq, p, i);
+	p->delayed = false;
+	rq->ev_delayed--;
+}
+
+/* ---- group scheduling (sched.autogroup) --------------------------------- *
+ * The jobs form one task group, an autogroup (a session's tasks,
+ * kernel/sched/autogroup.c): on each CPU a queue of its own, which a group
+ * entity stands for on the CPU's runqueue beside the root tasks (ksoftirqd,
+ * the kthreads); the pick takes an entity at the root, and within the
+ * group if that is the group's (pick_task_fair()); time is charged at both
+ * levels (for_each_sched_entity()); a wake-up preempts if the woken task's
+ * entity is the pick at the level where it meets curr's
+ * (find_matching_se()). The group entity's weight is the group's shares
+ * split by load, calc_group_shares() (fair.c 6.12:3925-3946), with each
+ * CPU's queued weight standing for its load_avg, updated where the kernel
+ * calls update_cfs_group(): at enqueue, dequeue and the tick; a reweight
+ * keeps its lag and the rest of its slice in real time (reweight_eevdf(),
+ * :3720-3826). Left out: more than one group, cgroup hierarchies deeper
+ * than one level, PELT. */
+
+static inline sched_rq *level_of(sched_rq *rq, const sched_task *p)
+{
+	return p->grouped ? rq->ev_gq : rq;
+}
+
+/* reweight_entity() of @rq's group entity to calc_group_shares(). */
+static void group_reweight(const sched_cfg *cfg, sched_rq *rq)
+{
+	sched_rq *gq = rq->ev_gq;
+	sched_task *se = rq->ev_gse;
+	sched_tg *tg = cfg->tg;
+	int64_t load;
+	(void)sums(gq, &load);
+	tg->load += load - gq->ev_contrib;
+	gq->ev_contrib = load;
+	if (!load || tg->load <= 0)
+		return;
+	int64_t w = tg->shares * load / tg->load;
+	w = w < 2 ? 2 : w > tg->shares ? tg->shares : w; /* MIN_SHARES .. tg->shares */
+	if (w == se->weight)
+		return;
+	if (!se->on_rq && !se->delayed) {
+		se->vlag = se->vlag * se->weight / w;
+		se->weight = (int32_t)w;
+		return;
+	}
+	bool queued = se != cur(rq);
+	bool prot = se->vlag == se->deadline;
+	int64_t V = sched_eevdf_avg_vruntime(rq);
+	if (queued)
+		dequeue_queued(rq, se, -1);
+	int64_t lag = (V - se->vruntime) * se->weight / w;
+	int64_t vsl = (se->deadline - se->vruntime) * se->weight / w;
+	se->vruntime = V - lag;
+	se->deadline = se->vruntime + vsl;
+	if (prot)
+		se->vlag = se->deadline;
+	se->weight = (int32_t)w;
+	if (queued)
+		enqueue(rq, se);
+}
+
+/* enqueue_entity() of woken @p on its level's queue @lq: a delayed one
+ * requeued (requeue_delayed_entity()), else placed. */
+static void level_wake(const sched_cfg *cfg, sched_rq *lq, sched_task *p)
+{
+	if (p->delayed) {
+		/* ttwu_runnable() -> requeue_delayed_entity(): where it is, or
+		 * placed anew with lag 0 once its lag is positive. */
+		int64_t V = sched_eevdf_avg_vruntime(lq);
+		if (entity_lag(cfg, V, p) > 0) {
+			if (p == cur(lq)) {
+				p->vruntime = V;
+				p->deadline = V + vdelta(cfg->base_slice, p);
+			} else {
+				dequeue_queued(lq, p, -1);
+				p->vlag = 0;
+				place(cfg, lq, p, false);
+				enqueue(lq, p);
+			}
+		}
+		p->delayed = false;
+		lq->ev_delayed--;
+		return;
+	}
+	if (!p->fifo)
+		place(cfg, lq, p, false);
+	if (p != lq->ev_gse || p != cur(lq)) /* a group entity still curr stays so */
+		enqueue(lq, p);
+}
+
+/* dequeue_entity(DEQUEUE_SLEEP) of runnable @p on @lq: delayed if it is
+ * not eligible (DELAY_DEQUEUE), else its lag saved (and, not curr, off
+ * the queue). */
+static void level_sleep(const sched_cfg *cfg, sched_rq *lq, sched_task *p)
+{
+	if (!p->fifo && cfg->delay_dequeue && !sched_eevdf_eligible(lq, p)) {
+		p->delayed = true; /* still queued: fair_schedule() puts it back */
+		lq->ev_delayed++;
+	} else if (!p->fifo) {
+		p->vlag = entity_lag(cfg, sched_eevdf_avg_vruntime(lq), p);
+		if (p != cur(lq))
+			dequeue_queued(lq, p, -1);
+	}
+	p->on_rq = false;
+}
+
+/* The group entity follows its queue: runnable at the root while the
+ * group has a task queued on this CPU (delayed ones too: the kernel
+ * dequeues a group entity only when its cfs_rq's load is 0), then its
+ * weight. */
+static void group_sync(const sched_cfg *cfg, sched_rq *rq)
+{
+	sched_rq *gq = rq->ev_gq;
+	sched_task *se = rq->ev_gse;
+	bool queued = gq->nr_running + gq->ev_delayed > 0;
+	if (queued && !se->on_rq) {
+		level_wake(cfg, rq, se);
+		se->on_rq = true;
+	} else if (!queued && se->on_rq) {
+		level_sleep(cfg, rq, se);
+	}
+	group_reweight(cfg, rq);
+}
+
+int sched_eevdf_group_init(const sched_cfg *cfg, sched_rq *rq)
+{
+	rq->ev_gq = calloc(1, sizeof(*rq->ev_gq));
+	rq->ev_gse = calloc(1, sizeof(*rq->ev_gse));
+	if (!rq->ev_gq || !rq->ev_gse)
+		return SIM_ENOMEM; /* sched_rq_destroy() frees what there is */
+	sched_rq_init(rq->ev_gq, NULL);
+	rq->ev_gq->ev_group = true;
+	sched_task_init(cfg, rq->ev_gse, 0);
+	rq->ev_gse->weight = (int32_t)cfg->tg->shares;
+	return fair_attach(rq);
+}
+
+int sched_eevdf_join_group(sched_rq *rq, sched_task *p)
+{
+	p->grouped = true;
+	return fair_attach(rq->ev_gq);
+}
+
 static void fair_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
 	update_curr(cfg, rq, now);
+	sched_rq *lq = level_of(rq, p);
 	p->vlag = 0;
-	place(cfg, rq, p, true);
+	place(cfg, lq, p, true);
 	p->on_rq = true;
 	p->wait_since = now;
-	enqueue(rq, p);
+	enqueue(lq, p);
 	rq->nr_running++;
+	if (p->grouped) {
+		lq->nr_running++;
+		group_sync(cfg, rq);
+	}
 }
 
 static bool fair_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
 	assert(!p->on_rq);
 	update_curr(cfg, rq, now);
-	if (!p->fifo)
-		place(cfg, rq, p, false);
+	sched_rq *lq = level_of(rq, p);
+	level_wake(cfg, lq, p);
 	p->on_rq = true;
 	p->wait_since = now;
-	enqueue(rq, p);
 	rq->nr_running++;
+	if (p->grouped) {
+		lq->nr_running++;
+		group_sync(cfg, rq);
+	}
 	sched_task *c = rq->curr;
 	if (!c)
 		return true;
@@ -396,20 +600,27 @@ static bool fair_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_tim
 		return !c->fifo;
 	if (c->fifo)
 		return false;
+	/* check_preempt_wakeup_fair(): find_matching_se(), then the pick at
+	 * the level where the two meet. */
 	int32_t at;
-	return pick_eevdf(rq, &at) == p;
+	if (p->grouped && c->grouped)
+		return pick_eevdf(lq, &at) == p;
+	return pick_eevdf(rq, &at) == (p->grouped ? rq->ev_gse : p);
 }
 
 static void fair_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
 	assert(p == rq->curr && p->on_rq);
 	update_curr(cfg, rq, now);
-	if (!p->fifo)
-		p->vlag = entity_lag(cfg, sched_eevdf_avg_vruntime(rq), p);
-	p->on_rq = false;
+	sched_rq *lq = level_of(rq, p);
+	level_sleep(cfg, lq, p);
 	rq->nr_running--;
 	p->sleep_since = now;
 	p->wait_since = -1;
+	if (p->grouped) {
+		lq->nr_running--;
+		group_sync(cfg, rq);
+	}
 }
 
 static bool fair_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies, sim_time now)
@@ -419,34 +630,95 @@ static bool fair_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies, sim_t
 		return false;
 	if (p->fifo)
 		return false; /* SCHED_FIFO runs until it sleeps */
-	return update_curr(cfg, rq, now);
+	bool r = update_curr(cfg, rq, now);
+	if (rq->ev_gq && rq->ev_gse->on_rq)
+		group_reweight(cfg, rq); /* entity_tick() -> update_cfs_group() */
+	return r;
+}
+
+/* pick_next_entity() on @lq until it finds one that is not delayed
+ * (dequeueing those it finds), its index to *@at. */
+static sched_task *pick_level(const sched_cfg *cfg, sched_rq *lq, int32_t *at)
+{
+	sched_task *next;
+	while ((next = pick_eevdf(lq, at)) && next->delayed)
+		finish_delayed(cfg, lq, next, *at);
+	return next;
 }
 
 static sched_task *fair_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time now)
 {
 	sched_task *prev = rq->curr, *next;
-	int32_t at = -1;
+	sched_rq *gq = rq->ev_gq;
+	int32_t at = -1, gat = -1;
 	if (prev)
 		update_curr(cfg, rq, now);
+	if (prev && prev->grouped && prev->delayed) {
+		/* Asleep but queued in its group (DELAY_DEQUEUE). */
+		gq->curr = NULL;
+		prev->wait_since = -1;
+		enqueue(gq, prev);
+	}
+	sched_task *ptop = prev && prev->grouped ? rq->ev_gse : prev;
+	if (ptop && ptop->delayed) {
+		/* Asleep but queued (DELAY_DEQUEUE): among the others for the
+		 * pick, which the kernel makes with it still curr. */
+		rq->curr = NULL;
+		prev->wait_since = -1;
+		enqueue(rq, ptop);
+	}
+	sched_task *rcur = rq->curr ? ptop : NULL; /* the root's curr entity */
 	/* pick_task_fair() with curr still in place, then put_prev_entity()
-	 * and set_next_entity(). */
-	if (prev && prev->fifo && prev->on_rq)
+	 * and set_next_entity(); a delayed entity picked is dequeued and the
+	 * pick made again (pick_next_entity()); a group's entity picked, the
+	 * pick goes on in its queue. */
+	if (prev && prev->fifo && prev->on_rq) {
 		next = prev;
-	else if (rq->ev_fifo)
+	} else if (rq->ev_fifo) {
 		next = rq->ev_fifo;
-	else
-		next = pick_eevdf(rq, &at);
+	} else {
+		for (;;) {
+			next = pick_level(cfg, rq, &at);
+			if (!next || !gq || next != rq->ev_gse)
+				break;
+			sched_task *t = pick_level(cfg, gq, &gat);
+			if (t) {
+				next = t;
+				break;
+			}
+			/* Only delayed tasks were queued there: the group leaves. */
+			group_sync(cfg, rq);
+			if (rcur == rq->ev_gse && rq->ev_gse->delayed) {
+				rq->curr = NULL;
+				enqueue(rq, rq->ev_gse);
+				rcur = NULL;
+			}
+		}
+	}
 	rq->curr = NULL;
-	if (next && next != prev) {
+	sched_task *ntop = next && next->grouped ? rq->ev_gse : next;
+	if (ntop && ntop != rcur) {
 		/* Taken out before prev goes in (the kernel puts prev back
 		 * first; the order changes nothing but where next is). */
-		dequeue_queued(rq, next, at);
-		if (!next->fifo)
-			next->vlag = next->deadline; /* the HACK that protects its slice */
+		dequeue_queued(rq, ntop, at);
+		if (!ntop->fifo)
+			ntop->vlag = ntop->deadline; /* the HACK that protects its slice */
 	}
-	if (prev && prev != next && prev->on_rq) {
-		prev->wait_since = now;
-		enqueue(rq, prev);
+	if (rcur && rcur != ntop && rcur->on_rq) {
+		rcur->wait_since = now;
+		enqueue(rq, rcur);
+	}
+	if (gq) {
+		sched_task *gcur = gq->curr, *gnext = next && next->grouped ? next : NULL;
+		if (gnext && gnext != gcur) {
+			dequeue_queued(gq, gnext, gat);
+			gnext->vlag = gnext->deadline;
+		}
+		if (gcur && gcur != gnext && gcur->on_rq) {
+			gcur->wait_since = now;
+			enqueue(gq, gcur);
+		}
+		gq->curr = gnext;
 	}
 	if (next != prev)
 		rq->nr_switches++;
@@ -467,7 +739,10 @@ static bool fair_set_fifo(const sched_cfg *cfg, sched_rq *rq, sched_task *p, boo
 {
 	if (p->fifo == fifo)
 		return false;
+	assert(!p->grouped); /* sched_validate(): not with rcu.boost */
 	update_curr(cfg, rq, now);
+	if (p->delayed && p != rq->curr)
+		finish_delayed(cfg, rq, p, -1);
 	bool queued = p->on_rq && p != rq->curr;
 	if (queued)
 		dequeue_queued(rq, p, -1);

@@ -43,6 +43,14 @@ int sched_validate(const sim_params *p, char *err, size_t errlen)
 			 sim_params_text(p, P_SCHED_MIN_TIMESLICE));
 		return SIM_EINPUT;
 	}
+	if (!strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf") && sim_params_int(p, P_SCHED_AUTOGROUP) &&
+	    sim_params_int(p, P_RCU_BOOST)) {
+		/* A boosted reader would leave its group for the RT class. */
+		sim_params_where(p, P_SCHED_AUTOGROUP, a, sizeof(a));
+		snprintf(err, errlen, "%s: not modelled together with rcu.boost = yes (a boosted reader "
+			 "leaves its group)", a);
+		return SIM_EINPUT;
+	}
 	return 0;
 }
 
@@ -51,6 +59,8 @@ void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time 
 {
 	cfg->class = &sched_o1_class;
 	cfg->base_slice = 3000000;
+	cfg->delay_dequeue = false;
+	cfg->tg = NULL;
 	cfg->hz = hz;
 	/* DEF_TIMESLICE is (100 * HZ / 1000): the time in jiffies, rounded down. */
 	cfg->def_timeslice = (int)(def_timeslice_ns * hz / SIM_NS_PER_S);
@@ -91,6 +101,13 @@ void sched_rq_destroy(sched_rq *rq)
 {
 	free(rq->ev_q);
 	rq->ev_q = NULL;
+	if (rq->ev_gq) {
+		sched_rq_destroy(rq->ev_gq);
+		free(rq->ev_gq);
+		free(rq->ev_gse);
+		rq->ev_gq = NULL;
+		rq->ev_gse = NULL;
+	}
 }
 
 void sched_task_init(const sched_cfg *cfg, sched_task *p, int nice)

@@ -55,10 +55,12 @@ struct sched_task {
 	uint32_t ev_seq;         /* EEVDF: enqueue order, breaks deadline ties */
 	bool on_rq;              /* EEVDF: runnable (queued, or curr) */
 	bool fifo;               /* EEVDF: SCHED_FIFO, before every fair task */
+	bool delayed;            /* EEVDF: asleep but still queued (DELAY_DEQUEUE: sched_delayed) */
+	bool grouped;            /* EEVDF: a task of its CPU's group (sched.autogroup: rq->ev_gq) */
 	sim_time last_ran;       /* ns: when it last started running */
 	sim_time sleep_since;    /* ns: when it went to sleep */
 	sim_time wait_since;     /* ns: runnable but not running since (or -1) */
-	void *owner;             /* the model's object (job, ksoftirqd) */
+	void *owner;             /* the model's object (job, ksoftirqd); NULL for a group entity */
 };
 
 struct sched_array {
@@ -77,9 +79,19 @@ extern const sim_knobs sched_o1_knobs, sched_eevdf_knobs;
  * scheduler runs, as a preset's values must fit together too. */
 int sched_validate(const sim_params *p, char *err, size_t errlen);
 
+/* EEVDF: a task group (an autogroup: one session's tasks), what
+ * calc_group_shares() reads: tg->shares and the group's load summed over
+ * the CPUs. */
+typedef struct sched_tg {
+	int64_t shares;          /* tg->shares: 1024 for an autogroup at nice 0 */
+	int64_t load;            /* the sum of each CPU's group load (sched_rq.ev_contrib) */
+} sched_tg;
+
 typedef struct sched_cfg {
 	const sched_class *class; /* the scheduler (sched.kind) */
+	sched_tg *tg;            /* EEVDF: the jobs' group (sched.autogroup), or NULL */
 	int64_t base_slice;      /* EEVDF: ns, sysctl_sched_base_slice */
+	bool delay_dequeue;      /* EEVDF: DELAY_DEQUEUE with DELAY_ZERO (sched.delay_dequeue) */
 	int hz;                  /* ticks per second */
 	int def_timeslice;       /* jiffies at nice 0 (DEF_TIMESLICE) */
 	int min_timeslice;       /* jiffies (MIN_TIMESLICE) */
@@ -107,6 +119,15 @@ typedef struct sched_rq {
 	__int128 ev_avg;         /* sum(vruntime x weight), queued */
 	int64_t ev_load;         /* sum(weight), queued */
 	uint32_t ev_seq;         /* enqueues so far */
+	int32_t ev_delayed;      /* delayed tasks queued (counted by the tick's nr_running > 1) */
+	/* EEVDF group scheduling: on a CPU's runqueue, the jobs' group's queue
+	 * on this CPU and the group entity that stands for it here; on that
+	 * queue, ev_group set, curr its running task (or NULL) and its load
+	 * as last counted in the group's sum. */
+	struct sched_rq *ev_gq;
+	sched_task *ev_gse;
+	bool ev_group;
+	int64_t ev_contrib;
 } sched_rq;
 
 /* EEVDF: a queued task's place in deadline order, with the two keys the
@@ -165,6 +186,13 @@ bool sched_task_interactive(const sched_cfg *cfg, const sched_task *p);
 bool sched_expired_starving(const sched_cfg *cfg, const sched_rq *rq, int64_t jiffies);
 
 /* ---- EEVDF (fair.c) ------------------------------------------------------ */
+
+/* sched.autogroup: give @rq the group's queue and entity for this CPU (the
+ * cfg's tg). 0 or SIM_ENOMEM. */
+int sched_eevdf_group_init(const sched_cfg *cfg, sched_rq *rq);
+/* Make @p (before it is added or woken) a task of @rq's group, and make
+ * room for it there. 0 or SIM_ENOMEM. */
+int sched_eevdf_join_group(sched_rq *rq, sched_task *p);
 
 /* sched_prio_to_weight[] of @nice. */
 int64_t sched_nice_weight(int nice);

@@ -146,6 +146,9 @@ int loads_jobs_create(kmodel *k, const sim_params *p)
 			job *jb = &w->jobs[j];
 			sched_task_init(&k->sched.cfg, &jb->task, job_nice);
 			jb->task.owner = jb;
+			/* Every load's jobs are one session's autogroup (sched.autogroup). */
+			if (k->sched.cfg.tg && sched_eevdf_join_group(&c->rq, &jb->task))
+				return SIM_ENOMEM;
 			jb->cpu = c;
 			jb->wl = w;
 			sim_timer_init(k->eng, &jb->wake, kcpu_job_wake_fire, jb);
