@@ -7,7 +7,7 @@
 # the replay workload's loader) for a bounded time each.
 set -eu
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-FUZZ_SECONDS=${FUZZ_SECONDS:-45}
+FUZZ_SECONDS=${FUZZ_SECONDS:-30}
 JOBS=$(nproc)
 "$HERE/scripts/setup-debian.sh" test
 
