@@ -93,6 +93,7 @@ double cli_monotonic_s(void);
 void cli_fmt_ns(double ns, char *buf, size_t len);
 void cli_fmt_bytes(double b, char *buf, size_t len);
 void cli_fmt_count(double v, char *buf, size_t len);
+void cli_fmt_count_pm(double m, double hw, char *buf, size_t len);
 /* Write @s on @out for a POSIX shell, single-quoted ('\'' for '). */
 void cli_shell_quote(const char *s, FILE *out);
 /* Write @s on @out as one shell word: as it is when no shell treats any of

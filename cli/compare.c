@@ -162,14 +162,21 @@ static void fmt_value(const key_metric *m, bool present, double v, bool files, c
 static void cell_text(const key_metric *m, bool has, double v, bool files, size_t nv, double hw, bool hb,
 		      double b, char *cell, size_t len)
 {
-	fmt_value(m, has, v, files, cell, len);
-	size_t l = strlen(cell);
-	if (has && nv > 1 && l + 4 < len) {
-		snprintf(cell + l, len - l, " \u00b1 ");
-		l = strlen(cell);
-		fmt_value(m, true, hw, files, cell + l, len - l);
-		l = strlen(cell);
+	if (has && nv > 1 && key_unit(m) == CLI_COUNT) {
+		cli_fmt_count_pm(v, hw, cell, len);
+	} else {
+		fmt_value(m, has, v, files, cell, len);
+		size_t l = strlen(cell);
+		if (has && nv > 1 && l + 4 < len) {
+			snprintf(cell + l, len - l, " \u00b1 ");
+			l = strlen(cell);
+			if (hw == 0)
+				snprintf(cell + l, len - l, "0");
+			else
+				fmt_value(m, true, hw, files, cell + l, len - l);
+		}
 	}
+	size_t l = strlen(cell);
 	if (hb && has) {
 		if (b != 0)
 			snprintf(cell + l, len - l, " (%.3gx)", v / b);

@@ -50,23 +50,61 @@ void cli_fmt_bytes(double b, char *buf, size_t len)
 	snprintf(buf, len, k ? "%.3g %s" : "%.0f %s", b, u[k]);
 }
 
-void cli_fmt_count(double v, char *buf, size_t len)
+/* @v with @dec decimals, its integer part's digits grouped by commas
+ * ("1,234,567.5"). */
+static void fmt_grouped(double v, int dec, char *buf, size_t len)
 {
-	if (v != floor(v) || fabs(v) >= 1e18) {
-		snprintf(buf, len, "%.6g", v);
-		return;
-	}
-	char digits[32];
-	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
-	size_t n = strlen(digits), k = 0;
-	if (v < 0 && k + 1 < len)
+	char digits[48];
+	snprintf(digits, sizeof(digits), "%.*f", dec, fabs(v));
+	size_t n = strcspn(digits, "."), k = 0;
+	if (v < 0 && strspn(digits, "0.") != strlen(digits) && k + 1 < len)
 		buf[k++] = '-';
-	for (size_t i = 0; i < n && k + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
+	for (size_t i = 0; digits[i] && k + 2 < len; i++) {
+		if (i && i < n && (n - i) % 3 == 0)
 			buf[k++] = ',';
 		buf[k++] = digits[i];
 	}
 	buf[k] = 0;
+}
+
+void cli_fmt_count(double v, char *buf, size_t len)
+{
+	if (fabs(v) >= 1e18 || !isfinite(v)) {
+		snprintf(buf, len, "%.6g", v);
+		return;
+	}
+	if (v != floor(v)) {
+		/* a mean or a rate: whole above a thousand, else four digits */
+		if (fabs(v) >= 1e3)
+			fmt_grouped(v, 0, buf, len);
+		else
+			snprintf(buf, len, "%.4g", v);
+		return;
+	}
+	fmt_grouped(v, 0, buf, len);
+}
+
+/* A count's mean @m and its interval's half-width @hw as "m ± hw", both
+ * to the interval's second significant digit ("14,775 ± 718", "2.50 ±
+ * 0.71"); a zero interval, "m ± 0". */
+void cli_fmt_count_pm(double m, double hw, char *buf, size_t len)
+{
+	if (!(hw > 0) || !isfinite(hw) || fabs(m) >= 1e18) {
+		cli_fmt_count(m, buf, len);
+		size_t l = strlen(buf);
+		snprintf(buf + l, len - l, " \u00b1 0");
+		return;
+	}
+	int dec = 1 - (int)floor(log10(hw));
+	if (dec < 0)
+		dec = 0;
+	if (dec > 6)
+		dec = 6;
+	fmt_grouped(m, dec, buf, len);
+	size_t l = strlen(buf);
+	snprintf(buf + l, len - l, " \u00b1 ");
+	l = strlen(buf);
+	fmt_grouped(hw, dec, buf + l, len - l);
 }
 
 void cli_shell_quote(const char *s, FILE *out)

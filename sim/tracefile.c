@@ -247,14 +247,18 @@ static int64_t parse_ts(const char *s, char sep, const char **end)
 bool sim_ftrace_parse(const char *l, sim_ftrace_ev *ev)
 {
 	ev->why = NULL;
-	const char *b = strstr(l, "] ");
-	const char *o = b;
-	while (o && o > l && o[-1] >= '0' && o[-1] <= '9')
-		o--;
-	if (!b || o == b || o == l || o[-1] != '[')
+	/* The first "[digits] ": the CPU (a comm may itself hold brackets and
+	 * blanks, "[pango] FcInit-21735"); no machine has a million CPUs. */
+	const char *b, *o = NULL;
+	for (b = strstr(l, "] "); b; b = strstr(b + 1, "] ")) {
+		o = b;
+		while (o > l && o[-1] >= '0' && o[-1] <= '9')
+			o--;
+		if (o != b && o != l && o[-1] == '[' && b - o <= 6)
+			break;
+	}
+	if (!b)
 		return false;
-	if (b - o > 6)
-		return false; /* no machine has a million CPUs: not a CPU number */
 	ev->cpu = atoi(o);
 	/* "comm-pid   [": the pid's digits before the blanks, a '-' before them. */
 	const char *e = o - 1;

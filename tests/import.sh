@@ -96,6 +96,23 @@ v() { q e.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 1 AND nam
 [ "$(v cb.invoked)" = 2 ] && [ "$(v cb.latency_max_ns)" = 5000000 ] && ok || bad "callbacks: $(v cb.invoked), max $(v cb.latency_max_ns) ns"
 [ "$(v cb.latency_mean_ns)" = 4875000 ] && ok || bad "latency mean $(v cb.latency_mean_ns) (5 ms and 4.75 ms)"
 
+# A task name may itself hold brackets and blanks (a thread gnuplot's
+# pango starts is "[pango] FcInit"): its line is read and its wake-up of
+# ksoftirqd counted.
+case=comm_brackets
+cat >br.txt <<'EOF'
+# tracer: nop
+#
+   [pango] FcInit-21735   [000] d.h3.   100.000100: sched_wakeup: comm=ksoftirqd/0 pid=14 prio=120 target_cpu=000
+   [pango] FcInit-21735   [000] d..2.   100.000200: sched_switch: prev_comm=[pango] FcInit prev_pid=21735 prev_prio=120 prev_state=S ==> next_comm=ksoftirqd/0 next_pid=14 next_prio=120
+      ksoftirqd/0-14      [000] ..s1.   100.000300: softirq_entry: vec=9 [action=RCU]
+      ksoftirqd/0-14      [000] ..s1.   100.000400: softirq_exit: vec=9 [action=RCU]
+EOF
+expect_exit 0 "$RCUSIM" import br.txt --db br.db
+[ "$(q br.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 1 AND name = 'softirq.ksoftirqd_wakeups'")" = 1 ] &&
+	[ "$(q br.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 1 AND name = 'softirq.passes_ksoftirqd'")" = 1 ] &&
+	ok || bad "a comm with brackets and blanks: $(cat "$T/err")"
+
 case=bad
 printf '# tracer: nop\n  x-1 [000] .... 1.000000: sched_switch: prev_comm=x\nhello world\n' >bad.txt
 expect_exit 2 "$RCUSIM" import bad.txt --db b.db

@@ -71,7 +71,7 @@ runs                                                         1,2                
 seeds (mean ± 95% interval)                                n = 2                         n = 2                         n = 2
 simulated                                                 100 ms                        100 ms                        100 ms
 cb.latency_p99_ns                              41.4 ms ± 23.3 ms             41.4 ms ± 23.3 ms             41.4 ms ± 23.3 ms
-cb.enqueued                                     1141.5 ± 222.359              1140.5 ± 222.359              1141.5 ± 222.359
+cb.enqueued                                          1,142 ± 222                   1,140 ± 222                   1,142 ± 222
 
 identical in every row shown: 1000, 100
 EOF2

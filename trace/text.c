@@ -236,12 +236,15 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 	}
 	const char *after = NULL;
 	int64_t ts = -1;
-	/* "comm-pid [cpu] (flags) ts:" (tracefs; report, report -N) */
-	const char *b = strstr(l, "] ");
-	const char *o = b;
-	while (o && o > l && o[-1] >= '0' && o[-1] <= '9')
-		o--;
-	if (b && o != b && o > l && o[-1] == '[' && b - o <= 6) { /* no machine has a million CPUs */
+	/* "comm-pid [cpu] (flags) ts:" (tracefs; report, report -N): the
+	 * first "[digits] " followed by a time; a comm may itself hold
+	 * brackets and blanks ("[pango] FcInit-21735"). */
+	for (const char *b = strstr(l, "] "); b && ts == -1; b = strstr(b + 1, "] ")) {
+		const char *o = b;
+		while (o > l && o[-1] >= '0' && o[-1] <= '9')
+			o--;
+		if (o == b || o == l || o[-1] != '[' || b - o > 6) /* no machine has a million CPUs */
+			continue;
 		const char *p = b + 2;
 		while (*p == ' ')
 			p++;
