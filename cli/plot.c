@@ -549,7 +549,8 @@ static const char plot_usage[] =
 	"                  softirq.busy_frac, idle.wakeups), not the machine's sum\n"
 	"  --vs SCALAR     a trade-off: each --metric (scalars) against SCALAR, a\n"
 	"                  point per run labelled with what differs between the runs\n"
-	"                  (their varied parameters), DIR/vs_METRIC_SCALAR.png\n"
+	"                  (their varied parameters), DIR/vs_METRIC_SCALAR.png;\n"
+	"                  without RUNS, every complete run of the database\n"
 	"  --zoom          (--vs) axes fitted to the points, not from 0\n"
 	"\n"
 	"Each figure's subtitle names the scenario, kernel preset, CPUs, duration\n"
@@ -660,6 +661,12 @@ int cmd_plot(int argc, char **argv)
 			fprintf(stderr, "rcusim plot: --cpus %s: %s\n", cpus, why);
 			goto out;
 		}
+	}
+	if (vsdef && !sel.n && !sel.label && !sel.scenario && !sel.last) {
+		/* A trade-off wants its points: every complete run, said. */
+		sel.label = "*";
+		fprintf(stderr, "rcusim plot: --vs: every complete run of %s (choose with ids, A-B, --label, "
+				"--scenario or --last N)\n", db_path);
 	}
 	if ((status = cli_load_runsel(db_path, &sel, "plot", &db, &rows, &nrows)))
 		goto out;

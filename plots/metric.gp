@@ -31,5 +31,6 @@ if (kind eq 'ccdf') {
     } else {
         if (ykind eq 'bytes') { set format y '%.1s %cB' } else { set format y '%.1s%c' }
     }
+    set ytics add ('0' 0) # a zero reads "0", not "0.0 s"
     plot for [i=1:nruns] file[i] using 1:($2 * yscale) with steps ls i title label[i]
 }

@@ -6,6 +6,7 @@ set title sprintf("%s\n%s", 'nr_files (as the configured accounting counts) and 
 set xlabel 'simulated time (s)'
 set ylabel 'files'
 set format y '%.1s%c'
+set ytics add ('0' 0) # a zero reads "0", not "0.0"
 set yrange [0:*]
 dmax = 0
 # Runs without a file table (has_files[i] 0) have no curve and no entry.

@@ -32,6 +32,8 @@ if (ykind eq 'time') {
 }
 set ylabel sprintf('%s%s', metric, logy ? ' (log scale)' : '') noenhanced
 if (logy) { set logscale y }
+# A zero reads "0", not "0.0 s" (the SI prefix format at 0).
+if (!logy && ykind ne 'percent') { set ytics add ('0' 0) }
 if (logx) { set logscale x }
 if (exists('ymin')) { set yrange [ymin * yscale:ymax * yscale] }
 # Counts, times, bytes and shares from 0, so that a change looks its size.

@@ -17,6 +17,9 @@ if (ykind eq 'time') { yscale = 1e-9; set format y '%.1s %cs' }
 if (ykind eq 'bytes') { set format y '%.1s %cB' }
 if (ykind eq 'percent') { yscale = 100; set format y '%g%%' }
 if (!zoom) { set xrange [0:*]; set yrange [0:*] }
+# A zero reads "0", not "0.0 s" (the SI prefix format at 0).
+if (xkind ne 'percent') { set xtics add ('0' 0) }
+if (ykind ne 'percent') { set ytics add ('0' 0) }
 set offsets graph 0.05, graph 0.15, graph 0.08, graph 0.02
 set pointsize 1.5
 # Labels above and below in turn, so that two close points stay readable.

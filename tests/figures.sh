@@ -73,6 +73,12 @@ cmp -s want figw/data/vs_cb.enqueued_cb.latency_p99_ns.dat && ok ||
 	bad "vs data, one parameter: $(cat figw/data/vs_cb.enqueued_cb.latency_p99_ns.dat)"
 want_lines figw/data/vs_cb.enqueued_cb.latency_p99_ns.gp 'zoom = 1' \
 	"subtitle = 'make-small, 4 CPUs, 100 ms simulated, seed 1; each point labelled by its rcu.blimit'"
+# Without RUNS: every complete run of the database (here the sweep's two),
+# said; not the latest run of each policy (one point).
+expect_exit 0 "$RCUSIM" plot --db figz.db --vs cb.latency_p99_ns --metric cb.enqueued --zoom --out figx
+expect_err_line "rcusim plot: --vs: every complete run of figz.db (choose with ids, A-B, --label, --scenario or --last N)"
+cmp -s want figx/data/vs_cb.enqueued_cb.latency_p99_ns.dat && ok ||
+	bad "vs without runs: $(cat figx/data/vs_cb.enqueued_cb.latency_p99_ns.dat)"
 expect_exit 2 "$RCUSIM" plot --db fig.db --vs cb.nope --metric cb.enqueued
 expect_err_line "rcusim plot: --vs cb.nope: no recorded scalar has that name (rcusim metrics lists them)"
 expect_exit 2 "$RCUSIM" plot --db fig.db --vs cb.enqueued
