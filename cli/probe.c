@@ -307,13 +307,24 @@ static int apply_config(probe *pr)
 	if (config_y(pr, C_PREEMPT_RCU) &&
 	    (rc = put(pr, "rcu.boost", config_y(pr, C_RCU_BOOST) ? "yes" : "no", FROM(C_RCU_BOOST))))
 		return rc;
-	if (config_y(pr, C_FAIR_GROUP_SCHED) || config_y(pr, C_SCHED_AUTOGROUP))
-		if (note(&pr->unmodelled, &pr->unmodelled_len,
-			 "%s: CONFIG_FAIR_GROUP_SCHED=%s, CONFIG_SCHED_AUTOGROUP=%s: group scheduling is not "
-			 "modelled (every task at the root with its own weight)",
-			 pr->config_path, pr->config[C_FAIR_GROUP_SCHED][0] ? pr->config[C_FAIR_GROUP_SCHED] : "n",
-			 pr->config[C_SCHED_AUTOGROUP][0] ? pr->config[C_SCHED_AUTOGROUP] : "n"))
-			return SIM_ENOMEM;
+	/* Autogroup: built (both options), and on unless the sysctl says not
+	 * (it holds noautogroup too); the kernel boots it on
+	 * (kernel/sched/autogroup.c, sysctl_sched_autogroup_enabled = 1). */
+	if (!config_y(pr, C_FAIR_GROUP_SCHED) || !config_y(pr, C_SCHED_AUTOGROUP)) {
+		int c = config_y(pr, C_FAIR_GROUP_SCHED) ? C_SCHED_AUTOGROUP : C_FAIR_GROUP_SCHED;
+		if ((rc = put(pr, "sched.autogroup", "no", FROM(c))))
+			return rc;
+	} else if (!read_value(pr, "/proc/sys/kernel/sched_autogroup_enabled", v, sizeof(v)) && v[0]) {
+		if ((rc = put(pr, "sched.autogroup", strcmp(v, "0") ? "yes" : "no",
+			      "/proc/sys/kernel/sched_autogroup_enabled")))
+			return rc;
+	} else {
+		snprintf(origin, sizeof(origin),
+			 "%s CONFIG_SCHED_AUTOGROUP=y (on at boot; /proc/sys/kernel/sched_autogroup_enabled not read)",
+			 pr->config_path);
+		if ((rc = put(pr, "sched.autogroup", "yes", origin)))
+			return rc;
+	}
 #undef FROM
 	return 0;
 }

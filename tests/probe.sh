@@ -11,7 +11,8 @@
 D=$SRC/tests/data/probe
 
 # The VM: 2 CPUs, one thread a core, HZ 250 and PREEMPT_NONE from
-# /proc/config.gz, preemptible RCU, no debugfs (said), rcutree's
+# /proc/config.gz, preemptible RCU, no debugfs (said), autogroup from its
+# sysctl, rcutree's
 # parameters as it holds them, its lazy callbacks left out (no CPU
 # offloaded), its unmodelled words listed.
 case=vm
@@ -24,7 +25,8 @@ for l in 'cores = 2 ; /sys/devices/system/cpu/online (2 CPUs) / 1 threads a core
 	'stall_timeout = 59s ; /sys/module/rcupdate/parameters rcupdate.rcu_cpu_stall_timeout' \
 	'normal_wake_from_gp = yes ; /sys/module/rcutree/parameters rcutree.rcu_normal_wake_from_gp' \
 	'blimit = 10 ; /sys/module/rcutree/parameters rcutree.blimit' \
-	'nocb_gp_stride = auto ; /sys/module/rcutree/parameters rcutree.rcu_nocb_gp_stride'; do
+	'nocb_gp_stride = auto ; /sys/module/rcutree/parameters rcutree.rcu_nocb_gp_stride' \
+	'autogroup = yes ; /proc/sys/kernel/sched_autogroup_enabled'; do
 	grep -qxF -- "$l" vm.ini && ok || bad "vm.ini lacks: $l"
 done
 grep -q '^include = .*/scenarios/kernels/linux-6.12.ini$' vm.ini && ok || bad "vm.ini: no 6.12 preset"
@@ -62,8 +64,8 @@ for l in 'cores = 32 ; /sys/devices/system/cpu/online (64 CPUs) / 2 threads a co
 done
 grep -q 'Not read' deb.ini && bad "deb.ini: something not read: $(grep -A3 'Not read' deb.ini)" || ok
 grep -q '^; .*jiffies_till_first_fqs reads 2: derived at boot' deb.ini && ok || bad "deb.ini: jiffies not said"
-grep -q '^; .*CONFIG_FAIR_GROUP_SCHED=y, CONFIG_SCHED_AUTOGROUP=y: group scheduling is not modelled' deb.ini &&
-	ok || bad "deb.ini: group scheduling not said"
+grep -qxF 'autogroup = yes ; /boot/config-6.12.117+deb13-amd64 CONFIG_SCHED_AUTOGROUP=y (on at boot; /proc/sys/kernel/sched_autogroup_enabled not read)' deb.ini &&
+	ok || bad "deb.ini: autogroup from the build: $(grep autogroup deb.ini)"
 expect_exit 0 "$RCUSIM" run deb.ini --duration 100ms --set workload.kind=callrcu --set workload.jobs=64 --db p.db --quiet
 [ "$(q p.db "SELECT value FROM param WHERE run_id = 2 AND name = 'rcu.nocbs'")" = 1-63 ] && ok || bad "the run's nocbs"
 
