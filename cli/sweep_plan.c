@@ -9,6 +9,7 @@
  * neither. Its report is sweep_report.c.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -440,7 +441,8 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 		} else if ((rc = cli_opt(argc, argv, &i, "--metric", &v))) {
 			if (rc < 0)
 				return EXIT_USAGE;
-			if (!known_scalar(v)) {
+			bool glob = strpbrk(v, "*?[") != NULL;
+			if (!glob && !known_scalar(v)) {
 				fprintf(stderr, "rcusim sweep: --metric: \"%s\": unknown metric, or not a scalar (see `rcusim metrics`)\n",
 					v);
 				return EXIT_USAGE;
@@ -449,11 +451,34 @@ int sweep_parse(sweep *s, int argc, char **argv, bool collect_only)
 			if (collect_only && !metric_seen)
 				s->nmetrics = 0;
 			metric_seen = true;
-			if (s->nmetrics == SWEEP_MAX_METRICS) {
-				fprintf(stderr, "rcusim sweep: --metric: at most %d\n", SWEEP_MAX_METRICS);
+			/* A glob ("syncrcu.*"): every registry scalar it matches, in
+			 * the registry's order, as compare takes it. */
+			size_t matched = 0;
+			for (size_t k = 0; k < (glob ? (size_t)M_COUNT : 1); k++) {
+				const char *name = v;
+				if (glob) {
+					if (rcusim_metrics[k].kind != SIM_M_SCALAR ||
+					    fnmatch(v, rcusim_metrics[k].name, 0))
+						continue;
+					name = rcusim_metrics[k].name;
+				}
+				bool dup = false;
+				for (size_t j = 0; j < s->nmetrics; j++)
+					dup |= !strcmp(s->metrics[j], name);
+				matched++;
+				if (dup)
+					continue;
+				if (s->nmetrics == SWEEP_MAX_METRICS) {
+					fprintf(stderr, "rcusim sweep: --metric %s: at most %d metrics\n", v,
+						SWEEP_MAX_METRICS);
+					return EXIT_USAGE;
+				}
+				s->metrics[s->nmetrics++] = name;
+			}
+			if (!matched) {
+				fprintf(stderr, "rcusim sweep: --metric: \"%s\" matches no scalar (see `rcusim metrics`)\n", v);
 				return EXIT_USAGE;
 			}
-			s->metrics[s->nmetrics++] = v;
 			s->metrics_given = true;
 		} else if (!strcmp(argv[i], "--plot")) {
 			s->plot = true;

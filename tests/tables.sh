@@ -76,6 +76,13 @@ cb.enqueued                                          1,142 ± 222               
 identical in every row shown: 1000, 100
 EOF2
 same want "sweep's table"
+# --metric takes a glob as compare does: every scalar it matches, once.
+expect_exit 0 "$RCUSIM" sweep "$S/make-small.ini" --duration 50ms --set rcu.policy=tunable --vary rcu.blimit=10,100 --metric 'cb.latency_p*' \
+	--metric cb.latency_p99_ns --db g1.db --jobs 1
+[ "$(awk '/^cb\.latency_p/ { print $1 }' "$T/out" | tr '\n' ' ')" = "cb.latency_p50_ns cb.latency_p99_ns cb.latency_p999_ns " ] && ok ||
+	bad "sweep --metric 'cb.latency_p*': $(cat "$T/out")"
+expect_exit 2 "$RCUSIM" sweep "$S/make-small.ini" --vary rcu.blimit=10,100 --metric 'nope.*' --db g.db
+expect_err_line 'rcusim sweep: --metric: "nope.*" matches no scalar (see `rcusim metrics`)'
 # compare pools a sweep's seeds too (its labels differ only by seed=N).
 expect_exit 0 "$RCUSIM" compare --db sw.db --label 'sweep*' --metric cb.enqueued
 grep -q '^label  *sweep rcu.blimit=1000  *sweep rcu.blimit=10  *sweep rcu.blimit=100$' "$T/out" && ok ||
