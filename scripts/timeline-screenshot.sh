@@ -6,7 +6,7 @@
 # chromium and python3 (Debian: npm, chromium). To show one CPU's interrupt
 # track first, keep only it: jq '.traceEvents |= map(select(.tid == 100000
 # or .tid == null or .ph == "M"))'. docs/figures/timeline-*.png were made so
-# (README).
+# (docs/usage.md, Timelines).
 set -eu
 trace=$1
 out=$2
