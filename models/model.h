@@ -76,6 +76,11 @@ typedef struct model_ops {
 	 * and check the conservation laws: SIM_ECHECK with a message if one
 	 * fails. */
 	int (*finish)(void *state, sim_time now, char *err, size_t errlen);
+	/* The latest instant a sample of the run refers to, at or after the
+	 * end: a batch of callbacks begun by the end is committed whole when
+	 * it starts, its invocations (and their latencies) up to its length
+	 * past the end. NULL: the end. */
+	sim_time (*horizon)(const void *state, sim_time end);
 	void (*destroy)(void *state); /* NULL state is a no-op */
 	/* Write the run's timeline as @o says, from now to its end (finish
 	 * flushes it). 0, SIM_EINPUT (message) or SIM_ENOMEM; NULL: the model

@@ -231,7 +231,8 @@ static bool is_ns(const char *name, sim_metric_kind kind)
 }
 
 /* No duration a run measured is negative or wrapped: every histogram in
- * ns holds intervals inside the run, so its samples lie in [0, @end]; every
+ * ns holds intervals inside the run and what it committed by its end, so
+ * its samples lie in [0, @end] (@end: the model's horizon); every
  * scalar and series point in ns is finite and in [0, 2^62) (a difference
  * taken the wrong way round and cast to uint64_t is about 1.8e19). Always
  * on (a walk over tens of metrics at the run's end); a failure is a bug in
@@ -299,7 +300,10 @@ int rcusim_run(rcusim_sim *s, rcusim_outcome *out, char *err, size_t errlen)
 	out->events = sim_events(s->eng);
 	if ((rc = s->ops->finish(s->state, sim_now(s->eng), err, errlen)))
 		return rc;
-	return check_durations(s->m, sim_now(s->eng), err, errlen);
+	sim_time end = sim_now(s->eng);
+	if (s->ops->horizon)
+		end = s->ops->horizon(s->state, end);
+	return check_durations(s->m, end, err, errlen);
 }
 
 int rcusim_trace(rcusim_sim *s, const rcusim_trace_opts *o, char *err, size_t errlen)

@@ -111,6 +111,120 @@ START_TEST(tree_idle_machine_nohz_gp_ends_at_fqs)
 }
 END_TEST
 
+START_TEST(tree_fqs_wait_rounds_up_one_jiffy)
+{
+	/* tree_idle_machine_nohz_gp_ends_at_fqs with irq.timer_round_up: the
+	 * FQS wait's schedule_timeout(1) from jiffy 0 expires at jiffy 1, and
+	 * the timer wheel puts a level-0 timer in the bucket of expires + 1
+	 * (calc_index(), kernel/time/timer.c 6.12:567-582), so the first scan
+	 * comes at jiffy 2 (8 ms), not 1 (4 ms). It reports CPUs 1-3; CPU 0,
+	 * running the kthread, is left. The second wait, from jiffy 2,
+	 * expires at 3 and fires at 4 (16 ms): that scan ends the GP. CPU 1's
+	 * tick at 18 ms invokes the callback. */
+	box b;
+	const char *sets[] = { "workload.jobs=0", "irq.nohz_idle=yes", "irq.timer_round_up=yes", NULL };
+	box_create(&b, sets);
+	kmodel *k = b.k;
+	rcu_tree_state *rs = tree(&b);
+	run_to(&b, MS / 2);
+	queue_on(&b, 1, 1);
+	run_to(&b, 2 * MS + 100000);
+	ck_assert_int_eq(rs->gp_start, 0);
+	ck_assert_int_eq(rs->fqs_wait_end, 1);
+	run_to(&b, 8 * MS - 1);
+	ck_assert_uint_eq(rs->n_force_qs, 0);
+	run_to(&b, 8 * MS + 100000);
+	ck_assert_uint_eq(rs->n_force_qs, 1);
+	ck_assert_uint_eq(rs->node[0].qsmask, 0x1);
+	ck_assert_int_eq(rs->fqs_wait_end, 3);
+	run_to(&b, 16 * MS - 1);
+	ck_assert(rcu_tree_gp_in_progress(rs));
+	ck_assert_uint_eq(rs->n_force_qs, 1);
+	run_to(&b, 16 * MS + 100000);
+	ck_assert_uint_eq(rs->n_force_qs, 2);
+	ck_assert_uint_eq(rs->gp_completed, 1);
+	run_to(&b, 18 * MS - 1);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 0);
+	run_to(&b, 18 * MS + 100000);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 1);
+	box_destroy(&b);
+}
+END_TEST
+
+/* The idle box of tree_fqs_wait_rounds_up_one_jiffy with every tick on the
+ * jiffy boundary (6.x), irq.timer_migration as @migration: the scans it
+ * took to end the GP started by a callback on CPU 1 at 0.5 ms. */
+static uint64_t aligned_gp_scans(const char *migration, sim_time *skip_at)
+{
+	box b;
+	const char *sets[] = { "workload.jobs=0", "irq.nohz_idle=yes", "irq.tick_phase=aligned",
+			       "irq.timer_round_up=yes", migration, NULL };
+	box_create(&b, sets);
+	rcu_tree_state *rs = tree(&b);
+	run_to(&b, MS / 2);
+	queue_on(&b, 1, 1);
+	run_to(&b, 4 * MS + 100000);
+	/* CPU 1's tick at 4 ms started it; the first wait fires at jiffy 3. */
+	ck_assert_int_eq(rs->gp_start, 1);
+	ck_assert_int_eq(rs->fqs_wait_end, 2);
+	run_to(&b, 12 * MS + 100000);
+	ck_assert_uint_eq(rs->n_force_qs, 1);
+	*skip_at = b.k->cpu[0].tick_skip_at;
+	run_to(&b, 100 * MS);
+	ck_assert_uint_eq(rs->gp_completed, 1);
+	uint64_t n = rs->n_force_qs;
+	box_destroy(&b);
+	return n;
+}
+
+START_TEST(tree_timer_migration_leaves_the_kthread_cpu_a_holdout)
+{
+	/* At 12 ms the kthread's timer wakes it on CPU 0, then CPU 0's tick
+	 * comes at the same instant. Without timer migration CPU 0 took that
+	 * tick itself (its own timer): the tick, from the kthread outside a
+	 * reader, reports its quiescent state before the scan and the first
+	 * scan ends the GP. With it, CPU 1 (its tick kept by its callback:
+	 * active) expires the global timer and wakes the kthread; CPU 0 leaves
+	 * idle by that wake-up and takes no tick at 12 ms (tick_nohz_restart()
+	 * forwards it a period, tick-sched.c 6.12:844-850): the first scan finds
+	 * CPU 0 running, not idle, and the second (20 ms: wait 1 from jiffy 3,
+	 * rounded up) ends it - Joel Fernandes' "GP kthread's CPU is the
+	 * holdout" on an idle box. */
+	sim_time own, mig;
+	ck_assert_uint_eq(aligned_gp_scans("irq.timer_migration=no", &own), 1);
+	ck_assert_int_eq(own, -1);
+	ck_assert_uint_eq(aligned_gp_scans("irq.timer_migration=yes", &mig), 2);
+	ck_assert_int_eq(mig, 12 * MS);
+}
+END_TEST
+
+START_TEST(tree_timer_migration_needs_an_active_cpu)
+{
+	/* kcpu_timer_migrated(): with every other CPU idle and tickless the
+	 * last one to go idle armed its own timer (timer_migration.c
+	 * 6.12:79-81), so the kthread's CPU takes its tick; once CPU 2 has a
+	 * callback queued (rcu_needs_cpu(): its tick runs) it is the
+	 * migrator and CPU 0 takes none at that instant. A CPU running a task
+	 * is not idle: nothing to skip. */
+	box b;
+	const char *sets[] = { "workload.jobs=0", "irq.nohz_idle=yes", "irq.timer_migration=yes", NULL };
+	box_create(&b, sets);
+	kmodel *k = b.k;
+	run_to(&b, MS / 2);
+	kcpu *c0 = &k->cpu[0];
+	kcpu_timer_migrated(k, c0, sim_now(b.eng));
+	ck_assert_int_eq(c0->tick_skip_at, -1);
+	queue_on(&b, 2, 1);
+	kcpu_timer_migrated(k, c0, sim_now(b.eng));
+	ck_assert_int_eq(c0->tick_skip_at, MS / 2);
+	/* CPU 2's own timer: CPU 2 has callbacks, so its tick runs anyway. */
+	kcpu *c2 = &k->cpu[2];
+	kcpu_timer_migrated(k, c2, sim_now(b.eng));
+	ck_assert_int_eq(c2->tick_skip_at, -1);
+	box_destroy(&b);
+}
+END_TEST
+
 START_TEST(tree_stalled_cpu_escalation)
 {
 	/* One hog per CPU; CPU 2 reports no QS from 0 on (fault no_qs: no
@@ -326,6 +440,9 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, tree_idle_machine_gp_and_invocation);
 	tcase_add_test(tc, tree_idle_machine_nohz_gp_ends_at_fqs);
+	tcase_add_test(tc, tree_fqs_wait_rounds_up_one_jiffy);
+	tcase_add_test(tc, tree_timer_migration_leaves_the_kthread_cpu_a_holdout);
+	tcase_add_test(tc, tree_timer_migration_needs_an_active_cpu);
 	tcase_add_test(tc, tree_stalled_cpu_escalation);
 	tcase_add_test(tc, tree_rcuc_ten_passes_then_yields);
 	tcase_add_test(tc, tree_gp_kthread_wait_nice0_vs_fifo);

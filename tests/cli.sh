@@ -243,6 +243,13 @@ expect_exit 0 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --cmdline-fi
 expect_err_line "rcusim: --cmdline-file: not modelled, left out: BOOT_IMAGE root ro quiet i915.modeset"
 [ "$(q k.db "SELECT group_concat(value, ' ') FROM (SELECT value FROM param WHERE run_id = 3 AND name IN ('irq.nohz_full', 'rcu.blimit', 'rcu.nocbs') ORDER BY name)")" = "1-3 100 0-3" ] &&
 	ok || bad "--cmdline-file set"
+# Its RCU passes at the tick at 20 ms, the run's end, invoke callbacks queued
+# at 0 from 20 ms + 16 ns on: a batch is committed whole when it starts, so
+# a latency may pass the end by a batch's length (the model's horizon), and
+# the run completes (it exited 4, "past the run's 20000000 ns", when the
+# duration check stopped at the end).
+[ "$(q k.db "SELECT value > 20000000 AND value < 20100000 FROM scalar WHERE run_id = 3 AND name = 'cb.latency_max_ns'")" = 1 ] &&
+	ok || bad "a batch begun at the end: cb.latency_max_ns $(q k.db "SELECT value FROM scalar WHERE run_id = 3 AND name = 'cb.latency_max_ns'")"
 expect_exit 2 "$RCUSIM" run "$KS" --duration 20ms --db k.db --quiet --cmdline "rcutree.blimit=100 rcu.blimt=3"
 expect_err "rcu.blimt: unknown parameter"
 [ "$(q k.db "SELECT count(*) FROM run")" = 3 ] && ok || bad "a refused run was recorded"

@@ -8,10 +8,10 @@
 # (where the RCU softirq's passes run, how often ksoftirqd is woken, context
 # switches, GP kthread wake-ups, softirq time) must come out within the
 # bands below of what the box did; the callback rate, which the scenario
-# takes from the trace, within 5%. The bands are the measured agreement
-# (docs/model.md, "rcusim beside a real machine") with room for a small
-# model change, not for a broken mechanism: a run that handed no passes to
-# ksoftirqd, or woke it on every tick, falls outside them.
+# takes from the trace, within 5%. The bands are issue 48's (0.75-1.33x;
+# docs/validation.md), the passes in ksoftirqd and the softirq's CPU share
+# held tighter: a run that handed no passes to ksoftirqd, or woke it on
+# every tick, falls outside them.
 . "$(dirname "$0")/lib.sh"
 trace=$SRC/tests/data/tracefs-churn-6.18-hz250.txt.gz
 # Per second of the trace: callbacks (2 per ext4 inode freed in an RCU
@@ -54,10 +54,10 @@ near() {
 }
 near "callbacks/s" "$(s cb.invoked)" "$(b cb)" 0.95 1.05
 near "RCU passes in ksoftirqd/s" "$(s softirq.passes_ksoftirqd)" "$(b pk)" 0.85 1.15
-near "RCU passes elsewhere/s" "$(s softirq.passes_irq_exit)" "$(b po)" 1.2 2.5
-near "ksoftirqd wake-ups/s" "$(s softirq.ksoftirqd_wakeups)" "$(b kw)" 0.9 1.7
-near "context switches/s" "$(s sched.ctxsw)" "$(b sw)" 0.9 1.5
-near "GP kthread wake-ups/s" "$(s gp.kthread_wakeups)" "$(b gw)" 1 1.8
+near "RCU passes elsewhere/s" "$(s softirq.passes_irq_exit)" "$(b po)" 0.75 1.33
+near "ksoftirqd wake-ups/s" "$(s softirq.ksoftirqd_wakeups)" "$(b kw)" 0.75 1.33
+near "context switches/s" "$(s sched.ctxsw)" "$(b sw)" 0.75 1.33
+near "GP kthread wake-ups/s" "$(s gp.kthread_wakeups)" "$(b gw)" 0.75 1.33
 near "RCU softirq share of the CPUs" "$busy" "$(b busy)" 0.85 1.15
 paste box >&2
 finish

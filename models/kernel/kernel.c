@@ -69,6 +69,7 @@ static int machine_create(kmodel *k, const sim_params *p)
 	mc->irq_rate = sim_params_real(p, P_IRQ_RATE);
 	mc->sparc64 = !strcmp(sim_params_text(p, P_MACHINE_ARCH), "sparc64");
 	mc->nohz_idle = sim_params_int(p, P_IRQ_NOHZ_IDLE) != 0;
+	mc->timer_migration = mc->nohz_idle && sim_params_int(p, P_IRQ_TIMER_MIGRATION) != 0;
 	mc->tick_phase = (tick_phase)sim_params_int(p, P_IRQ_TICK_PHASE);
 	mc->core_busy = calloc((size_t)mc->ncores, sizeof(*mc->core_busy));
 	if (!mc->core_busy)
@@ -288,6 +289,7 @@ static int machine_start(kmodel *k)
 		c->rq.curr = NULL;
 		kcpu_schedule(c, 0);
 		c->tick_when = first_tick(mc, i);
+		c->tick_skip_at = -1;
 		c->tick_seq = sim_engine_reserve_seq(k->eng);
 		if (mc->irq_rate > 0 &&
 		    sim_timer_at(k->eng, &c->irq,
@@ -464,6 +466,14 @@ static int nocb_kthreads_finish(const kmodel *k, sim_metrics *m, sim_time now)
 	rc |= sim_metrics_scalar(m, "rcuo.wakeups", (double)w);
 	rc |= sim_metrics_scalar(m, "rcuo.cpu_ns", (double)cpu);
 	return rc | sim_metrics_scalar(m, "rcuo.wait_max_ns", (double)wait);
+}
+
+/* A softirq pass, rcuc or rcuo batch begun by the end invoked its callbacks
+ * up to cb.last_at (count_invoked()). */
+static sim_time kernel_horizon(const void *state, sim_time end)
+{
+	const kmodel *k = state;
+	return k->rcu.cb.last_at > end ? k->rcu.cb.last_at : end;
 }
 
 static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
@@ -657,6 +667,7 @@ const model_ops kernel_model = {
 	.create = kernel_create,
 	.sample = kernel_sample,
 	.finish = kernel_finish,
+	.horizon = kernel_horizon,
 	.destroy = kernel_destroy,
 	.trace = kernel_trace,
 };

@@ -178,6 +178,9 @@ struct kcpu {
 	bool exp_ipi_due;       /* a scan marked it for an IPI at the scan's end */
 	bool nohz_full;         /* in irq.nohz_full */
 	bool tick_stopped;      /* nohz_full: its last tick was stopped (idle or one task) */
+	sim_time tick_skip_at;  /* ns: a tick it does not take (irq.timer_migration: left idle by a
+				 * remote wake-up at that jiffy, its tick restarting a period on);
+				 * -1: none */
 	bool ct_user;           /* nohz_full: in user mode for the GP kthread's step (an EQS) */
 	sim_time ct_pass_at;    /* nohz_full: when its last pass through user mode was counted */
 	sim_timer exp_ipi;      /* the expedited grace period's IPI on its way */
@@ -216,6 +219,8 @@ typedef struct kmachine {
 	sim_time irq_cost;      /* ns: a device interrupt's or IPI's hardirq work */
 	double irq_rate;        /* device interrupts per second per CPU */
 	bool nohz_idle;         /* irq.nohz_idle: an idle CPU without callbacks takes no tick */
+	bool timer_migration;   /* irq.timer_migration: the GP kthread's FQS timer is expired by an
+				 * active CPU while its own idles tickless */
 	tick_phase tick_phase;  /* irq.tick_phase */
 	int nfull;              /* irq.nohz_full: how many CPUs */
 	int *full;              /* their numbers, ascending */
@@ -651,6 +656,8 @@ static inline void count_invoked(kmodel *k, int64_t n, sim_time at, sim_time cos
 	sim_tavg_add_at(&cb->qtotal, now, now, -n);
 	cb->qtotal.area += (__int128)n * (at - now) + (__int128)cost * n * (n - 1) / 2;
 	cb->invoked += (uint64_t)n;
+	if (n > 0 && at + (n - 1) * cost > cb->last_at)
+		cb->last_at = at + (n - 1) * cost;
 }
 
 /* Pending softirqs run here, at an exit point (irq_exit, a trap return):
@@ -828,6 +835,9 @@ void kcpu_resched_pt_fire(sim_engine *eng, sim_timer *tm);
  * per interrupt (irq_mode): inside a system call it is; otherwise with its
  * workload's share of CPU time in system calls. */
 bool kcpu_irq_in_kernel(kcpu *c);
+/* irq.timer_migration: the GP kthread's FQS timer on idle CPU @c, due at
+ * @now, is expired by another CPU: @c takes no tick at @now. */
+void kcpu_timer_migrated(kmodel *k, kcpu *c, sim_time now);
 /* And inside a read-side critical section (or with preemption or BH off)?
  * A kernel thread always is; a job with its workload's reader share.
  * Drawn once per interrupt, only in kernel mode. */

@@ -186,7 +186,13 @@ static bool gp_wake_fire(kcpu *c, kthread *kt, sim_time now)
 			kfail(k, SIM_ENOMEM);
 		return false;
 	}
-	return !(kt->gpw.next == RCU_GP_NEXT_SLEEP && !k->rcu.ops->gp_wakeable(k->rcu.rsp));
+	if (kt->gpw.next == RCU_GP_NEXT_SLEEP && !k->rcu.ops->gp_wakeable(k->rcu.rsp))
+		return false;
+	/* Its FQS wait's timer expiring (a rcu_gp_kthread_wake() at that same
+	 * instant shares the one wake-up, kthread_kick()). */
+	if (k->mach.timer_migration && kt->gpw.next == RCU_GP_NEXT_TIMEOUT && now == kt->gpw.timeout_ns)
+		kcpu_timer_migrated(k, c, now);
+	return true;
 }
 
 const kthread_ops rcu_gp_kthread_ops = {

@@ -268,6 +268,38 @@ bool kcpu_irq_in_reader(kcpu *c)
 	return c->irq_mode == IRQ_MODE_READER;
 }
 
+/* Would @c, idle, keep its tick stopped now (tick_nohz_idle_stop_tick():
+ * no softirq pending, rcu_needs_cpu() false)? */
+static bool idle_tickless(kmodel *k, const kcpu *c)
+{
+	return !c->rq.curr && !c->in_softirq && !c->softirq_pending &&
+	       !k->rcu.ops->needs_cpu(k->rcu.rsp, c->id);
+}
+
+/* Timer migration (kernel/time/timer_migration.c 6.12:55-82): the GP
+ * kthread's schedule_timeout() timer is a global one (no TIMER_PINNED,
+ * timer.c 6.12:2610-2614). Its CPU, idle with its tick stopped, left it to
+ * the hierarchy; an active CPU, the migrator, expires it from its own tick
+ * (tmigr_handle_remote(), :1044-1060) and the wake-up brings @c out of
+ * idle, whose tick restarts a period later (tick_nohz_restart(),
+ * tick-sched.c 6.12:844-850): @c takes no tick at this jiffy, and the FQS
+ * scan finds it running the kthread, not idle. With no CPU active the last
+ * one to go idle armed its own timer for the event (:79-81): @c's tick
+ * comes as without migration (the model does not track which CPU went idle
+ * last; the kthread's, which sleeps last, is taken). */
+void kcpu_timer_migrated(kmodel *k, kcpu *c, sim_time now)
+{
+	if (!idle_tickless(k, c))
+		return;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		const kcpu *o = &k->cpu[i];
+		if (o != c && !idle_tickless(k, o)) {
+			c->tick_skip_at = now;
+			return;
+		}
+	}
+}
+
 void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 {
 	kmodel *k = tm->ctx;
@@ -290,6 +322,10 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		 * are on again. */
 		if (c->fault & FAULT_IRQS_OFF)
 			c->fault_latched = true;
+		return;
+	}
+	if (__builtin_expect(c->tick_skip_at == now, 0)) {
+		k->cnt.ticks_stopped++; /* kcpu_timer_migrated(): its tick restarts a period on */
 		return;
 	}
 	if (__builtin_expect(k->mach.nohz_idle, 0) && (!c->rq.curr || c->nohz_full) && !c->in_softirq &&

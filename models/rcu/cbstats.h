@@ -20,6 +20,8 @@ typedef struct cb_stats {
 	uint64_t invoked;    /* callbacks invoked */
 	sim_tavg qtotal;     /* machine-wide queued callbacks over time */
 	sim_hist *lat;       /* call_rcu to invocation, ns ("cb.latency_ns") */
+	sim_time last_at;    /* ns: the latest invocation committed (a batch is committed when it
+			      * starts, so a batch begun by the run's end reaches past it) */
 } cb_stats;
 
 /* Start counting at t = 0; the latency histogram lives in @m. 0 or

@@ -82,6 +82,7 @@ static int tree_create(void **out, const rcu_flavor_env *env, char *err, size_t 
 	for (int i = 0; i < tf->rs->ncpus; i++)
 		tf->rs->rda[i].watching = 2;
 	tf->tick_ns = env->tick_ns;
+	tf->timer_slack = sim_params_int(env->p, P_IRQ_TIMER_ROUND_UP) ? 1 : 0;
 	tf->lat = env->lat;
 	tf->invoke = env->invoke;
 	tf->invoke_ctx = env->invoke_ctx;
@@ -316,6 +317,15 @@ static void tree_idle_exit(void *state, int cpu)
 	rcu_tree_eqs_exit(tf->rs, cpu);
 }
 
+/* When the FQS wait's schedule_timeout() ends: at the tick of its expiry
+ * jiffy, or with irq.timer_round_up at the one after it (the level-0
+ * bucket of expires + 1: calc_index(), kernel/time/timer.c 6.12:567-582).
+ * rcu_gp_fqs_loop() then finds jiffies past jiffies_force_qs either way. */
+static sim_time fqs_timeout_ns(const tree_flavor *tf, const rcu_tree_state *rs)
+{
+	return (rs->fqs_wait_end + tf->timer_slack) * tf->tick_ns;
+}
+
 /* The GP kthread's next step on @cpu at @now (see the file comment). */
 static void tree_gp_step(void *state, int cpu, sim_time now, rcu_gp_work *w)
 {
@@ -355,7 +365,7 @@ static void tree_gp_step(void *state, int cpu, sim_time now, rcu_gp_work *w)
 		tf->phase = GPK_FQS;
 		if (rcu_tree_gp_fqs_loop_start(rs, j) > 0) {
 			w->next = RCU_GP_NEXT_TIMEOUT;
-			w->timeout_ns = rs->fqs_wait_end * tf->tick_ns;
+			w->timeout_ns = fqs_timeout_ns(tf, rs);
 		} else {
 			w->next = RCU_GP_NEXT_RUN;
 		}
@@ -381,7 +391,7 @@ static void tree_gp_step(void *state, int cpu, sim_time now, rcu_gp_work *w)
 		}
 		if (res.wait > 0) {
 			w->next = RCU_GP_NEXT_TIMEOUT;
-			w->timeout_ns = rs->fqs_wait_end * tf->tick_ns;
+			w->timeout_ns = fqs_timeout_ns(tf, rs);
 		} else {
 			w->next = RCU_GP_NEXT_RUN;
 		}
@@ -529,6 +539,8 @@ static const sim_knob tree_knob[] = {
 	{ P_WORKLOAD_BARRIER_GAP, { P_WORKLOAD_BARRIER, "yes", NULL } },
 	{ P_WORKLOAD_BARRIER_CPU, { P_WORKLOAD_BARRIER, "yes", NULL } },
 	{ P_IRQ_NOHZ_IDLE, SIM_ALWAYS },
+	{ P_IRQ_TIMER_ROUND_UP, SIM_ALWAYS },
+	{ P_IRQ_TIMER_MIGRATION, SIM_ALWAYS }, /* nothing without irq.nohz_idle (nohz=off) */
 	{ P_RCU_BLIMIT, SIM_ALWAYS },
 	{ P_RCU_QHIMARK, SIM_ALWAYS },
 	{ P_RCU_QLOWMARK, SIM_ALWAYS },

@@ -18,6 +18,7 @@ enum { GPK_IDLE, GPK_FQS_START, GPK_FQS, GPK_CLEANUP, GPK_CLEANED };
 typedef struct tree_flavor {
 	rcu_tree_state *rs;     /* the state machine */
 	sim_time tick_ns;       /* ns per jiffy */
+	int64_t timer_slack;    /* jiffies a timer fires after its expiry (irq.timer_round_up: 1) */
 	sim_hist *lat;          /* call_rcu to invocation */
 	rcu_invoke_fn *invoke;  /* the callbacks' function, or NULL */
 	void *invoke_ctx;       /* its first argument */
