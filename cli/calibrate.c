@@ -6,9 +6,10 @@
  *
  * Fitted, each value commented in the scenario with its fit and the events
  * it came from:
- * - the load, per CPU: the task name with the most CPU time there outside
- *   softirqs (kernel threads and the idle task left out); its CPU time and
- *   share, its system calls a second of that time where the trace holds
+ * - the load: the task name with the most CPU time outside softirqs over
+ *   every CPU (kernel threads and the idle task left out), or --load's; per
+ *   CPU its tasks, CPU time and share, a duty cycle (callrcu_busy and
+ *   callrcu_sleep) when it ran less than 90% of its CPUs' time, its system calls a second of that time where the trace holds
  *   raw_syscalls' or syscalls' sys_enter events, and its kernel share where
  *   it holds sys_exit too;
  * - callbacks: rcu_invoke_callback events, else kmem_cache_free and kfree
@@ -53,14 +54,15 @@
 #include "trace.h"
 
 static const char calibrate_usage[] =
-	"usage: rcusim calibrate TRACE [--out FILE] [--include FILE] [--callbacks-per-free N]\n"
-	"                        [--kernel-share X] [--duration TIME] [--db FILE] [--no-run]\n"
+	"usage: rcusim calibrate TRACE [--out FILE] [--include FILE] [--load NAME]\n"
+	"                        [--callbacks-per-free N] [--kernel-share X] [--duration TIME]\n"
+	"                        [--db FILE] [--no-run]\n"
 	"\n"
 	"Fit what the model cannot know from the box to TRACE (any form `rcusim\n"
 	"import` reads, recorded under a load: `rcusim record`), write it as a\n"
 	"scenario in model units, run it, and print the box beside the model, each\n"
 	"figure per second. Fitted: the load's CPU time per CPU (the busiest task\n"
-	"name there), its system calls and kernel share where the trace holds\n"
+	"name), its duty cycle if it sleeps, its system calls and kernel share where the trace holds\n"
 	"sys_enter/sys_exit, the callbacks it queues a second of its CPU time\n"
 	"(rcu_invoke_callback, else kmem_cache_free/kfree from rcu_do_batch), the\n"
 	"cost of an RCU softirq pass and of each callback (least squares of a\n"
@@ -74,6 +76,8 @@ static const char calibrate_usage[] =
 	"  --out FILE               the scenario (default: TRACE's name, .ini, here)\n"
 	"  --include FILE           the kernel preset or probe's scenario of the box\n"
 	"                           (default kernels/linux-6.12.ini)\n"
+	"  --load NAME              the load's task name (default: the name with the\n"
+	"                           most CPU time; record's is rcusim-load)\n"
 	"  --callbacks-per-free N   callbacks each rcu_do_batch free stands for, when\n"
 	"                           the recording's filter kept one free of several\n"
 	"                           (default 1)\n"
@@ -87,8 +91,8 @@ static const char calibrate_usage[] =
 /* The reference clock every *_cost is given at (models/kernel/kernel_int.h
  * REF_CLOCK_HZ). */
 #define CAL_REF_CLOCK_HZ 1.2e9
-/* A CPU is loaded when its load ran this share of the trace or more. */
-#define CAL_LOADED_SHARE 0.1
+/* A CPU is loaded when the load ran this share of the trace there or more. */
+#define CAL_LOADED_SHARE 0.001
 
 /* CPU time and events of one task name on one CPU. */
 typedef struct ctask {
@@ -98,6 +102,9 @@ typedef struct ctask {
 	uint64_t wakeups;    /* its wake-ups onto this CPU */
 	uint64_t sys;        /* sys_enter events */
 	int64_t kernel_ns;   /* sys_enter to sys_exit */
+	uint64_t sleeps;     /* sleeps ended by a switch into it (out with state S or D) */
+	int64_t sleep_ns;    /* their length */
+	int npids;           /* its tasks that ran 5% of the trace or more */
 } ctask;
 
 /* A growing array of a pass fit's points. */
@@ -111,6 +118,7 @@ typedef struct ccpu {
 	bool seen;
 	int64_t t0;              /* its first event */
 	int cur;                 /* the task running (index in tasks), -1 idle or unknown */
+	int cur_pid;
 	int64_t cur_since;
 	int64_t sirq_at;         /* a softirq pass in progress began, or -1 */
 	int sirq_vec;
@@ -137,6 +145,9 @@ typedef struct cal {
 	uint64_t frees, invokes, passes, unmatched;
 	uint64_t free_hist[64];   /* frees per ksoftirqd pass, the last bucket 63 or more */
 	cpts all, ksd, irq;
+	sim_tmap asleep;          /* pid + 1: when it went to sleep */
+	sim_tmap prun;            /* (CPU + 1) << 32 | pid: its CPU time there, ns */
+	sim_tmap ptask;           /* the same key: its task name's index there */
 	uint64_t lineno_first_pass, lineno_last_pass;
 } cal;
 
@@ -210,13 +221,20 @@ static int task_of(ccpu *cp, const char *comm)
 	return (int)cp->ntasks++;
 }
 
-/* The task running on @cp is now @comm (@pid) since @ts. */
-static int set_cur(ccpu *cp, const char *comm, int pid, int64_t ts)
+/* The task running on CPU @cpu (@cp) is now @comm (@pid) since @ts. */
+static int set_cur(cal *c, int cpu, ccpu *cp, const char *comm, int pid, int64_t ts)
 {
-	if (cp->cur >= 0 && ts > cp->cur_since)
+	if (cp->cur >= 0 && ts > cp->cur_since) {
+		uint64_t k = (uint64_t)(cpu + 1) << 32 | (uint32_t)cp->cur_pid;
+		int64_t had = 0;
 		cp->tasks[cp->cur].run_ns += ts - cp->cur_since;
+		(void)sim_tmap_get(&c->prun, k, &had);
+		if (sim_tmap_put(&c->prun, k, had + ts - cp->cur_since) || sim_tmap_put(&c->ptask, k, cp->cur))
+			return -1;
+	}
 	cp->cur_since = ts;
 	cp->sys_at = -1;
+	cp->cur_pid = pid;
 	if (kthread_comm(comm, pid) || !strcmp(comm, "<...>")) {
 		cp->cur = -1;
 		return 0;
@@ -246,16 +264,28 @@ static int cal_event(cal *c, const trace_ev *ev, uint64_t lineno)
 		cp->sirq_at = -1;
 		cp->sys_at = -1;
 		cp->load = -1;
-		if (set_cur(cp, ev->comm, ev->pid, ev->ts))
+		if (set_cur(c, ev->cpu, cp, ev->comm, ev->pid, ev->ts))
 			return -1;
 	}
 	switch (ev->type) {
 	case TEV_SCHED_SWITCH:
 		c->has_switch = true;
-		if (set_cur(cp, ev->next.comm, ev->next.pid, ev->ts))
+		/* A task that leaves the CPU asleep (S, D) sleeps until a switch
+		 * enters it again. */
+		if (ev->prev.pid > 0 && (ev->prev_state[0] == 'S' || ev->prev_state[0] == 'D') &&
+		    sim_tmap_put(&c->asleep, (uint64_t)ev->prev.pid + 1, ev->ts))
 			return -1;
-		if (cp->cur >= 0)
-			cp->tasks[cp->cur].switches++;
+		if (set_cur(c, ev->cpu, cp, ev->next.comm, ev->next.pid, ev->ts))
+			return -1;
+		if (cp->cur >= 0) {
+			ctask *t = &cp->tasks[cp->cur];
+			int64_t slept = ev->next.pid > 0 ? sim_tmap_take(&c->asleep, (uint64_t)ev->next.pid + 1) : -1;
+			t->switches++;
+			if (slept >= 0) {
+				t->sleeps++;
+				t->sleep_ns += ev->ts - slept;
+			}
+		}
 		break;
 	case TEV_SCHED_WAKEUP: {
 		ccpu *tc = ev->target_cpu >= 0 && ev->target_cpu < 100000 ? cpu_get(c, ev->target_cpu) : NULL;
@@ -354,6 +384,9 @@ static void cal_free(cal *c)
 	free(c->ksd.y);
 	free(c->irq.x);
 	free(c->irq.y);
+	sim_tmap_free(&c->asleep);
+	sim_tmap_free(&c->prun);
+	sim_tmap_free(&c->ptask);
 }
 
 /* Read @path through: 0, or an exit status (message printed). */
@@ -394,8 +427,17 @@ static int cal_read(cal *c, const char *path)
 		return status;
 	/* Close each CPU's last stretch at the trace's end. */
 	for (int i = 0; i <= c->maxcpu; i++)
-		if (c->cpu[i].seen && set_cur(&c->cpu[i], "<idle>", 0, c->t1))
+		if (c->cpu[i].seen && set_cur(c, i, &c->cpu[i], "<idle>", 0, c->t1))
 			return cli_exit_status(SIM_ENOMEM);
+	/* The tasks of each name that ran 5% of its time there or more. */
+	for (size_t k = 0; k < c->prun.cap; k++) {
+		int64_t idx;
+		if (!c->prun.key[k] || !sim_tmap_get(&c->ptask, c->prun.key[k], &idx))
+			continue;
+		ctask *t = &c->cpu[(int)(c->prun.key[k] >> 32) - 1].tasks[idx];
+		if ((double)c->prun.t[k] >= 0.05 * (double)t->run_ns)
+			t->npids++;
+	}
 	return 0;
 }
 
@@ -486,7 +528,7 @@ static int print_beside(const char *db_path, int64_t box, int64_t box_span_ns, i
 int cmd_calibrate(int argc, char **argv)
 {
 	const char *trace = NULL, *out = NULL, *include = "kernels/linux-6.12.ini", *per_free_s = NULL,
-		   *kshare_s = NULL, *duration = "10s", *db_path = "rcusim.db";
+		   *kshare_s = NULL, *duration = "10s", *db_path = "rcusim.db", *load_s = NULL;
 	bool run = true;
 	const cli_str strs[] = { { "--out", &out },
 				 { "--include", &include },
@@ -494,6 +536,7 @@ int cmd_calibrate(int argc, char **argv)
 				 { "--kernel-share", &kshare_s },
 				 { "--duration", &duration },
 				 { "--db", &db_path },
+				 { "--load", &load_s },
 				 { NULL, NULL } };
 	for (int i = 1; i < argc; i++) {
 		int rc;
@@ -588,19 +631,42 @@ int cmd_calibrate(int argc, char **argv)
 		goto out;
 	}
 	double span = (double)(c.t1 - c.t0) / 1e9;
-	/* The load on each CPU, and the rate over the loaded ones. */
-	int jobs = 0;
-	double load_ns = 0, load_cbs = 0, load_sys = 0, load_kns = 0;
+	/* The load: the task name with the most CPU time over every CPU; a CPU
+	 * where it ran is loaded. */
+	char load_comm[TRACE_COMM_LEN] = "";
+	if (load_s)
+		snprintf(load_comm, sizeof(load_comm), "%s", load_s);
+	else {
+		int64_t best_ns = 0;
+		for (int i = 0; i <= c.maxcpu; i++)
+			for (size_t t = 0; t < c.cpu[i].ntasks; t++) {
+				const char *n = c.cpu[i].tasks[t].comm;
+				int64_t tot = 0;
+				for (int j = 0; j <= c.maxcpu; j++)
+					for (size_t u = 0; u < c.cpu[j].ntasks; u++)
+						if (!strcmp(c.cpu[j].tasks[u].comm, n))
+							tot += c.cpu[j].tasks[u].run_ns;
+				if (tot > best_ns) {
+					best_ns = tot;
+					snprintf(load_comm, sizeof(load_comm), "%s", n);
+				}
+			}
+	}
+	int jobs = 0, loaded = 0;
+	double load_ns = 0, load_cbs = 0, load_sys = 0, load_kns = 0, load_sleeps = 0, load_sleep_ns = 0;
 	char cpus[256] = "";
 	for (int i = 0; i <= c.maxcpu; i++) {
 		ccpu *cp = &c.cpu[i];
 		int best = -1;
 		for (size_t t = 0; t < cp->ntasks; t++)
-			if (best < 0 || cp->tasks[t].run_ns > cp->tasks[best].run_ns)
+			if (!strcmp(cp->tasks[t].comm, load_comm))
 				best = (int)t;
 		if (best >= 0 && (double)cp->tasks[best].run_ns / 1e9 >= CAL_LOADED_SHARE * span) {
 			cp->load = best;
-			jobs++;
+			loaded++;
+			jobs += cp->tasks[best].npids > 0 ? cp->tasks[best].npids : 1;
+			load_sleeps += (double)cp->tasks[best].sleeps;
+			load_sleep_ns += (double)cp->tasks[best].sleep_ns;
 			load_ns += (double)cp->tasks[best].run_ns;
 			load_cbs += cp->cbs;
 			load_sys += (double)cp->tasks[best].sys;
@@ -610,13 +676,22 @@ int cmd_calibrate(int argc, char **argv)
 		}
 	}
 	if (!jobs || load_cbs <= 0) {
-		fprintf(stderr, "rcusim calibrate: %s: no CPU ran a load %.0f%% of the trace or more with "
-				"callbacks invoked: nothing to fit the load to (record it under a load: rcusim "
+		fprintf(stderr, "rcusim calibrate: %s: no task ran %.1f%% of the trace or more on a CPU that "
+				"invoked callbacks: nothing to fit the load to (record it under a load: rcusim "
 				"record --load pipe)\n", trace, CAL_LOADED_SHARE * 100);
 		status = EXIT_USAGE;
 		goto out;
 	}
 	double rate = load_cbs / (load_ns / 1e9);
+	/* A duty cycle when the load ran less than 90% of its CPUs' time: each
+	 * job's CPU time between sleeps, and a sleep that gives it its share
+	 * (the sleeps measured, switch out asleep to switch in, also hold the
+	 * waits for the CPU). */
+	double cpu_share = load_ns / 1e9 / ((double)loaded * span);
+	double job_share = cpu_share * loaded / jobs;
+	bool duty = cpu_share < 0.9;
+	double busy_ns = load_ns / (load_sleeps > jobs ? load_sleeps : jobs);
+	double sleep_ns = busy_ns * (1 - job_share) / job_share;
 	bool kshare_measured = c.has_sys && c.has_sysexit && load_kns > 0 && !kshare_s;
 	if (kshare < 0)
 		kshare = kshare_measured ? load_kns / load_ns : 0.95;
@@ -691,17 +766,20 @@ int cmd_calibrate(int argc, char **argv)
 			(long long)sim_params_int(pre, P_MACHINE_HZ));
 	fprintf(f, "\n[scenario]\nduration = %s\nsample_interval = 100ms\n\n", duration);
 
-	fprintf(f, "; The load, per CPU (CPU time outside softirqs of the busiest task name there):\n");
+	fprintf(f, "; The load: '%s', the task name with the most CPU time (outside softirqs; kernel threads\n"
+		   "; and the idle task left out); per CPU:\n", load_comm);
 	for (int i = 0; i <= c.maxcpu; i++) {
 		ccpu *cp = &c.cpu[i];
 		if (cp->load < 0) {
-			fprintf(f, ";   CPU %d: no task name ran %.0f%% of the trace: not loaded\n", i,
-				CAL_LOADED_SHARE * 100);
+			fprintf(f, ";   CPU %d: '%s' ran less than %.1f%% of the trace there: not loaded\n", i,
+				load_comm, CAL_LOADED_SHARE * 100);
 			continue;
 		}
 		ctask *t = &cp->tasks[cp->load];
-		fprintf(f, ";   CPU %d: '%s' %.3f of the time, %.0f callbacks invoked there (%.0f/s of its CPU time)",
-			i, t->comm, (double)t->run_ns / 1e9 / span, cp->cbs, cp->cbs / ((double)t->run_ns / 1e9));
+		fprintf(f, ";   CPU %d: '%s' (%d task%s) %.3f of the time, %.0f callbacks invoked there (%.0f/s of its CPU "
+			   "time), %" PRIu64 " sleeps (%.1f us each)",
+			i, t->comm, t->npids, t->npids == 1 ? "" : "s", (double)t->run_ns / 1e9 / span, cp->cbs,
+			cp->cbs / ((double)t->run_ns / 1e9), t->sleeps, t->sleeps ? (double)t->sleep_ns / 1e3 / (double)t->sleeps : 0);
 		if (c.has_sys)
 			fprintf(f, ", %" PRIu64 " system calls (%.0f/s of its CPU time, %.2f callbacks each)", t->sys,
 				(double)t->sys / ((double)t->run_ns / 1e9), t->sys ? cp->cbs / (double)t->sys : 0);
@@ -714,11 +792,20 @@ int cmd_calibrate(int argc, char **argv)
 	if (!c.has_invoke && per_free != 1)
 		fprintf(f, ";   each rcu_do_batch free counted as %g callbacks (--callbacks-per-free)\n", per_free);
 	fprintf(f, "[workload]\nkind = callrcu\n");
-	fprintf(f, "jobs = %d ; the loaded CPUs\n", jobs);
-	if (jobs != c.maxcpu + 1)
-		fprintf(f, "cpus = %s\n", cpus);
+	fprintf(f, "jobs = %d ; the load's tasks on the loaded CPUs\n", jobs);
+	if (loaded != c.maxcpu + 1)
+		fprintf(f, "cpus = %s ; the loaded CPUs\n", cpus);
 	fprintf(f, "callrcu_rate = %.0f/s ; %.0f callbacks over %.4f s of the load's CPU time\n", rate, load_cbs,
 		load_ns / 1e9);
+	if (duty)
+		fprintf(f, "callrcu_busy = %.0fns ; a job's CPU time between sleeps: %.4f s over %.0f sleeps\n"
+			   "callrcu_sleep = %.0fns ; a job ran %.4f of the time: busy x (1 - %.4f) / %.4f (the sleeps "
+			   "measured, with the waits for the CPU: %.0f us each)\n",
+			busy_ns, load_ns / 1e9, load_sleeps > jobs ? load_sleeps : jobs, sleep_ns, job_share, job_share,
+			job_share, load_sleeps > 0 ? load_sleep_ns / 1e3 / load_sleeps : 0);
+	else
+		fprintf(f, "; a hog: it ran %.3f of its CPUs' time (it slept %.4f s, %.0f sleeps)\n", cpu_share,
+			load_sleep_ns / 1e9, load_sleeps);
 	if (kshare_measured)
 		fprintf(f, "syscall_cost = %.0fns ; kernel share %.3f (sys_enter to sys_exit, %.4f s of %.4f s) "
 			   "x 1/callrcu_rate x %.3g\n",
