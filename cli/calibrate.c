@@ -7,7 +7,8 @@
  * Fitted, each value commented in the scenario with its fit and the events
  * it came from:
  * - the load: the task name with the most CPU time outside softirqs over
- *   every CPU (kernel threads and the idle task left out), or --load's; per
+ *   every CPU (kernel threads and the idle task left out), rcusim record's
+ *   rcusim-load where it ran, or --load's; per
  *   CPU its tasks, CPU time and share, a duty cycle (callrcu_busy and
  *   callrcu_sleep) when it ran less than 90% of its CPUs' time, its system calls a second of that time where the trace holds
  *   raw_syscalls' or syscalls' sys_enter events, and its kernel share where
@@ -76,8 +77,8 @@ static const char calibrate_usage[] =
 	"  --out FILE               the scenario (default: TRACE's name, .ini, here)\n"
 	"  --include FILE           the kernel preset or probe's scenario of the box\n"
 	"                           (default kernels/linux-6.12.ini)\n"
-	"  --load NAME              the load's task name (default: the name with the\n"
-	"                           most CPU time; record's is rcusim-load)\n"
+	"  --load NAME              the load's task name (default: rcusim record's,\n"
+	"                           rcusim-load, else the name with the most CPU time)\n"
 	"  --callbacks-per-free N   callbacks each rcu_do_batch free stands for, when\n"
 	"                           the recording's filter kept one free of several\n"
 	"                           (default 1)\n"
@@ -584,6 +585,15 @@ int cmd_calibrate(int argc, char **argv)
 		snprintf(outbuf + l, sizeof(outbuf) - l, ".ini");
 		out = outbuf;
 	}
+	/* The scenario written must not be the file it includes. */
+	{
+		char ro[PATH_MAX], ri[PATH_MAX];
+		if (realpath(out, ro) && realpath(include, ri) && !strcmp(ro, ri)) {
+			fprintf(stderr, "rcusim calibrate: --out %s is the --include %s: give the scenario another "
+					"name\n", out, include);
+			return EXIT_USAGE;
+		}
+	}
 	sim_params *pre = NULL;
 	int status = load_preset(include, &pre);
 	if (status)
@@ -646,6 +656,8 @@ int cmd_calibrate(int argc, char **argv)
 					for (size_t u = 0; u < c.cpu[j].ntasks; u++)
 						if (!strcmp(c.cpu[j].tasks[u].comm, n))
 							tot += c.cpu[j].tasks[u].run_ns;
+				if (!strcmp(n, "rcusim-load"))
+					tot = INT64_MAX; /* rcusim record's load */
 				if (tot > best_ns) {
 					best_ns = tot;
 					snprintf(load_comm, sizeof(load_comm), "%s", n);
@@ -766,8 +778,11 @@ int cmd_calibrate(int argc, char **argv)
 			(long long)sim_params_int(pre, P_MACHINE_HZ));
 	fprintf(f, "\n[scenario]\nduration = %s\nsample_interval = 100ms\n\n", duration);
 
-	fprintf(f, "; The load: '%s', the task name with the most CPU time (outside softirqs; kernel threads\n"
-		   "; and the idle task left out); per CPU:\n", load_comm);
+	fprintf(f, "; The load: '%s', %s; per CPU:\n", load_comm,
+		load_s ? "named by --load"
+		       : !strcmp(load_comm, "rcusim-load") ? "rcusim record's"
+							   : "the task name with the most CPU time (outside softirqs; "
+							     "kernel threads and the idle task left out)");
 	for (int i = 0; i <= c.maxcpu; i++) {
 		ccpu *cp = &c.cpu[i];
 		if (cp->load < 0) {
@@ -825,8 +840,9 @@ int cmd_calibrate(int argc, char **argv)
 		   " ns\n",
 		tasklet, fit.c0, scale, fixed, pass_cost);
 
-	fprintf(f, "\n; The box's background, not modelled (the model runs nothing but its loads), per CPU a\n"
-		   "; second: the other tasks' CPU share, switches into them and their wake-ups; ticks.\n");
+	fprintf(f, "\n; The box's background, per CPU a second: the other tasks' CPU share, switches into them\n"
+		   "; and their wake-ups; ticks. Where it took 1%% of a CPU or more, a load of its own below\n"
+		   "; (CPU time only: its wake-ups, timers and callbacks are not modelled).\n");
 	for (int i = 0; i <= c.maxcpu; i++) {
 		ccpu *cp = &c.cpu[i];
 		if (!cp->seen)
@@ -841,6 +857,29 @@ int cmd_calibrate(int argc, char **argv)
 		fprintf(f, ";   CPU %d: %.4f of the time, %.1f switches, %.1f wake-ups; %.1f ticks%s\n", i,
 			other / 1e9 / span, sw / span, wk / span, (double)cp->ticks / span,
 			c.has_tick ? "" : " (no tick events)");
+	}
+	/* The background as loads of its own where it took 1% of a CPU or
+	 * more: a job on that CPU calling nothing, with the other tasks' CPU
+	 * share and a stretch per switch into them. */
+	for (int i = 0; i <= c.maxcpu; i++) {
+		ccpu *cp = &c.cpu[i];
+		double other = 0, sw = 0;
+		for (size_t t = 0; cp->seen && t < cp->ntasks; t++)
+			if ((int)t != cp->load) {
+				other += (double)cp->tasks[t].run_ns;
+				sw += (double)cp->tasks[t].switches;
+			}
+		double share = other / 1e9 / span;
+		if (share < 0.01)
+			continue;
+		fprintf(f, "\n[workload.background%d] ; the other tasks on CPU %d: %.4f of its time, %.0f switches "
+			   "into them\nkind = callrcu\njobs = 1\ncpus = %d\ncallrcu_rate = 0/s\nsyscall_cost = 0ns\n",
+			i, i, share, sw, i);
+		if (share < 0.9 && sw > 0) {
+			double busy = other / sw;
+			fprintf(f, "callrcu_busy = %.0fns ; their CPU time a switch into them\ncallrcu_sleep = %.0fns ; "
+				   "busy x (1 - %.4f) / %.4f\n", busy, busy * (1 - share) / share, share, share);
+		}
 	}
 	/* A hint when frees look like parts of full batches. */
 	uint64_t nk = 0, mode = 0;
