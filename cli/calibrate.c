@@ -27,9 +27,10 @@
  *   (every *_cost is given at the 1.2 GHz reference, kernel_int.h's
  *   REF_CLOCK_HZ; machine.clock is the model's x86 calibration, 6.9 GHz);
  * - the box's background: per CPU, the CPU share, switches and wake-ups of
- *   the tasks that are neither the load nor the RCU and softirq threads,
- *   and its ticks (rcu_utilization "Start scheduler-tick"): written down,
- *   not modelled (the model has no activity besides its loads).
+ *   the tasks that are neither the load nor kernel threads, and its ticks
+ *   (rcu_utilization "Start scheduler-tick"); where they took 1% of a CPU
+ *   or more, a load of their own on it ([workload.backgroundN]: a job that
+ *   calls nothing, their CPU share, a stretch per switch into them).
  * The machine is the trace's: its CPUs (highest + 1), its HZ (the import's
  * tick interval), one thread a core. The kernel is a preset (--include,
  * default kernels/linux-6.12.ini; probe's scenario of the box serves).
@@ -62,17 +63,18 @@ static const char calibrate_usage[] =
 	"Fit what the model cannot know from the box to TRACE (any form `rcusim\n"
 	"import` reads, recorded under a load: `rcusim record`), write it as a\n"
 	"scenario in model units, run it, and print the box beside the model, each\n"
-	"figure per second. Fitted: the load's CPU time per CPU (the busiest task\n"
-	"name), its duty cycle if it sleeps, its system calls and kernel share where the trace holds\n"
-	"sys_enter/sys_exit, the callbacks it queues a second of its CPU time\n"
+	"figure per second. Fitted: the load's tasks and CPU time per CPU, its duty\n"
+	"cycle if it sleeps, its system calls and kernel share where the trace\n"
+	"holds sys_enter/sys_exit, the callbacks it queues a second of its CPU time\n"
 	"(rcu_invoke_callback, else kmem_cache_free/kfree from rcu_do_batch), the\n"
 	"cost of an RCU softirq pass and of each callback (least squares of a\n"
 	"pass's duration against its callbacks, with their spread), converted to\n"
 	"the model's 1.2 GHz reference by machine.clock / 1.2 GHz, and the box's\n"
-	"background (other tasks, ticks), said but not modelled. Each value is\n"
-	"commented with its fit and the events it came from. The machine is the\n"
-	"trace's (its CPUs, its HZ); the kernel is a preset. A trace without RCU\n"
-	"softirq passes or callbacks cannot be fitted: exit 2, saying what it lacks.\n"
+	"background (other tasks: their CPU time as loads of their own; ticks).\n"
+	"Each value is commented with its fit and the events it came from. The\n"
+	"machine is the trace's (its CPUs, its HZ); the kernel is --include's. A\n"
+	"trace without RCU softirq passes, callbacks or sched_switch cannot be\n"
+	"fitted: exit 2, saying what it lacks, and no scenario is left.\n"
 	"\n"
 	"  --out FILE               the scenario (default: TRACE's name, .ini, here)\n"
 	"  --include FILE           the kernel preset or probe's scenario of the box\n"
