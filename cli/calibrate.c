@@ -453,6 +453,8 @@ static int load_preset(const char *include, sim_params **out)
 	    (rc = cli_params_search(*out, err, sizeof(err))) ||
 	    (rc = sim_params_load_buffer(*out, "--include", inc, (size_t)n, err, sizeof(err)))) {
 		fprintf(stderr, "rcusim calibrate: --include %s: %s\n", include, err);
+		sim_params_destroy(*out);
+		*out = NULL;
 		return cli_exit_status(rc);
 	}
 	return 0;
