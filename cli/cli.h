@@ -240,6 +240,32 @@ int cli_check_run(const cli_run_req *req);
  * scenario.name is auto (run, and check looking for a baseline's runs). */
 void cli_scenario_stem(const char *path, char *buf, size_t len);
 
+/* ---- import.c: a real machine's trace as a run (import, calibrate) ------- */
+
+typedef struct cli_import_req {
+	const char *cmd;       /* the command, for messages: "import" */
+	const char *trace;     /* the trace, in any form the trace library reads */
+	const char *db_path;   /* results database */
+	const char *label;     /* run label, or NULL */
+	int64_t sample_ns;     /* softirq.busy_frac's interval */
+	const char *sample_s;  /* its text as given, or NULL (100ms) */
+	long long hz;          /* the box's HZ as given, or 0 (from the trace) */
+	bool hz_given;         /* hz came from --hz */
+	bool quiet;            /* one line on stdout, not every scalar */
+} cli_import_req;
+
+typedef struct cli_import_res {
+	int64_t run_id;        /* the measured run */
+	long long hz;          /* the box's HZ (given or from the ticks), 0 unknown */
+	int cpus;              /* CPUs the trace names */
+	int64_t span_ns;       /* its first to its last event */
+} cli_import_res;
+
+/* Import @req->trace as a run of policy "measured" (what `rcusim import`
+ * does); its id and what it held into *@res (may be NULL). Returns the exit
+ * status of `rcusim import` (messages printed). */
+int cli_import(const cli_import_req *req, cli_import_res *res);
+
 /* ---- compare.c: the comparison table (compare, sweep) ------------------- */
 
 /* The comparison of @rows pooled by @heads (each run's column heading):

@@ -23,5 +23,6 @@ int cmd_export(int argc, char **argv);  /* export.c */
 int cmd_show(int argc, char **argv);    /* show.c */
 int cmd_probe(int argc, char **argv);   /* probe.c */
 int cmd_record(int argc, char **argv);  /* record.c */
+int cmd_calibrate(int argc, char **argv); /* calibrate.c */
 
 #endif

@@ -126,7 +126,7 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "rcusim import: no trace given\n%s", import_usage);
 		return EXIT_USAGE;
 	}
-	char err[2048], why[512];
+	char why[512];
 	int64_t sample_ns = 100000000;
 	if (sample_s) {
 		static const sim_param_def t = { "--sample", SIM_P_TIME, "100ms", 1000, 3600e9,
@@ -147,15 +147,26 @@ int cmd_import(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	cli_import_req req = { "import", trace, db_path, label, sample_ns, sample_s, hz, hz_s != NULL, false };
+	return cli_import(&req, NULL);
+}
+
+int cli_import(const cli_import_req *req, cli_import_res *out_res)
+{
+	const char *trace = req->trace, *db_path = req->db_path, *label = req->label, *sample_s = req->sample_s;
+	int64_t sample_ns = req->sample_ns;
+	long long hz = req->hz;
+	bool hz_given = req->hz_given;
+	char err[2048], why[512];
 	trace_src tf;
 	int oe = trace_src_open(&tf, trace);
 	if (oe) {
 		if (tf.text.spawn_failed) {
-			fprintf(stderr, "rcusim import: %s: cannot run gzip -dc to read it: %s\n", trace,
+			fprintf(stderr, "rcusim %s: %s: cannot run gzip -dc to read it: %s\n", req->cmd, trace,
 				strerror(oe));
 			return cli_exit_status(SIM_EIO);
 		}
-		fprintf(stderr, "rcusim import: %s: %s\n", trace, oe == EINVAL && tf.err[0] ? tf.err : strerror(oe));
+		fprintf(stderr, "rcusim %s: %s: %s\n", req->cmd, trace, oe == EINVAL && tf.err[0] ? tf.err : strerror(oe));
 		return oe == ENOMEM ? cli_exit_status(SIM_ENOMEM) : EXIT_USAGE;
 	}
 	sim_metrics *m = NULL;
@@ -217,30 +228,30 @@ int cmd_import(int argc, char **argv)
 	uint64_t lastline = tf.lineno;
 	trace_src_close(&tf);
 	if (tf.gzip_failed)
-		fprintf(stderr, "rcusim import: %s: gzip -dc failed (a truncated or damaged file?)\n",
+		fprintf(stderr, "rcusim %s: %s: gzip -dc failed (a truncated or damaged file?)\n", req->cmd,
 			trace);
 	trace_measure_get_info(tm, &in);
 	if (!in.events) {
-		fprintf(stderr, "rcusim import: %s: no trace events in it\n", trace);
+		fprintf(stderr, "rcusim %s: %s: no trace events in it\n", req->cmd, trace);
 		status = EXIT_USAGE;
 		goto out;
 	}
 	if (in.over) {
 		model_samples_fit((double)(in.t1 - in.t0), (double)sample_ns, in.nseen + 1,
 				  RCUSIM_IMPORT_POINTS_MAX, why, sizeof(why));
-		fprintf(stderr, "rcusim import: %s: its %.6f s of %d CPU%s sampled every --sample %s is %s\n",
+		fprintf(stderr, "rcusim %s: %s: its %.6f s of %d CPU%s sampled every --sample %s is %s\n", req->cmd,
 			trace, (double)(in.t1 - in.t0) / 1e9, in.nseen, in.nseen == 1 ? "" : "s",
 			sample_s ? sample_s : "100ms", why);
 		status = EXIT_USAGE;
 		goto out;
 	}
 	if (tf.truncated && !tf.gzip_failed)
-		fprintf(stderr, "rcusim import: %s is truncated: its last line (%" PRIu64
+		fprintf(stderr, "rcusim %s: %s is truncated: its last line (%" PRIu64
 				") is cut; the %" PRIu64 " events before it are imported\n",
-			trace, lastline, in.events);
+			req->cmd, trace, lastline, in.events);
 	if (lost)
-		fprintf(stderr, "rcusim import: %s: the trace lost %" PRIu64 " events (its buffer overran)\n",
-			trace, lost);
+		fprintf(stderr, "rcusim %s: %s: the trace lost %" PRIu64 " events (its buffer overran)\n",
+			req->cmd, trace, lost);
 	/* The last interval, if partly covered, is left out of the series. */
 	long long thz;
 	char notes[4096];
@@ -249,9 +260,9 @@ int cmd_import(int argc, char **argv)
 	for (char *n = notes, *e; *n; n = e + 1) {
 		if (!(e = strchr(n, '\n')))
 			break;
-		if (hz_s && !strncmp(n, "HZ unknown", 10))
+		if (hz_given && !strncmp(n, "HZ unknown", 10))
 			continue;
-		fprintf(stderr, "rcusim import: %s: %.*s\n", trace, (int)(e - n), n);
+		fprintf(stderr, "rcusim %s: %s: %.*s\n", req->cmd, trace, (int)(e - n), n);
 	}
 	if (!hz)
 		hz = thz;
@@ -272,7 +283,7 @@ int cmd_import(int argc, char **argv)
 	if (sim_params_set_value(p, "trace.lost", v, "the trace", err, sizeof(err)))
 		goto bad;
 	snprintf(v, sizeof(v), "%lld", hz);
-	if (sim_params_set_value(p, "trace.hz", v, hz_s ? "--hz" : "the trace", err, sizeof(err)))
+	if (sim_params_set_value(p, "trace.hz", v, hz_given ? "--hz" : "the trace", err, sizeof(err)))
 		goto bad;
 	char name[REC_LABEL_MAX + 1];
 	snprintf(name, sizeof(name), "%s", base);
@@ -295,18 +306,24 @@ int cmd_import(int argc, char **argv)
 		status = cli_exit_status(rc);
 		goto out;
 	}
-	printf("run %lld complete: %s (measured), %.3f s of %d CPUs, %" PRIu64 " events\n",
-	       (long long)run_id, name, (double)(in.t1 - in.t0) / 1e9, in.maxcpu + 1, in.events);
-	for (size_t k = 0; k < sim_metrics_nscalars(m); k++)
+	if (out_res)
+		*out_res = (cli_import_res){ run_id, hz, in.maxcpu + 1, in.t1 - in.t0 };
+	if (req->quiet)
+		printf("box: run %lld, %s (measured), %.3f s of %d CPUs, %" PRIu64 " events\n",
+		       (long long)run_id, name, (double)(in.t1 - in.t0) / 1e9, in.maxcpu + 1, in.events);
+	else
+		printf("run %lld complete: %s (measured), %.3f s of %d CPUs, %" PRIu64 " events\n",
+		       (long long)run_id, name, (double)(in.t1 - in.t0) / 1e9, in.maxcpu + 1, in.events);
+	for (size_t k = 0; !req->quiet && k < sim_metrics_nscalars(m); k++)
 		printf("  %-28s %.17g\n", sim_metrics_scalar_name(m, k), sim_metrics_scalar_value(m, k));
 	status = 0;
 	goto out;
 bad:
-	fprintf(stderr, "rcusim import: %s\n", err);
+	fprintf(stderr, "rcusim %s: %s\n", req->cmd, err);
 	status = EXIT_USAGE;
 	goto out;
 nomem:
-	fprintf(stderr, "rcusim import: out of memory\n");
+	fprintf(stderr, "rcusim %s: out of memory\n", req->cmd);
 	status = cli_exit_status(SIM_ENOMEM);
 out:
 	trace_src_close(&tf);

@@ -43,6 +43,7 @@ static const command commands[] = {
 	{ "show", "RUN", cmd_show, "a run's resolved scenario, each value with where it came from" },
 	{ "probe", "", cmd_probe, "a scenario for this box: CPUs, kernel build, boot and RCU parameters" },
 	{ "record", "OUT", cmd_record, "record this box's kernel trace (tracefs) under a pinned load" },
+	{ "calibrate", "TRACE", cmd_calibrate, "fit a scenario to a trace of this box, run it, show both" },
 };
 
 /* The usage of rcusim itself, with the command table, on @out. */

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -42,7 +43,8 @@ static const char record_usage[] =
 	"leaving nothing enabled. RCUSIM_TRACEFS names another tracefs mount.\n"
 	"\n"
 	"  --seconds N    how long to record (default 10, at most 3600)\n"
-	"  --load L       a load pinned to each CPU of the list while it records:\n"
+	"  --load L       a load pinned to each CPU of the list while it records\n"
+	"                 (its tasks named rcusim-load):\n"
 	"                 pipe (pipe() and close(): 1 callback each), socket\n"
 	"                 (socketpair(AF_UNIX) and close: 2), file (open(O_CREAT) and\n"
 	"                 close), or none (default pipe); 20 calls, then 1 ms asleep\n"
@@ -56,6 +58,9 @@ static int load_loop(const char *kind, int cpu)
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		return errno;
+	/* Its own name in the trace, apart from rcusim's other processes
+	 * (calibrate finds the load by name). */
+	(void)prctl(PR_SET_NAME, "rcusim-load");
 	char path[64];
 	snprintf(path, sizeof(path), "/tmp/rcusim-record-%ld-%d", (long)getppid(), cpu);
 	struct timespec ms = { 0, 1000000 };

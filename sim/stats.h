@@ -2,7 +2,7 @@
 /*
  * stats.h - the statistics the reports need over a few runs' values (GSL
  * underneath; cli/ never sees GSL): a running mean and its confidence
- * interval by Student's t.
+ * interval by Student's t, and the least-squares line calibrate fits.
  */
 #ifndef RCUSIM_SIM_STATS_H
 #define RCUSIM_SIM_STATS_H
@@ -24,5 +24,18 @@ void sim_mean_add(sim_mean *m, double v);
  * with n - 1 degrees of freedom: t(0.975, n - 1) * s / sqrt(n), s the
  * sample standard deviation. 0 while @m holds fewer than two values. */
 double sim_mean_ci95(const sim_mean *m);
+
+/* A least-squares line y = c0 + c1 x (gsl_fit_linear). */
+typedef struct sim_fit {
+	size_t n;        /* points */
+	double c0, c1;   /* intercept, slope */
+	double sd0, sd1; /* their standard errors (sqrt of the covariance's diagonal) */
+	double sd_resid; /* the residuals' standard deviation, sqrt(sumsq / (n - 2)) */
+	double r2;       /* the share of y's variance the line explains */
+} sim_fit;
+
+/* Fit @n points (@x[i], @y[i]): 0, or -1 when they cannot make a line
+ * (fewer than 3, or every x the same). */
+int sim_fit_linear(const double *x, const double *y, size_t n, sim_fit *out);
 
 #endif

@@ -1,0 +1,119 @@
+#!/bin/sh
+# calibrate.sh RCUSIM SRCDIR - rcusim calibrate on traces of this project's
+# 2-CPU 6.18 guest (tests/data, docs/validation.md says how they were
+# recorded):
+# - the file-churn trace (0.5 s, one loop pinned per CPU, kmem frees from
+#   rcu_do_batch filtered to ext4_inode_cache: each stands for 2 callbacks,
+#   the LSM blob's free being filtered out): the fit is the one awk computes
+#   by hand from the same passes (least squares of a pass's duration against
+#   its callbacks), the rate is the frees x 2 over the loop's CPU time, the
+#   machine is the trace's; the scenario's run lands within issue 48's bands
+#   (0.75-1.33x) on passes at irq exit, passes in ksoftirqd and context
+#   switches. ksoftirqd and GP-kthread wake-ups land outside (1.58x and
+#   1.40x, as scenarios/dev-vm-churn.ini fitted by hand: issue 48 item 3):
+#   printed, not held;
+# - without --callbacks-per-free the frees-per-pass mode against blimit is
+#   pointed out;
+# - one recording in its forms (tracefs text, trace-cmd report, trace.dat)
+#   gives the same scenario;
+# - traces that cannot be fitted are refused, exit 2, naming what they lack,
+#   and leave no scenario; bad options exit 2.
+. "$(dirname "$0")/lib.sh"
+D=$SRC/tests/data
+churn=$D/tracefs-churn-6.18-hz250.txt.gz
+
+case=fit
+expect_exit 0 "$RCUSIM" calibrate "$churn" --include kernels/dev-vm-6.18.ini --callbacks-per-free 2 \
+	--duration 5s --db c.db --out churn.ini
+cp out table
+# The fit, by hand: every RCU pass (softirq_entry to softirq_exit vec=9 on a
+# CPU), x = 2 x its rcu_do_batch frees, y = its duration; least squares.
+want=$(gzip -dc "$churn" | awk '
+/softirq_entry: vec=9 /{ at[$2] = $4 + 0; n[$2] = 0; on[$2] = 1; next }
+/kmem_cache_free: call_site=rcu_do_batch/{ n[$2]++; next }
+/softirq_exit: vec=9 /{ if (on[$2]) { x = 2 * n[$2]; y = ($4 + 0 - at[$2]) * 1e9; N++; sx += x; sy += y;
+	sxx += x * x; sxy += x * y } on[$2] = 0 }
+END { b = (N * sxy - sx * sy) / (N * sxx - sx * sx); a = (sy - b * sx) / N
+	printf "%d passes: %.0f ns + %.1f ns", N, a, b }')
+[ "$want" = "12036 passes: 2566 ns + 214.7 ns" ] && ok || bad "awk's fit: $want"
+grep -q "^;   every pass: 2566 ns (+-[0-9]*) + 214.7 ns (+-[0-9.]*) a callback over 12036 passes" churn.ini && ok ||
+	bad "the scenario's fit is not awk's ($want): $(grep 'every pass' churn.ini)"
+# Model units: x 5.75 (machine.clock 6.9 GHz over the 1.2 GHz reference);
+# the intercept less the preset's softirq.pass_cost (500 ns).
+grep -q '^callback_cost = 1234ns ; the slope 214.7 ns x 5.75$' churn.ini && ok || bad "callback_cost: $(grep callback_cost churn.ini)"
+grep -q '^tasklet_cost = 14256ns ; the intercept 2566 ns x 5.75 = 14756 ns, less softirq.pass_cost 500 ns$' churn.ini &&
+	ok || bad "tasklet_cost: $(grep tasklet_cost churn.ini)"
+# The rate: every free x 2 over the loop's CPU time outside softirqs.
+frees=$(gzip -dc "$churn" | grep -c 'kmem_cache_free: call_site=rcu_do_batch')
+[ "$frees" = 62446 ] && ok || bad "frees: $frees"
+grep -q "^callrcu_rate = 134735/s ; $((frees * 2)) callbacks over 0.9269 s of the load's CPU time$" churn.ini && ok ||
+	bad "callrcu_rate: $(grep callrcu_rate churn.ini)"
+grep -q "^;   CPU 0: 'churn' (1 task) 0.933 of the time" churn.ini && ok || bad "CPU 0's load: $(grep 'CPU 0:' churn.ini)"
+grep -q '^; a hog: it ran 0.93' churn.ini && ok || bad "not a hog"
+grep -q '^syscall_cost = 40543ns ; kernel share 0.95 (assumed' churn.ini && ok || bad "syscall_cost: $(grep syscall_cost churn.ini)"
+# The machine: the trace's CPUs and HZ; the preset included.
+for l in 'cores = 2 ' 'hz = 250 ' 'jobs = 2 ' 'include = kernels/dev-vm-6.18.ini'; do
+	grep -q "^$l" churn.ini && ok || bad "no '$l' line"
+done
+# The box beside the model, per second; the three held figures in band.
+for m in softirq.passes_irq_exit softirq.passes_ksoftirqd sched.ctxsw softirq.ksoftirqd_wakeups gp.kthread_wakeups cb.invoked; do
+	r=$(awk -v m="$m" '$1 == m { print $4 }' table)
+	case $m in
+	softirq.ksoftirqd_wakeups | gp.kthread_wakeups | cb.invoked) echo "calibrate: $m model/box $r (not held)" ;;
+	*) awk -v r="$r" 'BEGIN { exit !(r >= 0.75 && r <= 1.33) }' && ok || bad "$m: model/box $r, out of 0.75-1.33" ;;
+	esac
+done
+# The box's per-second figures are import's: 1290.3 passes at irq exit a second.
+grep -q '^softirq.passes_irq_exit *1290.3 ' table && ok || bad "box figure: $(grep passes_irq_exit table)"
+# The scenario runs alone to the numbers calibrate's run recorded.
+expect_exit 0 "$RCUSIM" run churn.ini --db c.db --quiet
+a=$(q c.db "SELECT value FROM scalar WHERE run_id = 2 AND name = 'sched.ctxsw'")
+b=$(q c.db "SELECT value FROM scalar WHERE run_id = 3 AND name = 'sched.ctxsw'")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "the scenario alone: ctxsw $b, calibrate's run $a"
+
+case=hint
+expect_exit 0 "$RCUSIM" calibrate "$churn" --include kernels/dev-vm-6.18.ini --no-run --out one.ini
+expect_err '9838 of 11395 ksoftirqd passes free 5 objects, rcu.blimit 10 is 2 times that: .*--callbacks-per-free 2'
+grep -q '^callback_cost = 2469ns' one.ini && ok || bad "per free: $(grep callback_cost one.ini)"
+
+case=forms
+# One recording in three forms: the same scenario but for the line naming it.
+for f in rec-pipe-6.18-tracefs.txt.gz rec-pipe-6.18-report.txt.gz rec-pipe-6.18.dat; do
+	expect_exit 0 "$RCUSIM" calibrate "$D/$f" --include kernels/dev-vm-6.18.ini --load load --no-run --out "$f.ini"
+	sed 1,2d "$f.ini" >"$f.body" # its name, and its lines numbered in its own form
+done
+cmp -s rec-pipe-6.18-tracefs.txt.gz.body rec-pipe-6.18-report.txt.gz.body && ok || bad "report's scenario differs"
+cmp -s rec-pipe-6.18-tracefs.txt.gz.body rec-pipe-6.18.dat.body && ok || bad "trace.dat's scenario differs"
+# Its load sleeps 25 ms between bursts: a duty cycle.
+grep -q '^callrcu_sleep = ' rec-pipe-6.18.dat.ini && ok || bad "no duty cycle"
+
+case=refused
+expect_exit 2 "$RCUSIM" calibrate "$D/tracefs-idle-6.18-hz250.txt.gz" --no-run --out idle.ini
+expect_err 'tracefs-idle-6.18-hz250.txt.gz: no invoked callbacks \(rcu:rcu_invoke_callback, or kmem:kmem_cache_free/kfree with call_site=rcu_do_batch\)'
+[ ! -e idle.ini ] && ok || bad "a refused trace left a scenario"
+gzip -dc "$churn" | grep -v sched_switch >noswitch.txt
+expect_exit 2 "$RCUSIM" calibrate noswitch.txt --no-run --out ns.ini
+expect_err 'noswitch.txt: no sched:sched_switch events'
+gzip -dc "$churn" | grep -v 'vec=9' >nopass.txt
+expect_exit 2 "$RCUSIM" calibrate nopass.txt --no-run --out np.ini
+expect_err 'nopass.txt: no RCU softirq passes'
+{ gzip -dc "$churn" | head -40; echo 'this is not a trace line'; } >garbage.txt
+expect_exit 2 "$RCUSIM" calibrate garbage.txt --no-run --out g.ini
+expect_err '^garbage.txt:41: '
+expect_exit 2 "$RCUSIM" calibrate missing.txt --no-run
+expect_err 'missing.txt: No such file'
+: >empty.txt
+expect_exit 2 "$RCUSIM" calibrate empty.txt --no-run
+expect_err 'empty.txt: no trace events in it'
+expect_exit 2 "$RCUSIM" calibrate "$churn" --callbacks-per-free 0 --no-run
+expect_err '--callbacks-per-free 0: want a number'
+expect_exit 2 "$RCUSIM" calibrate "$churn" --kernel-share 1.5 --no-run
+expect_err '--kernel-share 1.5: want a share'
+expect_exit 2 "$RCUSIM" calibrate "$churn" --include kernels/no-such.ini --no-run
+expect_err '--include kernels/no-such.ini: .*no-such.ini'
+expect_exit 2 "$RCUSIM" calibrate "$churn" --frobnicate
+expect_err 'unknown option --frobnicate'
+expect_exit 2 "$RCUSIM" calibrate
+expect_err 'no trace given'
+[ -z "$(ls ./*.tmp 2>/dev/null)" ] && ok || bad "temporary files left"
+finish
