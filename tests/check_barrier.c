@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* check_barrier.c - rcu_barrier() step by step (kernel/rcu_barrier.c, after
+/* check_barrier.c - rcu_barrier() step by step (rcu/rcu_barrier.c, after
  * kernel/rcu/tree.c 6.12:4477-4645): which CPUs its caller IPIs and in what
  * order, that it returns only after every callback queued before it was
  * invoked, its flush of offloaded CPUs' lazy callbacks, and an IPI held

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* check_exp.c - expedited grace periods step by step (kernel/rcu_exp.c,
+/* check_exp.c - expedited grace periods step by step (rcu/rcu_exp.c,
  * after kernel/rcu/tree_exp.h of 6.12): which CPUs the kworker IPIs, when
  * each handler reports or defers, the readers an expedited grace period
  * waits for, its stall warnings, and rcu.normal turning it back into a

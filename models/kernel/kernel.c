@@ -185,9 +185,9 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 }
 
 /* The kernel threads, after the CPUs, one family per line, in this order:
- * the RCU flavor's GP kthread on rcu.gp_kthread_cpu (rcu_gp_kthread.c),
- * offloading's rcuog and rcuo (rcu_nocb_kthreads.c), rcuc on every CPU
- * when RCU core work runs there (rcu_cpu_kthread.c). A family creates
+ * the RCU flavor's GP kthread on rcu.gp_kthread_cpu (rcu/rcu_gp_kthread.c),
+ * offloading's rcuog and rcuo (rcu/rcu_nocb_kthreads.c), rcuc on every CPU
+ * when RCU core work runs there (rcu/rcu_cpu_kthread.c). A family creates
  * nothing when its mechanism is off. */
 static int (*const kthread_families[])(kmodel *k, const sim_params *p, int prio) = {
 	rcu_gp_kthread_create,

@@ -4,7 +4,7 @@
  * kernel/rcu/rcuscale.c 6.12:732-809). Each job is one of its kthreads
  * (in the kernel all the time), bound to its CPU: workload.kfree_loops
  * loops of workload.kfree_alloc_num objects, each a kmalloc() of
- * workload.kfree_mult x 24 bytes and its kfree_rcu() (kernel/kfree_rcu.c),
+ * workload.kfree_mult x 24 bytes and its kfree_rcu() (rcu/kfree_rcu.c),
  * or with workload.kfree_by_call_rcu its own call_rcu() whose callback
  * kfree()s it; workload.kfree_call_cost of CPU work an object, a
  * cond_resched() after each loop; then the thread ends. rcuscale sets its
@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/kernel_int.h"
+#include "kernel/kernel.h"
+#include "rcu/mechanisms.h"
 
 /* The callback object of a thread's synchronize_rcu() (its job's index
  * below it); a batch's are 1 + CPU x 2 + batch. */

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "cpulist.h"
-#include "kernel/kernel_int.h"
+#include "fs/files.h"
+#include "kernel/kernel.h"
 
 /* Every kind (its file, workloads/KIND.c, defines KIND_workload); params.def's
  * workload.kind lists their names. */

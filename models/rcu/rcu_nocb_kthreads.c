@@ -14,7 +14,7 @@
  */
 #include <stdlib.h>
 
-#include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h"
 
 /* One nocb_gp_wait() pass of group kt->id at rcu.tasklet_cost. */
 static double rcuog_step(kcpu *c, kthread *kt, sim_time t)

@@ -31,7 +31,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
-#include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h"
 #include "rcu/tree.h"
 
 enum { BAR_IDLE, BAR_SCAN, BAR_SPIN, BAR_WAIT, BAR_DONE };

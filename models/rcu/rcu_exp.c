@@ -57,7 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h"
 #include "rcu/tree.h"
 
 static bool exp_done(const krcu *r)

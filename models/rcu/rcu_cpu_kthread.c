@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h"
 
 /* One pass of rcu_cpu_kthread() (tree.c 6.12:2894-2921) on @c at @t:
  * rcu_core() if it has work, invoking without a count limit. Returns
