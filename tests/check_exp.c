@@ -34,7 +34,7 @@ static void box_create(box *b, const char *const *sets)
 static sim_time scan_ns(const box *b, int nipi)
 {
 	const krcu *r = &b->k->rcu;
-	return 2 * r->node_cost + 8 * r->fqs_cpu_cost + nipi * r->exp_send_cost;
+	return 2 * r->node_cost + 8 * r->exp_scan_cost + nipi * r->exp_send_cost;
 }
 
 START_TEST(only_busy_cpus_are_ipied)

@@ -153,7 +153,9 @@ static void softirq_create(kmodel *k, const sim_params *p)
 static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err, size_t errlen)
 {
 	krcu *r = &k->rcu;
-	r->handler_cost = sim_params_int(p, P_RCU_TASKLET_COST);
+	/* rcu.core_pass_cost is Tree RCU's knob (never set under classic, so
+	 * rcu.tasklet_cost there). */
+	r->handler_cost = rcu_cost_param(p, P_RCU_CORE_PASS_COST, P_RCU_TASKLET_COST);
 	r->preempt_rcu = !strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree") &&
 			 sim_params_int(p, P_RCU_PREEMPT_RCU);
 	r->cb_cost = sim_params_int(p, P_RCU_CALLBACK_COST);

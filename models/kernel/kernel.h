@@ -272,7 +272,8 @@ typedef struct krcu {
 	const rcu_flavor *ops;  /* rcu.flavor's table, every optional operation filled (&flavor) */
 	rcu_flavor flavor;      /* that table (rcu_flavor_fill()) */
 	void *rsp;              /* its state */
-	sim_time handler_cost;  /* ns: the RCU softirq handler's fixed work per pass */
+	sim_time handler_cost;  /* ns: the RCU softirq handler's fixed work per pass
+				 * (classic: rcu.tasklet_cost; tree: rcu.core_pass_cost) */
 	bool preempt_rcu;       /* rcu.preempt_rcu: a kernel tick outside a reader is a QS */
 	sim_time cb_cost;       /* ns: one callback */
 	cb_stats cb;            /* queued, invoked, queue over time, latencies */
@@ -281,6 +282,9 @@ typedef struct krcu {
 	kthread *rcuc;          /* per CPU rcuc kthreads, or NULL (softirq) */
 	sim_time node_cost;     /* ns: the GP kthread's work per rcu_node it walks */
 	sim_time fqs_cpu_cost;  /* ns: its work per CPU an FQS scan checks */
+	sim_time rcuc_pass_cost; /* ns: rcu.rcuc_pass_cost, an rcuc pass's fixed work */
+	sim_time rcuog_pass_cost; /* ns: rcu.rcuog_pass_cost, an rcuog pass */
+	sim_time rcuo_pass_cost; /* ns: rcu.rcuo_pass_cost, an rcuo batch's fixed work */
 	sim_hist *rcuc_run;     /* rcuc step lengths, ns */
 	uint64_t resched_ipis;  /* resched_cpu() calls of FQS scans */
 	/* Offloading (rcu.nocbs): rcuog per group, rcuo per offloaded CPU. */
@@ -310,12 +314,15 @@ typedef struct krcu {
 	bool exp_scanning;      /* the kworker's step is its scan (its IPIs at the end) */
 	int64_t exp_nwake;      /* waiters its end wakes at the kworker's step end */
 	sim_time exp_send_cost; /* ns: rcu.exp_ipi_send_cost */
+	sim_time exp_scan_cost; /* ns: rcu.exp_scan_cost, a CPU its leaf scans look at */
+	sim_time exp_wake_cost; /* ns: rcu.exp_wake_cost, a caller woken at its end */
 	sim_time exp_stall_ns;  /* ns: the expedited stall timeout */
 	sim_hist *exp_dur;      /* exp.duration_ns */
 	uint64_t exp_gps, exp_ipis, exp_ndeferred, exp_hints, exp_readers_waited, exp_stalls;
 	sim_time exp_ipi_cpu_ns; /* ns: the handlers' CPU time */
 	/* synchronize_rcu() woken from the GP kthread (rcu.normal_wake_from_gp). */
 	bool srs;               /* on: syncrcu callers wait on the srs list */
+	sim_time srs_wake_cost; /* ns: rcu.srs_wake_cost, a waiter woken */
 	kthread *srsk;          /* the sync_wq kworker waking the waiters past the first 5 */
 	int64_t srs_left;       /* waiters it has yet to wake */
 	uint64_t srs_woken_gp, srs_woken_wq; /* waiters woken by the GP kthread, by the kworker */
@@ -334,6 +341,7 @@ typedef struct krcu {
 	sim_time bar_not_before; /* ns: the latest barrier callback's invocation so far */
 	sim_time bar_gap;       /* ns: workload.barrier_gap */
 	sim_time bar_send_cost; /* ns: rcu.exp_ipi_send_cost */
+	sim_time bar_scan_cost; /* ns: rcu.barrier_scan_cost, a CPU its loop looks at */
 	sim_timer bar_ipi;      /* its IPI on its way to bar_target */
 	sim_hist *bar_dur;      /* barrier.duration_ns */
 	uint64_t bar_calls, bar_returned, bar_ipis, bar_waited, bar_flushed, bar_lazy;

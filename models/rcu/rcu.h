@@ -30,6 +30,17 @@
 #include "metrics.h"
 #include "registry.h"
 
+/* A cost knob of one mechanism (issue 47, item 7) whose default, "auto",
+ * is the older knob @alias that priced that mechanism with others
+ * (rcu.tasklet_cost, rcu.fqs_cpu_cost): @id's value if set, else @alias's,
+ * so that a scenario file setting the old name moves every mechanism it
+ * priced, and one setting the new name only its own. */
+static inline int64_t rcu_cost_param(const sim_params *p, int id, int alias)
+{
+	return sim_params_is_auto(p, (size_t)id) ? sim_params_int(p, (size_t)alias)
+						 : sim_params_int(p, (size_t)id);
+}
+
 /* What call_rcu, the tick or the RCU core work asks of its caller (or'ed
  * in; the name is call_rcu's, the first to have one). */
 typedef struct rcu_effect {
