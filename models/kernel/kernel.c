@@ -110,7 +110,8 @@ static int scheduler_create(kmodel *k, const sim_params *p)
 		       (int)sim_params_int(p, P_SCHED_MAX_BONUS));
 	s->ctxsw_cost = sim_params_int(p, P_SCHED_CTXSW_COST);
 	s->preempt = (preempt_model)sim_params_int(p, P_SCHED_PREEMPT);
-	if (!strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf")) {
+	/* Which class, not what it can do: the fair class's own constants. */
+	if (sched_class_find(p) == &sched_fair_class) {
 		/* get_update_sysctl_factor(): 1 + ilog2(min(CPUs, 8)). */
 		int cpus = k->mach.ncpus < 8 ? k->mach.ncpus : 8, lg = 0;
 		while ((2 << lg) <= cpus)
@@ -156,7 +157,7 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 	/* rcu.core_pass_cost is Tree RCU's knob (never set under classic, so
 	 * rcu.tasklet_cost there). */
 	r->handler_cost = rcu_cost_param(p, P_RCU_CORE_PASS_COST, P_RCU_TASKLET_COST);
-	r->preempt_rcu = !strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree") &&
+	r->preempt_rcu = rcu_flavor_can(p, RCU_CAP_PREEMPT_RCU) &&
 			 sim_params_int(p, P_RCU_PREEMPT_RCU);
 	r->cb_cost = sim_params_int(p, P_RCU_CALLBACK_COST);
 	if (cb_stats_init(&r->cb, m))
@@ -341,7 +342,7 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = rcu_barrier_create(k, p, env->m);
 	if (!rc && !k->files.on)
 		k->obj_bytes = loads_obj_bytes(k);
-	if (!rc && !strcmp(k->wl.ops->kind, "kfree")) {
+	if (!rc && k->wl.ops->kfree_batched) {
 		if (sim_params_int(p, P_WORKLOAD_KFREE_BY_CALL_RCU)) {
 			k->kfree.by_call = true;
 			k->kfree.obj_size = 24 * sim_params_int(p, P_WORKLOAD_KFREE_MULT);

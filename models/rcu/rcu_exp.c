@@ -301,7 +301,7 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 	/* CONFIG_RCU_EXP_KTHREAD: SCHED_FIFO at kthread_prio (tree.c
 	 * 6.12:4915-4916, 4941-4942). */
 	int prio = 0;
-	if (!strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf") && sim_params_int(p, P_RCU_EXP_KTHREAD)) {
+	if (sched_has_fifo(p) && sim_params_int(p, P_RCU_EXP_KTHREAD)) {
 		prio = (int)sim_params_int(p, P_RCU_KTHREAD_PRIO);
 		if (prio < 1)
 			prio = 1;

@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "sched/sched.h"
 
 rcu_tree_state *rcu_tree_flavor_state(void *rsp)
 {
@@ -571,7 +572,7 @@ static int nohz_full_validate(const sim_params *p, char *err, size_t errlen)
 			 a, sim_params_origin(p, P_IRQ_NOHZ_IDLE));
 		return SIM_EINPUT;
 	}
-	if (strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf")) {
+	if (!sched_has_nohz_full(p)) {
 		snprintf(err, errlen, "%s: nohz_full is a 6.x mechanism modelled with sched.kind = eevdf, "
 			 "and sched.kind is %s (%s)", a, sim_params_text(p, P_SCHED_KIND),
 			 sim_params_origin(p, P_SCHED_KIND));
@@ -597,7 +598,7 @@ static int tree_validate(const sim_params *p, char *err, size_t errlen)
 	if (rc)
 		return rc;
 	if (sim_params_int(p, P_RCU_PREEMPT_RCU) && sim_params_int(p, P_RCU_BOOST) &&
-	    strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf")) {
+	    !sched_has_fifo(p)) {
 		sim_params_where(p, P_RCU_BOOST, a, sizeof(a));
 		snprintf(err, errlen,
 			 "%s: boosting lends SCHED_FIFO priority, which only sched.kind = eevdf models, "
@@ -625,6 +626,7 @@ static int tree_validate(const sim_params *p, char *err, size_t errlen)
 
 const rcu_flavor rcu_tree = {
 	.name = "tree",
+	.caps = RCU_CAP_PREEMPT_RCU | RCU_CAP_EXPEDITED | RCU_CAP_KFREE_BATCH,
 	.knobs = tree_parts,
 	.validate = tree_validate,
 	.create = tree_create,

@@ -145,7 +145,7 @@ static void kfree_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, sim
 static int kfree_validate(const sim_params *p, char *err, size_t errlen)
 {
 	char a[512];
-	if (strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree")) {
+	if (!rcu_flavor_can(p, RCU_CAP_KFREE_BATCH)) {
 		sim_params_where(p, P_WORKLOAD_KIND, a, sizeof(a));
 		snprintf(err, errlen, "%s: kfree needs rcu.flavor = tree, and rcu.flavor is %s (%s)", a,
 			 sim_params_text(p, P_RCU_FLAVOR), sim_params_origin(p, P_RCU_FLAVOR));
@@ -179,6 +179,7 @@ static const sim_knobs kfree_knobs = { { P_WORKLOAD_KIND, "kfree", NULL }, kfree
 
 const workload_ops kfree_workload = {
 	.kind = "kfree",
+	.kfree_batched = true,
 	.knobs = &kfree_knobs,
 	.validate = kfree_validate,
 	.frees_files = false,

@@ -168,8 +168,7 @@ static int syncrcu_validate(const sim_params *p, char *err, size_t errlen)
 			 sim_params_origin(p, P_WORKLOAD_SYNCRCU_GAP));
 		return SIM_EINPUT;
 	}
-	if (sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED) &&
-	    strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree")) {
+	if (sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED) && !rcu_flavor_can(p, RCU_CAP_EXPEDITED)) {
 		sim_params_where(p, P_WORKLOAD_SYNCRCU_EXPEDITED, a, sizeof(a));
 		snprintf(err, errlen,
 			 "%s: synchronize_rcu_expedited() needs rcu.flavor = tree, and rcu.flavor is %s (%s)",

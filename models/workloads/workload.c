@@ -289,7 +289,7 @@ static int named_load_validate(const sim_params *p, size_t i, const sim_params *
 		return SIM_EINPUT;
 	}
 	sim_params_where(v, P_WORKLOAD_KIND, a, sizeof(a));
-	if (!ops || !strcmp(kind, "kfree")) {
+	if (!ops || ops->kfree_batched) {
 		snprintf(err, errlen,
 			 "%s: %s %s: a named load is one of %s but kfree (queue is a model of its own; "
 			 "kfree_rcu()'s batching is the machine's: make it [workload])",

@@ -143,6 +143,8 @@ typedef struct workload_ops {
 	 * workload.kind = kind, after the knobs. May be NULL. */
 	int (*validate)(const sim_params *p, char *err, size_t errlen);
 	bool frees_files;       /* its callbacks free struct files: file table and filp slab modelled */
+	bool kfree_batched;     /* its calls are kfree_rcu()'s, batched machine-wide (rcu/kfree_rcu.c):
+				 * [workload] only, never a named load */
 	bool holds_objects;     /* each of its callbacks holds a workload.object_size object
 				 * (mem.pending_bytes; an strace replay's are files instead) */
 	/* Read and check its parameters: w->call_rate, w->p_kernel,
