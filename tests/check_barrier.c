@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* check_barrier.c - rcu_barrier() step by step (kernel/rcu_barrier.c, after
+/* check_barrier.c - rcu_barrier() step by step (rcu/rcu_barrier.c, after
  * kernel/rcu/tree.c 6.12:4477-4645): which CPUs its caller IPIs and in what
  * order, that it returns only after every callback queued before it was
  * invoked, its flush of offloaded CPUs' lazy callbacks, and an IPI held
@@ -49,7 +49,7 @@ START_TEST(nothing_queued_returns_after_the_scan)
 {
 	/* No CPU has a callback: every one is skipped ("NQ", :4600-4605), no
 	 * IPI, nothing to wait for; the count drops from 2 to 0 at the loop's
-	 * end and the call returns after its scan: 8 CPUs x rcu.fqs_cpu_cost. */
+	 * end and the call returns after its scan: 8 CPUs x rcu.barrier_scan_cost. */
 	box b;
 	const char *none[] = { NULL };
 	box_create(&b, none);
@@ -58,8 +58,8 @@ START_TEST(nothing_queued_returns_after_the_scan)
 	ck_assert_uint_eq(r->bar_calls, 1);
 	ck_assert_uint_eq(r->bar_ipis, 0);
 	ck_assert_uint_eq(r->bar_waited, 0);
-	ck_assert_int_eq((sim_time)r->bar_dur->max, 8 * r->fqs_cpu_cost);
-	ck_assert_int_eq(r->bark->cpu_ns, 8 * r->fqs_cpu_cost);
+	ck_assert_int_eq((sim_time)r->bar_dur->max, 8 * r->bar_scan_cost);
+	ck_assert_int_eq(r->bark->cpu_ns, 8 * r->bar_scan_cost);
 	box_destroy(&b);
 }
 END_TEST
@@ -85,7 +85,7 @@ START_TEST(ipis_only_cpus_with_callbacks_one_at_a_time)
 	run_to_return(&b, 200 * MS);
 	ck_assert_uint_eq(r->bar_ipis, 2);
 	ck_assert_uint_eq(r->bar_waited, 3);
-	ck_assert_int_eq(r->bark->cpu_ns, 8 * r->fqs_cpu_cost + 2 * r->bar_send_cost +
+	ck_assert_int_eq(r->bark->cpu_ns, 8 * r->bar_scan_cost + 2 * r->bar_send_cost +
 						  2 * (b.k->mach.irq_cost + 1)); /* +1 ns a spin */
 	ck_assert_int_eq(r->bar_ipi_cpu_ns, 2 * b.k->mach.irq_cost);
 	const rcu_tree_state *ts = tree(&b);

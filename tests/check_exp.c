@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* check_exp.c - expedited grace periods step by step (kernel/rcu_exp.c,
+/* check_exp.c - expedited grace periods step by step (rcu/rcu_exp.c,
  * after kernel/rcu/tree_exp.h of 6.12): which CPUs the kworker IPIs, when
  * each handler reports or defers, the readers an expedited grace period
  * waits for, its stall warnings, and rcu.normal turning it back into a
@@ -34,7 +34,7 @@ static void box_create(box *b, const char *const *sets)
 static sim_time scan_ns(const box *b, int nipi)
 {
 	const krcu *r = &b->k->rcu;
-	return 2 * r->node_cost + 8 * r->fqs_cpu_cost + nipi * r->exp_send_cost;
+	return 2 * r->node_cost + 8 * r->exp_scan_cost + nipi * r->exp_send_cost;
 }
 
 START_TEST(only_busy_cpus_are_ipied)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* check_kfree.c - kfree_rcu() batching step by step (kernel/kfree_rcu.c,
+/* check_kfree.c - kfree_rcu() batching step by step (rcu/kfree_rcu.c,
  * after kernel/rcu/tree.c of 6.12): a page filling, the monitor's delay
  * (KFREE_DRAIN_JIFFIES, or a jiffy once a page's worth is queued), one
  * callback per batch, the objects freed at once whose snapshot passed, the

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "rcu/classic.h"
+#include "sched/sched.h"
 
 static rcu_cfg cfg_of(rcu_policy pol)
 {
@@ -246,6 +247,37 @@ START_TEST(rcu_watermark_keeps_int_max_above_qlowmark)
 }
 END_TEST
 
+/* What a part needs of the flavor or the scheduler is asked, not read off
+ * its name (issue 47, item 4): Tree RCU offers preemptible RCU, expedited
+ * grace periods and kfree_rcu()'s batching, classic RCU none of them; EEVDF
+ * has SCHED_FIFO beside it and models nohz_full, O(1) neither. */
+START_TEST(rcu_capabilities_asked_not_named)
+{
+	sim_params *p;
+	char err[512];
+	const unsigned all = RCU_CAP_PREEMPT_RCU | RCU_CAP_EXPEDITED | RCU_CAP_KFREE_BATCH;
+	ck_assert_int_eq(sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_params_set(p, "rcu.flavor=classic", err, sizeof(err)), 0);
+	ck_assert(!rcu_flavor_can(p, RCU_CAP_PREEMPT_RCU));
+	ck_assert(!rcu_flavor_can(p, RCU_CAP_EXPEDITED));
+	ck_assert(!rcu_flavor_can(p, RCU_CAP_KFREE_BATCH));
+	ck_assert_int_eq(sim_params_set(p, "rcu.flavor=tree", err, sizeof(err)), 0);
+	ck_assert(rcu_flavor_can(p, RCU_CAP_PREEMPT_RCU));
+	ck_assert(rcu_flavor_can(p, RCU_CAP_EXPEDITED));
+	ck_assert(rcu_flavor_can(p, RCU_CAP_KFREE_BATCH));
+	ck_assert(rcu_flavor_can(p, all));
+	ck_assert_int_eq(sim_params_set(p, "sched.kind=o1", err, sizeof(err)), 0);
+	ck_assert_ptr_eq(sched_class_find(p), &sched_o1_class);
+	ck_assert(!sched_has_fifo(p));
+	ck_assert(!sched_has_nohz_full(p));
+	ck_assert_int_eq(sim_params_set(p, "sched.kind=eevdf", err, sizeof(err)), 0);
+	ck_assert_ptr_eq(sched_class_find(p), &sched_fair_class);
+	ck_assert(sched_has_fifo(p));
+	ck_assert(sched_has_nohz_full(p));
+	sim_params_destroy(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rcu");
@@ -256,6 +288,7 @@ int main(void)
 	tcase_add_test(tc, rcu_fixed_resched_over);
 	tcase_add_loop_test(tc, rcu_watermark_raise_ipi_and_restore, 0, 2);
 	tcase_add_test(tc, rcu_watermark_keeps_int_max_above_qlowmark);
+	tcase_add_test(tc, rcu_capabilities_asked_not_named);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 
 #include "fs/files.h"
-#include "kernel/kernel_int.h"
 
 /* cache_reap() for this CPU's array, and the node's part when due. Runs
  * from a workqueue; its CPU time is left out. */

@@ -12,7 +12,33 @@
 
 #include <stdbool.h>
 
-#include "kernel/kernel_int.h"
+#include "kernel/kernel.h"
+
+/* ---- fs/files.c: the file table's part ---- */
+
+/* Build the file table and filp slab (k->files.on) and arm each CPU's
+ * cache_reap. 0, SIM_EINPUT (message) or SIM_ENOMEM. */
+int kfiles_create(kmodel *k, const sim_params *p, char *err, size_t errlen);
+/* The knobs it reads, with a workload that opens files (params.h). */
+extern const sim_knobs kfiles_knobs;
+void kfiles_destroy(kmodel *k);
+/* Arm CPU @c's first cache_reap. 0 or SIM_ENOMEM. */
+int kfiles_start_cpu(kmodel *k, kcpu *c);
+/* Its series at @now (machine-wide queued callbacks @qsum). 0, SIM_ENOMEM
+ * or SIM_ECHECK (an accounting invariant failed). */
+int kfiles_sample(kmodel *k, sim_time now, int64_t qsum, char *err, size_t errlen);
+/* Its scalars. 0 or SIM_ENOMEM. */
+int kfiles_finish(kmodel *k, sim_metrics *m);
+/* vfs.opens == vfs.closes + vfs.open_end, as many files wait for their
+ * grace period as callbacks are queued (@pending), and the filp slab has as
+ * many objects handed out as files live and waiting; else SIM_ECHECK. */
+int kfiles_check(const kmodel *k, uint64_t pending, char *err, size_t errlen);
+/* The callbacks' function: file_free_rcu() -> kmem_cache_free() on @cpu,
+ * for each of @objs. */
+void file_free_rcu(void *k, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
+		   sim_time cost_ns);
+
+/* ---- what the workloads that open files share ---- */
 
 /* An open refused at file-max at @at: the unit fails, or the job sleeps
  * retry_delay and tries again. Returns true if the job stops running. */

@@ -7,12 +7,13 @@
  * carried out). Follows kernel/sched.c and kernel/rcupdate.c of 2.6.14-2.6.16
  * and, for Tree RCU, kernel/sched/core.c and kernel/rcu/tree.c of 6.12.
  *
- * The CPU model is six files (see kernel_int.h): this one; softirq.c
+ * The CPU model is five files (see kernel_int.h): this one; softirq.c
  * (__do_softirq, ksoftirqd); kthread.c (kernel threads of any kind, whose
- * kinds are rcu_gp_kthread.c, rcu_cpu_kthread.c, rcu_nocb_kthreads.c);
- * tick.c (the timer interrupt); irq.c (IPIs, device interrupts, system-call
- * returns, a job's block and wakeup, injected faults); rcu_readers.c
- * (tasks preempted inside rcu_read_lock(), boosting).
+ * RCU kinds are rcu/rcu_gp_kthread.c, rcu_cpu_kthread.c,
+ * rcu_nocb_kthreads.c); tick.c (the timer interrupt); irq.c (IPIs, device
+ * interrupts, system-call returns, a job's block and wakeup, injected
+ * faults). Tasks preempted inside rcu_read_lock() and their boosting are
+ * rcu/rcu_readers.c's.
  *
  * Events: one per tick (a single timer walks the CPUs in their
  * order, each CPU keeping its next tick's time and sequence number), one

@@ -111,7 +111,8 @@ static int scheduler_create(kmodel *k, const sim_params *p)
 		       (int)sim_params_int(p, P_SCHED_MAX_BONUS));
 	s->ctxsw_cost = sim_params_int(p, P_SCHED_CTXSW_COST);
 	s->preempt = (preempt_model)sim_params_int(p, P_SCHED_PREEMPT);
-	if (!strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf")) {
+	/* Which class, not what it can do: the fair class's own constants. */
+	if (sched_class_find(p) == &sched_fair_class) {
 		/* get_update_sysctl_factor(): 1 + ilog2(min(CPUs, 8)). */
 		int cpus = k->mach.ncpus < 8 ? k->mach.ncpus : 8, lg = 0;
 		while ((2 << lg) <= cpus)
@@ -154,8 +155,10 @@ static void softirq_create(kmodel *k, const sim_params *p)
 static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err, size_t errlen)
 {
 	krcu *r = &k->rcu;
-	r->handler_cost = sim_params_int(p, P_RCU_TASKLET_COST);
-	r->preempt_rcu = !strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree") &&
+	/* rcu.core_pass_cost is Tree RCU's knob (never set under classic, so
+	 * rcu.tasklet_cost there). */
+	r->handler_cost = rcu_cost_param(p, P_RCU_CORE_PASS_COST, P_RCU_TASKLET_COST);
+	r->preempt_rcu = rcu_flavor_can(p, RCU_CAP_PREEMPT_RCU) &&
 			 sim_params_int(p, P_RCU_PREEMPT_RCU);
 	r->cb_cost = sim_params_int(p, P_RCU_CALLBACK_COST);
 	if (cb_stats_init(&r->cb, m))
@@ -186,9 +189,9 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 }
 
 /* The kernel threads, after the CPUs, one family per line, in this order:
- * the RCU flavor's GP kthread on rcu.gp_kthread_cpu (rcu_gp_kthread.c),
- * offloading's rcuog and rcuo (rcu_nocb_kthreads.c), rcuc on every CPU
- * when RCU core work runs there (rcu_cpu_kthread.c). A family creates
+ * the RCU flavor's GP kthread on rcu.gp_kthread_cpu (rcu/rcu_gp_kthread.c),
+ * offloading's rcuog and rcuo (rcu/rcu_nocb_kthreads.c), rcuc on every CPU
+ * when RCU core work runs there (rcu/rcu_cpu_kthread.c). A family creates
  * nothing when its mechanism is off. */
 static int (*const kthread_families[])(kmodel *k, const sim_params *p, int prio) = {
 	rcu_gp_kthread_create,
@@ -341,7 +344,7 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = rcu_barrier_create(k, p, env->m);
 	if (!rc && !k->files.on)
 		k->obj_bytes = loads_obj_bytes(k);
-	if (!rc && !strcmp(k->wl.ops->kind, "kfree")) {
+	if (!rc && k->wl.ops->kfree_batched) {
 		if (sim_params_int(p, P_WORKLOAD_KFREE_BY_CALL_RCU)) {
 			k->kfree.by_call = true;
 			k->kfree.obj_size = 24 * sim_params_int(p, P_WORKLOAD_KFREE_MULT);

@@ -1,495 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * kernel_int.h - what the kernel model's files share: its state, one
- * struct per part (machine, scheduler, softirqs, RCU, file table, workload,
- * counters, metric handles), the per-CPU state (kcpu), the machine's speed
- * helpers, and the entry points each file offers the others.
- *
- * Files and who calls whom (one way only): kernel.c creates the parts and
- * samples and finishes the run; the CPU model (cpu.c, softirq.c, kthread.c
- * with its kinds rcu_*_kthread*.c, tick.c, irq.c) is what each CPU does
- * (ticks, interrupts, softirq runs, kthreads, schedule()) and calls the
- * workload's run, the scheduling class (sched/) and the RCU flavor (rcu/);
- * the workloads (workloads/) call the RCU flavor and the file table
- * (fs/files.c) and never the CPU model: what they ask of it comes back as
- * a job_effect.
- * Its parts follow 2.6.14-2.6.16 or Linux 6.12 as each file says.
+ * kernel_int.h - what the kernel model's own files (models/kernel/) share
+ * beyond its public face (kernel.h): the context switch's rest, softirq
+ * runs (softirq.c), the kthread runner's insides (kthread.c), the tick and
+ * the events that land on a CPU (tick.c, irq.c), the timeline's writer
+ * (ktrace.c) and the injected fault (fault.c). Private to models/kernel/:
+ * ctest `layers` (tests/layers.sh) fails if a file elsewhere under models/
+ * or cli/ includes it. The parts the kernel model creates and calls are
+ * included here: RCU's mechanisms (rcu/mechanisms.h) and the file table
+ * (fs/files.h).
  */
 #ifndef RCUSIM_KERNEL_INT_H
 #define RCUSIM_KERNEL_INT_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "kernel/kernel.h"
+#include "rcu/mechanisms.h"
+#include "fs/files.h"
 
-#include "rcu/cbstats.h"
-#include "checks.h"
-#include "rcu/rcu.h"
-#include "sched/sched.h"
-#include "fs/file_table.h"
-#include "workloads/workload.h"
-#include "model.h"
-
-typedef struct ktrace ktrace;
-
-#define REF_CLOCK_HZ 1.2e9 /* the clock at which every *_cost is given */
-
-/* Where a softirq run was started: irq_exit() (timer and device
- * interrupts), a trap return (sparc64's rtrap: after irq_exit, at an IPI, at
- * a system-call return), or ksoftirqd. The first two resume the interrupted
- * or returning task at their end. */
-typedef enum run_ctx { RUN_IRQ_EXIT, RUN_TRAP_RETURN, RUN_KSOFTIRQD } run_ctx;
-
-/* Why a softirq run ended: nothing left pending, or __do_softirq() /
- * handle_softirqs() refused another pass with the RCU softirq still
- * pending (MAX_SOFTIRQ_RESTART passes, the time budget MAX_SOFTIRQ_TIME in
- * jiffies, need_resched()), which leaves it to ksoftirqd. */
-typedef enum run_stop { RUN_STOP_EMPTY, RUN_STOP_RESTART, RUN_STOP_BUDGET, RUN_STOP_RESCHED,
-			RUN_NSTOP } run_stop;
-
-/* Injected faults (fault.kind), as bits of kcpu.fault. */
-enum {
-	FAULT_IRQS_OFF = 1, /* spinning with interrupts off */
-	FAULT_NO_TICKS = 2, /* no timer interrupts */
-	FAULT_NO_QS = 4,    /* no quiescent state reported */
-};
-
-/* The name of the per-CPU stream every workload draws from. It says
- * callrcu for historical reasons: the name seeds the stream, so renaming it
- * would change every result. */
-#define WORKLOAD_RNG_STREAM "workload.callrcu"
-
-typedef struct kthread kthread;
-
-/* What makes a kernel thread one kind or another (kthread.c runs them all):
- * its work comes in steps, each a number of ns of CPU time at full speed
- * whose state changes when it starts. A new kind is a file with its table
- * and its family's create, declared below beside the RCU kthreads', and a
- * line in kernel.c's kthread_families[]. */
-typedef struct kthread_ops {
-	const char *name;
-	/* @kt, running on @c, begins its next step at @t: its state changes
-	 * now; returns the step's work, ns at full speed (0: it ends at once). */
-	double (*step)(kcpu *c, kthread *kt, sim_time t);
-	/* Its step ended at @t: run the next one at once (RCU_GP_NEXT_RUN),
-	 * sleep until woken (_SLEEP), or sleep until woken or *@timeout
-	 * (_TIMEOUT). */
-	rcu_gp_next (*step_end)(kcpu *c, kthread *kt, sim_time t, sim_time *timeout);
-	/* Its wake timer fired at @now while it sleeps (a kick, or its sleep's
-	 * timeout): does it wake now? It may re-arm kt->wake instead. */
-	bool (*wake_fire)(kcpu *c, kthread *kt, sim_time now);
-} kthread_ops;
-
-/* A kernel thread bound to one CPU, of a kind (kthread_ops): today the RCU
- * flavor's grace-period kthread (rcu_gp_kthread.c), a CPU's rcuc kthread
- * (rcu_cpu_kthread.c: RCU core work with rcu.use_softirq = no), an
- * offloading group's rcuog kthread and an offloaded CPU's rcuo kthread
- * (rcu_nocb_kthreads.c). The step in progress ends in an event while the
- * thread runs (done), moved by whatever interrupts it. It is not a job:
- * its task's owner is NULL. The fields after the common ones are its
- * kind's. */
-struct kthread {
-	sched_task task;        /* its task (owner NULL) */
-	const kthread_ops *ops; /* what kind of kthread */
-	kcpu *cpu;              /* where it runs */
-	kthread *next;          /* the next kthread bound to its CPU (kcpu.kthreads) */
-	double work;            /* ns at full speed left of the step in progress */
-	bool in_step;           /* a step's work is in progress */
-	bool step_due;          /* runnable with its next step to run when it gets the CPU */
-	bool sleeping;          /* off the runqueue until woken (wake, or its timeout) */
-	bool waiting;           /* woken and not yet run */
-	sim_time woken;         /* ns: when it was last woken */
-	sim_time wait_max;      /* ns: longest a woken one waited to run */
-	sim_time cpu_ns;        /* ns of CPU time it used (wall, steps ended) */
-	uint64_t wakeups;       /* times woken */
-	sim_timer done;         /* the step in progress ends (armed while it runs) */
-	sim_timer wake;         /* its wakeup, or its sleep's timeout */
-	/* The GP kthread: the step in progress. */
-	rcu_gp_work gpw;
-	/* rcuc: rcu_cpu_kthread()'s state. */
-	bool has_work;          /* rcu_cpu_has_work */
-	bool yielding;          /* RCU_KTHREAD_YIELDING: sleeping 2 jiffies after 10 passes */
-	int spincnt;            /* passes in this wakeup */
-	sim_time step_start;    /* ns: the current step began (rcuc run lengths) */
-	/* rcuog, rcuo. */
-	rcu_nocb_work nw;       /* what its last step did */
-	uint64_t invoked;       /* rcuo: callbacks it invoked */
-	int id;                 /* its group (rcuog) or CPU (rcuo) */
-	sim_timer nocb_timer;   /* rcuog: its group's deferred-wakeup timer (nocb_timer) */
-};
-
-struct kcpu {
-	/* 1. Identity. */
-	kmodel *k;              /* the model */
-	int id, core;           /* CPU number, core number */
-
-	/* 2. Scheduler. */
-	sched_rq rq;            /* runqueue */
-	sched_task ksoftirqd;   /* this CPU's ksoftirqd */
-	bool need_resched;      /* TIF_NEED_RESCHED, or TIF_NEED_RESCHED_LAZY alone if resched_lazy */
-	bool resched_lazy;      /* sched.preempt = lazy: the request pending is only the lazy bit */
-	bool busy;              /* counted in its core's busy threads */
-	sim_time seg_start;     /* ns: the running job's unaccounted CPU time starts here */
-	sim_time switch_left;   /* ns: the rest of the context switch an interrupt came into (taken after it) */
-	int64_t jobs;           /* jobs on this CPU */
-
-	/* 3. Softirqs: the run in progress (one of __do_softirq) and ksoftirqd. */
-	bool softirq_pending;   /* the RCU tasklet is raised */
-	bool in_softirq;        /* a softirq run is in progress, ends at done */
-	bool run_lazy;          /* its end needs no event: done is not armed (kcpu_settle) */
-	sim_time run_end_at;    /* ns: end of a lazy run */
-	uint64_t run_seq;       /* the sequence number done would have had */
-	run_ctx run_ctx;        /* whose run */
-	sim_time run_start;     /* ns: start of the run in progress */
-	bool run_more;          /* the run left callbacks ready (tasklet re-raised) */
-	int run_passes;         /* __do_softirq passes the run has made */
-	bool run_raised;        /* a tick in the run re-raised the tasklet */
-	bool run_cut;           /* its passes stopped at a tick: the restart rule decides at its end */
-	run_stop run_stop;      /* why its passes stopped (counted when it ends) */
-	int64_t run_end_j;      /* handle_softirqs()'s end: no restart from this jiffy on */
-	bool ksd_runnable;      /* ksoftirqd is on the runqueue */
-	sim_time ksd_woken;     /* ns: when ksoftirqd was last woken */
-	bool ksd_waiting;       /* woken and not yet run */
-	sim_time softirq_ns;    /* ns spent in softirq runs, completed ones */
-	sim_time softirq_ns_sampled; /* softirq_ns + partial run, at the last sample */
-	uint64_t idle_exits;    /* its switches away from its idle task */
-	uint64_t idle_exits_sampled; /* idle_exits at the last sample */
-
-	/* 4. Events. */
-	sim_time tick_when;     /* ns: its next timer interrupt (the shared tick timer) */
-	uint64_t tick_seq;      /* and that event's sequence number */
-	sim_timer done;         /* end of the softirq run in progress */
-	sim_timer ipi;          /* a reschedule IPI on its way */
-	sim_timer irq;          /* next device interrupt */
-	sim_timer reap;         /* next cache_reap (file workloads) */
-	sim_timer jobev;        /* the running job's next block (workload next_block), armed
-				 * while it runs */
-	sim_timer sysret;       /* sparc64: the running job's next system-call return, armed
-				 * while a softirq is pending (rtrap runs it there) */
-	sim_timer resched_pt;   /* sched.preempt none/voluntary: the running job's next
-				 * preemption point, armed while need_resched waits for it */
-	sim_timer unlock;       /* PREEMPT_RCU: the running job's rcu_read_unlock() of the
-				 * reader it was preempted in, armed while it runs */
-	signed char irq_mode;   /* IRQ_MODE_*: what the interrupt in progress found the task
-				 * in (one draw serves RCU and the scheduler) */
-	bool ipi_resched;       /* the reschedule IPI on its way sets need_resched (resched_cpu()) */
-	bool exp_owes;          /* the expedited grace period in progress waits for it (expmask) */
-	bool exp_deferred;      /* its handler deferred the report (cpu_no_qs.b.exp) */
-	bool exp_ipi_due;       /* a scan marked it for an IPI at the scan's end */
-	bool nohz_full;         /* in irq.nohz_full */
-	bool tick_stopped;      /* nohz_full: its last tick was stopped (idle or one task) */
-	sim_time tick_skip_at;  /* ns: a tick it does not take (irq.timer_migration: left idle by a
-				 * remote wake-up at that jiffy, its tick restarting a period on);
-				 * -1: none */
-	bool ct_user;           /* nohz_full: in user mode for the GP kthread's step (an EQS) */
-	sim_time ct_pass_at;    /* nohz_full: when its last pass through user mode was counted */
-	sim_timer exp_ipi;      /* the expedited grace period's IPI on its way */
-	sim_timer exp_rdr;      /* PREEMPT_RCU: the rcu_read_unlock() its IPI's handler left
-				 * the report to (exp_hint) */
-	kthread *kthreads;      /* the kthreads bound to it (linked by kthread.next) */
-	kthread *rcuc;          /* its rcuc kthread (rcu.use_softirq = no), else NULL */
-	kthread *rcuo;          /* its rcuo kthread (offloaded), else NULL */
-
-	/* 5. An injected fault (fault.*). */
-	unsigned fault;         /* FAULT_* bits in force */
-	bool fault_latched;     /* an interrupt arrived with interrupts off: taken at the end */
-
-	/* 6. Random streams. */
-	sim_rng *rng_work;      /* stream WORKLOAD_RNG_STREAM, this CPU */
-	sim_rng *rng_mode;      /* stream "kernel.tick_mode", this CPU */
-	sim_rng *rng_irq;       /* stream "irq.device", this CPU */
-};
-
-/* kcpu.irq_mode: not drawn yet, user mode (or idle), kernel mode, and in
- * kernel mode inside a read-side critical section or outside one (drawn
- * only under PREEMPT_RCU). */
-enum { IRQ_MODE_UNDRAWN, IRQ_MODE_USER, IRQ_MODE_KERNEL, IRQ_MODE_READER, IRQ_MODE_NOT_READER };
-
-/* irq.tick_phase: where each CPU's tick falls in the period. */
-typedef enum tick_phase { TICK_SPREAD, TICK_ALIGNED, TICK_SKEWED } tick_phase;
-
-/* 1. The machine: geometry, speed, the timer and interrupt costs. */
-typedef struct kmachine {
-	int ncpus, ncores, tpc; /* CPUs, cores, threads per core */
-	int *core_busy;         /* busy threads per core */
-	double smt_slowdown;    /* machine.smt_slowdown */
-	double clock_scale;     /* REF_CLOCK_HZ / machine.clock */
-	sim_time tick_ns;       /* ns between ticks (1 / machine.hz) */
-	sim_time tick_cost;     /* ns: a tick's hardirq work, at full speed */
-	sim_time irq_cost;      /* ns: a device interrupt's or IPI's hardirq work */
-	double irq_rate;        /* device interrupts per second per CPU */
-	bool nohz_idle;         /* irq.nohz_idle: an idle CPU without callbacks takes no tick */
-	bool timer_migration;   /* irq.timer_migration: the GP kthread's FQS timer is expired by an
-				 * active CPU while its own idles tickless */
-	tick_phase tick_phase;  /* irq.tick_phase */
-	int nfull;              /* irq.nohz_full: how many CPUs */
-	int *full;              /* their numbers, ascending */
-	int nhk;                /* housekeeping CPUs (the others) */
-	int *hk;                /* their numbers, ascending */
-	sim_timer remote;       /* nohz_full: the next round of sched_tick_remote() */
-	bool sparc64;           /* machine.arch: trap returns run pending softirqs, an IPI is a
-				 * trap through rtrap (else x86_64: irq_exit only, an IPI acks) */
-	sim_timer tick;         /* the next timer interrupt of any CPU (tick_next's) */
-	int tick_next;          /* the CPU it is for */
-} kmachine;
-
-/* 2. The scheduler. */
-/* sched.preempt, in its values' order. */
-typedef enum preempt_model { PREEMPT_NONE, PREEMPT_VOLUNTARY, PREEMPT_FULL, PREEMPT_LAZY } preempt_model;
-
-typedef struct kscheduler {
-	sched_cfg cfg;          /* the class (sched.kind) and its constants */
-	preempt_model preempt;  /* sched.preempt: who an interrupt's return preempts */
-	sched_arrays *rq_store; /* per CPU: its runqueue's priority arrays */
-	sim_time ctxsw_cost;    /* ns: one context switch, at full speed */
-	sched_tg tg;            /* sched.autogroup: the jobs' group */
-} kscheduler;
-
-/* 3. Softirqs. */
-typedef struct ksoftirq {
-	int max_restart;        /* MAX_SOFTIRQ_RESTART */
-	bool in_irq_exit;       /* irq_exit() runs softirqs (no: only ksoftirqd does) */
-	bool stop_on_resched;   /* no restart with need_resched set (3.8+) */
-	bool defer;             /* leave them to a runnable ksoftirqd (4.9-6.4) */
-	bool effect_at_pass;    /* rcu_core()'s wake-ups before the restart test (softirq.effect_at_pass) */
-	int64_t budget_j;       /* jiffies a run may restart in (msecs_to_jiffies(time_limit)),
-				 * 0 = no limit */
-	bool cut_at_tick;       /* a run's passes are committed up to the CPU's next tick
-				 * only, where need_resched may change (3.8+ restart rule) */
-	sim_time pass_cost;     /* ns: one __do_softirq pass, at full speed */
-} ksoftirq;
-
-/* 4. RCU: the flavor, its state, its costs, and the callbacks' counts. */
-typedef struct krcu {
-	const rcu_flavor *ops;  /* rcu.flavor's table, every optional operation filled (&flavor) */
-	rcu_flavor flavor;      /* that table (rcu_flavor_fill()) */
-	void *rsp;              /* its state */
-	sim_time handler_cost;  /* ns: the RCU softirq handler's fixed work per pass */
-	bool preempt_rcu;       /* rcu.preempt_rcu: a kernel tick outside a reader is a QS */
-	sim_time cb_cost;       /* ns: one callback */
-	cb_stats cb;            /* queued, invoked, queue over time, latencies */
-	/* The flavor's kthreads (Tree RCU). */
-	kthread *gpk;           /* the GP kthread, or NULL (classic) */
-	kthread *rcuc;          /* per CPU rcuc kthreads, or NULL (softirq) */
-	sim_time node_cost;     /* ns: the GP kthread's work per rcu_node it walks */
-	sim_time fqs_cpu_cost;  /* ns: its work per CPU an FQS scan checks */
-	sim_hist *rcuc_run;     /* rcuc step lengths, ns */
-	uint64_t resched_ipis;  /* resched_cpu() calls of FQS scans */
-	/* Offloading (rcu.nocbs): rcuog per group, rcuo per offloaded CPU. */
-	bool nocb;              /* some CPU is offloaded: the kthreads below exist */
-	kthread *rcuog;         /* per group (only those with an offloaded CPU are set up), or NULL */
-	int nrcuog;             /* groups */
-	kthread *rcuo;          /* per CPU (only offloaded ones set up), or NULL */
-	/* Readers preempted inside rcu_read_lock() (rcu.preempt_rcu,
-	 * rcu_readers.c), per leaf rcu_node by its index. */
-	int nreader_lists;      /* slots below */
-	job **blkd;             /* each leaf's, oldest first (linked by job.rdr_next) */
-	job **boosted;          /* each leaf's reader its rcub is boosting now, or NULL */
-	uint64_t readers_boosted; /* readers lent SCHED_FIFO priority */
-	/* Expedited grace periods (rcu_exp.c), when a caller asks for them. */
-	bool exp;               /* modelled: the kworker below exists */
-	bool exp_running;       /* one is in progress (started, not ended) */
-	bool exp_boost;         /* rcu.boost: readers it waits for are boosted (rcu_exp_boost()) */
-	kthread *expk;          /* rcu_exp_gp_kworker */
-	uint64_t exp_seq;       /* rcu_state.expedited_sequence */
-	uint64_t exp_need;      /* the newest snapshot a caller waits for */
-	int64_t exp_left;       /* CPUs the one in progress still waits for */
-	int64_t exp_readers;    /* preempted readers it still waits for */
-	sim_time exp_start;     /* ns: it started */
-	kthread *exp_leafk;     /* each leaf's kworker but the last leaf's (exp_nleafk) */
-	int exp_nleafk;         /* leaves - 1 */
-	int exp_leaves;         /* leaf scans of the one in progress not yet done */
-	bool exp_scanning;      /* the kworker's step is its scan (its IPIs at the end) */
-	int64_t exp_nwake;      /* waiters its end wakes at the kworker's step end */
-	sim_time exp_send_cost; /* ns: rcu.exp_ipi_send_cost */
-	sim_time exp_stall_ns;  /* ns: the expedited stall timeout */
-	sim_hist *exp_dur;      /* exp.duration_ns */
-	uint64_t exp_gps, exp_ipis, exp_ndeferred, exp_hints, exp_readers_waited, exp_stalls;
-	sim_time exp_ipi_cpu_ns; /* ns: the handlers' CPU time */
-	/* synchronize_rcu() woken from the GP kthread (rcu.normal_wake_from_gp). */
-	bool srs;               /* on: syncrcu callers wait on the srs list */
-	kthread *srsk;          /* the sync_wq kworker waking the waiters past the first 5 */
-	int64_t srs_left;       /* waiters it has yet to wake */
-	uint64_t srs_woken_gp, srs_woken_wq; /* waiters woken by the GP kthread, by the kworker */
-	int srs_heads;          /* wait heads in use (of SR_NORMAL_GP_WAIT_HEAD_MAX) */
-	int srs_heads_work;     /* of them, left to the kworker to put back */
-	bool srs_dummy;         /* one of them is the done tail (srs_done_tail) */
-	bool srs_cur_head;      /* one of them marks the grace period in progress (srs_wait_tail) */
-	uint64_t srs_no_head;   /* grace periods that started with waiters and no free wait head */
-	/* rcu_barrier() called in a loop (rcu_barrier.c, workload.barrier). */
-	kthread *bark;          /* its caller, or NULL */
-	int bar_phase;          /* where the caller is (rcu_barrier.c's BAR_*) */
-	int bar_cursor;         /* the next CPU its loop looks at */
-	int bar_target;         /* the CPU its IPI goes to, -1 at the loop's end */
-	int64_t bar_count;      /* rcu_state.barrier_cpu_count */
-	sim_time bar_start;     /* ns: the call in progress began */
-	sim_time bar_not_before; /* ns: the latest barrier callback's invocation so far */
-	sim_time bar_gap;       /* ns: workload.barrier_gap */
-	sim_time bar_send_cost; /* ns: rcu.exp_ipi_send_cost */
-	sim_timer bar_ipi;      /* its IPI on its way to bar_target */
-	sim_hist *bar_dur;      /* barrier.duration_ns */
-	uint64_t bar_calls, bar_returned, bar_ipis, bar_waited, bar_flushed, bar_lazy;
-	sim_time bar_ipi_cpu_ns; /* ns: the handlers' CPU time */
-} krcu;
-
-/* kfree_rcu() batching (kfree_rcu.c), with the kfree workload. */
-typedef struct kfree_page {
-	int32_t n;              /* pointers in it */
-	uint64_t snap_norm, snap_exp; /* its full snapshot, refreshed at each insert */
-	sim_time first;         /* ns: its first insert */
-	double sum;             /* ns: its inserts' times, summed (mean latency) */
-} kfree_page;
-typedef struct kfree_pages {
-	kfree_page *pg;         /* oldest first */
-	int n, cap;
-} kfree_pages;
-typedef struct kfree_batch {    /* kfree_rcu_cpu_work: krw_arr[i] */
-	kfree_pages pages;      /* bulk_head_free */
-	int64_t head_n;         /* head_free: objects on their own rcu_head */
-	double head_sum;        /* their inserts' times, summed */
-	sim_time head_first;    /* the first one's */
-	bool busy;              /* its callback or its free pending */
-	bool ready;             /* its grace period passed: the kworker frees it */
-} kfree_batch;
-typedef struct kfree_cpu {      /* kfree_rcu_cpu */
-	kfree_pages pages;      /* bulk_head[0] */
-	int64_t head_n;         /* the head channel */
-	double head_sum;
-	sim_time head_first;
-	uint64_t head_snap;     /* head_gp_snap */
-	int cached;             /* empty pages cached (bkvcache) */
-	bool backoff;           /* backoff_page_cache_fill: the next refill is one page */
-	int64_t count;          /* krc_count() */
-	kfree_batch batch[2];   /* krw_arr */
-	int freeing;            /* the batch the kworker's step frees */
-	bool mon_due;           /* monitor_work queued for the kworker */
-	sim_timer mon;          /* monitor_work's delay */
-	kthread kw;             /* the kworker running its work items (kw.id = CPU) */
-} kfree_cpu;
-typedef struct kkfree {
-	bool on;                /* modelled (workload.kind = kfree, not by call_rcu) */
-	bool by_call;           /* workload.kind = kfree by call_rcu(): each callback an object */
-	kfree_cpu *cpu;         /* per CPU */
-	sim_time drain_ns;      /* KFREE_DRAIN_JIFFIES */
-	sim_time bulk_cost;     /* ns: rcu.kfree_bulk_cost */
-	sim_time mon_cost;      /* ns: the monitor's fixed work */
-	int min_cached;         /* rcu.kfree_min_cached_pages */
-	int64_t shrink_at;      /* bytes: rcu.kfree_shrink_at (0: never) */
-	bool alloc_fails;       /* rcu.kfree_alloc_fails: page allocations fail over shrink_at */
-	uint64_t alloc_failures, sync_fallbacks; /* failed page allocations; objects freed inline */
-	sim_time shrunk_at;     /* ns: the shrinker's last run (-1: none) */
-	uint64_t shrinks;       /* shrinker runs */
-	double single_share;    /* workload.kfree_single_share */
-	int64_t obj_size;       /* bytes an object */
-	int64_t pending, pending_max; /* objects queued and not yet freed */
-	int64_t pages_held;     /* bulk pages allocated and not freed (cached ones too) */
-	int64_t bytes_max;      /* peak of pending x obj_size + pages_held x 4 KiB */
-	uint64_t objects, freed, batches, monitors, freed_no_gp, head_objects, pages_allocated;
-	double lat_sum;         /* ns: kfree_rcu() to free, summed over freed objects */
-	sim_time lat_max;       /* ns: longest */
-} kkfree;
-
-/* 5. The file table and the filp slab (workloads whose callbacks free files). */
-typedef struct kfiles {
-	bool on;                /* modelled: the workload frees files */
-	vfs v;                  /* file table and filp slab */
-	sim_time reap_ns;       /* cache_reap period per CPU */
-	sim_time reap_node_ns;  /* period of its node part */
-	sim_time next_node_reap; /* ns: next node part due */
-	uint64_t opens, closes; /* files opened and closed by jobs */
-	int64_t frag_max_num, frag_max_den; /* largest pinned-free / slots sampled */
-} kfiles;
-
-/* 7. Machine-wide counters. */
-typedef struct kcounters {
-	uint64_t ksd_wakeups;   /* wakeup_softirqd() that woke it */
-	int64_t ksd_wait_max;   /* ns: longest a woken ksoftirqd waited to run */
-	int64_t wait_max;       /* ns: longest runnable wait of any task */
-	uint64_t ipis;          /* reschedule IPIs sent */
-	uint64_t runs[3];       /* softirq runs started, by run_ctx */
-	uint64_t passes[3];     /* their __do_softirq passes, by run_ctx */
-	uint64_t run_stops[RUN_NSTOP]; /* softirq runs ended, by why */
-	uint64_t idle_entries;  /* a CPU's switches to its idle task */
-	uint64_t idle_exits;    /* and away from it: wake-ups from idle */
-	uint64_t ticks_taken;   /* tick interrupts whose handler ran */
-	uint64_t ticks_stopped; /* ticks a tickless idle CPU did not take (irq.nohz_idle) */
-	uint64_t ticks_stopped_busy; /* of them, a nohz_full CPU's running one task */
-	uint64_t ticks_forced;  /* ticks a nohz_full CPU took only for RCU (TICK_DEP_BIT_RCU) */
-	uint64_t ticks_remote;  /* sched_tick_remote() calls on a housekeeping CPU */
-} kcounters;
-
-/* 9. The injected fault (fault.*): which CPUs, when, and its two events. */
-typedef struct kfault {
-	unsigned kind;          /* FAULT_* bit, 0 = none */
-	int *cpus;              /* the CPUs it hits */
-	int ncpus;              /* how many */
-	sim_time start, end;    /* ns: its window */
-	sim_timer on, off;      /* its start and its end */
-} kfault;
-
-/* 8. Metric handles. */
-typedef struct khandles {
-	sim_metrics *m;         /* results */
-	sim_hist *softirq_run;  /* softirq run lengths, ns */
-	sim_hist *softirq_irq_run; /* of them, the runs outside ksoftirqd */
-} khandles;
-
-struct kmodel {
-	sim_engine *eng;        /* the run's engine */
-	kcpu *cpu;              /* per CPU */
-	kmachine mach;          /* 1 */
-	kscheduler sched;       /* 2 */
-	ksoftirq softirq;       /* 3 */
-	krcu rcu;               /* 4 */
-	kfiles files;           /* 5 */
-	kkfree kfree;           /* kfree_rcu() batching */
-	kworkload wl;           /* 6 (workload.h): [workload] */
-	kworkload *more;        /* the named loads, [workload.NAME] (workloads/workload.c) */
-	int nmore;              /* how many */
-	kcounters cnt;          /* 7 */
-	khandles h;             /* 8 */
-	kfault fault;           /* 9 */
-	ktrace *tr;             /* the timeline being written (rcusim run --trace), or NULL */
-	int64_t obj_bytes;      /* workload.object_size: bytes a pending callback holds (0: the
-				 * workload sizes its own, kfree and files, or has none) */
-	int err;                /* first failure inside a handler */
-};
-
-/* Every load of @k: [workload], then the named ones. */
-static inline kworkload *kload_next(kmodel *k, kworkload *w)
-{
-	if (w == &k->wl)
-		return k->nmore ? k->more : NULL;
-	return w + 1 < k->more + k->nmore ? w + 1 : NULL;
-}
-#define for_each_load(k, w) for (kworkload *w = &(k)->wl; w; w = kload_next((k), w))
-
-/* Record the first failure inside a handler and stop the run. */
-static inline void kfail(kmodel *k, int rc)
-{
-	if (!k->err)
-		k->err = rc;
-	sim_engine_fail(k->eng, rc);
-}
-
-/* ---- machine ------------------------------------------------------------ */
-
-/* llround() of @x >= 0 below 2^52, inline: x - trunc(x) is exact there,
- * so halves round up exactly as llround() rounds them away from zero. */
-static inline sim_time round_ns(double x)
-{
-	sim_time r = (sim_time)x;
-	return x - (double)r >= 0.5 ? r + 1 : r;
-}
-
-/* Wall-clock ns that @cost_ns of work at full speed takes on @c now. */
-static inline sim_time stretch(const kcpu *c, sim_time cost_ns)
-{
-	const kmachine *mc = &c->k->mach;
-	int busy = mc->core_busy[c->core] > 0 ? mc->core_busy[c->core] : 1;
-	double f = mc->clock_scale * (1.0 + (busy - 1) * mc->smt_slowdown);
-	return round_ns((double)cost_ns * f);
-}
+/* ---- the CPU model's own (cpu.c, softirq.c, kthread.c, tick.c, irq.c) ---- */
 
 /* context_switch() runs with interrupts off (__schedule() disables them
  * and takes the runqueue lock, kernel/sched/core.c 6.12:6572, 6592;
@@ -506,160 +34,6 @@ static inline sim_time kcpu_switch_end(kcpu *c, sim_time t)
 	return t;
 }
 
-/* Speed of @c's thread (work ns per wall ns) now. */
-static inline double speed(const kcpu *c)
-{
-	const kmachine *mc = &c->k->mach;
-	int busy = mc->core_busy[c->core] > 0 ? mc->core_busy[c->core] : 1;
-	return 1.0 / (mc->clock_scale * (1.0 + (busy - 1) * mc->smt_slowdown));
-}
-
-/* Is @p a job (not idle, ksoftirqd or a kthread)? Only jobs have an owner. */
-static inline bool is_job(const kcpu *c, const sched_task *p)
-{
-	(void)c;
-	return p && p->owner;
-}
-
-/* resched_curr() on @c (a full request), or, from the fair class (@lazy: a
- * slice used up, a fair task's wakeup), resched_curr_lazy(), which under
- * sched.preempt = lazy sets only TIF_NEED_RESCHED_LAZY, and the full bit in
- * every other model (kernel/sched/core.c 6.19:1099-1169); the idle task
- * always gets the full bit. A full request stays full. */
-static inline void kcpu_resched(kcpu *c, bool lazy)
-{
-	if (lazy && c->k->sched.preempt == PREEMPT_LAZY && c->rq.curr) {
-		if (!c->need_resched) {
-			c->need_resched = true;
-			c->resched_lazy = true;
-		}
-		return;
-	}
-	c->need_resched = true;
-	c->resched_lazy = false;
-}
-
-/* need_resched(): the full bit only (the lazy one is read at the return to
- * user mode and promoted at the next tick). */
-static inline bool kcpu_need_resched(const kcpu *c)
-{
-	return c->need_resched && !c->resched_lazy;
-}
-
-/* The kthread whose task @p is (a task of neither a job nor ksoftirqd). */
-static inline kthread *task_kthread(sched_task *p)
-{
-	return (kthread *)((char *)p - offsetof(kthread, task));
-}
-
-/* ---- jobs ---- */
-
-/* call_rcu() from job code on @c at @at (<= @now), for object @obj, through
- * the flavor, counted. 0 or -1 (kfail() called). Inline: once per
- * callback. */
-static inline int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj, job_effect *eff)
-{
-	kmodel *k = c->k;
-	kworkload *w = ((job *)c->rq.curr->owner)->wl; /* the calling job's load */
-	if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, at, obj | w->tag, &eff->rcu)) {
-		kfail(k, SIM_ENOMEM);
-		return -1;
-	}
-	w->callbacks++;
-	k->rcu.cb.enqueued++;
-	sim_tavg_add_at(&k->rcu.cb.qtotal, now, at, 1);
-	return 0;
-}
-
-/* @n call_rcu()s of object 0 from @c's running job, called at @t0, @t0 +
- * @step, ... (the last <= @now), applied at @now: the same state,
- * counts, integral and effects as job_call_rcu() for each. 0, or -1 if
- * out of memory (kfail() called). */
-static inline int job_call_rcu_n(kcpu *c, sim_time now, sim_time t0, sim_time step, int64_t n,
-				 job_effect *eff)
-{
-	kmodel *k = c->k;
-	int rc = 0;
-	if (n <= 0)
-		return 0;
-	if (k->rcu.ops->call_rcu_n)
-		rc = k->rcu.ops->call_rcu_n(k->rcu.rsp, c->id, t0, step, n, &eff->rcu);
-	else
-		for (int64_t i = 0; i < n && !rc; i++)
-			rc = k->rcu.ops->call_rcu(k->rcu.rsp, c->id, t0 + i * step, 0, &eff->rcu);
-	if (rc) {
-		kfail(k, SIM_ENOMEM);
-		return -1;
-	}
-	((job *)c->rq.curr->owner)->wl->callbacks += (uint64_t)n;
-	k->rcu.cb.enqueued += (uint64_t)n;
-	/* Each one's sim_tavg_add_at(now, t0 + i step, 1): the sum of
-	 * now - t0 - i step over i < n. */
-	sim_tavg *q = &k->rcu.cb.qtotal;
-	sim_tavg_set(q, now, q->value + n);
-	q->area += (__int128)n * (now - t0) - (__int128)step * n * (n - 1) / 2;
-	return 0;
-}
-
-/* ---- fs/files.c: the file table's part ---- */
-
-/* Build the file table and filp slab (k->files.on) and arm each CPU's
- * cache_reap. 0, SIM_EINPUT (message) or SIM_ENOMEM. */
-int kfiles_create(kmodel *k, const sim_params *p, char *err, size_t errlen);
-/* The knobs it reads, with a workload that opens files (params.h). */
-extern const sim_knobs kfiles_knobs;
-void kfiles_destroy(kmodel *k);
-/* Arm CPU @c's first cache_reap. 0 or SIM_ENOMEM. */
-int kfiles_start_cpu(kmodel *k, kcpu *c);
-/* Its series at @now (machine-wide queued callbacks @qsum). 0, SIM_ENOMEM
- * or SIM_ECHECK (an accounting invariant failed). */
-int kfiles_sample(kmodel *k, sim_time now, int64_t qsum, char *err, size_t errlen);
-/* Its scalars. 0 or SIM_ENOMEM. */
-int kfiles_finish(kmodel *k, sim_metrics *m);
-/* vfs.opens == vfs.closes + vfs.open_end, as many files wait for their
- * grace period as callbacks are queued (@pending), and the filp slab has as
- * many objects handed out as files live and waiting; else SIM_ECHECK. */
-int kfiles_check(const kmodel *k, uint64_t pending, char *err, size_t errlen);
-/* The callbacks' function: file_free_rcu() -> kmem_cache_free() on @cpu,
- * for each of @objs. */
-void file_free_rcu(void *k, int cpu, const uint32_t *objs, size_t n, sim_time first_ns,
-		   sim_time cost_ns);
-
-/* ---- the CPU model (cpu.c, softirq.c, kthread.c, tick.c, irq.c) -------
- *
- * RCUSIM_CHECKS relies on: a lazy softirq run is settled (kcpu_settle)
- * before anything touches its CPU, so every handler that reaches a CPU
- * settles it first ("kcpu.settled"). */
-
-/* With the checks on: no lazy softirq run on @c ends before the event being
- * dispatched (it was settled). */
-static inline void check_settled(const kcpu *c)
-{
-	RCUSIM_CHECK(!c->run_lazy || c->run_end_at > sim_now(c->k->eng) ||
-			     (c->run_end_at == sim_now(c->k->eng) &&
-			      c->run_seq > sim_engine_cur_seq(c->k->eng)),
-		     "kcpu.settled");
-}
-
-/* Is @p one of @c's kthreads (a task of neither a job nor ksoftirqd)? */
-static inline bool is_kthread(const kcpu *c, const sched_task *p)
-{
-	return p && !p->owner && p != &c->ksoftirqd;
-}
-
-/* @n callbacks invoked, the first at @at and each @cost later (all at or
- * after now): the machine-wide queue shrinks at each of those times. */
-static inline void count_invoked(kmodel *k, int64_t n, sim_time at, sim_time cost)
-{
-	cb_stats *cb = &k->rcu.cb;
-	sim_time now = sim_now(k->eng);
-	sim_tavg_add_at(&cb->qtotal, now, now, -n);
-	cb->qtotal.area += (__int128)n * (at - now) + (__int128)cost * n * (n - 1) / 2;
-	cb->invoked += (uint64_t)n;
-	if (n > 0 && at + (n - 1) * cost > cb->last_at)
-		cb->last_at = at + (n - 1) * cost;
-}
-
 /* Pending softirqs run here, at an exit point (irq_exit, a trap return):
  * unless they run only in threads (softirq.in_irq_exit = no), or a runnable
  * ksoftirqd is left to do them (ksoftirqd_running(), 4.9-6.4). */
@@ -669,16 +43,10 @@ static inline bool exit_runs_softirqs(const kcpu *c)
 	       !(c->k->softirq.defer && c->ksd_runnable);
 }
 
-/* cpu.c: a CPU's state between events. */
+/* cpu.c */
 
-/* Before anything touches @c at (@now, @seq): end or arm a lazy softirq run (no arming if @peek). */
-void kcpu_settle(kcpu *c, sim_time now, uint64_t seq, bool peek);
-/* kcpu_settle() for an event on @c being dispatched now. */
-void kcpu_settle_now(kcpu *c);
 /* @c's thread became busy or idle: its core's other threads' speed. */
 void kcpu_update_busy(kcpu *c);
-/* schedule() on @c at @now: a quiescent state, then the pick. */
-void kcpu_schedule(kcpu *c, sim_time now);
 /* Back to the interrupted or returning task at @t: schedule() if
  * need_resched is set, else it goes on. */
 void kcpu_return_to_task(kcpu *c, sim_time t);
@@ -687,20 +55,6 @@ void kcpu_return_to_task(kcpu *c, sim_time t);
  * mode is not preempted there but at its next preemption point
  * (resched_pt). */
 void kcpu_irq_return(kcpu *c, sim_time t);
-/* What RCU asked of CPU @c at @now, carried out in one place, in this
- * order: need_resched, force_quiescent_state()'s reschedule IPIs, the GP
- * kthread's wakeup, invoke_rcu_core() (in a softirq run: the run
- * restarts), then the kicks the flavor left for the offloading kthreads.
- * kcpu_rcu_effect() is its inline front: most calls ask nothing. */
-void kcpu_rcu_effect_apply(kcpu *c, sim_time now, const rcu_effect *e);
-static inline void kcpu_rcu_effect(kcpu *c, sim_time now, const rcu_effect *e)
-{
-	if (e->need_resched || e->send_ipis || e->wake_gp || e->raise || c->k->rcu.nocb)
-		kcpu_rcu_effect_apply(c, now, e);
-}
-/* A hardirq of @cost_ns landed in the softirq run in progress on @c: the
- * run ends that much later. */
-void kcpu_extend_run(kcpu *c, sim_time cost_ns);
 
 /* softirq.c: __do_softirq(), ksoftirqd, the exits that run softirqs. */
 
@@ -715,23 +69,10 @@ void kcpu_run_end(sim_engine *eng, sim_timer *tm);
 /* The softirq run on @c ends at @now. */
 void kcpu_run_ended(kcpu *c, sim_time now);
 
-/* kthread.c: kthreads of any kind (kthread_ops). */
+/* kthread.c: the runner's insides. */
 
-/* @kt, of kind @ops, on @c: sleeping until woken, SCHED_FIFO when @prio >
- * 0, else nice 0. 0 or SIM_ENOMEM. */
-int kthread_init(kmodel *k, kthread *kt, const kthread_ops *ops, kcpu *c, int prio);
 /* Is a kthread bound to @c runnable (its pick would start a step)? */
 bool kthread_runnable_on(const kcpu *c);
-/* Wake @kt at @now. From its CPU's own event (@event), a preempting
- * wakeup reschedules at once; from inside a handler, it sets need_resched
- * for the handler's return. */
-void kthread_wake(kthread *kt, sim_time now, bool event);
-/* Wake @kt from anywhere at @t: an event on its CPU at @t, unless it runs
- * (a kick then is seen when its step ends) or a wakeup is already due by
- * then; its kind's wake_fire decides whether its wait ends. */
-void kthread_kick(kthread *kt, sim_time t);
-/* The running kthread @kt's work up to @now (its step's end moves). */
-void kthread_progress(kcpu *c, kthread *kt, sim_time now);
 /* @kt was picked to run on @c from @t. */
 void kthread_runs(kcpu *c, kthread *kt, sim_time t);
 /* The running task of @c at @t, if a kthread in a step: arm its end. */
@@ -741,75 +82,16 @@ void kthread_arm(kcpu *c, sim_time t);
 void kthread_done_fire(sim_engine *eng, sim_timer *tm);
 void kthread_wake_fire(sim_engine *eng, sim_timer *tm);
 
-/* tick.c: nohz_full. An interrupt's entry on @c (RCU may force its tick);
- * context tracking drawn for the GP kthread's step on @self, and undone
- * after it. */
+/* tick.c: nohz_full. An interrupt's entry on @c (RCU may force its tick). */
 void kcpu_nohz_irq_enter_slow(kcpu *c);
 static inline void kcpu_nohz_irq_enter(kcpu *c)
 {
 	if (__builtin_expect(c->nohz_full, 0))
 		kcpu_nohz_irq_enter_slow(c);
 }
-void kcpu_nohz_ct_enter(kmodel *k, const kcpu *self);
-/* Is the job on nohz_full CPU @o in user mode now (an EQS; drawn)? */
-bool kcpu_nohz_in_user(kcpu *o);
+
+/* Timer handler: sched_tick_remote() on a housekeeping CPU. */
 void kcpu_remote_tick_fire(sim_engine *eng, sim_timer *tm);
-void kcpu_nohz_ct_exit(kmodel *k);
-
-/* The running job's work since seg_start, applied at @now through its
- * workload's run(); then what it asked of this CPU: a job that went to
- * sleep leaves the runqueue, and RCU's effects. */
-static inline __attribute__((always_inline)) void kcpu_account(kcpu *c, sim_time now)
-{
-	kmodel *k = c->k;
-	sched_task *p = c->rq.curr;
-	check_settled(c);
-	if (!is_job(c, p) || now <= c->seg_start) {
-		if (__builtin_expect(is_kthread(c, p), 0))
-			kthread_progress(c, task_kthread(p), now);
-		if (now > c->seg_start) {
-			c->seg_start = now;
-			c->switch_left = 0;
-		} else if (__builtin_expect(c->seg_start - now > c->switch_left, 0)) {
-			c->switch_left = c->seg_start - now; /* see kcpu_switch_end() */
-		}
-		return;
-	}
-	c->switch_left = 0;
-	job *j = p->owner;
-	double s = speed(c);
-	job_effect eff = { { false, false, false, false }, false };
-	j->wl->ops->run(c, j, now, c->seg_start, (double)(now - c->seg_start) * s, s, &eff);
-	j->wl->cpu_ns += now - c->seg_start;
-	c->seg_start = now;
-	if (eff.slept) {
-		sched_sleep(&k->sched.cfg, &c->rq, &j->task, now);
-		c->need_resched = true;
-	}
-	kcpu_rcu_effect(c, now, &eff.rcu); /* call_rcu's, on offloaded CPUs too */
-}
-
-/* rcu_gp_kthread.c, rcu_cpu_kthread.c, rcu_nocb_kthreads.c: the RCU
- * flavor's kthreads. Each family's create is a line of kernel.c's
- * kthread_families[]. */
-extern const kthread_ops rcu_gp_kthread_ops;
-extern const kthread_ops rcu_cpu_kthread_ops;
-extern const kthread_ops rcu_nocb_gp_kthread_ops, rcu_nocb_cb_kthread_ops;
-int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio);
-int rcu_cpu_kthreads_create(kmodel *k, const sim_params *p, int prio);
-int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio);
-/* synchronize_rcu() of job @j on @c at @now under rcu.normal_wake_from_gp:
- * on the srs list, a grace period asked for; the job sleeps until woken. */
-void rcu_srs_request(kcpu *c, job *j, sim_time now);
-/* rcu_gp_kthread_wake() from anywhere at @now. */
-void rcu_gp_kthread_kick(kmodel *k, sim_time now);
-/* invoke_rcu_core() on @c at @now: RCU_SOFTIRQ, or its rcuc kthread. */
-void rcu_invoke_core(kcpu *c, sim_time now);
-/* Carry out at @now the kicks the flavor left (rcu_flavor.nocb_kicks).
- * Only with k->rcu.nocb; called by kcpu_rcu_effect() only. */
-void rcu_nocb_kicks(kmodel *k, sim_time now);
-/* Timer handler: an offloading group's nocb_timer fires on its rcuog's CPU. */
-void rcu_nocb_timer_fire(sim_engine *eng, sim_timer *tm);
 
 /* tick.c, irq.c: the events that land on a CPU. */
 
@@ -821,8 +103,6 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm);
 void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm);
 /* Timer handler: a device interrupt lands. */
 void kcpu_irq_fire(sim_engine *eng, sim_timer *tm);
-/* Timer handler: a job's retry sleep is over. */
-void kcpu_job_wake_fire(sim_engine *eng, sim_timer *tm);
 /* Timer handler: the running job reaches the point where it blocks. */
 void kcpu_jobev_fire(sim_engine *eng, sim_timer *tm);
 /* Timer handler: sparc64, the running job returns from a system call with a
@@ -831,97 +111,12 @@ void kcpu_sysret_fire(sim_engine *eng, sim_timer *tm);
 /* Timer handler: the running job reaches its next preemption point (its
  * return to user mode or a cond_resched()) with need_resched set. */
 void kcpu_resched_pt_fire(sim_engine *eng, sim_timer *tm);
-/* Is the running job of @c in kernel mode at this interrupt? Drawn once
- * per interrupt (irq_mode): inside a system call it is; otherwise with its
- * workload's share of CPU time in system calls. */
-bool kcpu_irq_in_kernel(kcpu *c);
-/* irq.timer_migration: the GP kthread's FQS timer on idle CPU @c, due at
- * @now, is expired by another CPU: @c takes no tick at @now. */
-void kcpu_timer_migrated(kmodel *k, kcpu *c, sim_time now);
-/* And inside a read-side critical section (or with preemption or BH off)?
- * A kernel thread always is; a job with its workload's reader share.
- * Drawn once per interrupt, only in kernel mode. */
-bool kcpu_irq_in_reader(kcpu *c);
-/* kfree_rcu.c: kfree_rcu() batching. */
-
-/* The per-CPU state and kworkers. 0 or SIM_ENOMEM; destroy frees them. */
-int kfree_rcu_create(kmodel *k, const sim_params *p);
-void kfree_rcu_destroy(kmodel *k);
-/* @n kfree_rcu()s on @c, made at @t0, @t0 + @step, ..., accounted at @now;
- * what the shrinker's callbacks ask of @c in *@e. Returns how many were
- * made: all, or up to one that found no page (rcu.kfree_alloc_fails), made
- * at *@sync_at (else -1), whose thread must synchronize_rcu() and then
- * free it (kfree_rcu_sync_done()). */
-int64_t kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, rcu_effect *e,
-		    sim_time *sync_at);
-/* The object of a synchronous fallback made at @at is freed at @t. */
-void kfree_rcu_sync_done(kmodel *k, sim_time at, sim_time t);
-/* The callback of batch @obj (1 + CPU x 2 + batch; 0: not a batch's) invoked at @t. */
-void kfree_rcu_batch_invoke(kmodel *k, uint32_t obj, sim_time t);
-/* Bytes held now: pending objects and the pages holding them (cached too). */
-int64_t kfree_rcu_bytes(const kmodel *k);
-/* Its scalars (kfree.*), when modelled. 0 or SIM_ENOMEM. */
-int kfree_rcu_finish(const kmodel *k, sim_metrics *m);
-
-/* Timer @tm of @c fired at @now while @c runs a softirq or has interrupts
- * off: re-armed for when the CPU is its own again (the run's end, the
- * fault's end), true; false if @c is free (irq.c). */
-bool kcpu_rearm_past_interrupt(kcpu *c, sim_timer *tm, sim_time now);
-/* A hardirq's handler ended on @c at @t: back through sparc64's rtrap or
- * x86's irq return (irq.c). */
-void kcpu_hardirq_return(kcpu *c, sim_time t);
-
-/* rcu_exp.c: expedited grace periods. */
-
-/* The kworker and its state, when a caller asks for expedited grace
- * periods (rcu.expedited or workload.syncrcu_expedited, not rcu.normal,
- * Tree RCU). 0 or SIM_ENOMEM; destroy frees them. */
-int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m);
-void rcu_exp_destroy(kmodel *k);
-/* synchronize_rcu_expedited() of job @j on @c at @now: its snapshot, the
- * kworker woken if it has work; the job sleeps until exp_woken(). */
-void rcu_exp_request(kcpu *c, job *j, sim_time now);
-/* @c's quiescent state for the expedited grace period in progress, at
- * @now (it owes one). */
-void rcu_exp_report(kcpu *c, sim_time now);
-/* Job @j, preempted inside a reader on @c, joins the readers the grace
- * period in progress waits for if @c still owes it one. */
-void rcu_exp_reader_preempted(kcpu *c, job *j);
-/* Job @j (exp_blocks) reached its rcu_read_unlock() at @now. */
-void rcu_exp_reader_unlocked(kcpu *c, job *j, sim_time now);
-/* Its scalars (exp.*), when modelled. 0 or SIM_ENOMEM. */
-int rcu_exp_finish(const kmodel *k, sim_metrics *m);
-/* Timer handlers: an expedited IPI lands; a reader the handler found
- * reaches its rcu_read_unlock(). */
-void kcpu_exp_ipi_fire(sim_engine *eng, sim_timer *tm);
-void kcpu_exp_rdr_fire(sim_engine *eng, sim_timer *tm);
-
-/* rcu_readers.c: readers preempted inside rcu_read_lock(). */
-
-/* The lists (with rcu.preempt_rcu). 0 or SIM_ENOMEM; destroy frees them. */
-int rcu_readers_create(kmodel *k);
-void rcu_readers_destroy(kmodel *k);
-/* @j, running on @c, is preempted inside a reader: on its leaf's list
- * (the flavor decides whether it blocks the grace period), a uniform share
- * of a reader left to run. */
-void kcpu_reader_preempted(kcpu *c, job *j);
-/* The FQS scan asked to boost the readers of @n leaves at @now. */
-void rcu_boost_leaves(kmodel *k, const int *leaves, int n, sim_time now);
-/* rcu_boost() for an expedited grace period on leaf rcu_node @leaf at
- * @now: with rcu.boost, unless a reader there is boosted already, boost the
- * newest one the expedited grace period waits for (exp_tasks). */
-void rcu_exp_boost(kmodel *k, int leaf, sim_time now);
-/* Timer handler: the running job's rcu_read_unlock() of the reader it was
- * preempted in. */
-void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm);
 /* The fault @kind begins or ends on @c at @now. */
 void kcpu_fault_begin(kcpu *c, sim_time now, unsigned kind);
 void kcpu_fault_end(kcpu *c, sim_time now);
 
-/* ---- ktrace.c: the timeline (rcusim run --trace) ---- */
+/* ---- ktrace.c: the timeline's writer ---- */
 
-/* Is a timeline being written? Every hook is behind this test. */
-static inline bool ktr(const kmodel *k) { return __builtin_expect(k->tr != NULL, 0); }
 /* model_ops.trace: start writing the timeline as @o says. */
 int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errlen);
 /* At the run's end (@now): everything written, the file flushed. A write
@@ -929,6 +124,7 @@ int kernel_trace(void *state, const rcusim_trace_opts *o, char *err, size_t errl
  * not the run's failure. */
 void ktrace_close(kmodel *k, sim_time now);
 void ktrace_destroy(kmodel *k);
+
 /* The trace's id of task @p on @c (NULL: the idle task). */
 int ktrace_task_id(const kmodel *k, const kcpu *c, const sched_task *p);
 /* sched_switch on @c at @t from @prev to @next (NULL: idle). */
@@ -943,29 +139,12 @@ void ktrace_softirq_raise(kmodel *k, const kcpu *c, sim_time t);
  * no rcu_batch_start/end events). */
 void ktrace_softirq_pass(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, int64_t invoked,
 			 int64_t qlen, int64_t bl);
-/* A hardirq on @c, @t0 to @t1: the tick (vector 236), a reschedule IPI
- * (253), a function-call IPI (251). */
-void ktrace_irq(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, int vector);
-/* rcu_grace_period on @c at @t: @what ("start", "end", "fqsstart") of @gp_seq. */
-void ktrace_gp(kmodel *k, const kcpu *c, sim_time t, uint64_t gp_seq, const char *what);
 /* The batch limit rcu_batch_start shows for @cpu (Tree RCU; 0 otherwise). */
 int64_t ktrace_blimit(const kmodel *k, int cpu);
 /* An injected fault (FAULT_* @kind) on @c from @t0 to @t1 (a JSON slice). */
 void ktrace_fault(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, unsigned kind);
 /* The machine's queued callbacks at @t (a JSON counter track). */
 void ktrace_counter(kmodel *k, sim_time t, int64_t queued);
-
-/* ---- rcu_barrier.c ---- */
-
-/* The rcu_barrier() caller of workload.barrier on Tree RCU (nothing
- * otherwise). 0 or SIM_ENOMEM. */
-int rcu_barrier_create(kmodel *k, const sim_params *p, sim_metrics *m);
-void rcu_barrier_destroy(kmodel *k);
-/* rcu_barrier_callback() (the flavor's env.barrier_done): an entrained
- * barrier callback on @cpu is invoked at @t. */
-void rcu_barrier_callback(void *ctx, int cpu, sim_time t);
-/* Its barrier.* scalars, when it exists. 0 or SIM_ENOMEM. */
-int rcu_barrier_finish(const kmodel *k, sim_metrics *m);
 
 /* ---- fault.c ---- */
 

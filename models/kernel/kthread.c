@@ -4,8 +4,8 @@
  * kernel_int.h): their wakeup (try_to_wake_up()), their work in steps of
  * CPU time that whatever interrupts them moves, and their sleep
  * (schedule() or schedule_timeout()). What a step does, what follows it and
- * whether a wakeup ends its wait are its kind's: rcu_gp_kthread.c,
- * rcu_cpu_kthread.c, rcu_nocb_kthreads.c. Follows kernel/kthread.c and
+ * whether a wakeup ends its wait are its kind's: rcu/rcu_gp_kthread.c,
+ * rcu/rcu_cpu_kthread.c, rcu/rcu_nocb_kthreads.c. Follows kernel/kthread.c and
  * kernel/sched/core.c of 6.12 as far as a bound kthread needs them.
  */
 #include <assert.h>

@@ -22,6 +22,12 @@ const rcu_flavor *rcu_flavor_find(const sim_params *p)
 	return NULL;
 }
 
+bool rcu_flavor_can(const sim_params *p, unsigned caps)
+{
+	const rcu_flavor *f = rcu_flavor_find(p);
+	return f && (f->caps & caps) == caps;
+}
+
 /* The defaults of the optional operations: a kernel without the mechanism. */
 static void no_cpu_op(void *rsp, int cpu) {}
 static bool no_core_kthread(const void *rsp) { return false; }

@@ -30,6 +30,17 @@
 #include "metrics.h"
 #include "registry.h"
 
+/* A cost knob of one mechanism (issue 47, item 7) whose default, "auto",
+ * is the older knob @alias that priced that mechanism with others
+ * (rcu.tasklet_cost, rcu.fqs_cpu_cost): @id's value if set, else @alias's,
+ * so that a scenario file setting the old name moves every mechanism it
+ * priced, and one setting the new name only its own. */
+static inline int64_t rcu_cost_param(const sim_params *p, int id, int alias)
+{
+	return sim_params_is_auto(p, (size_t)id) ? sim_params_int(p, (size_t)alias)
+						 : sim_params_int(p, (size_t)id);
+}
+
 /* What call_rcu, the tick or the RCU core work asks of its caller (or'ed
  * in; the name is call_rcu's, the first to have one). */
 typedef struct rcu_effect {
@@ -126,8 +137,19 @@ typedef struct rcu_flavor_env {
 	void *barrier_ctx;   /* its first argument */
 } rcu_flavor_env;
 
+/* What a flavor offers besides the table's operations (rcu_flavor.caps),
+ * asked by the parts that need it (rcu_flavor_can()) instead of comparing
+ * its name. */
+enum {
+	RCU_CAP_PREEMPT_RCU = 1u << 0, /* preemptible RCU (rcu.preempt_rcu): readers preempted,
+					* boosted (rcu/rcu_readers.c) */
+	RCU_CAP_EXPEDITED = 1u << 1,   /* synchronize_rcu_expedited() (rcu/rcu_exp.c) */
+	RCU_CAP_KFREE_BATCH = 1u << 2, /* kfree_rcu()'s batching (rcu/kfree_rcu.c) */
+};
+
 typedef struct rcu_flavor {
 	const char *name; /* the rcu.flavor value */
+	unsigned caps;    /* RCU_CAP_* it offers */
 	/* The knob tables of the flavor's parts (params.h), NULL-terminated:
 	 * the knobs each reads, with rcu.flavor = name, and when. */
 	const sim_knobs *const *knobs;
@@ -284,6 +306,9 @@ typedef struct rcu_flavor {
 
 /* The flavor rcu.flavor names. */
 const rcu_flavor *rcu_flavor_find(const sim_params *p);
+/* Does rcu.flavor's flavor offer every RCU_CAP_* of @caps? (False for a
+ * flavor that does not exist: rcu_params_check() names it.) */
+bool rcu_flavor_can(const sim_params *p, unsigned caps);
 /* @f into @out with every optional operation it leaves NULL filled with
  * its default (see above), but gp_step and call_rcu_n. */
 void rcu_flavor_fill(rcu_flavor *out, const rcu_flavor *f);

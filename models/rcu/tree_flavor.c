@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "sched/sched.h"
 
 rcu_tree_state *rcu_tree_flavor_state(void *rsp)
 {
@@ -529,6 +530,15 @@ static const sim_knob tree_knob[] = {
 	{ P_RCU_GP_KTHREAD_CPU, SIM_ALWAYS },
 	{ P_RCU_GP_NODE_COST, SIM_ALWAYS },
 	{ P_RCU_FQS_CPU_COST, SIM_ALWAYS },
+	/* One cost per mechanism (rcu_cost_param()). */
+	{ P_RCU_CORE_PASS_COST, SIM_ALWAYS },
+	{ P_RCU_RCUC_PASS_COST, SIM_ALWAYS },
+	{ P_RCU_RCUOG_PASS_COST, SIM_ALWAYS },
+	{ P_RCU_RCUO_PASS_COST, SIM_ALWAYS },
+	{ P_RCU_SRS_WAKE_COST, SIM_ALWAYS },
+	{ P_RCU_EXP_SCAN_COST, SIM_ALWAYS },
+	{ P_RCU_EXP_WAKE_COST, SIM_ALWAYS },
+	{ P_RCU_BARRIER_SCAN_COST, { P_WORKLOAD_BARRIER, "yes", NULL } },
 	{ P_RCU_EXPEDITED, SIM_ALWAYS },
 	{ P_RCU_NORMAL, SIM_ALWAYS },
 	{ P_RCU_NORMAL_WAKE_FROM_GP, SIM_ALWAYS },
@@ -574,7 +584,7 @@ static int nohz_full_validate(const sim_params *p, char *err, size_t errlen)
 			 a, sim_params_origin(p, P_IRQ_NOHZ_IDLE));
 		return SIM_EINPUT;
 	}
-	if (strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf")) {
+	if (!sched_has_nohz_full(p)) {
 		snprintf(err, errlen, "%s: nohz_full is a 6.x mechanism modelled with sched.kind = eevdf, "
 			 "and sched.kind is %s (%s)", a, sim_params_text(p, P_SCHED_KIND),
 			 sim_params_origin(p, P_SCHED_KIND));
@@ -600,7 +610,7 @@ static int tree_validate(const sim_params *p, char *err, size_t errlen)
 	if (rc)
 		return rc;
 	if (sim_params_int(p, P_RCU_PREEMPT_RCU) && sim_params_int(p, P_RCU_BOOST) &&
-	    strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf")) {
+	    !sched_has_fifo(p)) {
 		sim_params_where(p, P_RCU_BOOST, a, sizeof(a));
 		snprintf(err, errlen,
 			 "%s: boosting lends SCHED_FIFO priority, which only sched.kind = eevdf models, "
@@ -628,6 +638,7 @@ static int tree_validate(const sim_params *p, char *err, size_t errlen)
 
 const rcu_flavor rcu_tree = {
 	.name = "tree",
+	.caps = RCU_CAP_PREEMPT_RCU | RCU_CAP_EXPEDITED | RCU_CAP_KFREE_BATCH,
 	.knobs = tree_parts,
 	.validate = tree_validate,
 	.create = tree_create,

@@ -762,6 +762,7 @@ static bool fair_set_fifo(const sched_cfg *cfg, sched_rq *rq, sched_task *p, boo
 
 const sched_class sched_fair_class = {
 	.name = "eevdf",
+	.nohz_full = true,
 	.attach = fair_attach,
 	.add_runnable = fair_add_runnable,
 	.wake = fair_wake,

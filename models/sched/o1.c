@@ -31,6 +31,28 @@ static const sim_knob o1_knob[] = {
 const sim_knobs sched_o1_knobs = { { P_SCHED_KIND, "o1", NULL }, o1_knob,
 				   sizeof(o1_knob) / sizeof(o1_knob[0]) };
 
+const sched_class *sched_class_find(const sim_params *p)
+{
+	static const sched_class *const classes[] = { &sched_o1_class, &sched_fair_class };
+	const char *kind = sim_params_text(p, P_SCHED_KIND);
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (!strcmp(classes[i]->name, kind))
+			return classes[i];
+	return NULL;
+}
+
+bool sched_has_fifo(const sim_params *p)
+{
+	const sched_class *c = sched_class_find(p);
+	return c && c->set_fifo;
+}
+
+bool sched_has_nohz_full(const sim_params *p)
+{
+	const sched_class *c = sched_class_find(p);
+	return c && c->nohz_full;
+}
+
 int sched_validate(const sim_params *p, char *err, size_t errlen)
 {
 	char a[512];

@@ -209,7 +209,8 @@ bool sched_eevdf_eligible(const sched_rq *rq, const sched_task *p);
  * (fair.c: 6.6+'s EEVDF, with SCHED_FIFO tasks first). A new scheduler is
  * a file with its table and a value of sched.kind (kernel/kernel.c). */
 struct sched_class {
-	const char *name;
+	const char *name;        /* its sched.kind value */
+	bool nohz_full;          /* 6.x's stopped tick on irq.nohz_full CPUs is modelled with it */
 	/* A task will live on @rq (added, or woken later): make room, so that
 	 * enqueueing never allocates (EEVDF's queue). 0 or SIM_ENOMEM. */
 	int (*attach)(sched_rq *rq);
@@ -237,6 +238,14 @@ struct sched_class {
 };
 
 extern const sched_class sched_o1_class, sched_fair_class;
+
+/* The class sched.kind names, or NULL. The parts that need something of
+ * the scheduler ask these instead of comparing its name: */
+const sched_class *sched_class_find(const sim_params *p);
+/* has it a SCHED_FIFO class beside it (set_fifo: boosting, FIFO kthreads)? */
+bool sched_has_fifo(const sim_params *p);
+/* is irq.nohz_full's stopped tick modelled with it? */
+bool sched_has_nohz_full(const sim_params *p);
 
 static inline int sched_attach(const sched_cfg *cfg, sched_rq *rq)
 {

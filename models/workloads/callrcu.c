@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/kernel_int.h"
+#include "kernel/kernel.h"
 
 /* workload.callrcu_busy > 0: the duty cycle. j->done_work is the work done
  * in the current busy stretch. */

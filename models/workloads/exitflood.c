@@ -17,7 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "kernel/kernel_int.h"
+#include "kernel/kernel.h"
 
 typedef struct exitflood_wl {
 	int64_t sockets;       /* to close */

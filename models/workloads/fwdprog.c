@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "kernel/kernel_int.h"
+#include "kernel/kernel.h"
 
 #define FWD_MIN_CBS_LAUNDERED 100 /* MIN_FWD_CBS_LAUNDERED */
 #define FWD_MIN_LAUNDERS 3        /* MIN_FWD_CB_LAUNDERS */

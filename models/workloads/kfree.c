@@ -4,7 +4,7 @@
  * kernel/rcu/rcuscale.c 6.12:732-809). Each job is one of its kthreads
  * (in the kernel all the time), bound to its CPU: workload.kfree_loops
  * loops of workload.kfree_alloc_num objects, each a kmalloc() of
- * workload.kfree_mult x 24 bytes and its kfree_rcu() (kernel/kfree_rcu.c),
+ * workload.kfree_mult x 24 bytes and its kfree_rcu() (rcu/kfree_rcu.c),
  * or with workload.kfree_by_call_rcu its own call_rcu() whose callback
  * kfree()s it; workload.kfree_call_cost of CPU work an object, a
  * cond_resched() after each loop; then the thread ends. rcuscale sets its
@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/kernel_int.h"
+#include "kernel/kernel.h"
+#include "rcu/mechanisms.h"
 
 /* The callback object of a thread's synchronize_rcu() (its job's index
  * below it); a batch's are 1 + CPU x 2 + batch. */
@@ -144,7 +145,7 @@ static void kfree_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, sim
 static int kfree_validate(const sim_params *p, char *err, size_t errlen)
 {
 	char a[512];
-	if (strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree")) {
+	if (!rcu_flavor_can(p, RCU_CAP_KFREE_BATCH)) {
 		sim_params_where(p, P_WORKLOAD_KIND, a, sizeof(a));
 		snprintf(err, errlen, "%s: kfree needs rcu.flavor = tree, and rcu.flavor is %s (%s)", a,
 			 sim_params_text(p, P_RCU_FLAVOR), sim_params_origin(p, P_RCU_FLAVOR));
@@ -178,6 +179,7 @@ static const sim_knobs kfree_knobs = { { P_WORKLOAD_KIND, "kfree", NULL }, kfree
 
 const workload_ops kfree_workload = {
 	.kind = "kfree",
+	.kfree_batched = true,
 	.knobs = &kfree_knobs,
 	.validate = kfree_validate,
 	.frees_files = false,

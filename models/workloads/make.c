@@ -19,7 +19,7 @@
 #include <stdlib.h>
 
 #include "fs/files.h"
-#include "kernel/kernel_int.h"
+#include "kernel/kernel.h"
 
 /* make's settings and counters (kworkload.priv). */
 typedef struct make_wl {

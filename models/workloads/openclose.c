@@ -7,7 +7,7 @@
  * A load, not kernel code: the reports were against 2.6.14.
  */
 #include "fs/files.h"
-#include "kernel/kernel_int.h"
+#include "kernel/kernel.h"
 
 static int openclose_create(kworkload *w, const sim_params *p, char *err, size_t errlen)
 {

@@ -12,18 +12,19 @@
  * has an event where a running task blocks (workload next_block), so the
  * sleep starts at the call, not at the next tick.
  * With workload.syncrcu_expedited (or rcu.expedited) each call is
- * synchronize_rcu_expedited() (kernel/rcu_exp.c), whose end wakes the task
+ * synchronize_rcu_expedited() (rcu/rcu_exp.c), whose end wakes the task
  * (exp_woken()); rcu.normal turns it back into a normal one. With
  * workload.syncrcu_callers only the first jobs call; the others are CPU
  * hogs. With rcu.normal_wake_from_gp the call queues no callback: the
- * grace-period kthread wakes the waiter (kernel/rcu_gp_kthread.c).
+ * grace-period kthread wakes the waiter (rcu/rcu_gp_kthread.c).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/kernel_int.h"
+#include "kernel/kernel.h"
+#include "rcu/mechanisms.h"
 
 typedef struct syncrcu_wl {
 	double per_call;      /* ns of work per iteration: gap + the system call */
@@ -167,8 +168,7 @@ static int syncrcu_validate(const sim_params *p, char *err, size_t errlen)
 			 sim_params_origin(p, P_WORKLOAD_SYNCRCU_GAP));
 		return SIM_EINPUT;
 	}
-	if (sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED) &&
-	    strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree")) {
+	if (sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED) && !rcu_flavor_can(p, RCU_CAP_EXPEDITED)) {
 		sim_params_where(p, P_WORKLOAD_SYNCRCU_EXPEDITED, a, sizeof(a));
 		snprintf(err, errlen,
 			 "%s: synchronize_rcu_expedited() needs rcu.flavor = tree, and rcu.flavor is %s (%s)",

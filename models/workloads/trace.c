@@ -37,7 +37,7 @@
 #include <string.h>
 
 #include "fs/files.h"
-#include "kernel/kernel_int.h"
+#include "kernel/kernel.h"
 #include "tracefile.h"
 
 enum { OP_RUN, OP_SLEEP, OP_CALL, OP_OPEN, OP_OPEN_FAIL, OP_EXEC, OP_CLOSE, OP_EXIT };

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "cpulist.h"
-#include "kernel/kernel_int.h"
+#include "fs/files.h"
+#include "kernel/kernel.h"
 
 /* Every kind (its file, workloads/KIND.c, defines KIND_workload); params.def's
  * workload.kind lists their names. */
@@ -288,7 +289,7 @@ static int named_load_validate(const sim_params *p, size_t i, const sim_params *
 		return SIM_EINPUT;
 	}
 	sim_params_where(v, P_WORKLOAD_KIND, a, sizeof(a));
-	if (!ops || !strcmp(kind, "kfree")) {
+	if (!ops || ops->kfree_batched) {
 		snprintf(err, errlen,
 			 "%s: %s %s: a named load is one of %s but kfree (queue is a model of its own; "
 			 "kfree_rcu()'s batching is the machine's: make it [workload])",

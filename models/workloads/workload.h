@@ -12,7 +12,7 @@
  * A workload never touches its CPU's scheduling or softirq state: what a
  * job's work asks of the CPU (need_resched, reschedule IPIs, going to
  * sleep) comes back as a job_effect, and the CPU model acts on it
- * (kcpu_account(), kernel/kernel_int.h).
+ * (kcpu_account(), kernel/kernel.h).
  * Loads, not kernel code; each kind names the kernel it was measured on.
  */
 #ifndef RCUSIM_MODELS_WORKLOAD_H
@@ -68,10 +68,10 @@ typedef struct job {
 	sim_time blocked_at;    /* ns: when it last blocked waiting (synchronize_rcu) */
 	/* PREEMPT_RCU: preempted inside rcu_read_lock(), on its leaf's list. */
 	rcu_reader rdr;         /* its place there (rdr.queued) */
-	struct job *rdr_next;   /* the next newer one on its leaf's list (kernel/rcu_readers.c) */
+	struct job *rdr_next;   /* the next newer one on its leaf's list (rcu/rcu_readers.c) */
 	double rdr_left;        /* ns of work to its rcu_read_unlock() */
 	sim_time rdr_start;     /* ns: it last went on running with rdr_left to do */
-	/* Expedited grace periods (kernel/rcu_exp.c). */
+	/* Expedited grace periods (rcu/rcu_exp.c). */
 	uint64_t exp_s;         /* its synchronize_rcu_expedited()'s snapshot */
 	bool exp_waiting;       /* waiting for that snapshot */
 	bool exp_wake;          /* reached: woken at the kworker's step end */
@@ -143,6 +143,8 @@ typedef struct workload_ops {
 	 * workload.kind = kind, after the knobs. May be NULL. */
 	int (*validate)(const sim_params *p, char *err, size_t errlen);
 	bool frees_files;       /* its callbacks free struct files: file table and filp slab modelled */
+	bool kfree_batched;     /* its calls are kfree_rcu()'s, batched machine-wide (rcu/kfree_rcu.c):
+				 * [workload] only, never a named load */
 	bool holds_objects;     /* each of its callbacks holds a workload.object_size object
 				 * (mem.pending_bytes; an strace replay's are files instead) */
 	/* Read and check its parameters: w->call_rate, w->p_kernel,
@@ -187,7 +189,7 @@ typedef struct workload_ops {
 	bool hurry;
 	/* Its synchronize_rcu_expedited(), or a synchronize_rcu() woken from the
 	 * GP kthread, of job @j returns: the waiter is woken at @t
-	 * (kernel/rcu_exp.c, rcu_gp_kthread.c). NULL for workloads that make
+	 * (rcu/rcu_exp.c, rcu_gp_kthread.c). NULL for workloads that make
 	 * none. */
 	void (*exp_woken)(kmodel *k, job *j, sim_time t);
 } workload_ops;

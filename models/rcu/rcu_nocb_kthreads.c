@@ -14,16 +14,16 @@
  */
 #include <stdlib.h>
 
-#include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h"
 
-/* One nocb_gp_wait() pass of group kt->id at rcu.tasklet_cost. */
+/* One nocb_gp_wait() pass of group kt->id at rcu.rcuog_pass_cost. */
 static double rcuog_step(kcpu *c, kthread *kt, sim_time t)
 {
 	kmodel *k = c->k;
 	k->rcu.ops->rcuog_step(k->rcu.rsp, kt->id, t, &kt->nw);
 	rcu_effect e = { false, false, kt->nw.wake_gp, false };
 	kcpu_rcu_effect(c, t, &e);
-	return (double)k->rcu.handler_cost;
+	return (double)k->rcu.rcuog_pass_cost;
 }
 
 /* One batch of rcuo @kt (nocb_cb_wait(), tree_nocb.h 6.12:883-933) on @c at
@@ -35,7 +35,7 @@ static double rcuog_step(kcpu *c, kthread *kt, sim_time t)
 static double rcuo_step(kcpu *c, kthread *kt, sim_time t)
 {
 	kmodel *k = c->k;
-	sim_time pass = stretch(c, k->rcu.handler_cost), cost = stretch(c, k->rcu.cb_cost);
+	sim_time pass = stretch(c, k->rcu.rcuo_pass_cost), cost = stretch(c, k->rcu.cb_cost);
 	rcu_core_ctx b = { .now = t, .first_ns = t + pass, .cost_ns = cost,
 			   .need_resched = kcpu_need_resched(c), .idle_task = false, .kthread = true };
 	sim_time tick = c->tick_when;
@@ -51,7 +51,7 @@ static double rcuo_step(kcpu *c, kthread *kt, sim_time t)
 		count_invoked(k, n, b.first_ns, cost);
 	rcu_effect e = { false, false, kt->nw.wake_gp, false };
 	kcpu_rcu_effect(c, t, &e);
-	return (double)(k->rcu.handler_cost + n * k->rcu.cb_cost);
+	return (double)(k->rcu.rcuo_pass_cost + n * k->rcu.cb_cost);
 }
 
 /* Would a wakeup now end @kt's swait_event() (it may have become true
@@ -158,6 +158,8 @@ int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio)
 		return 0;
 	r->nocb = true;
 	r->nrcuog = ng;
+	r->rcuog_pass_cost = rcu_cost_param(p, P_RCU_RCUOG_PASS_COST, P_RCU_TASKLET_COST);
+	r->rcuo_pass_cost = rcu_cost_param(p, P_RCU_RCUO_PASS_COST, P_RCU_TASKLET_COST);
 	if (!(r->rcuog = calloc((size_t)ng, sizeof(*r->rcuog))) ||
 	    !(r->rcuo = calloc((size_t)k->mach.ncpus, sizeof(*r->rcuo))))
 		return SIM_ENOMEM;

@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h"
 #include "rcu/tree.h"
 
 #define KFREE_PAGE_SIZE 4096

@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h"
 
 /* One pass of rcu_cpu_kthread() (tree.c 6.12:2894-2921) on @c at @t:
  * rcu_core() if it has work, invoking without a count limit. Returns
@@ -22,7 +22,7 @@ static double rcuc_step(kcpu *c, kthread *kt, sim_time t)
 	if (!kt->has_work)
 		return 0;
 	kt->has_work = false;
-	sim_time pass = stretch(c, k->rcu.handler_cost), cost = stretch(c, k->rcu.cb_cost);
+	sim_time pass = stretch(c, k->rcu.rcuc_pass_cost), cost = stretch(c, k->rcu.cb_cost);
 	rcu_core_ctx b = { .now = t, .first_ns = t + pass, .cost_ns = cost,
 			   .need_resched = kcpu_need_resched(c), .idle_task = false, .kthread = true };
 	rcu_effect e = { false, false, false, false };
@@ -33,7 +33,7 @@ static double rcuc_step(kcpu *c, kthread *kt, sim_time t)
 	if (more)
 		kt->has_work = true;
 	kcpu_rcu_effect(c, t, &e);
-	return (double)(k->rcu.handler_cost + n * k->rcu.cb_cost);
+	return (double)(k->rcu.rcuc_pass_cost + n * k->rcu.cb_cost);
 }
 
 /* On while it has work and fewer than ten passes in this wakeup; then
@@ -87,6 +87,7 @@ int rcu_cpu_kthreads_create(kmodel *k, const sim_params *p, int prio)
 	krcu *r = &k->rcu;
 	if (!r->ops->core_kthread(r->rsp))
 		return 0;
+	r->rcuc_pass_cost = rcu_cost_param(p, P_RCU_RCUC_PASS_COST, P_RCU_TASKLET_COST);
 	if (!(r->rcuc = calloc((size_t)k->mach.ncpus, sizeof(*r->rcuc))) ||
 	    !(r->rcuc_run = sim_metrics_hist(k->h.m, "rcuc.run_ns")))
 		return SIM_ENOMEM;

@@ -57,7 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h"
 #include "rcu/tree.h"
 
 static bool exp_done(const krcu *r)
@@ -97,7 +97,7 @@ static double scan_leaf(kcpu *c, const rcu_tree_node *n)
 		r->exp_left++;
 		nipi++;
 	}
-	return (double)(r->node_cost + (n->grphi - n->grplo + 1) * r->fqs_cpu_cost +
+	return (double)(r->node_cost + (n->grphi - n->grplo + 1) * r->exp_scan_cost +
 			nipi * r->exp_send_cost);
 }
 
@@ -164,7 +164,7 @@ static double exp_step(kcpu *c, kthread *kt, sim_time t)
 			}
 		}
 		r->exp_nwake = woken;
-		return (double)(ts->nnodes * r->node_cost + woken * r->fqs_cpu_cost);
+		return (double)(ts->nnodes * r->node_cost + woken * r->exp_wake_cost);
 	}
 	if (r->exp_running || rcu_seq_done(r->exp_seq, r->exp_need))
 		return 0;
@@ -293,13 +293,15 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 	/* CONFIG_RCU_BOOST (rcu.boost, preemptible RCU under EEVDF, tree_validate()). */
 	r->exp_boost = r->preempt_rcu && sim_params_int(p, P_RCU_BOOST);
 	r->exp_send_cost = sim_params_int(p, P_RCU_EXP_IPI_SEND_COST);
+	r->exp_scan_cost = rcu_cost_param(p, P_RCU_EXP_SCAN_COST, P_RCU_FQS_CPU_COST);
+	r->exp_wake_cost = rcu_cost_param(p, P_RCU_EXP_WAKE_COST, P_RCU_FQS_CPU_COST);
 	r->exp_stall_ns = sim_params_int(p, P_RCU_EXP_STALL_TIMEOUT);
 	if (!r->exp_stall_ns)
 		r->exp_stall_ns = sim_params_int(p, P_RCU_STALL_TIMEOUT);
 	/* CONFIG_RCU_EXP_KTHREAD: SCHED_FIFO at kthread_prio (tree.c
 	 * 6.12:4915-4916, 4941-4942). */
 	int prio = 0;
-	if (!strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf") && sim_params_int(p, P_RCU_EXP_KTHREAD)) {
+	if (sched_has_fifo(p) && sim_params_int(p, P_RCU_EXP_KTHREAD)) {
 		prio = (int)sim_params_int(p, P_RCU_KTHREAD_PRIO);
 		if (prio < 1)
 			prio = 1;

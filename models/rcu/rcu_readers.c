@@ -20,7 +20,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
-#include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h"
 
 int rcu_readers_create(kmodel *k)
 {

@@ -23,7 +23,7 @@
  * Modelling choices: the IPI lands when the caller's send (rcu.exp_ipi_send_cost)
  * ends, its handler costs irq.cost on the CPU it interrupts (latched while
  * that CPU has interrupts off), and the caller spins that long; the scan
- * costs rcu.fqs_cpu_cost per CPU. Left out: CPU hotplug (every CPU is
+ * costs rcu.barrier_scan_cost per CPU. Left out: CPU hotplug (every CPU is
  * online, so the offline branch :4606-4611 never runs), the retry when
  * smp_call_function_single() fails (:4614-4617: only for an offline CPU),
  * callers sharing a sequence (one caller here), and kvfree_rcu_barrier().
@@ -31,7 +31,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
-#include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h"
 #include "rcu/tree.h"
 
 enum { BAR_IDLE, BAR_SCAN, BAR_SPIN, BAR_WAIT, BAR_DONE };
@@ -102,7 +102,7 @@ static double bar_step(kcpu *c, kthread *kt, sim_time t)
 		while (r->bar_cursor < k->mach.ncpus) {
 			int i = r->bar_cursor++;
 			kcpu *o = &k->cpu[i];
-			work += (double)r->fqs_cpu_cost;
+			work += (double)r->bar_scan_cost;
 			if (o != c)
 				kcpu_settle(o, t, seq, true);
 			if (!bar_has_cbs(k, i, t))
@@ -228,6 +228,7 @@ int rcu_barrier_create(kmodel *k, const sim_params *p, sim_metrics *m)
 	r->bar_gap = sim_params_int(p, P_WORKLOAD_BARRIER_GAP);
 	r->bar_target = -1;
 	r->bar_send_cost = sim_params_int(p, P_RCU_EXP_IPI_SEND_COST);
+	r->bar_scan_cost = rcu_cost_param(p, P_RCU_BARRIER_SCAN_COST, P_RCU_FQS_CPU_COST);
 	sim_timer_init(k->eng, &r->bar_ipi, bar_ipi_fire, k);
 	int64_t cpu = sim_params_int(p, P_WORKLOAD_BARRIER_CPU);
 	if (!(r->bar_dur = sim_metrics_hist(m, "barrier.duration_ns")) ||

@@ -10,7 +10,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
-#include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h"
 #include "rcu/tree.h"
 
 /* rcu_state.srs_wait_nodes[] (tree.h 6.12:323, 419). */
@@ -107,7 +107,7 @@ static double srs_gp_step(kmodel *k, int cpu, uint64_t before, uint64_t after)
 	RCUSIM_CHECK(r->srs_heads >= 1 && r->srs_heads <= SR_NORMAL_GP_WAIT_HEAD_MAX &&
 			     r->srs_heads_work < r->srs_heads,
 		     "kernel.srs_wait_heads");
-	return (double)(direct * r->fqs_cpu_cost);
+	return (double)(direct * r->srs_wake_cost);
 }
 
 /* The flavor's next step, on @c at @t: every other CPU is settled first,
@@ -218,7 +218,7 @@ static double srs_step(kcpu *c, kthread *kt, sim_time t)
 	(void)kt;
 	(void)t;
 	int64_t n = k->rcu.srs_left;
-	return (double)(n * k->rcu.fqs_cpu_cost);
+	return (double)(n * k->rcu.srs_wake_cost);
 }
 
 static rcu_gp_next srs_step_end_wq(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
@@ -271,6 +271,7 @@ int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 	krcu *r = &k->rcu;
 	r->node_cost = sim_params_int(p, P_RCU_GP_NODE_COST);
 	r->fqs_cpu_cost = sim_params_int(p, P_RCU_FQS_CPU_COST);
+	r->srs_wake_cost = rcu_cost_param(p, P_RCU_SRS_WAKE_COST, P_RCU_FQS_CPU_COST);
 	int64_t gp_cpu = sim_params_int(p, P_RCU_GP_KTHREAD_CPU);
 	assert(gp_cpu < k->mach.ncpus); /* rcusim_validate() checked */
 	if (!(r->gpk = calloc(1, sizeof(*r->gpk))) ||

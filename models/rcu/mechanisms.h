@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * mechanisms.h - Tree RCU's mechanisms that run on the CPU model, as the
+ * kernel keeps them in kernel/rcu/ (6.12): the grace-period kthread with
+ * synchronize_rcu()'s wake-from-GP (rcu_gp_kthread.c, tree.c), rcuc
+ * (rcu_cpu_kthread.c, tree_plugin.h), offloading's rcuog and rcuo
+ * (rcu_nocb_kthreads.c, tree_nocb.h), expedited grace periods
+ * (rcu_exp.c, tree_exp.h), readers preempted inside rcu_read_lock() and
+ * their boosting (rcu_readers.c, tree_plugin.h), kfree_rcu() batching
+ * (kfree_rcu.c, tree.c) and rcu_barrier() (rcu_barrier.c, tree.c). They are
+ * kthreads, IPIs and work items of the CPU model and reach it only through
+ * kernel/kernel.h. Called by the kernel model (kernel.c creates them, the
+ * CPU model delivers their events) and by the workloads (the callers' API:
+ * rcu_srs_request(), rcu_exp_request(), kfree_rcu_n()).
+ */
+#ifndef RCUSIM_RCU_MECHANISMS_H
+#define RCUSIM_RCU_MECHANISMS_H
+
+#include "kernel/kernel.h"
+
+/* rcu_gp_kthread.c, rcu_cpu_kthread.c, rcu_nocb_kthreads.c: the RCU
+ * flavor's kthreads. Each family's create is a line of kernel.c's
+ * kthread_families[]. */
+extern const kthread_ops rcu_gp_kthread_ops;
+extern const kthread_ops rcu_cpu_kthread_ops;
+extern const kthread_ops rcu_nocb_gp_kthread_ops, rcu_nocb_cb_kthread_ops;
+int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio);
+int rcu_cpu_kthreads_create(kmodel *k, const sim_params *p, int prio);
+int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio);
+/* synchronize_rcu() of job @j on @c at @now under rcu.normal_wake_from_gp:
+ * on the srs list, a grace period asked for; the job sleeps until woken. */
+void rcu_srs_request(kcpu *c, job *j, sim_time now);
+/* rcu_gp_kthread_wake() from anywhere at @now. */
+void rcu_gp_kthread_kick(kmodel *k, sim_time now);
+/* invoke_rcu_core() on @c at @now: RCU_SOFTIRQ, or its rcuc kthread. */
+void rcu_invoke_core(kcpu *c, sim_time now);
+/* Carry out at @now the kicks the flavor left (rcu_flavor.nocb_kicks).
+ * Only with k->rcu.nocb; called by kcpu_rcu_effect() only. */
+void rcu_nocb_kicks(kmodel *k, sim_time now);
+/* Timer handler: an offloading group's nocb_timer fires on its rcuog's CPU. */
+void rcu_nocb_timer_fire(sim_engine *eng, sim_timer *tm);
+
+/* kfree_rcu.c: kfree_rcu() batching. */
+
+/* The per-CPU state and kworkers. 0 or SIM_ENOMEM; destroy frees them. */
+int kfree_rcu_create(kmodel *k, const sim_params *p);
+void kfree_rcu_destroy(kmodel *k);
+/* @n kfree_rcu()s on @c, made at @t0, @t0 + @step, ..., accounted at @now;
+ * what the shrinker's callbacks ask of @c in *@e. Returns how many were
+ * made: all, or up to one that found no page (rcu.kfree_alloc_fails), made
+ * at *@sync_at (else -1), whose thread must synchronize_rcu() and then
+ * free it (kfree_rcu_sync_done()). */
+int64_t kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now, rcu_effect *e,
+		    sim_time *sync_at);
+/* The object of a synchronous fallback made at @at is freed at @t. */
+void kfree_rcu_sync_done(kmodel *k, sim_time at, sim_time t);
+/* The callback of batch @obj (1 + CPU x 2 + batch; 0: not a batch's) invoked at @t. */
+void kfree_rcu_batch_invoke(kmodel *k, uint32_t obj, sim_time t);
+/* Bytes held now: pending objects and the pages holding them (cached too). */
+int64_t kfree_rcu_bytes(const kmodel *k);
+/* Its scalars (kfree.*), when modelled. 0 or SIM_ENOMEM. */
+int kfree_rcu_finish(const kmodel *k, sim_metrics *m);
+
+/* rcu_exp.c: expedited grace periods. */
+
+/* The kworker and its state, when a caller asks for expedited grace
+ * periods (rcu.expedited or workload.syncrcu_expedited, not rcu.normal,
+ * Tree RCU). 0 or SIM_ENOMEM; destroy frees them. */
+int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m);
+void rcu_exp_destroy(kmodel *k);
+/* synchronize_rcu_expedited() of job @j on @c at @now: its snapshot, the
+ * kworker woken if it has work; the job sleeps until exp_woken(). */
+void rcu_exp_request(kcpu *c, job *j, sim_time now);
+/* @c's quiescent state for the expedited grace period in progress, at
+ * @now (it owes one). */
+void rcu_exp_report(kcpu *c, sim_time now);
+/* Job @j, preempted inside a reader on @c, joins the readers the grace
+ * period in progress waits for if @c still owes it one. */
+void rcu_exp_reader_preempted(kcpu *c, job *j);
+/* Job @j (exp_blocks) reached its rcu_read_unlock() at @now. */
+void rcu_exp_reader_unlocked(kcpu *c, job *j, sim_time now);
+/* Its scalars (exp.*), when modelled. 0 or SIM_ENOMEM. */
+int rcu_exp_finish(const kmodel *k, sim_metrics *m);
+/* Timer handlers: an expedited IPI lands; a reader the handler found
+ * reaches its rcu_read_unlock(). */
+void kcpu_exp_ipi_fire(sim_engine *eng, sim_timer *tm);
+void kcpu_exp_rdr_fire(sim_engine *eng, sim_timer *tm);
+
+/* rcu_readers.c: readers preempted inside rcu_read_lock(). */
+
+/* The lists (with rcu.preempt_rcu). 0 or SIM_ENOMEM; destroy frees them. */
+int rcu_readers_create(kmodel *k);
+void rcu_readers_destroy(kmodel *k);
+/* @j, running on @c, is preempted inside a reader: on its leaf's list
+ * (the flavor decides whether it blocks the grace period), a uniform share
+ * of a reader left to run. */
+void kcpu_reader_preempted(kcpu *c, job *j);
+/* The FQS scan asked to boost the readers of @n leaves at @now. */
+void rcu_boost_leaves(kmodel *k, const int *leaves, int n, sim_time now);
+/* rcu_boost() for an expedited grace period on leaf rcu_node @leaf at
+ * @now: with rcu.boost, unless a reader there is boosted already, boost the
+ * newest one the expedited grace period waits for (exp_tasks). */
+void rcu_exp_boost(kmodel *k, int leaf, sim_time now);
+/* Timer handler: the running job's rcu_read_unlock() of the reader it was
+ * preempted in. */
+void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm);
+
+/* ---- rcu_barrier.c ---- */
+
+/* The rcu_barrier() caller of workload.barrier on Tree RCU (nothing
+ * otherwise). 0 or SIM_ENOMEM. */
+int rcu_barrier_create(kmodel *k, const sim_params *p, sim_metrics *m);
+void rcu_barrier_destroy(kmodel *k);
+/* rcu_barrier_callback() (the flavor's env.barrier_done): an entrained
+ * barrier callback on @cpu is invoked at @t. */
+void rcu_barrier_callback(void *ctx, int cpu, sim_time t);
+/* Its barrier.* scalars, when it exists. 0 or SIM_ENOMEM. */
+int rcu_barrier_finish(const kmodel *k, sim_metrics *m);
+
+#endif

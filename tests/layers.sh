@@ -1,0 +1,40 @@
+#!/bin/sh
+# layers.sh SRCDIR - the kernel model's private header stays private and
+# RCU's mechanisms live in rcu/ (issue 47, items 1 and 3):
+#  - no file of models/ outside models/kernel/, nor of cli/, includes
+#    kernel/kernel_int.h: the other parts use kernel/kernel.h (the tests'
+#    white-box fixture tests/kbox.h may, and is not looked at);
+#  - no RCU mechanism file (rcu_*.c, kfree_rcu.c, srcu*.c, tasks*.c) sits in
+#    models/kernel/, and the seven of Tree RCU are in models/rcu/;
+#  - no file of models/rcu/ includes anything of models/kernel/ but kernel.h.
+lib_args=SRC
+. "$(dirname "$0")/lib.sh"
+
+inc_re='^[[:space:]]*#[[:space:]]*include[[:space:]]*"'
+find "$SRC/models" "$SRC/cli" -type f \( -name '*.c' -o -name '*.h' \) | sort >"$T/files"
+[ -s "$T/files" ] && ok || bad "no source files under models/ or cli/"
+while read -r f; do
+	rel=${f#"$SRC"/}
+	case $rel in models/kernel/*) continue ;; esac
+	if grep -nE "${inc_re}(kernel/)?kernel_int\.h\"" "$f" >"$T/hits"; then
+		bad "$rel includes the kernel model's private header (line $(cut -d: -f1 "$T/hits" | tr '\n' ' '| sed 's/ $//')): use kernel/kernel.h"
+	else
+		ok
+	fi
+	case $rel in
+	models/rcu/*)
+		if grep -nE "${inc_re}kernel/" "$f" | grep -v '"kernel/kernel\.h"' >"$T/hits"; then
+			bad "$rel reaches into models/kernel/ past kernel.h: $(tr '\n' ' ' <"$T/hits")"
+		else
+			ok
+		fi
+		;;
+	esac
+done <"$T/files"
+
+ls "$SRC/models/kernel" | grep -E '^(rcu_.*|kfree_rcu|srcu.*|tasks.*)\.c$' >"$T/mech"
+[ -s "$T/mech" ] && bad "RCU mechanism files in models/kernel/: $(tr '\n' ' ' <"$T/mech")(they belong in models/rcu/)" || ok
+for m in rcu_gp_kthread rcu_exp rcu_barrier rcu_readers kfree_rcu rcu_cpu_kthread rcu_nocb_kthreads; do
+	[ -f "$SRC/models/rcu/$m.c" ] && ok || bad "models/rcu/$m.c missing"
+done
+finish
