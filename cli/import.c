@@ -39,7 +39,7 @@ static const char import_usage[] =
 	"and rcu events (rcu_utilization; with CONFIG_RCU_TRACE the others, else\n"
 	"kmem_cache_free from rcu_do_batch). Its metrics carry the names the model\n"
 	"writes (softirq passes per context, ksoftirqd and GP kthread wake-ups and\n"
-	"ksoftirqd's longest wait, context switches, softirq runs with an RCU pass\n"
+	"their waits to run, context switches, softirq runs with an RCU pass\n"
 	"outside ksoftirqd and their lengths, the RCU softirq's share of each CPU\n"
 	"every --sample, grace periods, callbacks invoked and their latency); a\n"
 	"metric whose events the trace lacks is absent, and said. Unmatched softirq\n"

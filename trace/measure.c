@@ -17,10 +17,14 @@
  *   (rcu_note_context_switch(), every __schedule()) instead, and a note says
  *   so;
  * - sched_wakeup of ksoftirqd/N and of the GP kthread (rcu_preempt,
- *   rcu_sched): softirq.ksoftirqd_wakeups, gp.kthread_wakeups, and the
- *   longest wait until ksoftirqd ran (softirq.ksoftirqd_wait_max_ns), ended
- *   by the switch into it or by its own first event on its CPU, whichever
- *   comes first (a switch the trace lost);
+ *   rcu_sched): softirq.ksoftirqd_wakeups, gp.kthread_wakeups, and each
+ *   wait until ksoftirqd ran (softirq.ksoftirqd_wait_ns, its longest
+ *   softirq.ksoftirqd_wait_max_ns), ended by the switch into it or by its
+ *   own first event on its CPU, whichever comes first (a switch the trace
+ *   lost); the GP kthread's waits the same way (gp.kthread_wait_ns, by its
+ *   pid, on any CPU). A wakeup followed by another before the task ran
+ *   waits from the first; one still waiting when the trace ends is not
+ *   counted;
  * - rcu_utilization "Start scheduler-tick": the box's HZ, the modal
  *   interval between a CPU's ticks;
  * - with CONFIG_RCU_TRACE: rcu_grace_period start/end (gp.completed,
@@ -70,12 +74,14 @@ struct trace_measure {
 	uint64_t unmatched, chain_breaks;
 	bool has_softirq, has_switch, has_util_cs, has_wakeup, has_batch, has_invoke, has_gp, has_free;
 	int64_t ksd_wait_max;
+	int64_t gp_woken;    /* ns: the GP kthread's wakeup not yet followed by it running, or -1 */
+	int gp_pid;          /* the pid that wakeup named */
 	int *ksd_pids;       /* pids named ksoftirqd/N by a switch or wakeup */
 	size_t nksd;
 	sim_tmap starts;     /* rcu_grace_period start by gp_seq */
 	sim_tmap cbs;        /* rcu_callback by rhp */
 	sim_metrics *m;
-	sim_hist *gp_hist, *lat_hist, *run_hist;
+	sim_hist *gp_hist, *lat_hist, *run_hist, *ksd_wait_hist, *gp_wait_hist;
 	uint64_t runs_other;
 	int64_t *ticks;      /* intervals between a CPU's ticks, ns */
 	size_t nticks, capticks;
@@ -92,7 +98,10 @@ int trace_measure_create(trace_measure **out, sim_metrics *m, int64_t sample_ns,
 	tm->maxcpu = -1;
 	tm->sample_ns = sample_ns;
 	tm->points_max = points_max;
+	tm->gp_woken = -1;
 	if (!(tm->gp_hist = sim_metrics_hist(m, "gp.duration_ns")) ||
+	    !(tm->ksd_wait_hist = sim_metrics_hist(m, "softirq.ksoftirqd_wait_ns")) ||
+	    !(tm->gp_wait_hist = sim_metrics_hist(m, "gp.kthread_wait_ns")) ||
 	    !(tm->lat_hist = sim_metrics_hist(m, "cb.latency_ns")) ||
 	    !(tm->run_hist = sim_metrics_hist(m, "softirq.irq_run_ns"))) {
 		free(tm);
@@ -257,7 +266,14 @@ int trace_measure_event(trace_measure *tm, const trace_ev *ev, const char **why)
 	     (ev->pid >= 0 && ev->pid == c->ksd_pid))) {
 		if (ts - c->ksd_woken > tm->ksd_wait_max)
 			tm->ksd_wait_max = ts - c->ksd_woken;
+		sim_hist_add(tm->ksd_wait_hist, (uint64_t)(ts - c->ksd_woken));
 		c->ksd_woken = -1;
+	}
+	/* The GP kthread woken runs, on whichever CPU. */
+	if (tm->gp_woken >= 0 &&
+	    ((ev->type == TEV_SCHED_SWITCH && ev->next.pid == tm->gp_pid) || ev->pid == tm->gp_pid)) {
+		sim_hist_add(tm->gp_wait_hist, (uint64_t)(ts - tm->gp_woken));
+		tm->gp_woken = -1;
 	}
 	uint64_t v;
 	switch (ev->type) {
@@ -355,6 +371,10 @@ int trace_measure_event(trace_measure *tm, const trace_ev *ev, const char **why)
 			}
 		} else if (!strcmp(n, "rcu_preempt") || !strcmp(n, "rcu_sched")) {
 			tm->gw++;
+			if (tm->gp_woken < 0 && ev->next.pid > 0) {
+				tm->gp_woken = ts;
+				tm->gp_pid = ev->next.pid;
+			}
 		}
 		break;
 	}
@@ -503,7 +523,11 @@ int trace_measure_finish(trace_measure *tm, long long *hz, char *notes, size_t n
 	if (tm->has_wakeup) {
 		rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wakeups", (double)tm->kw);
 		rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wait_max_ns", (double)tm->ksd_wait_max);
+		rc |= sim_metrics_hist_scalars(m, "softirq.ksoftirqd_wait", tm->ksd_wait_hist,
+					       SIM_Q_P50 | SIM_Q_P99);
 		rc |= sim_metrics_scalar(m, "gp.kthread_wakeups", (double)tm->gw);
+		rc |= sim_metrics_hist_scalars(m, "gp.kthread_wait", tm->gp_wait_hist,
+					       SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
 	} else {
 		NOTE("no sched_wakeup events: no wake-up metric\n");
 	}

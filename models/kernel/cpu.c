@@ -291,6 +291,7 @@ void kcpu_schedule(kcpu *c, sim_time now)
 		if (c->ksd_waiting) {
 			if (now - c->ksd_woken > k->cnt.ksd_wait_max)
 				k->cnt.ksd_wait_max = now - c->ksd_woken;
+			sim_hist_add(k->h.ksd_wait, (uint64_t)(now - c->ksd_woken));
 			c->ksd_waiting = false;
 		}
 		if (c->softirq_pending || c->run_more) {

@@ -332,6 +332,8 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = SIM_ENOMEM;
 	if (!rc && !(k->h.softirq_run = sim_metrics_hist(env->m, "softirq.run_ns")))
 		rc = SIM_ENOMEM;
+	if (!rc && !(k->h.ksd_wait = sim_metrics_hist(env->m, "softirq.ksoftirqd_wait_ns")))
+		rc = SIM_ENOMEM;
 	if (!rc)
 		rc = cpus_create(k, env);
 	if (!rc)
@@ -506,13 +508,20 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	rc |= sim_metrics_hist_scalars(m, "softirq.run", k->h.softirq_run, SIM_Q_P99 | SIM_Q_MAX);
 	rc |= sim_metrics_hist_scalars(m, "softirq.irq_run", k->h.softirq_irq_run, SIM_Q_P99 | SIM_Q_MAX);
 	rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wakeups", (double)k->cnt.ksd_wakeups);
-	/* A ksoftirqd still waiting at the end has waited at least this long. */
+	/* A ksoftirqd still waiting at the end has waited at least this long
+	 * (in the histogram too: one sample per wakeup; one woken after the
+	 * end, by a pass begun before it, has not waited yet). */
 	int64_t ksd_wait = k->cnt.ksd_wait_max;
-	for (int i = 0; i < k->mach.ncpus; i++)
-		if (k->cpu[i].ksd_waiting && now - k->cpu[i].ksd_woken > ksd_wait)
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		if (!k->cpu[i].ksd_waiting || k->cpu[i].ksd_woken > now)
+			continue;
+		sim_hist_add(k->h.ksd_wait, (uint64_t)(now - k->cpu[i].ksd_woken));
+		if (now - k->cpu[i].ksd_woken > ksd_wait)
 			ksd_wait = now - k->cpu[i].ksd_woken;
+	}
 	if (k->cnt.ksd_wakeups)
 		rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wait_max_ns", (double)ksd_wait);
+	rc |= sim_metrics_hist_scalars(m, "softirq.ksoftirqd_wait", k->h.ksd_wait, SIM_Q_P50 | SIM_Q_P99);
 	rc |= sim_metrics_scalar(m, "sched.ctxsw", (double)switches);
 	rc |= sim_metrics_scalar(m, "idle.entries", (double)k->cnt.idle_entries);
 	rc |= sim_metrics_scalar(m, "idle.exits", (double)k->cnt.idle_exits);
@@ -545,10 +554,14 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	if (k->rcu.gpk) {
 		const kthread *g = k->rcu.gpk;
 		sim_time wait = g->wait_max;
-		if (g->waiting && now - g->woken > wait)
-			wait = now - g->woken; /* still waiting at the end */
+		if (g->waiting && g->woken <= now) { /* still waiting at the end */
+			sim_hist_add(g->wait_hist, (uint64_t)(now - g->woken));
+			if (now - g->woken > wait)
+				wait = now - g->woken;
+		}
 		rc |= sim_metrics_scalar(m, "gp.kthread_wakeups", (double)g->wakeups);
 		rc |= sim_metrics_scalar(m, "gp.kthread_wait_max_ns", (double)wait);
+		rc |= sim_metrics_hist_scalars(m, "gp.kthread_wait", g->wait_hist, SIM_Q_P50 | SIM_Q_P99);
 		rc |= sim_metrics_scalar(m, "gp.kthread_cpu_ns", (double)g->cpu_ns);
 		rc |= sim_metrics_scalar(m, "fqs.resched_cpu", (double)k->rcu.resched_ipis);
 	}

@@ -113,6 +113,7 @@ struct kthread {
 	bool waiting;           /* woken and not yet run */
 	sim_time woken;         /* ns: when it was last woken */
 	sim_time wait_max;      /* ns: longest a woken one waited to run */
+	sim_hist *wait_hist;    /* each wake-to-run wait, ns; NULL: not kept (the GP kthread's only) */
 	sim_time cpu_ns;        /* ns of CPU time it used (wall, steps ended) */
 	uint64_t wakeups;       /* times woken */
 	sim_timer done;         /* the step in progress ends (armed while it runs) */
@@ -453,6 +454,7 @@ typedef struct khandles {
 	sim_metrics *m;         /* results */
 	sim_hist *softirq_run;  /* softirq run lengths, ns */
 	sim_hist *softirq_irq_run; /* of them, the runs outside ksoftirqd */
+	sim_hist *ksd_wait;     /* each woken ksoftirqd's wait to run, ns */
 } khandles;
 
 struct kmodel {

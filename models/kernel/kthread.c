@@ -69,6 +69,8 @@ void kthread_runs(kcpu *c, kthread *kt, sim_time t)
 	if (kt->waiting) {
 		if (t - kt->woken > kt->wait_max)
 			kt->wait_max = t - kt->woken;
+		if (kt->wait_hist)
+			sim_hist_add(kt->wait_hist, (uint64_t)(t - kt->woken));
 		kt->waiting = false;
 	}
 	kthread_arm(c, t);

@@ -275,7 +275,8 @@ int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 	int64_t gp_cpu = sim_params_int(p, P_RCU_GP_KTHREAD_CPU);
 	assert(gp_cpu < k->mach.ncpus); /* rcusim_validate() checked */
 	if (!(r->gpk = calloc(1, sizeof(*r->gpk))) ||
-	    kthread_init(k, r->gpk, &rcu_gp_kthread_ops, &k->cpu[gp_cpu], prio))
+	    kthread_init(k, r->gpk, &rcu_gp_kthread_ops, &k->cpu[gp_cpu], prio) ||
+	    !(r->gpk->wait_hist = sim_metrics_hist(k->h.m, "gp.kthread_wait_ns")))
 		return SIM_ENOMEM;
 	/* rcu.normal_wake_from_gp, for a workload that calls synchronize_rcu()
 	 * (auto: 6.19's rule, at most 16 CPUs). */
