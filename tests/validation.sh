@@ -38,7 +38,7 @@ near "GP kthread wake-ups/s" "$(s gp.kthread_wakeups)" "$(b gw)" 0.75 1.33
 # softirq.effect_at_pass, off and on, one simulated second each.
 for ep in no yes; do
 	expect_exit 0 "$RCUSIM" run "$SRC/scenarios/dev-vm-churn.ini" --db e$ep.db --quiet --duration 1s \
-		--set softirq.effect_at_pass=$ep --set sched.autogroup=no
+		--set softirq.effect_at_pass=$ep --set sched.autogroup=no --set machine.background=no
 done
 e() { q e$1.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 1 AND name = '$2'"; }
 if [ "$(e no softirq.runs_ended_need_resched)" -lt 30 ] && [ "$(e yes softirq.runs_ended_need_resched)" -gt 60 ]; then
@@ -90,6 +90,7 @@ idle_seed() {
 }
 rm -f sp.db; idle_seed 1; idle_seed 2
 sp() { q sp.db "SELECT value FROM scalar WHERE run_id = $1 AND name = 'syncrcu.latency_$2_ns'"; }
-if [ "$(sp 1 mean)" != "$(sp 2 mean)" ] && awk -v a="$(sp 1 p50)" -v b="$(sp 1 max)" 'BEGIN { exit !(b > a) }'; then ok
+# Calls shorter than the two FQS rounds pull the mean below the median.
+if [ "$(sp 1 mean)" != "$(sp 2 mean)" ] && awk -v m="$(sp 1 mean)" -v a="$(sp 1 p50)" 'BEGIN { exit !(m < 0.97 * a) }'; then ok
 else bad "no spread: seed 1 mean $(sp 1 mean) p50 $(sp 1 p50) max $(sp 1 max), seed 2 mean $(sp 2 mean)"; fi
 finish
