@@ -93,6 +93,11 @@ expect_exit 2 "$RCUSIM" run b10.ini --db b.db --set rcu.qhimark=500
 expect_err_line '--set: rcu.qhimark: applies only with rcu.policy = watermark, and rcu.policy is fixed (b10.ini:3)'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12-rt.ini" --db b.db --set softirq.defer_to_ksoftirqd=yes
 expect_err_line "--set: softirq.defer_to_ksoftirqd: applies only with softirq.in_irq_exit = yes, and softirq.in_irq_exit is no ($SRC/scenarios/kernels/linux-6.12-rt.ini:22)"
+# Background activity's rates only with it on; rcu_core()'s spread only with Tree RCU.
+expect_exit 2 "$RCUSIM" run b9.ini --db b.db --set sched.kind=eevdf --set background.wakeups=10/s
+expect_err_line '--set: background.wakeups: applies only with machine.background = yes, and machine.background is no (default)'
+expect_exit 2 "$RCUSIM" run b10.ini --db b.db --set rcu.core_cost_sigma=0.5
+expect_err_line '--set: rcu.core_cost_sigma: applies only with rcu.flavor = tree, and rcu.flavor is classic ('"$SRC"'/scenarios/kernels/linux-2.6.16.ini:'"$(grep -n '^flavor' "$SRC/scenarios/kernels/linux-2.6.16.ini" | cut -d: -f1)"')'
 # Bulk call_rcu arrivals draw no system-call returns, which sparc64 needs.
 printf '[workload]\nkind = callrcu\ncallrcu_arrivals = bulk\n' >b12.ini
 expect_exit 2 "$RCUSIM" run b12.ini --db b.db

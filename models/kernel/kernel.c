@@ -632,6 +632,11 @@ static bool kernel_runs(const char *kind)
  * deferral to ksoftirqd read only from irq_exit. */
 static const sim_knob machine_knob[] = {
 	{ P_SOFTIRQ_DEFER_TO_KSOFTIRQD, { P_SOFTIRQ_IN_IRQ_EXIT, "yes", NULL } },
+	/* background.c reads its rates and cost only when it is on. */
+	{ P_BACKGROUND_TIMER_TICKS, { P_MACHINE_BACKGROUND, "yes", NULL } },
+	{ P_BACKGROUND_WAKEUPS, { P_MACHINE_BACKGROUND, "yes", NULL } },
+	{ P_BACKGROUND_WAKEUP_COST, { P_MACHINE_BACKGROUND, "yes", NULL } },
+	{ P_BACKGROUND_IRQS, { P_MACHINE_BACKGROUND, "yes", NULL } },
 };
 static const sim_knobs machine_knobs = { SIM_ALWAYS, machine_knob,
 					 sizeof(machine_knob) / sizeof(machine_knob[0]) };
