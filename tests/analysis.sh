@@ -127,7 +127,7 @@ done
 # callbacks, 5 s.
 P=$SRC/scenarios/phone-8-app.ini
 for lz in yes no; do
-	expect_exit 0 "$RCUSIM" run "$P" --db ph.db --duration 5s --set rcu.lazy=$lz --label lazy=$lz --quiet
+	expect_exit 0 "$RCUSIM" run "$P" --db ph.db --duration 5s --set rcu.lazy=$lz --set machine.background=no --label lazy=$lz --quiet
 done
 expect_exit 0 "$RCUSIM" plot --db ph.db --label 'lazy=*' --metric idle.wakeups --metric cb.latency_ns --out pm
 [ -s pm/metric_idle.wakeups.png ] && [ -s pm/metric_cb.latency_ns.png ] && ok || bad "plot --metric: $(ls pm)"

@@ -93,6 +93,11 @@ expect_exit 2 "$RCUSIM" run b10.ini --db b.db --set rcu.qhimark=500
 expect_err_line '--set: rcu.qhimark: applies only with rcu.policy = watermark, and rcu.policy is fixed (b10.ini:3)'
 expect_exit 2 "$RCUSIM" run "$SRC/scenarios/x86-256-callrcu-6.12-rt.ini" --db b.db --set softirq.defer_to_ksoftirqd=yes
 expect_err_line "--set: softirq.defer_to_ksoftirqd: applies only with softirq.in_irq_exit = yes, and softirq.in_irq_exit is no ($SRC/scenarios/kernels/linux-6.12-rt.ini:22)"
+# Background activity's rates only with it on; rcu_core()'s spread only with Tree RCU.
+expect_exit 2 "$RCUSIM" run b9.ini --db b.db --set sched.kind=eevdf --set background.wakeups=10/s
+expect_err_line '--set: background.wakeups: applies only with machine.background = yes, and machine.background is no (default)'
+expect_exit 2 "$RCUSIM" run b10.ini --db b.db --set rcu.core_cost_sigma=0.5
+expect_err_line '--set: rcu.core_cost_sigma: applies only with rcu.flavor = tree, and rcu.flavor is classic ('"$SRC"'/scenarios/kernels/linux-2.6.16.ini:'"$(grep -n '^flavor' "$SRC/scenarios/kernels/linux-2.6.16.ini" | cut -d: -f1)"')'
 # Bulk call_rcu arrivals draw no system-call returns, which sparc64 needs.
 printf '[workload]\nkind = callrcu\ncallrcu_arrivals = bulk\n' >b12.ini
 expect_exit 2 "$RCUSIM" run b12.ini --db b.db
@@ -334,9 +339,9 @@ expect_err "expected csv or json"
 # shows them apart; a different parameter keeps a run apart.
 case=seeds
 for sd in 1 2 3; do
-	expect_exit 0 "$RCUSIM" run "$SRC/scenarios/tree-small.ini" --duration 100ms --db sd.db --quiet --seed $sd
+	expect_exit 0 "$RCUSIM" run "$SRC/scenarios/tree-small.ini" --duration 100ms --db sd.db --quiet --seed $sd --set machine.background=no --set rcu.core_cost_sigma=0
 done
-expect_exit 0 "$RCUSIM" run "$SRC/scenarios/tree-small.ini" --duration 100ms --db sd.db --quiet --seed 4 --set rcu.blimit=20
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/tree-small.ini" --duration 100ms --db sd.db --quiet --seed 4 --set rcu.blimit=20 --set machine.background=no --set rcu.core_cost_sigma=0
 expect_exit 0 "$RCUSIM" compare --db sd.db 1-4 --metric cb.enqueued
 expect_out "runs 1,2,3: tree +run 4: tree"
 expect_out "n = 3 +n = 1"
@@ -364,8 +369,10 @@ for sc in x86-256-syncrcu-6.12:256:250 phone-8-lazy:8:250 dev-vm-churn:2:250; do
 	[ "${d#-}" -le "$ncpu" ] && [ "$(v idle.entries)" -le "$(v sched.ctxsw)" ] && ok ||
 		bad "$name: idle entries $(v idle.entries), exits $(v idle.exits), switches $(v sched.ctxsw)"
 done
-# A tickless idle CPU takes no tick: the phone's 6 idle CPUs stop theirs.
-[ "$(q it.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 2 AND name = 'tick.stopped'")" -eq $((6 * 250 / 5)) ] &&
+# A tickless idle CPU takes no tick: the phone's 6 idle CPUs stop theirs
+# (without background activity, whose timers would bring some).
+expect_exit 0 "$RCUSIM" run "$SRC/scenarios/phone-8-lazy.ini" --duration 200ms --db it.db --quiet --set machine.background=no
+[ "$(q it.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE run_id = 4 AND name = 'tick.stopped'")" -eq $((6 * 250 / 5)) ] &&
 	ok || bad "the phone's idle CPUs took ticks"
 
 # rcusim show RUN: the resolved scenario, each value with its origin (the

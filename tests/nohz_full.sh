@@ -20,6 +20,8 @@ include = $SRC/scenarios/kernels/linux-6.12.ini
 [machine]
 cores = 4
 hz = 250
+; exact tick counts: no background activity
+background = no
 [scenario]
 duration = 2s
 sample_interval = 100ms

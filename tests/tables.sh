@@ -48,10 +48,10 @@ head -1 "$T/out" | grep -qx 'metric,run 3 fixed,run 2 tree' && ok || bad "csv's 
 case=compare_long
 expect_exit 0 "$RCUSIM" compare --db y.db --long --format csv --metric syncrcu.latency_p99_ns 1-3
 printf '%s\r\n' \
-	'run,scenario,policy,seed,label,irq.nohz_idle,irq.tick_phase,irq.timer_migration,irq.timer_round_up,machine.arch,machine.clock,machine.cores,machine.memory,machine.page_size,machine.smt_slowdown,rcu.flavor,rcu.policy,scenario.sample_interval,sched.autogroup,sched.delay_dequeue,sched.kind,sched.ksoftirqd_nice,softirq.effect_at_pass,softirq.stop_on_need_resched,softirq.time_limit,vfs.accounting,workload.jobs,workload.kind,workload.syscall_cost,syncrcu.latency_p99_ns' \
-	'1,x86-256-syncrcu-6.12,tree,1,,yes,aligned,yes,yes,x86_64,6.9GHz,128,1024GiB,4KiB,0.6,tree,watermark,1s,yes,yes,eevdf,0,yes,yes,2ms,percpu,256,syncrcu,500ns,15999600' \
-	'2,x86-256-syncrcu-6.12,tree,2,,yes,aligned,yes,yes,x86_64,6.9GHz,128,1024GiB,4KiB,0.6,tree,watermark,1s,yes,yes,eevdf,0,yes,yes,2ms,percpu,256,syncrcu,500ns,15999600' \
-	'3,make-small,fixed,1,,no,spread,no,no,sparc64,1.2GHz,2,16GiB,8KiB,1.0,classic,fixed,100ms,no,no,o1,19,no,no,0ns,slab,64,make,2us,' >want
+	'run,scenario,policy,seed,label,irq.nohz_idle,irq.tick_phase,irq.timer_migration,irq.timer_round_up,machine.arch,machine.background,machine.clock,machine.cores,machine.memory,machine.page_size,machine.smt_slowdown,rcu.core_cost_sigma,rcu.flavor,rcu.policy,scenario.sample_interval,sched.autogroup,sched.delay_dequeue,sched.kind,sched.ksoftirqd_nice,softirq.effect_at_pass,softirq.stop_on_need_resched,softirq.time_limit,vfs.accounting,workload.jobs,workload.kind,workload.syscall_cost,syncrcu.latency_p99_ns' \
+	'1,x86-256-syncrcu-6.12,tree,1,,yes,aligned,yes,yes,x86_64,yes,6.9GHz,128,1024GiB,4KiB,0.6,0.4,tree,watermark,1s,yes,yes,eevdf,0,yes,yes,2ms,percpu,256,syncrcu,500ns,15999782' \
+	'2,x86-256-syncrcu-6.12,tree,2,,yes,aligned,yes,yes,x86_64,yes,6.9GHz,128,1024GiB,4KiB,0.6,0.4,tree,watermark,1s,yes,yes,eevdf,0,yes,yes,2ms,percpu,256,syncrcu,500ns,15999821' \
+	'3,make-small,fixed,1,,no,spread,no,no,sparc64,no,1.2GHz,2,16GiB,8KiB,1.0,0,classic,fixed,100ms,no,no,o1,19,no,no,0ns,slab,64,make,2us,' >want
 same want "compare --long --format csv"
 expect_exit 2 "$RCUSIM" compare --db y.db --long --base 1 1 2
 expect_err_line "rcusim compare: --long shows every run on its own row: not with --base"

@@ -56,7 +56,7 @@ awk '/sched_switch/ && !seen[$2]++ { split($0, a, "prev_comm="); split(a[2], b, 
 
 case=window
 expect_exit 0 "$RCUSIM" run "$churn" --duration 2s --db w.db --quiet --trace w.txt \
-	--trace-window 1s..1.01s --trace-cpus 1
+	--trace-window 1s..1.01s --trace-cpus 1 --set machine.background=no
 awk '!/^#/ { match($0, /\[[0-9]+\] [^ ]+ +[0-9.]+:/); split(substr($0, RSTART + 1, RLENGTH - 2), f, /[] ]+/)
 	if (f[1] + 0 != 1 || f[3] < 1.0 || f[3] >= 1.01) { print; exit 1 } n++ }
 	END { exit n < 100 }' w.txt >w.out && ok || bad "outside the window or CPU 1: $(head -3 w.out)"

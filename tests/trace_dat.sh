@@ -15,8 +15,8 @@ scen=$SRC/scenarios/dev-vm-churn.ini
 counts() { awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[a-z_]+:$/ && $(i - 1) ~ /^[0-9.]+:$/) { print $i; break } }' | sort | uniq -c; }
 
 case=write
-expect_exit 0 "$RCUSIM" run "$scen" --duration 300ms --db r.db --quiet --trace run.dat
-expect_exit 0 "$RCUSIM" run "$scen" --duration 300ms --db r.db --quiet --trace run.txt
+expect_exit 0 "$RCUSIM" run "$scen" --set machine.background=no --set rcu.core_cost_sigma=0 --duration 300ms --db r.db --quiet --trace run.dat
+expect_exit 0 "$RCUSIM" run "$scen" --set machine.background=no --set rcu.core_cost_sigma=0 --duration 300ms --db r.db --quiet --trace run.txt
 printf '\027\010\104tracing6' >magic
 head -c 11 run.dat | cmp -s - magic && ok || bad "trace.dat's magic and version 6"
 grep -v '^#' run.txt | counts >want
@@ -52,8 +52,8 @@ for n in softirq.passes_irq_exit softirq.passes_ksoftirqd softirq.ksoftirqd_wake
 done
 
 case=window
-expect_exit 0 "$RCUSIM" run "$scen" --duration 300ms --db r.db --quiet --trace w.dat --trace-window 100ms..200ms --trace-cpus 1
-expect_exit 0 "$RCUSIM" run "$scen" --duration 300ms --db r.db --quiet --trace w.txt --trace-window 100ms..200ms --trace-cpus 1
+expect_exit 0 "$RCUSIM" run "$scen" --set machine.background=no --set rcu.core_cost_sigma=0 --duration 300ms --db r.db --quiet --trace w.dat --trace-window 100ms..200ms --trace-cpus 1
+expect_exit 0 "$RCUSIM" run "$scen" --set machine.background=no --set rcu.core_cost_sigma=0 --duration 300ms --db r.db --quiet --trace w.txt --trace-window 100ms..200ms --trace-cpus 1
 expect_exit 0 "$RCUSIM" import w.dat --db w.db
 n=$(grep -vc '^#' w.txt)
 [ "$(q w.db "SELECT value FROM param WHERE name = 'trace.lines'")" = "$n" ] && ok || bad "trace.lines of the window: $n in the text"
@@ -65,7 +65,7 @@ case=json
 # begins at its start, one open at its end ends there, each marked cut);
 # and each CPU's queued callbacks a counter of its own at event granularity
 # (more points than the machine-wide one at the 5 samples).
-expect_exit 0 "$RCUSIM" run "$scen" --duration 700ms --db r.db --quiet --trace w.json --trace-window 105ms..603ms
+expect_exit 0 "$RCUSIM" run "$scen" --set machine.background=no --set rcu.core_cost_sigma=0 --duration 700ms --db r.db --quiet --trace w.json --trace-window 105ms..603ms
 jq -r '.traceEvents[] | select(.cat == "rcu" and (.ph == "b" or .ph == "e")) | "\(.id) \(.ph) \(.ts)"' w.json |
 	awk '$2 == "b" { if ($1 in b) bad = "two begins of " $1; b[$1] = $3; next }
 	     { if (!($1 in b)) bad = "an orphan end of " $1; else if ($3 < b[$1]) bad = "end before begin of " $1; else delete b[$1]; e++ }

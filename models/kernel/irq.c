@@ -90,9 +90,14 @@ void kcpu_irq_fire(sim_engine *eng, sim_timer *tm)
 		kfail(k, SIM_ENOMEM);
 		return;
 	}
+	kcpu_device_irq(c, now);
+}
+
+void kcpu_device_irq(kcpu *c, sim_time now)
+{
 	if (hardirq_lands(c, now)) {
 		kcpu_nohz_irq_enter(c);
-		kcpu_irq_exit(c, now + stretch(c, k->mach.irq_cost));
+		kcpu_irq_exit(c, now + stretch(c, c->k->mach.irq_cost));
 	}
 }
 

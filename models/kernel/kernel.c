@@ -29,8 +29,10 @@ static void kernel_destroy(void *state)
 			sim_rng_destroy(k->cpu[i].rng_work);
 			sim_rng_destroy(k->cpu[i].rng_mode);
 			sim_rng_destroy(k->cpu[i].rng_irq);
+			sim_rng_destroy(k->cpu[i].rng_cost);
 			sched_rq_destroy(&k->cpu[i].rq);
 		}
+	kbg_destroy(k);
 	if (k->rcu.ops)
 		k->rcu.ops->destroy(k->rcu.rsp);
 	free(k->rcu.gpk);
@@ -158,6 +160,7 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 	/* rcu.core_pass_cost is Tree RCU's knob (never set under classic, so
 	 * rcu.tasklet_cost there). */
 	r->handler_cost = rcu_cost_param(p, P_RCU_CORE_PASS_COST, P_RCU_TASKLET_COST);
+	r->core_sigma = !strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree") ? sim_params_real(p, P_RCU_CORE_COST_SIGMA) : 0;
 	r->preempt_rcu = rcu_flavor_can(p, RCU_CAP_PREEMPT_RCU) &&
 			 sim_params_int(p, P_RCU_PREEMPT_RCU);
 	r->cb_cost = sim_params_int(p, P_RCU_CALLBACK_COST);
@@ -240,6 +243,9 @@ static int cpus_create(kmodel *k, const model_env *env)
 		if (sim_rng_create(&c->rng_work, env->rng, env->seed, WORKLOAD_RNG_STREAM, (uint64_t)i) ||
 		    sim_rng_create(&c->rng_mode, env->rng, env->seed, "kernel.tick_mode", (uint64_t)i) ||
 		    sim_rng_create(&c->rng_irq, env->rng, env->seed, "irq.device", (uint64_t)i))
+			return SIM_ENOMEM;
+		if (k->rcu.core_sigma > 0 &&
+		    sim_rng_create(&c->rng_cost, env->rng, env->seed, "rcu.core_cost", (uint64_t)i))
 			return SIM_ENOMEM;
 		sim_timer_init(env->eng, &c->done, kcpu_run_end, c);
 		sim_timer_init(env->eng, &c->ipi, kcpu_ipi_fire, c);
@@ -339,6 +345,8 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 	if (!rc)
 		rc = rcu_kthreads_create(k, p);
 	if (!rc)
+		rc = kbg_create(k, env);
+	if (!rc)
 		rc = rcu_readers_create(k);
 	if (!rc)
 		rc = rcu_exp_create(k, p, env->m);
@@ -358,6 +366,8 @@ static int kernel_create(void **state, const model_env *env, char *err, size_t e
 		rc = jobs_create(k, p);
 	if (!rc)
 		rc = machine_start(k);
+	if (!rc)
+		rc = kbg_start(k);
 	if (!rc)
 		rc = kfault_create(k, p, err, errlen);
 	if (rc != SIM_ENOMEM)
@@ -523,6 +533,7 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 		rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wait_max_ns", (double)ksd_wait);
 	rc |= sim_metrics_hist_scalars(m, "softirq.ksoftirqd_wait", k->h.ksd_wait, SIM_Q_P50 | SIM_Q_P99);
 	rc |= sim_metrics_scalar(m, "sched.ctxsw", (double)switches);
+	rc |= kbg_finish(k, m);
 	rc |= sim_metrics_scalar(m, "idle.entries", (double)k->cnt.idle_entries);
 	rc |= sim_metrics_scalar(m, "idle.exits", (double)k->cnt.idle_exits);
 	if (now > 0)
@@ -621,6 +632,11 @@ static bool kernel_runs(const char *kind)
  * deferral to ksoftirqd read only from irq_exit. */
 static const sim_knob machine_knob[] = {
 	{ P_SOFTIRQ_DEFER_TO_KSOFTIRQD, { P_SOFTIRQ_IN_IRQ_EXIT, "yes", NULL } },
+	/* background.c reads its rates and cost only when it is on. */
+	{ P_BACKGROUND_TIMER_TICKS, { P_MACHINE_BACKGROUND, "yes", NULL } },
+	{ P_BACKGROUND_WAKEUPS, { P_MACHINE_BACKGROUND, "yes", NULL } },
+	{ P_BACKGROUND_WAKEUP_COST, { P_MACHINE_BACKGROUND, "yes", NULL } },
+	{ P_BACKGROUND_IRQS, { P_MACHINE_BACKGROUND, "yes", NULL } },
 };
 static const sim_knobs machine_knobs = { SIM_ALWAYS, machine_knob,
 					 sizeof(machine_knob) / sizeof(machine_knob[0]) };

@@ -212,6 +212,9 @@ struct kcpu {
 	sim_rng *rng_work;      /* stream WORKLOAD_RNG_STREAM, this CPU */
 	sim_rng *rng_mode;      /* stream "kernel.tick_mode", this CPU */
 	sim_rng *rng_irq;       /* stream "irq.device", this CPU */
+	sim_rng *rng_bg;        /* stream "machine.background", this CPU (NULL: background off) */
+	sim_rng *rng_cost;      /* stream "rcu.core_cost", this CPU (NULL: rcu.core_cost_sigma 0) */
+	sim_timer bg_irq;       /* machine.background: its next background device interrupt */
 };
 
 /* kcpu.irq_mode: not drawn yet, user mode (or idle), kernel mode, and in
@@ -280,6 +283,7 @@ typedef struct krcu {
 	void *rsp;              /* its state */
 	sim_time handler_cost;  /* ns: the RCU softirq handler's fixed work per pass
 				 * (classic: rcu.tasklet_cost; tree: rcu.core_pass_cost) */
+	double core_sigma;      /* rcu.core_cost_sigma: log-sd of the first pass's handler cost (0: fixed) */
 	bool preempt_rcu;       /* rcu.preempt_rcu: a kernel tick outside a reader is a QS */
 	sim_time cb_cost;       /* ns: one callback */
 	cb_stats cb;            /* queued, invoked, queue over time, latencies */
@@ -440,6 +444,20 @@ typedef struct kcounters {
 	uint64_t ticks_remote;  /* sched_tick_remote() calls on a housekeeping CPU */
 } kcounters;
 
+/* 10. Background activity (machine.background, background.c). */
+typedef struct kbackground {
+	bool on;                /* machine.background */
+	double p_tick;          /* an idle stopped tick taken: background.timer_ticks / HZ */
+	double wakeup_rate;     /* background.wakeups, per second per CPU */
+	sim_time wakeup_cost;   /* ns: background.wakeup_cost, mean wall time at the box's speed */
+	double irq_rate;        /* background.irqs, per second per CPU */
+	kthread *kt;            /* per CPU: its background task (NULL: wakeup_rate 0) */
+	uint64_t timer_ticks;   /* idle stopped ticks taken for a timer */
+	uint64_t wakeups;       /* background task wake-ups */
+	uint64_t runs;          /* their runs begun */
+	uint64_t irqs;          /* background device interrupts */
+} kbackground;
+
 /* 9. The injected fault (fault.*): which CPUs, when, and its two events. */
 typedef struct kfault {
 	unsigned kind;          /* FAULT_* bit, 0 = none */
@@ -472,6 +490,7 @@ struct kmodel {
 	kcounters cnt;          /* 7 */
 	khandles h;             /* 8 */
 	kfault fault;           /* 9 */
+	kbackground bg;         /* 10 */
 	ktrace *tr;             /* the timeline being written (rcusim run --trace), or NULL */
 	int64_t obj_bytes;      /* workload.object_size: bytes a pending callback holds (0: the
 				 * workload sizes its own, kfree and files, or has none) */

@@ -103,6 +103,26 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm);
 void kcpu_ipi_fire(sim_engine *eng, sim_timer *tm);
 /* Timer handler: a device interrupt lands. */
 void kcpu_irq_fire(sim_engine *eng, sim_timer *tm);
+/* A device interrupt lands on @c at @now: its hardirq (irq.cost) and
+ * irq_exit(), or latched or folded into a softirq run as any hardirq. */
+void kcpu_device_irq(kcpu *c, sim_time now);
+
+/* background.c: machine.background. */
+struct model_env;
+/* Its parameters, and with it on each CPU's stream, background task and
+ * interrupt timer (nothing when off). 0 or SIM_ENOMEM. */
+int kbg_create(kmodel *k, const struct model_env *env);
+/* Boot: each CPU's first background wake-up and interrupt armed. 0 or SIM_ENOMEM. */
+int kbg_start(kmodel *k);
+/* Its streams and tasks freed (after a failed create too). */
+void kbg_destroy(kmodel *k);
+/* Its counters as scalars (none when off). 0 or nonzero (out of memory). */
+int kbg_finish(const kmodel *k, sim_metrics *m);
+/* Does idle @c, its tick stopped, take this jiffy's tick for a timer due
+ * (a draw of background.timer_ticks / HZ)? Background on only. */
+bool kbg_timer_tick(kcpu *c);
+/* A Poisson gap of @rate per second on @c's background stream, ns >= 1. */
+sim_time kbg_gap(kcpu *c, double rate);
 /* Timer handler: the running job reaches the point where it blocks. */
 void kcpu_jobev_fire(sim_engine *eng, sim_timer *tm);
 /* Timer handler: sparc64, the running job returns from a system call with a

@@ -79,7 +79,17 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 		c->run_passes++;
 		k->cnt.passes[c->run_ctx]++;
 		sim_time pass_start = at;
-		at += pass;
+		if (__builtin_expect(first && k->rcu.core_sigma > 0, 0)) {
+			/* rcu_core()'s own work varies pass by pass (note_gp_changes(),
+			 * rcu_check_quiescent_state(), acceleration: tree.c
+			 * 6.12:2760-2803): the first pass's handler cost drawn
+			 * lognormal, mean rcu.core_pass_cost (rcu.core_cost_sigma). */
+			double s = k->rcu.core_sigma;
+			double h = (double)k->rcu.handler_cost * sim_rng_lognormal(c->rng_cost, -s * s / 2, s);
+			at += stretch(c, k->softirq.pass_cost + (sim_time)llround(h));
+		} else {
+			at += pass;
+		}
 		b.first_ns = at;
 		int64_t n = first ? rf->rcu_process_callbacks(k->rcu.rsp, c->id, &b, &more, &e)
 				  : rf->rcu_do_batch(k->rcu.rsp, c->id, &b, &more, &e);

@@ -331,12 +331,16 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 	if (__builtin_expect(k->mach.nohz_idle, 0) && (!c->rq.curr || c->nohz_full) && !c->in_softirq &&
 	    !c->softirq_pending && !rf->needs_cpu(k->rcu.rsp, c->id)) {
 		if (!c->rq.curr) {
-			c->tick_stopped = true;
-			k->cnt.ticks_stopped++;
-			return; /* idle with its tick stopped (tick_nohz_idle_stop_tick()) */
-		}
-		if (nohz_full_stops(k, c, now))
+			/* idle with its tick stopped (tick_nohz_idle_stop_tick()),
+			 * unless a timer is due at this jiffy (machine.background) */
+			if (!__builtin_expect(k->bg.on, 0) || !kbg_timer_tick(c)) {
+				c->tick_stopped = true;
+				k->cnt.ticks_stopped++;
+				return;
+			}
+		} else if (nohz_full_stops(k, c, now)) {
 			return; /* tick_nohz_full_update_tick() */
+		}
 	}
 	sim_time cost = k->mach.tick_cost;
 	if (__builtin_expect(k->mach.nfull, 0))

@@ -532,6 +532,7 @@ static const sim_knob tree_knob[] = {
 	{ P_RCU_FQS_CPU_COST, SIM_ALWAYS },
 	/* One cost per mechanism (rcu_cost_param()). */
 	{ P_RCU_CORE_PASS_COST, SIM_ALWAYS },
+	{ P_RCU_CORE_COST_SIGMA, SIM_ALWAYS },
 	{ P_RCU_RCUC_PASS_COST, SIM_ALWAYS },
 	{ P_RCU_RCUOG_PASS_COST, SIM_ALWAYS },
 	{ P_RCU_RCUO_PASS_COST, SIM_ALWAYS },

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * background.c - what a real box does beside the load (machine.background):
+ * the activity that makes its runs differ from one another where a quiet
+ * model is phase-locked to the jiffy. Three sources, each CPU on its own
+ * random stream "machine.background" derived from the scenario seed:
+ *
+ * - timer ticks of an idle CPU whose tick is stopped: under NO_HZ_IDLE the
+ *   tick is programmed for the CPU's next timer (tick_nohz_next_event(),
+ *   kernel/time/tick-sched.c 6.12:899-920), so it comes on a jiffy boundary
+ *   when one is due; the model takes the tick at each stopped jiffy with
+ *   probability background.timer_ticks / HZ (tick.c), running
+ *   rcu_sched_clock_irq() from idle as any tick does;
+ * - other tasks' wake-ups (kworkers, daemons, a VM's agent): a nice-0 task
+ *   bound to each CPU (a kthread of kind "bg") woken at Poisson times of
+ *   rate background.wakeups, running an exponential share of mean
+ *   background.wakeup_cost and sleeping: the scheduler's own rules give
+ *   its two context switches (rcu_note_context_switch(), a quiescent
+ *   state), the idle loop's extended quiescent state left and re-entered,
+ *   and the queueing of ksoftirqd or the GP kthread behind it;
+ * - device interrupts at Poisson times of rate background.irqs, irq.cost
+ *   each, ending in irq_exit() (irq.c's path).
+ *
+ * Off (the default), nothing here is created and no draw is made: results
+ * are those of a model without it, bit for bit.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "kernel/kernel_int.h"
+
+/* The background task's one step per wake-up: its run, drawn. */
+static double bg_step(kcpu *c, kthread *kt, sim_time t)
+{
+	kmodel *k = c->k;
+	(void)t;
+	if (!kt->has_work)
+		return 0;
+	kt->has_work = false;
+	k->bg.runs++;
+	/* background.wakeup_cost is wall time at the box's speed: in the
+	 * model's full-speed units it is divided by machine.clock's scale. */
+	double w = sim_rng_exponential(c->rng_bg, (double)k->bg.wakeup_cost) / k->mach.clock_scale;
+	return w < 1 ? 1 : w;
+}
+
+/* Its run is over: asleep until its next wake-up, a Poisson gap on. */
+static rcu_gp_next bg_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
+{
+	(void)kt;
+	*timeout = t + kbg_gap(c, c->k->bg.wakeup_rate);
+	return RCU_GP_NEXT_TIMEOUT;
+}
+
+/* Its timer: it wakes with a run to do. */
+static bool bg_wake_fire(kcpu *c, kthread *kt, sim_time now)
+{
+	(void)now;
+	kt->has_work = true;
+	c->k->bg.wakeups++;
+	return true;
+}
+
+const kthread_ops kbg_kthread_ops = {
+	.name = "bg",
+	.step = bg_step,
+	.step_end = bg_step_end,
+	.wake_fire = bg_wake_fire,
+};
+
+sim_time kbg_gap(kcpu *c, double rate)
+{
+	double gap = sim_rng_exponential(c->rng_bg, 1e9 / rate);
+	return gap < 1 ? 1 : (sim_time)llround(gap);
+}
+
+bool kbg_timer_tick(kcpu *c)
+{
+	kmodel *k = c->k;
+	if (!sim_rng_bernoulli(c->rng_bg, k->bg.p_tick))
+		return false;
+	k->bg.timer_ticks++;
+	return true;
+}
+
+/* A background device interrupt on @c: the next one armed, then irq.c's
+ * hardirq and irq_exit(). */
+static void bg_irq_fire(sim_engine *eng, sim_timer *tm)
+{
+	kcpu *c = tm->ctx;
+	kmodel *k = c->k;
+	if (sim_timer_after(eng, tm, kbg_gap(c, k->bg.irq_rate))) {
+		kfail(k, SIM_ENOMEM);
+		return;
+	}
+	k->bg.irqs++;
+	kcpu_device_irq(c, sim_now(eng));
+}
+
+int kbg_create(kmodel *k, const model_env *env)
+{
+	const sim_params *p = env->p;
+	kbackground *bg = &k->bg;
+	bg->on = sim_params_int(p, P_MACHINE_BACKGROUND) != 0;
+	if (!bg->on)
+		return 0;
+	double hz = (double)SIM_NS_PER_S / (double)k->mach.tick_ns;
+	bg->p_tick = sim_params_real(p, P_BACKGROUND_TIMER_TICKS) / hz;
+	if (bg->p_tick > 1)
+		bg->p_tick = 1;
+	bg->wakeup_rate = sim_params_real(p, P_BACKGROUND_WAKEUPS);
+	bg->wakeup_cost = sim_params_int(p, P_BACKGROUND_WAKEUP_COST);
+	bg->irq_rate = sim_params_real(p, P_BACKGROUND_IRQS);
+	if (bg->wakeup_rate > 0 && !(bg->kt = calloc((size_t)k->mach.ncpus, sizeof(*bg->kt))))
+		return SIM_ENOMEM;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		kcpu *c = &k->cpu[i];
+		if (sim_rng_create(&c->rng_bg, env->rng, env->seed, "machine.background", (uint64_t)i))
+			return SIM_ENOMEM;
+		if (bg->wakeup_rate > 0 && kthread_init(k, &bg->kt[i], &kbg_kthread_ops, c, 0))
+			return SIM_ENOMEM;
+		sim_timer_init(env->eng, &c->bg_irq, bg_irq_fire, c);
+	}
+	return 0;
+}
+
+int kbg_start(kmodel *k)
+{
+	kbackground *bg = &k->bg;
+	if (!bg->on)
+		return 0;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		kcpu *c = &k->cpu[i];
+		if (bg->wakeup_rate > 0 && sim_timer_at(k->eng, &bg->kt[i].wake, kbg_gap(c, bg->wakeup_rate)))
+			return SIM_ENOMEM;
+		if (bg->irq_rate > 0 && sim_timer_at(k->eng, &c->bg_irq, kbg_gap(c, bg->irq_rate)))
+			return SIM_ENOMEM;
+	}
+	return 0;
+}
+
+void kbg_destroy(kmodel *k)
+{
+	if (k->cpu)
+		for (int i = 0; i < k->mach.ncpus; i++)
+			sim_rng_destroy(k->cpu[i].rng_bg);
+	free(k->bg.kt);
+}
+
+int kbg_finish(const kmodel *k, sim_metrics *m)
+{
+	const kbackground *bg = &k->bg;
+	if (!bg->on)
+		return 0;
+	int rc = sim_metrics_scalar(m, "background.timer_ticks", (double)bg->timer_ticks);
+	rc |= sim_metrics_scalar(m, "background.wakeups", (double)bg->wakeups);
+	rc |= sim_metrics_scalar(m, "background.irqs", (double)bg->irqs);
+	return rc;
+}
