@@ -8,7 +8,14 @@
  * under a built-in load pinned to each CPU of the list: pipe() and close()
  * (one callback each: the pipe's inode), socketpair(AF_UNIX) and close (two
  * sockets), open(O_CREAT) and close of a file of its own; 20 of them, then
- * 1 ms asleep, over and over.
+ * 1 ms asleep, over and over (--loops such tasks on each CPU).
+ *
+ * The buffer: 20 MB per CPU a second recorded (this project's 2-vCPU guest
+ * writes 45 bytes an event, 1.2 MB a CPU a second under the pipe load, 4.5
+ * under four pipe loops a CPU, 14.6 under four socket loops), at most a
+ * quarter of MemAvailable over the CPUs (at least 8 MB); --buffer-kb sets
+ * it. Events the buffer overwrote anyway are said (each CPU's stats'
+ * overrun): the trace keeps the last part of the recording.
  */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include <errno.h>
@@ -30,7 +37,8 @@
 #include "trace.h"
 
 static const char record_usage[] =
-	"usage: rcusim record OUT [--seconds N] [--load pipe|socket|file|none] [--cpus LIST]\n"
+	"usage: rcusim record OUT [--seconds N] [--load pipe|socket|file|none] [--loops N]\n"
+	"                     [--cpus LIST] [--buffer-kb N]\n"
 	"\n"
 	"Record this box's kernel trace into OUT, as the tracefs trace file's text that\n"
 	"`rcusim import` reads: softirq_entry/exit, sched_switch, sched_wakeup and\n"
@@ -48,10 +56,43 @@ static const char record_usage[] =
 	"                 pipe (pipe() and close(): 1 callback each), socket\n"
 	"                 (socketpair(AF_UNIX) and close: 2), file (open(O_CREAT) and\n"
 	"                 close), or none (default pipe); 20 calls, then 1 ms asleep\n"
-	"  --cpus LIST    the CPUs recorded and loaded (default all online)\n";
+	"  --loops N      tasks of the load on each CPU (default 1, at most 64)\n"
+	"  --cpus LIST    the CPUs recorded and loaded (default all online)\n"
+	"  --buffer-kb N  the ring buffer of each CPU (default 20480 a second\n"
+	"                 recorded, at most a quarter of MemAvailable over the\n"
+	"                 CPUs, at least 8192); events it overwrites are said, and the\n"
+	"                 trace then keeps the last part of the recording\n";
 
-/* The load's loop on @cpu until a signal: 0 or the errno of a call. */
-static int load_loop(const char *kind, int cpu)
+/* MemAvailable in KB, or 0 if unknown. */
+static uint64_t mem_available_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return 0;
+	char l[256];
+	unsigned long long kb = 0;
+	while (fgets(l, sizeof(l), f))
+		if (sscanf(l, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/* A whole number @s in [lo, hi] into *@v, else said under @opt: 0 or -1. */
+static int whole(const char *opt, const char *s, long lo, long hi, long *v)
+{
+	char *e;
+	errno = 0;
+	*v = strtol(s, &e, 10);
+	if (e == s || *e || errno || *v < lo || *v > hi) {
+		fprintf(stderr, "rcusim record: %s %s: want a whole number, %ld to %ld\n", opt, s, lo, hi);
+		return -1;
+	}
+	return 0;
+}
+
+/* The load's loop number @n on @cpu until a signal: 0 or the errno of a call. */
+static int load_loop(const char *kind, int cpu, int n)
 {
 	cpu_set_t set;
 	CPU_ZERO(&set);
@@ -61,8 +102,8 @@ static int load_loop(const char *kind, int cpu)
 	/* Its own name in the trace, apart from rcusim's other processes
 	 * (calibrate finds the load by name). */
 	(void)prctl(PR_SET_NAME, "rcusim-load");
-	char path[64];
-	snprintf(path, sizeof(path), "/tmp/rcusim-record-%ld-%d", (long)getppid(), cpu);
+	char path[80];
+	snprintf(path, sizeof(path), "/tmp/rcusim-record-%ld-%d-%d", (long)getppid(), cpu, n);
 	struct timespec ms = { 0, 1000000 };
 	for (;;) {
 		for (int i = 0; i < 20; i++) {
@@ -90,9 +131,10 @@ static int load_loop(const char *kind, int cpu)
 
 int cmd_record(int argc, char **argv)
 {
-	const char *out_path = NULL, *secs_s = NULL, *load = NULL, *cpus = NULL;
-	const cli_str strs[] = { { "--seconds", &secs_s }, { "--load", &load }, { "--cpus", &cpus },
-				 { NULL, NULL } };
+	const char *out_path = NULL, *secs_s = NULL, *load = NULL, *cpus = NULL, *loops_s = NULL,
+		   *buf_s = NULL;
+	const cli_str strs[] = { { "--seconds", &secs_s },  { "--load", &load },	   { "--cpus", &cpus },
+				 { "--loops", &loops_s },   { "--buffer-kb", &buf_s }, { NULL, NULL } };
 	for (int i = 1; i < argc; i++) {
 		int rc;
 		if (cli_help(argv[i], record_usage))
@@ -123,6 +165,10 @@ int cmd_record(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	long loops = 1, buf_kb = 0;
+	if ((loops_s && whole("--loops", loops_s, 1, 64, &loops)) ||
+	    (buf_s && whole("--buffer-kb", buf_s, 64, 1L << 30, &buf_kb)))
+		return EXIT_USAGE;
 	if (!load)
 		load = "pipe";
 	if (strcmp(load, "pipe") && strcmp(load, "socket") && strcmp(load, "file") && strcmp(load, "none")) {
@@ -148,6 +194,15 @@ int cmd_record(int argc, char **argv)
 		for (long i = 0; i < ncpus; i++)
 			mask[i] = true;
 	}
+	long nrec = 0;
+	for (long i = 0; i < ncpus; i++)
+		nrec += mask[i];
+	if (!buf_kb) {
+		uint64_t cap = mem_available_kb() / 4 / (uint64_t)(nrec ? nrec : 1);
+		buf_kb = secs * 20480;
+		if (cap && (uint64_t)buf_kb > cap)
+			buf_kb = cap < 8192 ? 8192 : (long)cap;
+	}
 	char err[1024];
 	FILE *out = fopen(out_path, "w");
 	if (!out) {
@@ -157,9 +212,10 @@ int cmd_record(int argc, char **argv)
 	}
 	cli_stop_catch();
 	trace_rec *r = NULL;
-	pid_t *kids = calloc((size_t)ncpus, sizeof(pid_t));
+	size_t nkids = (size_t)ncpus * (size_t)loops;
+	pid_t *kids = calloc(nkids, sizeof(pid_t));
 	int status = EXIT_IO;
-	int rc = kids ? trace_rec_start(&r, getenv("RCUSIM_TRACEFS"), cpus, 8192, err, sizeof(err)) : ENOMEM;
+	int rc = kids ? trace_rec_start(&r, getenv("RCUSIM_TRACEFS"), cpus, (size_t)buf_kb, err, sizeof(err)) : ENOMEM;
 	if (rc) {
 		fprintf(stderr, "rcusim record: %s\n", kids ? err : "out of memory");
 		goto out;
@@ -170,45 +226,55 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "rcusim record: %.*s\n", (int)(e - n), n);
 	}
 	if (strcmp(load, "none"))
-		for (long i = 0; i < ncpus; i++) {
+		for (size_t k = 0; k < nkids; k++) {
+			long i = (long)(k % (size_t)ncpus);
 			if (!mask[i])
 				continue;
 			pid_t p = fork();
 			if (p == 0) {
 				signal(SIGTERM, SIG_DFL);
 				signal(SIGINT, SIG_DFL);
-				_exit(load_loop(load, (int)i) ? 3 : 0);
+				_exit(load_loop(load, (int)i, (int)(k / (size_t)ncpus)) ? 3 : 0);
 			}
 			if (p < 0) {
 				fprintf(stderr, "rcusim record: fork: %s\n", strerror(errno));
 				goto out;
 			}
-			kids[i] = p;
+			kids[k] = p;
 		}
 	struct timespec left = { secs, 0 };
 	while (!*cli_stop_flag() && nanosleep(&left, &left) && errno == EINTR)
 		;
-	for (long i = 0; i < ncpus; i++)
-		if (kids[i] > 0)
-			kill(kids[i], SIGTERM);
+	for (size_t k = 0; k < nkids; k++)
+		if (kids[k] > 0)
+			kill(kids[k], SIGTERM);
 	rc = trace_rec_stop(r, out, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rcusim record: %s: %s\n", out_path, err);
 		goto out;
 	}
+	uint64_t lost = trace_rec_lost(r);
+	if (lost)
+		fprintf(stderr,
+			"rcusim record: the buffer (%ld KB a CPU) overwrote %llu events: %s keeps the last part "
+			"of the %ld s only (a bigger --buffer-kb, or fewer --seconds)\n",
+			buf_kb, (unsigned long long)lost, out_path, secs);
 	status = *cli_stop_flag() ? 128 + *cli_stop_flag() : 0;
 	if (!status)
-		printf("recorded %ld s of CPUs %s under the %s load into %s\n", secs, cpus ? cpus : "all", load,
-		       out_path);
+		printf("recorded %ld s of CPUs %s under the %s load (%ld a CPU) into %s, %llu events lost\n", secs,
+		       cpus ? cpus : "all", load, strcmp(load, "none") ? loops : 0L, out_path,
+		       (unsigned long long)lost);
 out:
-	for (long i = 0; kids && i < ncpus; i++)
-		if (kids[i] > 0) {
-			kill(kids[i], SIGTERM);
+	for (size_t k = 0; kids && k < nkids; k++)
+		if (kids[k] > 0) {
+			long i = (long)(k % (size_t)ncpus);
+			kill(kids[k], SIGTERM);
 			int ws;
-			waitpid(kids[i], &ws, 0);
+			waitpid(kids[k], &ws, 0);
 			if (!strcmp(load, "file")) {
-				char path[64];
-				snprintf(path, sizeof(path), "/tmp/rcusim-record-%ld-%ld", (long)getpid(), i);
+				char path[80];
+				snprintf(path, sizeof(path), "/tmp/rcusim-record-%ld-%ld-%zu", (long)getpid(), i,
+					 k / (size_t)ncpus);
 				unlink(path);
 			}
 			if (!status && WIFEXITED(ws) && WEXITSTATUS(ws)) {

@@ -28,6 +28,10 @@ expect_exit 2 "$RCUSIM" record out.txt --load fork
 expect_err '--load fork: pipe, socket, file or none'
 expect_exit 2 "$RCUSIM" record out.txt --seconds 0
 expect_err '--seconds 0: want whole seconds'
+expect_exit 2 "$RCUSIM" record out.txt --loops 0
+expect_err '--loops 0: want a whole number, 1 to 64'
+expect_exit 2 "$RCUSIM" record out.txt --buffer-kb 12x
+expect_err '--buffer-kb 12x: want a whole number'
 
 TR=/sys/kernel/tracing
 if [ "$(id -u)" != 0 ] || [ ! -w $TR/instances ]; then
@@ -49,7 +53,7 @@ fi
 case=real
 before=$(cat $TR/set_event $TR/tracing_on | md5sum)
 expect_exit 0 "$RCUSIM" record rec.txt --seconds 1 --load pipe --cpus 0
-expect_out 'recorded 1 s of CPUs 0 under the pipe load into rec.txt'
+expect_out 'recorded 1 s of CPUs 0 under the pipe load \(1 a CPU\) into rec.txt, 0 events lost'
 [ "$(cat $TR/set_event $TR/tracing_on | md5sum)" = "$before" ] && ok || bad "the box's own set_event or tracing_on changed"
 [ -z "$(ls $TR/instances | grep rcusim-record)" ] && ok || bad "the instance was left: $(ls $TR/instances)"
 expect_exit 0 "$RCUSIM" import rec.txt --db rec.db
@@ -65,4 +69,18 @@ else
 fi
 # Only CPU 0 traced.
 [ "$(grep -v '^#' rec.txt | grep -vc '\[000\]')" = 0 ] && ok || bad "events of other CPUs than 0"
+# Nothing lost: the header's entries in the buffer are the entries written.
+grep -q 'entries-in-buffer/entries-written: \([0-9]*\)/\1 ' rec.txt && ok ||
+	bad "the 1 s recording lost events: $(sed -n 3p rec.txt)"
+
+# A buffer too small for four pipe loops (64 KB, a few thousand events):
+# the overrun said, with the count the kernel gives (its header's entries
+# written less those in the buffer), and the trace still a trace.
+case=overrun
+expect_exit 0 "$RCUSIM" record small.txt --seconds 1 --load pipe --loops 4 --cpus 0 --buffer-kb 64
+lost=$(sed -n 's/.*entries-in-buffer\/entries-written: \([0-9]*\)\/\([0-9]*\) .*/\2 \1/p' small.txt | awk '{print $1 - $2}')
+[ -n "$lost" ] && [ "$lost" -gt 0 ] && ok || bad "64 KB under four loops lost nothing ($(sed -n 3p small.txt))"
+expect_err "rcusim record: the buffer \(64 KB a CPU\) overwrote $lost events: small.txt keeps the last part of the 1 s only"
+expect_out "\(4 a CPU\) into small.txt, $lost events lost"
+[ -z "$(ls $TR/instances | grep rcusim-record)" ] && ok || bad "the instance was left: $(ls $TR/instances)"
 finish

@@ -172,6 +172,25 @@ fail:
 	return rc;
 }
 
+uint64_t trace_rec_lost(const trace_rec *r)
+{
+	/* Each CPU's ring buffer says the events it overwrote in its stats
+	 * ("overrun: N", kernel/trace/trace.c tracing_stats_read()). */
+	uint64_t lost = 0;
+	for (int cpu = 0;; cpu++) {
+		char f[64];
+		snprintf(f, sizeof(f), "per_cpu/cpu%d/stats", cpu);
+		if (!tracefs_file_exists(r->inst, f))
+			break;
+		char *t = tracefs_instance_file_read(r->inst, f, NULL);
+		const char *o = t ? strstr(t, "overrun: ") : NULL;
+		if (o)
+			lost += strtoull(o + 9, NULL, 10);
+		free(t);
+	}
+	return lost;
+}
+
 int trace_rec_stop(trace_rec *r, FILE *out, char *err, size_t errlen)
 {
 	tracefs_trace_off(r->inst);

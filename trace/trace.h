@@ -142,6 +142,9 @@ const char *trace_rec_notes(const trace_rec *r);
 /* Tracing off, the instance's trace (tracefs text) into @out: 0 or an
  * errno value (@err). */
 int trace_rec_stop(trace_rec *r, FILE *out, char *err, size_t errlen);
+/* The events the instance's buffers overwrote (each CPU's stats'
+ * overrun), after trace_rec_stop(). */
+uint64_t trace_rec_lost(const trace_rec *r);
 /* Tracing and every event off, the instance removed. NULL is a no-op. */
 void trace_rec_destroy(trace_rec *r);
 
