@@ -21,7 +21,7 @@ gzip -dc "$trace" | awk -f "$SRC/tests/trace_counts.awk" >box || bad "cannot rea
 dur=$(gzip -dc "$trace" | awk -f "$SRC/tests/ksoftirqd_waits.awk" | awk '{ print $2 }')
 b() { awk -v k="$1" -v d="$dur" '$1 == k { print $2 / d }' box; }
 expect_exit 0 "$RCUSIM" run "$SRC/scenarios/dev-vm-churn.ini" --db m.db --quiet --duration 5s \
-	--trace m.txt --trace-format ftrace
+	--trace m.txt --trace-format ftrace --set rcu.gp_kthread_cpu=auto
 s() { q m.db "SELECT value / 5 FROM scalar WHERE run_id = 1 AND name = '$1'"; }
 near() {
 	if awk -v m="$2" -v r="$3" -v lo="$4" -v hi="$5" 'BEGIN { exit !(r > 0 && m / r >= lo && m / r <= hi) }'
@@ -37,7 +37,7 @@ if awk -v m="$(echo "$mw" | awk '{ print $8 + 0 }')" -v b="$(echo "$bw" | awk '{
 	'BEGIN { exit !(m - b <= 2 && b - m <= 2) }'; then ok; else bad "ksoftirqd waits: model $mw, box $bw"; fi
 near "ksoftirqd wake-ups/s" "$(s softirq.ksoftirqd_wakeups)" "$(b kw)" 0.75 1.33
 near "GP kthread wake-ups/s" "$(s gp.kthread_wakeups)" "$(b gw)" 0.75 1.33
-# rcu.gp_kthread_cpu = auto (the preset): select_task_rq_fair() with both
+# rcu.gp_kthread_cpu = auto: select_task_rq_fair() with both
 # CPUs busy keeps the GP kthread on its previous CPU unless the waker's
 # load average is 8% below it (wake_affine_weight(), imbalance_pct 117).
 # The box: of 90 wake-ups from the other CPU, 3 moved it to the waker
@@ -76,7 +76,7 @@ near "passes at irq exit, off against on" "$(e no softirq.passes_irq_exit)" "$(e
 idle() {
 	"$RCUSIM" run "$SRC/scenarios/x86-256-syncrcu-6.12.ini" --quiet --db idle.db --duration 2s \
 		--set machine.cores="$1" --set machine.threads_per_core=2 --set machine.hz=1000 \
-		--set workload.jobs=1 --set rcu.normal_wake_from_gp="$2" >/dev/null 2>&1 ||
+		--set workload.jobs=1 --set rcu.gp_kthread_cpu=auto --set rcu.normal_wake_from_gp="$2" >/dev/null 2>&1 ||
 		bad "idle run $1 cores, wake from GP $2"
 	q idle.db "SELECT value FROM scalar WHERE run_id = (SELECT max(run_id) FROM run) AND name = 'syncrcu.latency_mean_ns'"
 }
