@@ -218,7 +218,7 @@ void kcpu_rcu_effect_apply(kcpu *c, sim_time now, const rcu_effect *e)
 	if (e->send_ipis)
 		send_reschedule_ipis(c, now);
 	if (__builtin_expect(e->wake_gp, 0))
-		rcu_gp_kthread_kick(k, now);
+		rcu_gp_kthread_kick(k, c->id, now);
 	if (__builtin_expect(e->raise, 0)) {
 		if (ktr(k))
 			ktrace_softirq_raise(k, c, now);

@@ -574,6 +574,11 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 		rc |= sim_metrics_scalar(m, "gp.kthread_wait_max_ns", (double)wait);
 		rc |= sim_metrics_hist_scalars(m, "gp.kthread_wait", g->wait_hist, SIM_Q_P50 | SIM_Q_P99);
 		rc |= sim_metrics_scalar(m, "gp.kthread_cpu_ns", (double)g->cpu_ns);
+		if (g->unbound) {
+			rc |= sim_metrics_scalar(m, "gp.kthread_migrations", (double)g->migrations);
+			rc |= sim_metrics_scalar(m, "gp.kthread_remote_wakeups", (double)g->remote_wakes);
+			rc |= sim_metrics_scalar(m, "gp.kthread_on_waker", (double)g->on_waker);
+		}
 		rc |= sim_metrics_scalar(m, "fqs.resched_cpu", (double)k->rcu.resched_ipis);
 	}
 	if (k->rcu.preempt_rcu && k->sched.cfg.class == &sched_fair_class)

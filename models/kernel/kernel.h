@@ -118,6 +118,14 @@ struct kthread {
 	uint64_t wakeups;       /* times woken */
 	sim_timer done;         /* the step in progress ends (armed while it runs) */
 	sim_timer wake;         /* its wakeup, or its sleep's timeout */
+	/* Unbound (kthread_unbind()): placed at each wake-up as
+	 * select_task_rq_fair() places it. */
+	bool unbound;
+	int waker;              /* the CPU whose kick armed wake, -1: its timeout (its own CPU's timer) */
+	int recent_cpu;         /* p->recent_used_cpu, -1 none yet */
+	uint64_t migrations;    /* wake-ups that placed it on another CPU */
+	uint64_t on_waker;      /* wake-ups from another CPU that placed it on the waker's */
+	uint64_t remote_wakes;  /* wake-ups from a CPU other than its previous one */
 	/* The GP kthread: the step in progress. */
 	rcu_gp_work gpw;
 	/* rcuc: rcu_cpu_kthread()'s state. */
@@ -699,6 +707,21 @@ void kthread_wake(kthread *kt, sim_time now, bool event);
  * (a kick then is seen when its step ends) or a wakeup is already due by
  * then; its kind's wake_fire decides whether its wait ends. */
 void kthread_kick(kthread *kt, sim_time t);
+/* The same from CPU @waker (the waking CPU select_task_rq_fair() reads
+ * for an unbound kthread; -1: its own CPU's timer). */
+void kthread_kick_by(kthread *kt, int waker, sim_time t);
+/* Make @kt unbound (the GP kthread with rcu.gp_kthread_cpu = auto): room
+ * on every housekeeping CPU's runqueue. 0 or SIM_ENOMEM. */
+int kthread_unbind(kmodel *k, kthread *kt);
+/* The CPU select_task_rq_fair() places @kt on when @waker (-1: its own
+ * CPU) wakes it at @now; with @commit, p->recent_used_cpu is updated. */
+int kthread_select_cpu(kthread *kt, int waker, sim_time now, bool commit);
+/* Move sleeping @kt to @to (set_task_cpu()); @to settled to its state at
+ * now by the caller. */
+void kthread_move(kthread *kt, kcpu *to);
+/* Wake @kt at @now from CPU @waker (-1: its own CPU's event), as
+ * kthread_wake(): an unbound one is placed first. */
+void kthread_wake_by(kthread *kt, sim_time now, bool event, int waker);
 /* The running kthread @kt's work up to @now (its step's end moves). */
 void kthread_progress(kcpu *c, kthread *kt, sim_time now);
 /* tick.c: nohz_full. Context tracking drawn for the GP kthread's step on

@@ -152,6 +152,8 @@ void ktrace_switch(kmodel *k, const kcpu *c, sim_time t, const sched_task *prev,
 		   const sched_task *next);
 /* sched_wakeup of @p, queued on @c, at @t. */
 void ktrace_wakeup(kmodel *k, const kcpu *c, sim_time t, const sched_task *p);
+/* The same, the line on the waking CPU @waker (target_cpu @c's). */
+void ktrace_wakeup_from(kmodel *k, const kcpu *waker, const kcpu *c, sim_time t, const sched_task *p);
 /* softirq_raise of the RCU softirq on @c at @t. */
 void ktrace_softirq_raise(kmodel *k, const kcpu *c, sim_time t);
 /* One pass of a softirq run on @c, @t0 to @t1, its rcu_do_batch()

@@ -752,6 +752,12 @@ void ktrace_wakeup(kmodel *k, const kcpu *c, sim_time t, const sched_task *p)
 	push(k, &r);
 }
 
+void ktrace_wakeup_from(kmodel *k, const kcpu *waker, const kcpu *c, sim_time t, const sched_task *p)
+{
+	trec r = { .ts = t, .cpu = waker->id, .type = TE_WAKEUP, .a = ktrace_task_id(k, c, p), .b = c->id };
+	push(k, &r);
+}
+
 void ktrace_softirq_raise(kmodel *k, const kcpu *c, sim_time t)
 {
 	trec r = { .ts = t, .cpu = c->id, .type = TE_RAISE };

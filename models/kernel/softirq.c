@@ -50,6 +50,16 @@ static run_stop restart_refused(const kcpu *c, sim_time now)
 	return RUN_STOP_RESTART;
 }
 
+/* Would rcu_core()'s wake-up of the GP kthread on @c at @t run it on @c:
+ * pinned there, or unbound and placed there (kthread_select_cpu())? */
+static bool gp_wakes_here(kmodel *k, kcpu *c, sim_time t)
+{
+	kthread *g = k->rcu.gpk;
+	if (!g->unbound || !g->sleeping || g->task.delayed)
+		return g->cpu == c;
+	return kthread_select_cpu(g, c->id, t, false) == c->id;
+}
+
 /* The restart loop of __do_softirq() from @t, as many passes as the run
  * has left and may take (at least one): the RCU handler's list moves and a
  * batch, then rcu_do_batch once a pass while it re-raises itself (each
@@ -105,7 +115,7 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 					    n ? ktrace_blimit(k, c->id) : 0);
 		if (c->run_ctx == RUN_KSOFTIRQD && !(c->fault & FAULT_NO_QS))
 			rf->softirq_qs(k->rcu.rsp, c->id);
-		if (k->softirq.effect_at_pass && e.wake_gp && k->rcu.gpk && k->rcu.gpk->cpu == c &&
+		if (k->softirq.effect_at_pass && e.wake_gp && k->rcu.gpk && gp_wakes_here(k, c, t) &&
 		    k->rcu.ops->gp_wakeable(k->rcu.rsp)) {
 			/* The pass's rcu_core() woke the GP kthread on this CPU
 			 * (rcu_report_qs_rsp() -> rcu_gp_kthread_wake()): a wake-up
@@ -113,7 +123,7 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 			 * before handle_softirqs() tests it (softirq.c 6.12:
 			 * 569-574). At the run's start, as the kick after the loop
 			 * would have it. */
-			kthread_wake(k->rcu.gpk, t, false);
+			kthread_wake_by(k->rcu.gpk, t, false, c->id);
 			e.wake_gp = false;
 		}
 		if (!more) {

@@ -30,8 +30,12 @@ int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio);
 /* synchronize_rcu() of job @j on @c at @now under rcu.normal_wake_from_gp:
  * on the srs list, a grace period asked for; the job sleeps until woken. */
 void rcu_srs_request(kcpu *c, job *j, sim_time now);
-/* rcu_gp_kthread_wake() from anywhere at @now. */
-void rcu_gp_kthread_kick(kmodel *k, sim_time now);
+/* rcu_gp_kthread_wake() from CPU @waker (-1: none in particular) at @now. */
+void rcu_gp_kthread_kick(kmodel *k, int waker, sim_time now);
+/* The GP kthread's CPU at the start: rcu.gp_kthread_cpu, or with auto the
+ * last housekeeping CPU (where it last ran before the run is unknown; the
+ * highest-numbered CPU is the one scenarios' loads fill last). */
+int rcu_gp_kthread_first_cpu(const kmodel *k, const sim_params *p);
 /* invoke_rcu_core() on @c at @now: RCU_SOFTIRQ, or its rcuc kthread. */
 void rcu_invoke_core(kcpu *c, sim_time now);
 /* Carry out at @now the kicks the flavor left (rcu_flavor.nocb_kicks).

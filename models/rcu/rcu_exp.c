@@ -306,7 +306,7 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 		if (prio < 1)
 			prio = 1;
 	}
-	int64_t cpu = sim_params_int(p, P_RCU_GP_KTHREAD_CPU);
+	int64_t cpu = rcu_gp_kthread_first_cpu(k, p);
 	if (!(r->exp_dur = sim_metrics_hist(m, "exp.duration_ns")) ||
 	    !(r->expk = calloc(1, sizeof(*r->expk))) ||
 	    kthread_init(k, r->expk, &rcu_exp_kworker_ops, &k->cpu[cpu], prio))

@@ -33,8 +33,18 @@ static void srs_step_end(kmodel *k, sim_time t)
 			w->ops->exp_woken(k, j, t);
 		}
 	}
-	if (srs_work_pending(r))
-		kthread_kick(r->srsk, t);
+	if (srs_work_pending(r)) {
+		/* queue_work(sync_wq) (tree.c 6.12:1748): a per-CPU workqueue
+		 * (alloc_workqueue() without WQ_UNBOUND, :5729), the work on the
+		 * GP kthread's CPU's kworker. */
+		kthread *wk = r->srsk;
+		if (wk->cpu != r->gpk->cpu && wk->sleeping && !wk->task.delayed &&
+		    !sim_timer_armed(&wk->wake)) {
+			kthread_move(wk, r->gpk->cpu);
+			kcpu_settle_now(wk->cpu);
+		}
+		kthread_kick(wk, t);
+	}
 }
 
 /* The synchronize_rcu() waiters of rcu.normal_wake_from_gp around a step
@@ -202,11 +212,11 @@ const kthread_ops rcu_gp_kthread_ops = {
 	.wake_fire = gp_wake_fire,
 };
 
-void rcu_gp_kthread_kick(kmodel *k, sim_time now)
+void rcu_gp_kthread_kick(kmodel *k, int waker, sim_time now)
 {
 	kthread *kt = k->rcu.gpk;
 	if (kt && k->rcu.ops->gp_wakeable(k->rcu.rsp))
-		kthread_kick(kt, now);
+		kthread_kick_by(kt, waker, now);
 }
 
 /* The sync_wq kworker (rcu_sr_normal_gp_cleanup_work(), tree.c
@@ -262,21 +272,34 @@ void rcu_srs_request(kcpu *c, job *j, sim_time now)
 	j->srs_assigned = false;
 	/* start_poll_synchronize_rcu() (tree.c 6.12:4190-4212). */
 	if (rcu_tree_start_this_gp(ts, ts->rda[c->id].leaf, c->id, rcu_seq_snap(ts->gp_seq)))
-		rcu_gp_kthread_kick(k, now);
+		rcu_gp_kthread_kick(k, c->id, now);
 }
 
-/* The GP kthread on rcu.gp_kthread_cpu. 0 or SIM_ENOMEM. */
+int rcu_gp_kthread_first_cpu(const kmodel *k, const sim_params *p)
+{
+	if (!sim_params_is_auto(p, P_RCU_GP_KTHREAD_CPU))
+		return (int)sim_params_int(p, P_RCU_GP_KTHREAD_CPU);
+	int cpu = k->mach.ncpus - 1;
+	while (cpu > 0 && k->cpu[cpu].nohz_full)
+		cpu--;
+	return cpu;
+}
+
+/* The GP kthread on rcu.gp_kthread_cpu, or with auto unbound, first on the
+ * last housekeeping CPU. 0 or SIM_ENOMEM. */
 int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 {
 	krcu *r = &k->rcu;
 	r->node_cost = sim_params_int(p, P_RCU_GP_NODE_COST);
 	r->fqs_cpu_cost = sim_params_int(p, P_RCU_FQS_CPU_COST);
 	r->srs_wake_cost = rcu_cost_param(p, P_RCU_SRS_WAKE_COST, P_RCU_FQS_CPU_COST);
-	int64_t gp_cpu = sim_params_int(p, P_RCU_GP_KTHREAD_CPU);
+	int gp_cpu = rcu_gp_kthread_first_cpu(k, p);
+	bool unbound = sim_params_is_auto(p, P_RCU_GP_KTHREAD_CPU);
 	assert(gp_cpu < k->mach.ncpus); /* rcusim_validate() checked */
 	if (!(r->gpk = calloc(1, sizeof(*r->gpk))) ||
 	    kthread_init(k, r->gpk, &rcu_gp_kthread_ops, &k->cpu[gp_cpu], prio) ||
-	    !(r->gpk->wait_hist = sim_metrics_hist(k->h.m, "gp.kthread_wait_ns")))
+	    !(r->gpk->wait_hist = sim_metrics_hist(k->h.m, "gp.kthread_wait_ns")) ||
+	    (unbound && kthread_unbind(k, r->gpk)))
 		return SIM_ENOMEM;
 	/* rcu.normal_wake_from_gp, for a workload that calls synchronize_rcu()
 	 * (auto: 6.19's rule, at most 16 CPUs). */
@@ -289,8 +312,10 @@ int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 	if (woken && !exp && (wfg == 1 || (wfg == 2 && k->mach.ncpus <= 16))) {
 		r->srs = true;
 		if (!(r->srsk = calloc(1, sizeof(*r->srsk))) ||
-		    kthread_init(k, r->srsk, &srs_kworker_ops, &k->cpu[gp_cpu], 0))
+		    kthread_init(k, r->srsk, &srs_kworker_ops, &k->cpu[gp_cpu], 0) ||
+		    (unbound && kthread_unbind(k, r->srsk)))
 			return SIM_ENOMEM;
+		r->srsk->unbound = false; /* moved with the GP kthread, not placed */
 	}
 	return 0;
 }

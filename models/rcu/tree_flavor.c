@@ -574,7 +574,7 @@ static int nohz_full_validate(const sim_params *p, char *err, size_t errlen)
 	}
 	int rc = rcu_nohz_full_mask(p, n, mask, &nfull, err, errlen);
 	int64_t gp_cpu = sim_params_int(p, P_RCU_GP_KTHREAD_CPU);
-	bool gp_full = !rc && nfull && mask[gp_cpu];
+	bool gp_full = !rc && nfull && !sim_params_is_auto(p, P_RCU_GP_KTHREAD_CPU) && mask[gp_cpu];
 	free(mask);
 	if (rc || !nfull)
 		return rc;
@@ -617,6 +617,13 @@ static int tree_validate(const sim_params *p, char *err, size_t errlen)
 			 "%s: boosting lends SCHED_FIFO priority, which only sched.kind = eevdf models, "
 			 "and sched.kind is %s (%s)",
 			 a, sim_params_text(p, P_SCHED_KIND), sim_params_origin(p, P_SCHED_KIND));
+		return SIM_EINPUT;
+	}
+	if (sim_params_is_auto(p, P_RCU_GP_KTHREAD_CPU) && !sched_has_nohz_full(p)) {
+		sim_params_where(p, P_RCU_GP_KTHREAD_CPU, a, sizeof(a));
+		snprintf(err, errlen, "%s: auto places the GP kthread as the fair class does "
+			 "(select_task_rq_fair()), which only sched.kind = eevdf models, and sched.kind "
+			 "is %s (%s)", a, sim_params_text(p, P_SCHED_KIND), sim_params_origin(p, P_SCHED_KIND));
 		return SIM_EINPUT;
 	}
 	if (sim_params_int(p, P_RCU_GP_KTHREAD_CPU) >= machine_ncpus(p)) {

@@ -33,6 +33,7 @@
 #include "sched/sched.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -564,8 +565,44 @@ int sched_eevdf_join_group(sched_rq *rq, sched_task *p)
 	return fair_attach(rq->ev_gq);
 }
 
+/* The weight runnable at @rq's root: the queued entities and curr's
+ * (a group as its entity), as the root cfs_rq's load counts them. */
+static int64_t root_load(const sched_rq *rq)
+{
+	return rq->ev_load + (curr_fair(rq) ? cur(rq)->weight : 0);
+}
+
+/* PELT's time constant: 32 periods of 1024 us halve a contribution
+ * (pelt.c 6.12:160-175), tau = 32 x 1024 us / ln 2. */
+#define PELT_TAU_NS (32.0 * 1024e3 / 0.69314718055994530942)
+
+/* The load average of @rq brought to @now, the root's weight unchanged
+ * since the last update (each class entry point that may change it
+ * updates it first). */
+static inline double pelt_at(const sched_rq *rq, sim_time now)
+{
+	double l = (double)root_load(rq);
+	if (now <= rq->ev_pelt_t)
+		return rq->ev_pelt;
+	return l + (rq->ev_pelt - l) * exp(-(double)(now - rq->ev_pelt_t) / PELT_TAU_NS);
+}
+
+static inline void pelt_update(const sched_cfg *cfg, sched_rq *rq, sim_time now)
+{
+	if (!cfg->pelt || now <= rq->ev_pelt_t)
+		return;
+	rq->ev_pelt = pelt_at(rq, now);
+	rq->ev_pelt_t = now;
+}
+
+double sched_eevdf_cpu_load(const sched_rq *rq, sim_time now)
+{
+	return pelt_at(rq, now);
+}
+
 static void fair_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
+	pelt_update(cfg, rq, now);
 	update_curr(cfg, rq, now);
 	sched_rq *lq = level_of(rq, p);
 	p->vlag = 0;
@@ -582,6 +619,7 @@ static void fair_add_runnable(const sched_cfg *cfg, sched_rq *rq, sched_task *p,
 
 static bool fair_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
+	pelt_update(cfg, rq, now);
 	assert(!p->on_rq);
 	update_curr(cfg, rq, now);
 	sched_rq *lq = level_of(rq, p);
@@ -610,6 +648,7 @@ static bool fair_wake(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_tim
 
 static void fair_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_time now)
 {
+	pelt_update(cfg, rq, now);
 	assert(p == rq->curr && p->on_rq);
 	update_curr(cfg, rq, now);
 	sched_rq *lq = level_of(rq, p);
@@ -625,6 +664,7 @@ static void fair_sleep(const sched_cfg *cfg, sched_rq *rq, sched_task *p, sim_ti
 
 static bool fair_tick(const sched_cfg *cfg, sched_rq *rq, int64_t jiffies, sim_time now)
 {
+	pelt_update(cfg, rq, now);
 	sched_task *p = rq->curr;
 	if (!p)
 		return false;
@@ -651,6 +691,7 @@ static sched_task *fair_schedule(const sched_cfg *cfg, sched_rq *rq, sim_time no
 	sched_task *prev = rq->curr, *next;
 	sched_rq *gq = rq->ev_gq;
 	int32_t at = -1, gat = -1;
+	pelt_update(cfg, rq, now);
 	if (prev)
 		update_curr(cfg, rq, now);
 	if (prev && prev->grouped && prev->delayed) {
@@ -740,6 +781,7 @@ static bool fair_set_fifo(const sched_cfg *cfg, sched_rq *rq, sched_task *p, boo
 	if (p->fifo == fifo)
 		return false;
 	assert(!p->grouped); /* sched_validate(): not with rcu.boost */
+	pelt_update(cfg, rq, now);
 	update_curr(cfg, rq, now);
 	if (p->delayed && p != rq->curr)
 		finish_delayed(cfg, rq, p, -1);

@@ -92,6 +92,7 @@ typedef struct sched_cfg {
 	sched_tg *tg;            /* EEVDF: the jobs' group (sched.autogroup), or NULL */
 	int64_t base_slice;      /* EEVDF: ns, sysctl_sched_base_slice */
 	bool delay_dequeue;      /* EEVDF: DELAY_DEQUEUE with DELAY_ZERO (sched.delay_dequeue) */
+	bool pelt;               /* EEVDF: keep each runqueue's load average (sched_eevdf_cpu_load()) */
 	int hz;                  /* ticks per second */
 	int def_timeslice;       /* jiffies at nice 0 (DEF_TIMESLICE) */
 	int min_timeslice;       /* jiffies (MIN_TIMESLICE) */
@@ -128,6 +129,10 @@ typedef struct sched_rq {
 	sched_task *ev_gse;
 	bool ev_group;
 	int64_t ev_contrib;
+	/* EEVDF with sched_cfg.pelt: the root's load average up to ev_pelt_t
+	 * (sched_eevdf_cpu_load()). */
+	double ev_pelt;
+	sim_time ev_pelt_t;
 } sched_rq;
 
 /* EEVDF: a queued task's place in deadline order, with the two keys the
@@ -200,6 +205,12 @@ int64_t sched_nice_weight(int nice);
 int64_t sched_eevdf_avg_vruntime(const sched_rq *rq);
 /* @p's lag is >= 0 (entity_eligible()). */
 bool sched_eevdf_eligible(const sched_rq *rq, const sched_task *p);
+/* cpu_load() of @rq at @now (fair.c 6.12:7190-7193: the root cfs_rq's
+ * PELT load_avg), with sched_cfg.pelt: the weight runnable at its root
+ * (curr's entity included, a group as its entity) averaged with PELT's
+ * 32 ms half-life (kernel/sched/pelt.c 6.12:1-60: y^32 = 0.5), as a
+ * continuous exponential rather than PELT's 1024 us steps. */
+double sched_eevdf_cpu_load(const sched_rq *rq, sim_time now);
 
 /* ---- the classes ---------------------------------------------------------
  *
