@@ -673,6 +673,14 @@ static int kernel_validate(const sim_params *p, char *err, size_t errlen)
 	return loads_validate(p, err, errlen);
 }
 
+/* A named load's histograms are in its own container until the end. */
+static void kernel_drop_samples(void *state)
+{
+	kmodel *k = state;
+	for_each_load(k, w) if (w->m != k->h.m)
+		sim_metrics_drop_hists(w->m);
+}
+
 const model_ops kernel_model = {
 	.name = "kernel",
 	.runs = kernel_runs,
@@ -684,6 +692,7 @@ const model_ops kernel_model = {
 	.sample = kernel_sample,
 	.finish = kernel_finish,
 	.horizon = kernel_horizon,
+	.drop_samples = kernel_drop_samples,
 	.destroy = kernel_destroy,
 	.trace = kernel_trace,
 };
