@@ -184,7 +184,10 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 		.bulk_calls = k->wl.bulk_calls,
 		.barrier_done = rcu_barrier_callback,
 		.barrier_ctx = k,
+		.last_gp = r->last_gp,
 	};
+	r->last_gp[0] = r->last_gp[1] = -1;
+	r->exp_last[0] = r->exp_last[1] = -1;
 	return r->ops->create(&r->rsp, &env, err, errlen);
 }
 
