@@ -10,6 +10,7 @@
  *   scenario = ../../scenarios/make-small.ini   ; relative to this file
  *   set = rcu.policy=fixed                      ; repeatable, in order
  *   seed = 1
+ *   seeds = 8                                   ; or a list: 1, 2, 3; optional
  *   duration = 5s                               ; optional
  *   fast = yes                                  ; ctest runs it
  *   [metric cb.latency_p99_ns]
@@ -21,6 +22,16 @@
  * Without --run the run checked is the latest complete one of the
  * baseline's own scenario (name, policy, seed, duration), never simply the
  * latest run of the database.
+ *
+ * With seeds (two or more: N seeds from seed, or 1, or a list of them) the
+ * scenario is run (or its latest run found) once per seed and each metric
+ * is judged on the runs' mean m and the half-width h of its 95% confidence
+ * interval (Student's t, n - 1 degrees of freedom): it passes when the
+ * expectation lies within the interval widened by the tolerance, |m -
+ * expect| <= h + tol (tol: rel_tol x |expect|, abs_tol, or 0), and a min or
+ * max when some of [m - h, m + h] is within it. A shift of the mean that
+ * the seeds' spread cannot explain fails; a seed's luck does not. --update
+ * writes the mean.
  */
 #include <errno.h>
 #include <limits.h>
@@ -35,8 +46,10 @@
 #include "model.h"
 #include "params.h"
 #include "registry.h"
+#include "stats.h"
 
 #define MAX_SETS 64
+#define MAX_SEEDS 64
 
 /* The keys of a [metric NAME] section, each given at most once. */
 enum { BL_EXPECT, BL_REL_TOL, BL_ABS_TOL, BL_MIN, BL_MAX, BL_NKEYS };
@@ -51,8 +64,8 @@ typedef struct bl_metric {
 } bl_metric;
 
 /* The [baseline] keys given at most once (set is repeatable). */
-enum { BL_NONCE = 4 };
-static const char *const bl_once[BL_NONCE] = { "scenario", "seed", "duration", "fast" };
+enum { BL_NONCE = 5 };
+static const char *const bl_once[BL_NONCE] = { "scenario", "seed", "duration", "fast", "seeds" };
 
 typedef struct baseline {
 	const char *path;     /* the file */
@@ -60,6 +73,10 @@ typedef struct baseline {
 	char scenario_val[1100]; /* as the baseline gives it */
 	char seed[64], duration[64];
 	bool fast;
+	int64_t seeds[MAX_SEEDS]; /* seeds = ...: the seeds to run, in order */
+	size_t nseeds;        /* how many (0: one run, seed) */
+	bool seeds_list;      /* seeds was a list, not a count */
+	char seed_text[MAX_SEEDS][24]; /* each as text, for the override */
 	char set_text[MAX_SETS][256];
 	char set_where[MAX_SETS][1100];
 	size_t nsets;
@@ -164,6 +181,46 @@ static int bl_key(void *ctx, const char *section, const char *key, const char *v
 			b->nsets++;
 		} else if (!strcmp(key, "seed") || !strcmp(key, "duration")) {
 			snprintf(!strcmp(key, "seed") ? b->seed : b->duration, sizeof(b->seed), "%s", val);
+		} else if (!strcmp(key, "seeds")) {
+			/* A count N >= 2, or a list of distinct seeds. */
+			char *end;
+			const char *c = val;
+			size_t n = 0;
+			bool list = strpbrk(val, ", ") != NULL;
+			while (*c) {
+				errno = 0;
+				long long x = strtoll(c, &end, 10);
+				if (end == c || errno || x < 0 || x > 4294967295LL || n == MAX_SEEDS) {
+					snprintf(err, errlen,
+						 "%s: baseline.seeds: expected a count of 2 to %d seeds or a list of "
+						 "seeds (0 to 4294967295, comma-separated), got \"%s\"",
+						 where, MAX_SEEDS, val);
+					return SIM_EINPUT;
+				}
+				for (size_t i = 0; i < n; i++)
+					if (b->seeds[i] == x) {
+						snprintf(err, errlen, "%s: baseline.seeds: seed %lld listed twice", where, x);
+						return SIM_EINPUT;
+					}
+				b->seeds[n++] = x;
+				c = end;
+				while (*c == ',' || *c == ' ' || *c == '\t')
+					c++;
+			}
+			if (!list && (n != 1 || b->seeds[0] < 2 || b->seeds[0] > MAX_SEEDS)) {
+				snprintf(err, errlen,
+					 "%s: baseline.seeds: expected a count of 2 to %d seeds or a list of two or "
+					 "more, got \"%s\"",
+					 where, MAX_SEEDS, val);
+				return SIM_EINPUT;
+			}
+			if (list && n < 2) {
+				snprintf(err, errlen, "%s: baseline.seeds: a list needs two seeds or more, got \"%s\"",
+					 where, val);
+				return SIM_EINPUT;
+			}
+			b->seeds_list = list;
+			b->nseeds = list ? n : (size_t)b->seeds[0];
 		} else if (!strcmp(key, "fast")) {
 			if (strcmp(val, "yes") && strcmp(val, "no")) {
 				snprintf(err, errlen, "%s: baseline.fast: expected yes or no, got \"%s\"", where, val);
@@ -171,7 +228,7 @@ static int bl_key(void *ctx, const char *section, const char *key, const char *v
 			}
 			b->fast = !strcmp(val, "yes");
 		} else {
-			snprintf(err, errlen, "%s: baseline.%s: unknown key (scenario, set, seed, duration, fast)",
+			snprintf(err, errlen, "%s: baseline.%s: unknown key (scenario, set, seed, seeds, duration, fast)",
 				 where, key);
 			return SIM_EINPUT;
 		}
@@ -264,6 +321,32 @@ static int load_baseline(baseline *b, const char *path, char *err, size_t errlen
 		snprintf(err, errlen, "%s: baseline.scenario: missing", path);
 		return SIM_EINPUT;
 	}
+	if (b->nseeds) {
+		/* seeds = N counts from seed (1 if not given); a list names them
+		 * all, so a seed beside it would say two things. */
+		if (b->seeds_list && b->seed[0]) {
+			snprintf(err, errlen, "%s: baseline.seed: given with a list of seeds (baseline.seeds, %s)",
+				 b->key_where[1], b->key_where[4]);
+			return SIM_EINPUT;
+		}
+		if (!b->seeds_list) {
+			long long first = 1;
+			char *end;
+			if (b->seed[0]) {
+				errno = 0;
+				first = strtoll(b->seed, &end, 10);
+				if (*end || errno || first < 0 || first + (long long)b->nseeds - 1 > 4294967295LL) {
+					snprintf(err, errlen, "%s: baseline.seed: expected a seed from which %zu "
+						 "follow, got \"%s\"", b->key_where[1], b->nseeds, b->seed);
+					return SIM_EINPUT;
+				}
+			}
+			for (size_t i = 0; i < b->nseeds; i++)
+				b->seeds[i] = first + (long long)i;
+		}
+		for (size_t i = 0; i < b->nseeds; i++)
+			snprintf(b->seed_text[i], sizeof(b->seed_text[i]), "%lld", (long long)b->seeds[i]);
+	}
 	if (!b->nm) {
 		snprintf(err, errlen, "%s: [baseline]: no [metric NAME] section follows: nothing to check",
 			 b->where[0] ? b->where : path);
@@ -347,8 +430,8 @@ static void put_override(FILE *f, const char *x)
  * (a set of it, its seed or duration) or is added after the [baseline]
  * section's last line, so that the baseline then runs as the run it was
  * updated from. */
-static int update_baseline(const baseline *b, rec_db *db, int64_t run_id, const char *const *extra,
-			   size_t nextra)
+static int update_baseline(const baseline *b, rec_db *db, const int64_t *run_ids, size_t nruns,
+			   const char *const *extra, size_t nextra)
 {
 	char *buf, err[1024], tmp[4200];
 	size_t len;
@@ -416,13 +499,23 @@ static int update_baseline(const baseline *b, rec_db *db, int64_t run_id, const 
 						metric = b->m[i].name;
 			}
 		}
-		double v;
+		double v = 0;
 		bool present = false;
 		if (metric && !strncmp(s, "expect", 6) && (s[6] == ' ' || s[6] == '=' || s[6] == '\t')) {
-			if (rec_scalar(db, run_id, metric, &v, &present, err, sizeof(err))) {
-				fprintf(stderr, "%s\n", err);
-				status = EXIT_IO;
+			/* The mean over the runs (the value of the one run), if
+			 * every run has it. */
+			sim_mean mean = { 0 };
+			present = true;
+			for (size_t r = 0; r < nruns && present && !status; r++) {
+				double x;
+				if (rec_scalar(db, run_ids[r], metric, &x, &present, err, sizeof(err))) {
+					fprintf(stderr, "%s\n", err);
+					status = EXIT_IO;
+				}
+				sim_mean_add(&mean, x);
 			}
+			present &= !status;
+			v = mean.mean;
 		}
 		if (present) {
 			fprintf(f, "expect = %.17g\n", v);
@@ -451,7 +544,11 @@ static int update_baseline(const baseline *b, rec_db *db, int64_t run_id, const 
 		remove(tmp);
 		return EXIT_IO;
 	}
-	printf("%s: expected values updated from run %lld\n", b->path, (long long)run_id);
+	if (nruns == 1)
+		printf("%s: expected values updated from run %lld\n", b->path, (long long)run_ids[0]);
+	else
+		printf("%s: expected values updated from the mean of runs %lld to %lld (%zu seeds)\n", b->path,
+		       (long long)run_ids[0], (long long)run_ids[nruns - 1], nruns);
 	for (size_t i = 0; i < nextra; i++)
 		printf("%s: recorded the override --set %s\n", b->path, extra[i]);
 	return 0;
@@ -522,7 +619,10 @@ static const char check_usage[] =
 	"is outside its tolerance. --update rewrites the baseline's expected values from the\n"
 	"run, for a deliberate change, and records each --set in the baseline (it\n"
 	"replaces the baseline's set of the same key, or its seed or duration), so\n"
-	"that the baseline then passes on its own scenario.\n";
+	"that the baseline then passes on its own scenario.\n"
+	"A baseline stating seeds (seeds = N, or a list) is checked over one run per\n"
+	"seed: a metric passes when its expectation lies within the runs' mean +/- the\n"
+	"95% interval (Student's t), widened by its tolerance; --update writes the mean.\n";
 
 /* @v of metric @name in human units (ns as times, bytes, fractions as
  * percent, counts with separators), into @buf. */
@@ -635,7 +735,13 @@ int cmd_check(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
-	sets = calloc(b->nsets + nextra + 2, sizeof(*sets));
+	if (b->nseeds && run_id) {
+		fprintf(stderr, "rcusim check: --run names one run, and %s states %zu seeds (%s): check "
+				"them with --run-scenario, or without --run (each seed's latest run)\n",
+			path, b->nseeds, b->key_where[4]);
+		goto out;
+	}
+	sets = calloc(b->nsets + nextra + 3, sizeof(*sets));
 	if (!sets) {
 		fprintf(stderr, "rcusim: out of memory\n");
 		status = EXIT_IO;
@@ -644,20 +750,28 @@ int cmd_check(int argc, char **argv)
 	size_t n = 0;
 	for (size_t i = 0; i < b->nsets; i++)
 		sets[n++] = (cli_set){ b->set_where[i], NULL, b->set_text[i], false };
-	if (b->seed[0])
+	if (b->seed[0] && !b->nseeds)
 		sets[n++] = (cli_set){ path, "scenario.seed", b->seed, false };
 	if (b->duration[0])
 		sets[n++] = (cli_set){ path, "scenario.duration", b->duration, false };
 	for (size_t i = 0; i < nextra; i++)
 		sets[n++] = (cli_set){ "--set", NULL, extra[i], false };
+	/* One run, or one per seed (its seed the last override). */
+	size_t nruns = b->nseeds ? b->nseeds : 1;
+	int64_t run_ids[MAX_SEEDS] = { run_id };
 	if (run_scenario) {
 		char label[300];
 		const char *base = strrchr(path, '/');
 		snprintf(label, sizeof(label), "check %s", base ? base + 1 : path);
-		cli_run_req req = { .scenario = b->scenario, .db_path = db_path, .label = label, .quiet = true,
-				    .summary = false, .sets = sets, .nsets = n };
-		if ((status = cli_do_run(&req, &run_id)))
-			goto out;
+		for (size_t r = 0; r < nruns; r++) {
+			if (b->nseeds)
+				sets[n] = (cli_set){ b->key_where[4], "scenario.seed", b->seed_text[r], false };
+			cli_run_req req = { .scenario = b->scenario, .db_path = db_path, .label = label,
+					    .quiet = true, .summary = false, .sets = sets,
+					    .nsets = n + (b->nseeds ? 1 : 0) };
+			if ((status = cli_do_run(&req, &run_ids[r])))
+				goto out;
+		}
 	}
 	if (!run_scenario && access(db_path, F_OK) && errno == ENOENT) {
 		fprintf(stderr,
@@ -670,50 +784,63 @@ int cmd_check(int argc, char **argv)
 	}
 	if ((status = cli_open_db(db_path, true, &db)))
 		goto out;
-	if (!run_id && (status = latest_run_of(b, path, sets, n, db, db_path, &run_id)))
-		goto out;
-	rec_run_row *row = NULL;
-	size_t nrow = 0;
-	if ((rc = rec_select_runs(db, &run_id, 1, &row, &nrow, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s\n", db_path, err);
-		status = cli_exit_status(rc);
-		goto out;
-	}
-	if (strcmp(row->status, "complete")) {
-		fprintf(stderr, "%s: run %lld is %s, not complete\n", db_path, (long long)run_id, row->status);
+	for (size_t r = 0; r < nruns; r++) {
+		if (b->nseeds)
+			sets[n] = (cli_set){ b->key_where[4], "scenario.seed", b->seed_text[r], false };
+		if (!run_ids[r] && (status = latest_run_of(b, path, sets, n + (b->nseeds ? 1 : 0), db, db_path,
+							   &run_ids[r])))
+			goto out;
+		rec_run_row *row = NULL;
+		size_t nrow = 0;
+		if ((rc = rec_select_runs(db, &run_ids[r], 1, &row, &nrow, err, sizeof(err)))) {
+			fprintf(stderr, "%s: %s\n", db_path, err);
+			status = cli_exit_status(rc);
+			goto out;
+		}
+		if (strcmp(row->status, "complete")) {
+			fprintf(stderr, "%s: run %lld is %s, not complete\n", db_path, (long long)run_ids[r],
+				row->status);
+			free(row);
+			status = EXIT_USAGE;
+			goto out;
+		}
 		free(row);
-		status = EXIT_USAGE;
-		goto out;
 	}
-	free(row);
 	if (update) {
-		status = update_baseline(b, db, run_id, extra, nextra);
+		status = update_baseline(b, db, run_ids, nruns, extra, nextra);
 		goto out;
 	}
 	int failed = 0;
 	for (size_t i = 0; i < b->nm; i++) {
 		bl_metric *m = &b->m[i];
-		double got = 0;
-		bool present;
-		if ((rc = rec_scalar(db, run_id, m->name, &got, &present, err, sizeof(err)))) {
-			fprintf(stderr, "%s\n", err);
-			status = EXIT_IO;
-			goto out;
+		/* The runs' mean and the half-width of its 95% interval (0 for
+		 * one run). */
+		sim_mean mean = { 0 };
+		bool present = true;
+		for (size_t r = 0; r < nruns && present; r++) {
+			double x;
+			if ((rc = rec_scalar(db, run_ids[r], m->name, &x, &present, err, sizeof(err)))) {
+				fprintf(stderr, "%s\n", err);
+				status = EXIT_IO;
+				goto out;
+			}
+			sim_mean_add(&mean, x);
 		}
+		double got = mean.mean, h = nruns > 1 ? sim_mean_ci95(&mean) : 0;
 		char want[160] = "", tol[64] = "";
 		bool ok = present;
 		if (present && m->has_expect) {
 			double d = fabs(got - m->expect);
 			if (m->has_rel) {
-				ok &= d <= m->rel_tol * fabs(m->expect);
+				ok &= d <= h + m->rel_tol * fabs(m->expect);
 				snprintf(tol, sizeof(tol), " +/- %g%%", 100 * m->rel_tol);
 			} else if (m->has_abs) {
-				ok &= d <= m->abs_tol;
+				ok &= d <= h + m->abs_tol;
 				char a[48];
 				human(m->name, m->abs_tol, a, sizeof(a));
 				snprintf(tol, sizeof(tol), " +/- %s", a);
 			} else {
-				ok &= got == m->expect;
+				ok &= d <= h;
 				snprintf(tol, sizeof(tol), " exactly");
 			}
 			char e[48];
@@ -721,14 +848,14 @@ int cmd_check(int argc, char **argv)
 			snprintf(want, sizeof(want), "expected %s%s", e, tol);
 		}
 		if (present && m->has_min) {
-			ok &= got >= m->min;
+			ok &= got + h >= m->min;
 			size_t l = strlen(want);
 			char e[48];
 			human(m->name, m->min, e, sizeof(e));
 			snprintf(want + l, sizeof(want) - l, "%smin %s", l ? ", " : "", e);
 		}
 		if (present && m->has_max) {
-			ok &= got <= m->max;
+			ok &= got - h <= m->max;
 			size_t l = strlen(want);
 			char e[48];
 			human(m->name, m->max, e, sizeof(e));
@@ -739,8 +866,13 @@ int cmd_check(int argc, char **argv)
 		if (present) {
 			/* The signed change against the expectation (or the bound
 			 * crossed), and whether it goes the worse way. */
-			char g[48], change[96] = "";
+			char g[48], change[96] = "", spread[96] = "";
 			human(m->name, got, g, sizeof(g));
+			if (nruns > 1) {
+				char hh[48];
+				human(m->name, h, hh, sizeof(hh));
+				snprintf(spread, sizeof(spread), " +/- %s (mean, 95%%, %zu seeds)", hh, nruns);
+			}
 			double ref = m->has_expect ? m->expect : m->has_min && got < m->min ? m->min
 						   : m->has_max && got > m->max ? m->max : NAN;
 			if (!isnan(ref) && got != ref) {
@@ -753,10 +885,18 @@ int cmd_check(int argc, char **argv)
 					snprintf(change, sizeof(change), " (%s%s)", got > 0 ? "up from 0" : "down from 0",
 						 verdict);
 			}
-			printf("%-4s %s: %s, %s%s\n", ok ? "ok" : "FAIL", m->name, g, want, change);
+			printf("%-4s %s: %s%s, %s%s\n", ok ? "ok" : "FAIL", m->name, g, spread, want, change);
 		} else
-			printf("FAIL %s: absent from run %lld\n", m->name, (long long)run_id);
+			printf("FAIL %s: absent from run %lld\n", m->name, (long long)run_ids[0]);
 	}
+	if (nruns > 1) {
+		printf("check: runs %lld to %lld (%zu seeds) against %s: %zu passed, %d failed\n",
+		       (long long)run_ids[0], (long long)run_ids[nruns - 1], nruns, path, b->nm - (size_t)failed,
+		       failed);
+		status = failed ? EXIT_REGRESSION : 0;
+		goto out;
+	}
+	run_id = run_ids[0];
 	printf("check: run %lld against %s: %zu passed, %d failed\n", (long long)run_id, path,
 	       b->nm - (size_t)failed, failed);
 	status = failed ? EXIT_REGRESSION : 0;

@@ -81,6 +81,10 @@ typedef struct model_ops {
 	 * it starts, its invocations (and their latencies) up to its length
 	 * past the end. NULL: the end. */
 	sim_time (*horizon)(const void *state, sim_time end);
+	/* scenario.warmup ends: forget the samples of the histograms the model
+	 * keeps outside env->m (whose own rcusim drops: sim_hist_drop()).
+	 * NULL: it keeps none. */
+	void (*drop_samples)(void *state);
 	void (*destroy)(void *state); /* NULL state is a no-op */
 	/* Write the run's timeline as @o says, from now to its end (finish
 	 * flushes it). 0, SIM_EINPUT (message) or SIM_ENOMEM; NULL: the model

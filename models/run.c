@@ -149,6 +149,15 @@ int rcusim_validate(const sim_params *p, char *err, size_t errlen)
 			 a, kind, avail);
 		return SIM_EINPUT;
 	}
+	if (sim_params_int(p, P_SCENARIO_WARMUP) >= sim_params_int(p, P_SCENARIO_DURATION)) {
+		sim_params_where(p, P_SCENARIO_WARMUP, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: the warm-up %s would cover the whole run (scenario.duration = %s, %s): "
+			 "it must be shorter",
+			 a, sim_params_text(p, P_SCENARIO_WARMUP), sim_params_text(p, P_SCENARIO_DURATION),
+			 sim_params_origin(p, P_SCENARIO_DURATION));
+		return SIM_EINPUT;
+	}
 	int rc = 0;
 	for (size_t i = 0; i < NMODELS && !rc; i++)
 		if (models[i]->check)
@@ -169,7 +178,18 @@ struct rcusim_sim {
 	sampler smp;          /* the sample timer */
 	sim_time duration;    /* scenario.duration */
 	sim_metrics *m;       /* where the run's metrics go (the caller's) */
+	sim_timer warm;       /* fires at scenario.warmup, if not 0 */
 };
+
+/* scenario.warmup ends: the histograms forget their samples so far. */
+static void warmup_fire(sim_engine *eng, sim_timer *t)
+{
+	rcusim_sim *s = t->ctx;
+	(void)eng;
+	sim_metrics_drop_hists(s->m);
+	if (s->ops->drop_samples)
+		s->ops->drop_samples(s->state);
+}
 
 void rcusim_release(rcusim_sim *s)
 {
@@ -212,6 +232,12 @@ int rcusim_prepare(const sim_params *p, sim_metrics *m, const volatile sig_atomi
 			    .progress_ctx = progress_ctx };
 	if ((rc = sim_timer_init(s->eng, &s->smp.timer, sample_fire, &s->smp)) ||
 	    (rc = sim_timer_at(s->eng, &s->smp.timer, 0)))
+		goto nomem;
+	/* No timer without a warm-up: a run without one is the same event for
+	 * event as before scenario.warmup existed. */
+	sim_time warmup = sim_params_int(p, P_SCENARIO_WARMUP);
+	if (warmup && ((rc = sim_timer_init(s->eng, &s->warm, warmup_fire, s)) ||
+		       (rc = sim_timer_at(s->eng, &s->warm, warmup))))
 		goto nomem;
 	*out = s;
 	return 0;

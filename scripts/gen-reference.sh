@@ -286,6 +286,19 @@ key given twice (`set` excepted), both `rel_tol` and `abs_tol`, `min` above `max
 not a scalar of `rcusim metrics`, no `[metric NAME]` at all. ctest
 runs every baseline marked `fast = yes`.
 
+**Several seeds.** `seeds = N` (N from 2 to 64: seeds `seed`, `seed` + 1, ..., `seed` 1 if not
+given) or `seeds = 3, 7, 11` (a list, without `seed`) makes the check one run per seed (found as
+above, or run by `--run-scenario`; `--run` is then an error) and judges each metric on the runs'
+mean m and the half-width h of its 95% confidence interval, Student's t with n - 1 degrees of
+freedom (h = t(0.975, n - 1) s / sqrt(n)): it passes when |m - `expect`| <= h + tol, tol being
+`rel_tol` x |`expect`|, `abs_tol` or 0, that is when the expectation lies within the interval
+widened by the tolerance; a `min` passes when m + h >= `min`, a `max` when m - h <= `max`. A
+shift of the mean that the seeds' own spread cannot explain fails; one seed's luck does not (at
+most a 5% chance per metric that an unchanged model fails with tol 0, less with a tolerance).
+`--update` writes the mean. The output gives m +/- h and the number of seeds; the shipped
+baselines use one seed (deterministic per seed), `tests/baseline_seeds.sh` shows a 1% change
+caught over 4 seeds and other seeds' noise passed.
+
 ## 6. Parameters
 
 Every parameter, as `rcusim params --format md` prints it. "accepts" is the type and range a value

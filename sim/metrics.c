@@ -19,6 +19,13 @@ void sim_hist_init(sim_hist *h)
 	h->min = UINT64_MAX;
 }
 
+void sim_hist_drop(sim_hist *h)
+{
+	uint64_t dropped = h->dropped + h->count;
+	sim_hist_init(h);
+	h->dropped = dropped;
+}
+
 void sim_hist_edges(size_t bin, uint64_t *lo, uint64_t *hi)
 {
 	assert(bin < SIM_HIST_BINS);
@@ -138,6 +145,7 @@ double sim_hist_quantile(const sim_hist *h, double q)
 void sim_hist_merge(sim_hist *dst, const sim_hist *src)
 {
 	dst->count += src->count;
+	dst->dropped += src->dropped;
 	dst->sum += src->sum;
 	if (src->min < dst->min)
 		dst->min = src->min;
@@ -414,6 +422,12 @@ sim_hist *sim_metrics_hist(sim_metrics *m, const char *name)
 	sim_hist_init(h);
 	m->hi[m->nhi++] = (named_hist){ name, h };
 	return h;
+}
+
+void sim_metrics_drop_hists(sim_metrics *m)
+{
+	for (size_t k = 0; k < m->nhi; k++)
+		sim_hist_drop(m->hi[k].h);
 }
 
 /* A name "prefix" + "suffix" that lives as long as @m. */

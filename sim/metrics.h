@@ -29,9 +29,13 @@ typedef struct sim_hist {
 	unsigned __int128 sum;   /* exact sum of samples */
 	uint64_t min, max;       /* exact extremes (min = UINT64_MAX when empty) */
 	uint64_t bins[SIM_HIST_BINS]; /* samples per bin */
+	uint64_t dropped;        /* samples forgotten by sim_hist_drop() (scenario.warmup) */
 } sim_hist;
 
 void sim_hist_init(sim_hist *h);
+/* Forget every sample held (scenario.warmup's end), adding their number to
+ * @h->dropped, so that count + dropped still counts every sample added. */
+void sim_hist_drop(sim_hist *h);
 /* Bin of value @v. */
 static inline size_t sim_hist_bin(uint64_t v)
 {
@@ -71,7 +75,7 @@ double sim_hist_mean(const sim_hist *h);
  * ceil(q * count)-th smallest sample, clamped to [min, max]. Within 0.8% of
  * the exact order statistic. 0 when empty. */
 double sim_hist_quantile(const sim_hist *h, double q);
-/* Merge @src into @dst. */
+/* Merge @src into @dst (dropped too). */
 void sim_hist_merge(sim_hist *dst, const sim_hist *src);
 
 
@@ -155,6 +159,8 @@ void sim_metrics_destroy(sim_metrics *m); /* NULL is a no-op */
  * a named load's metrics (sim_metric_find() finds such a name's
  * definition as the unscoped one's). 0 or SIM_ENOMEM. */
 int sim_metrics_absorb(sim_metrics *dst, const sim_metrics *src, const char *scope);
+/* sim_hist_drop() on every histogram @m holds. */
+void sim_metrics_drop_hists(sim_metrics *m);
 /* Set scalar @name (a static string) to @v; replaces an earlier value. */
 int sim_metrics_scalar(sim_metrics *m, const char *name, double v);
 /* A series, created on first use. NULL on allocation failure. */

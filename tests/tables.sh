@@ -35,9 +35,9 @@ synchronize_rcu() calls                                        -                
 synchronize_rcu() latency, median                              -                         16 ms
 synchronize_rcu() latency, p99                                 -                         16 ms
 synchronize_rcu() latency, max                                 -                         16 ms
-callbacks queued                                             222                           512
-callbacks pending at the end                                 221                           256
-largest queue on one CPU                                      62                             1
+syncrcu: to GP start, median                                   -                          4 ms
+syncrcu: to GP start, p99                                      -                          4 ms
+syncrcu: its GP, median                                        -                          8 ms
 EOF2
 same want "compare's default"
 # CSV stays a table alone: the note is not in it.

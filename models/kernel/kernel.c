@@ -187,7 +187,10 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 		.bulk_calls = k->wl.bulk_calls,
 		.barrier_done = rcu_barrier_callback,
 		.barrier_ctx = k,
+		.last_gp = r->last_gp,
 	};
+	r->last_gp[0] = r->last_gp[1] = -1;
+	r->exp_last[0] = r->exp_last[1] = -1;
 	return r->ops->create(&r->rsp, &env, err, errlen);
 }
 
@@ -694,6 +697,14 @@ static int kernel_validate(const sim_params *p, char *err, size_t errlen)
 	return loads_validate(p, err, errlen);
 }
 
+/* A named load's histograms are in its own container until the end. */
+static void kernel_drop_samples(void *state)
+{
+	kmodel *k = state;
+	for_each_load(k, w) if (w->m != k->h.m)
+		sim_metrics_drop_hists(w->m);
+}
+
 const model_ops kernel_model = {
 	.name = "kernel",
 	.runs = kernel_runs,
@@ -705,6 +716,7 @@ const model_ops kernel_model = {
 	.sample = kernel_sample,
 	.finish = kernel_finish,
 	.horizon = kernel_horizon,
+	.drop_samples = kernel_drop_samples,
 	.destroy = kernel_destroy,
 	.trace = kernel_trace,
 };

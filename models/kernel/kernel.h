@@ -326,6 +326,9 @@ typedef struct krcu {
 	int64_t exp_left;       /* CPUs the one in progress still waits for */
 	int64_t exp_readers;    /* preempted readers it still waits for */
 	sim_time exp_start;     /* ns: it started */
+	sim_time exp_last[2];   /* ns: start and end of the last expedited GP to end (-1: none) */
+	sim_time last_gp[2];    /* ns: start and end of the last normal GP to end (-1: none;
+				 * rcu_flavor_env.last_gp) */
 	kthread *exp_leafk;     /* each leaf's kworker but the last leaf's (exp_nleafk) */
 	int exp_nleafk;         /* leaves - 1 */
 	int exp_leaves;         /* leaf scans of the one in progress not yet done */

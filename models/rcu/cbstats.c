@@ -30,7 +30,7 @@ int cb_stats_finish(const cb_stats *s, sim_metrics *m, sim_time now, uint64_t pe
 
 bool cb_stats_conserved(const cb_stats *s, uint64_t pending)
 {
-	return s->enqueued == s->invoked + pending && s->invoked == s->lat->count &&
+	return s->enqueued == s->invoked + pending && s->invoked == s->lat->count + s->lat->dropped &&
 	       (int64_t)pending == s->qtotal.value;
 }
 
@@ -42,7 +42,7 @@ int cb_stats_check(const cb_stats *s, uint64_t pending, char *err, size_t errlen
 		 "conservation: cb.enqueued %llu != cb.invoked %llu + cb.pending_end %llu "
 		 "(latencies %llu, queued total %lld)",
 		 (unsigned long long)s->enqueued, (unsigned long long)s->invoked,
-		 (unsigned long long)pending, (unsigned long long)s->lat->count,
+		 (unsigned long long)pending, (unsigned long long)(s->lat->count + s->lat->dropped),
 		 (long long)s->qtotal.value);
 	return SIM_ECHECK;
 }

@@ -184,6 +184,10 @@ static void cpu_quiet(rcu_ctrlblk *rcp, int cpu, sim_time now)
 		rcp->gp_completed++;
 		if (rcp->gp_hist)
 			sim_hist_add(rcp->gp_hist, (uint64_t)(now - rcp->gp_start));
+		if (rcp->last_gp) {
+			rcp->last_gp[0] = rcp->gp_start;
+			rcp->last_gp[1] = now;
+		}
 		rcu_start_batch(rcp, false, now);
 	}
 }
@@ -309,6 +313,7 @@ static int classic_create(void **state, const rcu_flavor_env *env, char *err, si
 	if (!rs->rda || rcu_ctrlblk_init(&rs->rcp, env->ncpus) ||
 	    !(rs->rcp.gp_hist = sim_metrics_hist(env->m, "gp.duration_ns")))
 		goto nomem;
+	rs->rcp.last_gp = env->last_gp;
 	for (int i = 0; i < env->ncpus; i++)
 		if (rcu_data_init(&rs->rda[i], &rs->cfg, i, env->invoke != NULL))
 			goto nomem;

@@ -44,6 +44,7 @@ typedef struct rcu_ctrlblk {
 	sim_time gp_start;   /* ns: when batch cur started */
 	uint64_t gp_completed; /* grace periods completed */
 	sim_hist *gp_hist;   /* grace-period durations (ns), or NULL */
+	sim_time *last_gp;   /* [2] ns: start and end of the last batch to complete, or NULL */
 } rcu_ctrlblk;
 
 /* The per-CPU callback queue: one FIFO of call_rcu times holding donelist,

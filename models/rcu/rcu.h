@@ -135,6 +135,8 @@ typedef struct rcu_flavor_env {
 	bool bulk_calls;     /* the workload queues its callbacks in bulk (call_rcu_n) */
 	rcu_barrier_fn *barrier_done; /* an entrained rcu_barrier() callback's function, or NULL */
 	void *barrier_ctx;   /* its first argument */
+	sim_time *last_gp;   /* [2] ns: the flavor writes each grace period's start and end
+			      * there as it ends (synchronize_rcu()'s breakdown), or NULL */
 } rcu_flavor_env;
 
 /* What a flavor offers besides the table's operations (rcu_flavor.caps),

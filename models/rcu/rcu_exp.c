@@ -150,6 +150,8 @@ static double exp_step(kcpu *c, kthread *kt, sim_time t)
 		r->exp_running = false;
 		sim_time d = t - r->exp_start;
 		sim_hist_add(r->exp_dur, (uint64_t)d);
+		r->exp_last[0] = r->exp_start;
+		r->exp_last[1] = t;
 		r->exp_gps++;
 		if (d > r->exp_stall_ns)
 			r->exp_stalls += 1 + (uint64_t)((d - r->exp_stall_ns) /

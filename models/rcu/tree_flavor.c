@@ -87,6 +87,7 @@ static int tree_create(void **out, const rcu_flavor_env *env, char *err, size_t 
 	tf->lat = env->lat;
 	tf->invoke = env->invoke;
 	tf->invoke_ctx = env->invoke_ctx;
+	tf->last_gp = env->last_gp;
 	tf->rs->barrier_done = env->barrier_done;
 	tf->rs->barrier_ctx = env->barrier_ctx;
 	tf->phase = GPK_IDLE;
@@ -400,6 +401,12 @@ static void tree_gp_step(void *state, int cpu, sim_time now, rcu_gp_work *w)
 	case GPK_CLEANUP: {
 		bool needgp;
 		tf->cleanup_ns = now;
+		/* rcu_gp_cleanup() ends gp_seq in this step: the GP is over for
+		 * its callbacks and its synchronize_rcu() waiters from here. */
+		if (tf->last_gp) {
+			tf->last_gp[0] = tf->gp_start_ns;
+			tf->last_gp[1] = now;
+		}
 		w->nodes = rcu_tree_gp_cleanup(rs, cpu, j, &needgp);
 		if (tf->nocb)
 			rcu_tree_nocb_gp_cleanup(tf);

@@ -25,6 +25,7 @@ typedef struct tree_flavor {
 	/* The GP kthread. */
 	int phase;              /* GPK_* */
 	sim_time gp_start_ns;   /* ns: the current GP's init step began */
+	sim_time *last_gp;      /* [2] ns: start and end (cleanup step) of the last GP, or NULL */
 	sim_time fqs_start_ns;  /* ns: its FQS loop began */
 	sim_time cleanup_ns;    /* ns: its cleanup step began */
 	sim_hist *gp_hist;      /* gp.duration_ns */

@@ -17,6 +17,16 @@
  * workload.syncrcu_callers only the first jobs call; the others are CPU
  * hogs. With rcu.normal_wake_from_gp the call queues no callback: the
  * grace-period kthread wakes the waiter (rcu/rcu_gp_kthread.c).
+ * Each call's latency is split at the grace period that satisfied it (the
+ * last to end by the wakeup: for a callback, by the start of the batch
+ * invoking it; the expedited one for synchronize_rcu_expedited()): the wait
+ * for it to start (syncrcu.wait_gp_start_ns), the grace period
+ * (syncrcu.gp_ns, from its start to the step that ends gp_seq) and the
+ * wake-up (syncrcu.wake_ns: callback invocation behind the others, or the
+ * GP kthread's or kworker's complete()); the three sum to the latency.
+ * Shortcut: when a later grace period also ended before the callback's
+ * batch began (a backlog), the split is at that one, and the invocation
+ * delay shows as a longer wait for it to start.
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +40,10 @@ typedef struct syncrcu_wl {
 	double per_call;      /* ns of work per iteration: gap + the system call */
 	int64_t callers;      /* jobs that call (the first ones); the rest are hogs */
 	sim_hist *lat;        /* syncrcu.latency_ns */
+	sim_hist *wait_start; /* syncrcu.wait_gp_start_ns */
+	sim_hist *gp;         /* syncrcu.gp_ns */
+	sim_hist *wake;       /* syncrcu.wake_ns */
+	uint64_t unsplit;     /* calls with no grace period within [call, wakeup] */
 	uint64_t calls;       /* synchronize_rcu() calls */
 	uint64_t returned;    /* of them, waiters woken */
 } syncrcu_wl;
@@ -50,7 +64,26 @@ static int syncrcu_create(kworkload *w, const sim_params *p, char *err, size_t e
 	w->p_kernel = sy->per_call > 0 ? sys / sy->per_call : 1;
 	w->kstretch = sys;
 	sy->lat = sim_metrics_hist(w->m, "syncrcu.latency_ns");
-	return sy->lat ? 0 : SIM_ENOMEM;
+	sy->wait_start = sim_metrics_hist(w->m, "syncrcu.wait_gp_start_ns");
+	sy->gp = sim_metrics_hist(w->m, "syncrcu.gp_ns");
+	sy->wake = sim_metrics_hist(w->m, "syncrcu.wake_ns");
+	return sy->lat && sy->wait_start && sy->gp && sy->wake ? 0 : SIM_ENOMEM;
+}
+
+/* @j's call returns at @t: its latency, split at the grace period @gp
+ * ([start, end] ns, -1 if none has ended) that satisfied it. */
+static void syncrcu_returns(syncrcu_wl *sy, const job *j, sim_time t, const sim_time gp[2])
+{
+	sim_time call = j->blocked_at;
+	sim_hist_add(sy->lat, (uint64_t)(t - call));
+	sy->returned++;
+	if (gp[0] < call || gp[1] < gp[0] || gp[1] > t) {
+		sy->unsplit++;
+		return;
+	}
+	sim_hist_add(sy->wait_start, (uint64_t)(gp[0] - call));
+	sim_hist_add(sy->gp, (uint64_t)(gp[1] - gp[0]));
+	sim_hist_add(sy->wake, (uint64_t)(t - gp[1]));
 }
 
 static void syncrcu_destroy(kworkload *w)
@@ -108,19 +141,18 @@ static void syncrcu_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, s
 	for (size_t i = 0; i < n; i++) {
 		job *j = &w->jobs[objs[i]];
 		sim_time t = first_ns + (sim_time)i * cost_ns;
-		sim_hist_add(sy->lat, (uint64_t)(t - j->blocked_at));
-		sy->returned++;
+		syncrcu_returns(sy, j, t, k->rcu.last_gp);
 		if (sim_timer_at(k->eng, &j->wake, t))
 			kfail(k, SIM_ENOMEM);
 	}
 }
 
-/* synchronize_rcu_expedited() returns: its waiter is woken at @t. */
+/* synchronize_rcu_expedited() returns, or synchronize_rcu() under
+ * rcu.normal_wake_from_gp: its waiter is woken at @t. */
 static void syncrcu_exp_woken(kmodel *k, job *j, sim_time t)
 {
 	syncrcu_wl *sy = j->wl->priv;
-	sim_hist_add(sy->lat, (uint64_t)(t - j->blocked_at));
-	sy->returned++;
+	syncrcu_returns(sy, j, t, k->rcu.exp ? k->rcu.exp_last : k->rcu.last_gp);
 	if (sim_timer_at(k->eng, &j->wake, t))
 		kfail(k, SIM_ENOMEM);
 }
@@ -138,6 +170,12 @@ static int syncrcu_finish(const kmodel *k, const kworkload *w, sim_metrics *m)
 	rc |= sim_metrics_scalar(m, "syncrcu.returned", (double)sy->returned);
 	rc |= sim_metrics_hist_scalars(m, "syncrcu.latency", sy->lat,
 				       SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
+	rc |= sim_metrics_hist_scalars(m, "syncrcu.wait_gp_start", sy->wait_start,
+				       SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99);
+	rc |= sim_metrics_hist_scalars(m, "syncrcu.gp", sy->gp, SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99);
+	rc |= sim_metrics_hist_scalars(m, "syncrcu.wake", sy->wake, SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99);
+	if (sy->unsplit)
+		rc |= sim_metrics_scalar(m, "syncrcu.unsplit", (double)sy->unsplit);
 	return rc ? SIM_ENOMEM : 0;
 }
 
