@@ -82,6 +82,7 @@ void sched_cfg_init(sched_cfg *cfg, int hz, sim_time def_timeslice_ns, sim_time 
 	cfg->class = &sched_o1_class;
 	cfg->base_slice = 3000000;
 	cfg->delay_dequeue = false;
+	cfg->pelt = false;
 	cfg->tg = NULL;
 	cfg->hz = hz;
 	/* DEF_TIMESLICE is (100 * HZ / 1000): the time in jiffies, rounded down. */
