@@ -21,6 +21,16 @@
  * - device interrupts at Poisson times of rate background.irqs, irq.cost
  *   each, ending in irq_exit() (irq.c's path).
  *
+ * None of it reaches a nohz_full CPU: nohz_full= takes the CPUs it names
+ * out of the housekeeping masks for the tick, timers, workqueues and
+ * kthreads (housekeeping_nohz_full_setup(), kernel/sched/isolation.c
+ * 6.12:194-203: HK_FLAG_TICK | HK_FLAG_WQ | HK_FLAG_TIMER | HK_FLAG_RCU |
+ * HK_FLAG_MISC | HK_FLAG_KTHREAD), so the unbound kworkers, timers and
+ * daemons that make this activity run on the housekeeping CPUs; the few
+ * per-CPU works left on an isolated CPU (vmstat, which quiet_vmstat()
+ * stops when its tick does) are not modelled. The housekeeping CPUs keep
+ * the measured per-CPU rates.
+ *
  * Off (the default), nothing here is created and no draw is made: results
  * are those of a model without it, bit for bit.
  */
@@ -77,7 +87,7 @@ sim_time kbg_gap(kcpu *c, double rate)
 bool kbg_timer_tick(kcpu *c)
 {
 	kmodel *k = c->k;
-	if (!sim_rng_bernoulli(c->rng_bg, k->bg.p_tick))
+	if (c->nohz_full || !sim_rng_bernoulli(c->rng_bg, k->bg.p_tick))
 		return false;
 	k->bg.timer_ticks++;
 	return true;
@@ -117,7 +127,7 @@ int kbg_create(kmodel *k, const model_env *env)
 		kcpu *c = &k->cpu[i];
 		if (sim_rng_create(&c->rng_bg, env->rng, env->seed, "machine.background", (uint64_t)i))
 			return SIM_ENOMEM;
-		if (bg->wakeup_rate > 0 && kthread_init(k, &bg->kt[i], &kbg_kthread_ops, c, 0))
+		if (bg->wakeup_rate > 0 && !c->nohz_full && kthread_init(k, &bg->kt[i], &kbg_kthread_ops, c, 0))
 			return SIM_ENOMEM;
 		sim_timer_init(env->eng, &c->bg_irq, bg_irq_fire, c);
 	}
@@ -131,6 +141,8 @@ int kbg_start(kmodel *k)
 		return 0;
 	for (int i = 0; i < k->mach.ncpus; i++) {
 		kcpu *c = &k->cpu[i];
+		if (c->nohz_full) /* isolated: no housekeeping work (above) */
+			continue;
 		if (bg->wakeup_rate > 0 && sim_timer_at(k->eng, &bg->kt[i].wake, kbg_gap(c, bg->wakeup_rate)))
 			return SIM_ENOMEM;
 		if (bg->irq_rate > 0 && sim_timer_at(k->eng, &c->bg_irq, kbg_gap(c, bg->irq_rate)))
