@@ -8,7 +8,13 @@
  * under a built-in load pinned to each CPU of the list: pipe() and close()
  * (one callback each: the pipe's inode), socketpair(AF_UNIX) and close (two
  * sockets), open(O_CREAT) and close of a file of its own; 20 of them, then
- * 1 ms asleep, over and over (--loops such tasks on each CPU).
+ * 1 ms asleep, over and over (--loops such tasks on each CPU). Or sync:
+ * membarrier(MEMBARRIER_CMD_GLOBAL) back to back, with no sleep: on a box
+ * of more than one CPU each call is one synchronize_rcu()
+ * (kernel/sched/membarrier.c 6.18:651-657; -EINVAL under nohz_full, :653),
+ * the call the syncrcu workload models; the recording then also holds
+ * syscalls' sys_enter/exit_membarrier, from which `rcusim import` measures
+ * each call (syncrcu.latency_*).
  *
  * The buffer: 20 MB per CPU a second recorded (this project's 2-vCPU guest
  * writes 45 bytes an event, 1.2 MB a CPU a second under the pipe load, 4.5
@@ -27,6 +33,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,7 +44,7 @@
 #include "trace.h"
 
 static const char record_usage[] =
-	"usage: rcusim record OUT [--seconds N] [--load pipe|socket|file|none] [--loops N]\n"
+	"usage: rcusim record OUT [--seconds N] [--load pipe|socket|file|sync|none] [--loops N]\n"
 	"                     [--cpus LIST] [--buffer-kb N]\n"
 	"\n"
 	"Record this box's kernel trace into OUT, as the tracefs trace file's text that\n"
@@ -55,7 +62,11 @@ static const char record_usage[] =
 	"                 (its tasks named rcusim-load):\n"
 	"                 pipe (pipe() and close(): 1 callback each), socket\n"
 	"                 (socketpair(AF_UNIX) and close: 2), file (open(O_CREAT) and\n"
-	"                 close), or none (default pipe); 20 calls, then 1 ms asleep\n"
+	"                 close), or none (default pipe); 20 calls, then 1 ms asleep;\n"
+	"                 or sync: membarrier(MEMBARRIER_CMD_GLOBAL), one\n"
+	"                 synchronize_rcu() each, back to back, the syscall's\n"
+	"                 sys_enter/exit_membarrier events recorded too (import\n"
+	"                 measures each call: syncrcu.latency_*)\n"
 	"  --loops N      tasks of the load on each CPU (default 1, at most 64)\n"
 	"  --cpus LIST    the CPUs recorded and loaded (default all online)\n"
 	"  --buffer-kb N  the ring buffer of each CPU (default 20480 a second\n"
@@ -105,6 +116,10 @@ static int load_loop(const char *kind, int cpu, int n)
 	char path[80];
 	snprintf(path, sizeof(path), "/tmp/rcusim-record-%ld-%d-%d", (long)getppid(), cpu, n);
 	struct timespec ms = { 0, 1000000 };
+	if (!strcmp(kind, "sync"))
+		for (;;)
+			if (syscall(__NR_membarrier, 1 /* MEMBARRIER_CMD_GLOBAL */, 0, 0))
+				return errno;
 	for (;;) {
 		for (int i = 0; i < 20; i++) {
 			int fd[2];
@@ -171,8 +186,9 @@ int cmd_record(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!load)
 		load = "pipe";
-	if (strcmp(load, "pipe") && strcmp(load, "socket") && strcmp(load, "file") && strcmp(load, "none")) {
-		fprintf(stderr, "rcusim record: --load %s: pipe, socket, file or none\n", load);
+	if (strcmp(load, "pipe") && strcmp(load, "socket") && strcmp(load, "file") && strcmp(load, "sync") &&
+	    strcmp(load, "none")) {
+		fprintf(stderr, "rcusim record: --load %s: pipe, socket, file, sync or none\n", load);
 		return EXIT_USAGE;
 	}
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -215,7 +231,8 @@ int cmd_record(int argc, char **argv)
 	size_t nkids = (size_t)ncpus * (size_t)loops;
 	pid_t *kids = calloc(nkids, sizeof(pid_t));
 	int status = EXIT_IO;
-	int rc = kids ? trace_rec_start(&r, getenv("RCUSIM_TRACEFS"), cpus, (size_t)buf_kb, err, sizeof(err)) : ENOMEM;
+	int rc = kids ? trace_rec_start(&r, getenv("RCUSIM_TRACEFS"), cpus, (size_t)buf_kb, !strcmp(load, "sync"),
+						err, sizeof(err)) : ENOMEM;
 	if (rc) {
 		fprintf(stderr, "rcusim record: %s\n", kids ? err : "out of memory");
 		goto out;

@@ -25,13 +25,38 @@ expect_err 'rcusim record: tracefs: '
 
 case=usage
 expect_exit 2 "$RCUSIM" record out.txt --load fork
-expect_err '--load fork: pipe, socket, file or none'
+expect_err '--load fork: pipe, socket, file, sync or none'
 expect_exit 2 "$RCUSIM" record out.txt --seconds 0
 expect_err '--seconds 0: want whole seconds'
 expect_exit 2 "$RCUSIM" record out.txt --loops 0
 expect_err '--loops 0: want a whole number, 1 to 64'
 expect_exit 2 "$RCUSIM" record out.txt --buffer-kb 12x
 expect_err '--buffer-kb 12x: want a whole number'
+
+# The membarrier syscall events in both text forms (tracefs' own,
+# kernel/trace/trace_syscalls.c 6.18:149-172 and :203, and the print fmt
+# trace-cmd uses), paired by pid: the calls of MEMBARRIER_CMD_GLOBAL (cmd
+# 1) timed, another command (0x10, private expedited) and an exit with no
+# entry not counted: 3 calls of 8, 16 and 12 ms.
+case=syscall-events
+cat >sc.txt <<'TRACE'
+# tracer: nop
+     rcusim-load-10  [000] .....   100.000000: sys_membarrier(cmd: 1, flags: 0, cpu_id: 0)
+     rcusim-load-11  [001] .....   100.001000: sys_membarrier -> 0x0
+     rcusim-load-12  [001] .....   100.002000: sys_membarrier(cmd: 0x10, flags: 0, cpu_id: 0)
+     rcusim-load-12  [001] .....   100.003000: sys_membarrier -> 0x0
+     rcusim-load-10  [000] .....   100.008000: sys_membarrier -> 0x0
+     rcusim-load-11  [001] .....   100.009000: sys_enter_membarrier: cmd: 0x00000001, flags: 0x00000000, cpu_id: 0x00000000
+     rcusim-load-10  [000] .....   100.010000: sys_membarrier(cmd: 1, flags: 0, cpu_id: 0)
+     rcusim-load-10  [000] .....   100.022000: sys_membarrier -> 0x0
+     rcusim-load-11  [001] .....   100.025000: sys_exit_membarrier: 0x0
+     rcusim-load-10  [000] .....   100.027000: rcu_utilization: Start context switch
+TRACE
+expect_exit 0 "$RCUSIM" import sc.txt --db sc.db
+sc() { q sc.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE name = '$1'"; }
+[ "$(sc syncrcu.calls)/$(sc syncrcu.returned)" = 3/3 ] && ok || bad "calls $(sc syncrcu.calls), returned $(sc syncrcu.returned) (wanted 3/3)"
+[ "$(sc syncrcu.latency_mean_ns)/$(sc syncrcu.latency_max_ns)" = 12000000/16000000 ] && ok ||
+	bad "latency mean $(sc syncrcu.latency_mean_ns) max $(sc syncrcu.latency_max_ns) (wanted 12 and 16 ms)"
 
 TR=/sys/kernel/tracing
 if [ "$(id -u)" != 0 ] || [ ! -w $TR/instances ]; then
@@ -72,6 +97,19 @@ fi
 # Nothing lost: the header's entries in the buffer are the entries written.
 grep -q 'entries-in-buffer/entries-written: \([0-9]*\)/\1 ' rec.txt && ok ||
 	bad "the 1 s recording lost events: $(sed -n 3p rec.txt)"
+
+# The sync load: membarrier(MEMBARRIER_CMD_GLOBAL) back to back on CPU 0,
+# each one synchronize_rcu() of at least a jiffy's FQS wait and less than
+# a second (an idle guest's is 2-4 jiffies).
+case=sync
+expect_exit 0 "$RCUSIM" record sync.txt --seconds 1 --load sync --cpus 0
+expect_out 'under the sync load \(1 a CPU\) into sync.txt'
+[ "$(cat $TR/set_event $TR/tracing_on | md5sum)" = "$before" ] && ok || bad "the box's own set_event or tracing_on changed"
+expect_exit 0 "$RCUSIM" import sync.txt --db sync.db
+n=$(q sync.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE name = 'syncrcu.returned'")
+l=$(q sync.db "SELECT CAST(value AS INTEGER) FROM scalar WHERE name = 'syncrcu.latency_mean_ns'")
+[ -n "$n" ] && [ "$n" -ge 5 ] && [ "$l" -ge 1000000 ] && [ "$l" -lt 1000000000 ] && ok ||
+	bad "the sync load: $n calls returned, mean $l ns"
 
 # A buffer too small for four pipe loops (64 KB, a few thousand events):
 # the overrun said, with the count the kernel gives (its header's entries

@@ -31,7 +31,12 @@
  *   gp.duration_ns), rcu_batch_end or rcu_invoke_callback (cb.invoked),
  *   rcu_callback and rcu_invoke_callback paired by rhp (cb.latency_ns);
  *   without it, cb.invoked counts kmem_cache_free and kfree called from
- *   rcu_do_batch (call_site=rcu_do_batch+..., a recording filtered to them).
+ *   rcu_do_batch (call_site=rcu_do_batch+..., a recording filtered to them);
+ * - syscalls' sys_enter/exit_membarrier of MEMBARRIER_CMD_GLOBAL (cmd 1),
+ *   paired by pid: one synchronize_rcu() each (kernel/sched/membarrier.c
+ *   6.18:651-657, on a box of more than one CPU), from entry to exit
+ *   (syncrcu.calls, syncrcu.returned, syncrcu.latency_ns); rcusim record
+ *   --load sync records them.
  * A metric whose events the trace does not hold is absent, not 0.
  */
 #include <assert.h>
@@ -80,6 +85,9 @@ struct trace_measure {
 	size_t nksd;
 	sim_tmap starts;     /* rcu_grace_period start by gp_seq */
 	sim_tmap cbs;        /* rcu_callback by rhp */
+	sim_tmap sys;        /* sys_enter_membarrier(MEMBARRIER_CMD_GLOBAL) by pid */
+	uint64_t sys_calls, sys_returned;
+	sim_hist *sys_hist;
 	sim_metrics *m;
 	sim_hist *gp_hist, *lat_hist, *run_hist, *ksd_wait_hist, *gp_wait_hist;
 	uint64_t runs_other;
@@ -103,6 +111,7 @@ int trace_measure_create(trace_measure **out, sim_metrics *m, int64_t sample_ns,
 	    !(tm->ksd_wait_hist = sim_metrics_hist(m, "softirq.ksoftirqd_wait_ns")) ||
 	    !(tm->gp_wait_hist = sim_metrics_hist(m, "gp.kthread_wait_ns")) ||
 	    !(tm->lat_hist = sim_metrics_hist(m, "cb.latency_ns")) ||
+	    !(tm->sys_hist = sim_metrics_hist(m, "syncrcu.latency_ns")) ||
 	    !(tm->run_hist = sim_metrics_hist(m, "softirq.irq_run_ns"))) {
 		free(tm);
 		return SIM_ENOMEM;
@@ -119,6 +128,7 @@ void trace_measure_destroy(trace_measure *tm)
 	free(tm->ksd_pids);
 	sim_tmap_free(&tm->starts);
 	sim_tmap_free(&tm->cbs);
+	sim_tmap_free(&tm->sys);
 	free(tm->ticks);
 	free(tm);
 }
@@ -419,6 +429,24 @@ int trace_measure_event(trace_measure *tm, const trace_ev *ev, const char **why)
 				sim_hist_add(tm->lat_hist, (uint64_t)(ts - s));
 		}
 		break;
+	case TEV_SYS_ENTER_MEMBARRIER:
+		/* MEMBARRIER_CMD_GLOBAL (include/uapi/linux/membarrier.h: 1 << 0):
+		 * the command that calls synchronize_rcu(). */
+		if (ev->sys_arg == 1 && ev->pid > 0) {
+			tm->sys_calls++;
+			if (sim_tmap_put(&tm->sys, (uint64_t)ev->pid, ts))
+				return -1;
+		}
+		break;
+	case TEV_SYS_EXIT_MEMBARRIER:
+		if (ev->pid > 0) {
+			int64_t s = sim_tmap_take(&tm->sys, (uint64_t)ev->pid);
+			if (s >= 0 && ts >= s) {
+				tm->sys_returned++;
+				sim_hist_add(tm->sys_hist, (uint64_t)(ts - s));
+			}
+		}
+		break;
 	case TEV_KMEM_CACHE_FREE:
 	case TEV_KFREE:
 		if (ev->from_rcu_do_batch) {
@@ -569,6 +597,12 @@ int trace_measure_finish(trace_measure *tm, long long *hz, char *notes, size_t n
 	}
 	rc |= sim_metrics_hist_scalars(m, "cb.latency", tm->lat_hist,
 				       SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99 | SIM_Q_P999 | SIM_Q_MAX);
+	if (tm->sys_calls) {
+		rc |= sim_metrics_scalar(m, "syncrcu.calls", (double)tm->sys_calls);
+		rc |= sim_metrics_scalar(m, "syncrcu.returned", (double)tm->sys_returned);
+		rc |= sim_metrics_hist_scalars(m, "syncrcu.latency", tm->sys_hist,
+					       SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
+	}
 	char why[256];
 	*hz = 0;
 	if (tm->nticks) {

@@ -15,6 +15,12 @@
  * filtered to call_site.function == rcu_do_batch (callbacks invoked, when
  * there are no rcu: callback events; a kernel that refuses the filter does
  * not get the event, so that the buffer is not flooded by every free).
+ * With syscalls asked for (rcusim record --load sync), also syscalls'
+ * sys_enter_membarrier and sys_exit_membarrier, required then: each
+ * membarrier(MEMBARRIER_CMD_GLOBAL) call is one synchronize_rcu(), timed
+ * from them. Only then: a syscall tracepoint enabled sets
+ * SYSCALL_WORK_SYSCALL_TRACEPOINT on every task (kernel/tracepoint.c
+ * 6.18 syscall_regfunc()), a cost on each system call of the other loads.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,7 +55,11 @@ static const struct {
 	{ "rcu", "rcu_batch_end", false, NULL },
 	{ "kmem", "kmem_cache_free", false, "call_site.function == rcu_do_batch" },
 	{ "kmem", "kfree", false, "call_site.function == rcu_do_batch" },
+	/* Last, and only with syscalls asked for (REC_SYSCALLS of them). */
+	{ "syscalls", "sys_enter_membarrier", true, NULL },
+	{ "syscalls", "sys_exit_membarrier", true, NULL },
 };
+enum { REC_SYSCALLS = 2 };
 
 void trace_rec_destroy(trace_rec *r)
 {
@@ -72,8 +82,8 @@ const char *trace_rec_notes(const trace_rec *r)
 	return r->optional;
 }
 
-int trace_rec_start(trace_rec **out, const char *tracefs_dir, const char *cpus, size_t buffer_kb, char *err,
-		    size_t errlen)
+int trace_rec_start(trace_rec **out, const char *tracefs_dir, const char *cpus, size_t buffer_kb, bool syscalls,
+		    char *err, size_t errlen)
 {
 	*out = NULL;
 	trace_rec *r = calloc(1, sizeof(*r));
@@ -131,7 +141,8 @@ int trace_rec_start(trace_rec **out, const char *tracefs_dir, const char *cpus, 
 		goto fail;
 	}
 	size_t o = 0;
-	for (size_t i = 0; i < sizeof(rec_events) / sizeof(rec_events[0]); i++) {
+	size_t nev = sizeof(rec_events) / sizeof(rec_events[0]) - (syscalls ? 0 : REC_SYSCALLS);
+	for (size_t i = 0; i < nev; i++) {
 		const char *sys = rec_events[i].sys, *ev = rec_events[i].name;
 		if (rec_events[i].filter &&
 		    tracefs_event_file_write(r->inst, sys, ev, "filter", rec_events[i].filter) < 0) {

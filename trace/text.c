@@ -203,9 +203,42 @@ static void fields(trace_ev *ev)
 					(p[22] == '+' || p[22] == ' ' || p[22] == 0);
 		break;
 	}
+	case TEV_SYS_ENTER_MEMBARRIER: {
+		/* "cmd: 1, ..." (tracefs, decimal below 10) or "cmd: 0x00000001, ..." */
+		const char *p = strstr(r, "cmd: ");
+		ev->sys_arg = p ? strtoll(p + 5, NULL, 0) : -1;
+		break;
+	}
+	case TEV_SYS_EXIT_MEMBARRIER: {
+		/* "0x0" (after "-> " in tracefs' form); a negative errno
+		 * prints as 0xfffffffffffffff2 */
+		const char *p = strstr(r, "0x");
+		ev->sys_arg = p ? (long long)strtoull(p, NULL, 16) : -1;
+		break;
+	}
 	default:
 		break;
 	}
+}
+
+/* tracefs' own form of a syscall event (kernel/trace/trace_syscalls.c
+ * 6.18:149 and :203): "sys_NAME(args)" entering, "sys_NAME -> 0xRET"
+ * leaving, with no "name:". The type, or TEV_OTHER. */
+static trace_ev_type syscall_form(const char *after, const char **rest)
+{
+	static const char name[] = "sys_membarrier";
+	size_t n = sizeof(name) - 1;
+	if (strncmp(after, name, n))
+		return TEV_OTHER;
+	if (after[n] == '(') {
+		*rest = after + n + 1;
+		return TEV_SYS_ENTER_MEMBARRIER;
+	}
+	if (!strncmp(after + n, " -> ", 4)) {
+		*rest = after + n + 4;
+		return TEV_SYS_EXIT_MEMBARRIER;
+	}
+	return TEV_OTHER;
 }
 
 /* Leading "name: " of report's instance buffers: its length, or 0. */
@@ -225,6 +258,7 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 	ev->target_cpu = -1;
 	ev->prev.pid = ev->next.pid = -1;
 	ev->vec = -1;
+	ev->sys_arg = -1;
 	while (*l == ' ' || *l == '\t')
 		l++;
 	size_t ip = inst_prefix(l);
@@ -298,6 +332,17 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 	}
 	while (*after == ' ')
 		after++;
+	const char *srest;
+	trace_ev_type st = syscall_form(after, &srest);
+	if (st != TEV_OTHER) {
+		ev->ts = ts;
+		ev->event = after;
+		ev->event_len = strlen("sys_membarrier");
+		ev->rest = srest;
+		ev->type = st;
+		fields(ev);
+		return true;
+	}
 	const char *colon = strchr(after, ':');
 	if (!colon || colon == after)
 		return false;

@@ -67,6 +67,8 @@ typedef struct trace_ev {
 	char prev_state[8];         /* sched_switch */
 	int target_cpu;             /* sched_wakeup, or -1 (none); 1000000 past 6 digits */
 	bool from_rcu_do_batch;     /* kmem_cache_free, kfree: call_site=rcu_do_batch+... */
+	long long sys_arg;          /* sys_enter_membarrier: cmd; sys_exit_membarrier: the
+				       return value; -1 unread */
 	const char *why;            /* when parse fails: NULL (not an event line), or why a
 				       line of the form is refused */
 } trace_ev;
@@ -131,12 +133,13 @@ void trace_datw_destroy(trace_datw *w);
 typedef struct trace_rec trace_rec;
 /* Start recording in a private instance of the tracefs at @tracefs_dir
  * (NULL: where libtracefs finds it), on the CPUs of @cpus (a CPU list, or
- * NULL for all), @buffer_kb per CPU (0: the kernel's): every event enabled,
+ * NULL for all), @buffer_kb per CPU (0: the kernel's), with @syscalls also
+ * membarrier(2)'s syscall events (required then): every event enabled,
  * the buffer cleared, then tracing on. 0, or an errno value with the
  * message in @err (no tracefs, not allowed, a required event refused);
  * then nothing is left: the instance is removed. */
-int trace_rec_start(trace_rec **out, const char *tracefs_dir, const char *cpus, size_t buffer_kb, char *err,
-		    size_t errlen);
+int trace_rec_start(trace_rec **out, const char *tracefs_dir, const char *cpus, size_t buffer_kb, bool syscalls,
+		    char *err, size_t errlen);
 /* The optional events not recorded, one a line ("" if none). */
 const char *trace_rec_notes(const trace_rec *r);
 /* Tracing off, the instance's trace (tracefs text) into @out: 0 or an
