@@ -390,6 +390,51 @@ START_TEST(wake_from_gp_small_is_for_16_cpus_at_most)
 }
 END_TEST
 
+START_TEST(wake_from_gp_remote_idle_waiter_misses_the_next_gp)
+{
+	/* Two callers back to back, one per CPU of two, the GP kthread on
+	 * CPU 0. The GP kthread wakes both at a grace period's end; the
+	 * waiter on idle CPU 1 is queued on its wake list and enqueued there
+	 * when the IPI lands (ttwu_queue_cond(), kernel/sched/core.c
+	 * 6.18:3899-3946; sched_ttwu_pending(), :3785), while the one on CPU 0
+	 * runs at once, calls again and wakes the kthread, whose
+	 * rcu_gp_init() takes the waiters queued so far (rcu_sr_normal_gp_init(),
+	 * tree.c 6.12:1756-1786). With the wake-up instant
+	 * (machine.idle_wake_latency 0) both make the next grace period: two
+	 * waiters each; with 40 us (the 2-vCPU guest's) CPU 1's caller misses
+	 * it, the callers alternate, one waiter each, and every call waits two
+	 * grace periods. */
+	for (int v = 0; v < 2; v++) {
+		box b;
+		const char *sets[] = { "workload.syncrcu_expedited=no", "machine.cores=2", "workload.jobs=2",
+				       "workload.syncrcu_callers=-1", "workload.syncrcu_gap=0ns",
+				       "rcu.normal_wake_from_gp=yes", "rcu.gp_kthread_cpu=0",
+				       v ? "machine.idle_wake_latency=40us" : "machine.idle_wake_latency=0ns", NULL };
+		box_create(&b, sets);
+		krcu *r = &b.k->rcu;
+		ck_assert(r->srs);
+		kmodel *k = b.k;
+		/* The rule itself: from CPU 0 to idle CPU 1 the latency, to
+		 * itself or to a busy CPU none. */
+		while (k->cpu[1].rq.curr || k->cpu[1].rq.nr_running || k->cpu[1].in_softirq)
+			run_to(&b, sim_now(b.eng) + 10000);
+		sim_time t = sim_now(b.eng);
+		ck_assert_int_eq(kcpu_remote_wake_at(&k->cpu[0], &k->cpu[1], t), t + (v ? 40000 : 0));
+		ck_assert_int_eq(kcpu_remote_wake_at(&k->cpu[1], &k->cpu[1], t), t);
+		run_to(&b, 1000 * MS);
+		uint64_t gps = tree(&b)->gp_completed, woken = r->srs_woken_gp + r->srs_woken_wq;
+		ck_assert_uint_gt(gps, 100);
+		if (v) {
+			ck_assert_uint_ge(woken, gps - 2);
+			ck_assert_uint_le(woken, gps + 2);
+		} else {
+			ck_assert_uint_ge(woken, 2 * (gps - 2));
+		}
+		box_destroy(&b);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("exp");
@@ -406,6 +451,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, wake_from_gp_wakes_five_and_leaves_the_rest);
 	tcase_add_test(tc, wake_from_gp_five_wait_heads);
 	tcase_add_test(tc, wake_from_gp_small_is_for_16_cpus_at_most);
+	tcase_add_test(tc, wake_from_gp_remote_idle_waiter_misses_the_next_gp);
 	suite_add_tcase(s, tc);
 	return s;
 }

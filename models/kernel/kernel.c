@@ -68,6 +68,7 @@ static int machine_create(kmodel *k, const sim_params *p)
 	mc->tick_ns = SIM_NS_PER_S / sim_params_int(p, P_MACHINE_HZ);
 	mc->tick_cost = sim_params_int(p, P_IRQ_TICK_COST);
 	mc->irq_cost = sim_params_int(p, P_IRQ_COST);
+	mc->idle_wake_ns = sim_params_int(p, P_MACHINE_IDLE_WAKE_LATENCY);
 	mc->irq_rate = sim_params_real(p, P_IRQ_RATE);
 	mc->sparc64 = !strcmp(sim_params_text(p, P_MACHINE_ARCH), "sparc64");
 	mc->nohz_idle = sim_params_int(p, P_IRQ_NOHZ_IDLE) != 0;
@@ -645,6 +646,7 @@ static const sim_knob machine_knob[] = {
 	{ P_BACKGROUND_WAKEUPS, { P_MACHINE_BACKGROUND, "yes", NULL } },
 	{ P_BACKGROUND_WAKEUP_COST, { P_MACHINE_BACKGROUND, "yes", NULL } },
 	{ P_BACKGROUND_IRQS, { P_MACHINE_BACKGROUND, "yes", NULL } },
+	{ P_MACHINE_IDLE_WAKE_LATENCY, SIM_ALWAYS },
 };
 static const sim_knobs machine_knobs = { SIM_ALWAYS, machine_knob,
 					 sizeof(machine_knob) / sizeof(machine_knob[0]) };

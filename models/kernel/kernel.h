@@ -242,6 +242,7 @@ typedef struct kmachine {
 	sim_time tick_ns;       /* ns between ticks (1 / machine.hz) */
 	sim_time tick_cost;     /* ns: a tick's hardirq work, at full speed */
 	sim_time irq_cost;      /* ns: a device interrupt's or IPI's hardirq work */
+	sim_time idle_wake_ns;  /* machine.idle_wake_latency: a remote wake-up reaching an idle CPU */
 	double irq_rate;        /* device interrupts per second per CPU */
 	bool nohz_idle;         /* irq.nohz_idle: an idle CPU without callbacks takes no tick */
 	bool timer_migration;   /* irq.timer_migration: the GP kthread's FQS timer is expired by an
@@ -579,6 +580,19 @@ static inline void kcpu_resched(kcpu *c, bool lazy)
 
 /* need_resched(): the full bit only (the lazy one is read at the return to
  * user mode and promoted at the next tick). */
+/* When a task of idle CPU @target woken from @waker at @t is enqueued there:
+ * try_to_wake_up() queues it on @target's wake list and sends the IPI
+ * (ttwu_queue_cond(): another CPU with nr_running 0, kernel/sched/core.c
+ * 6.18:3899-3946), and @target enqueues it in sched_ttwu_pending() (:3785)
+ * once the IPI lands, machine.idle_wake_latency later. @t itself when
+ * @target is @waker or not idle (the waker enqueues it). */
+static inline sim_time kcpu_remote_wake_at(const kcpu *waker, const kcpu *target, sim_time t)
+{
+	if (waker == target || target->rq.curr || target->rq.nr_running || target->in_softirq)
+		return t;
+	return t + target->k->mach.idle_wake_ns;
+}
+
 static inline bool kcpu_need_resched(const kcpu *c)
 {
 	return c->need_resched && !c->resched_lazy;

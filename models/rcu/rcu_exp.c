@@ -211,7 +211,7 @@ static rcu_gp_next exp_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *time
 			job *j = &w->jobs[i];
 			if (j->exp_wake) {
 				j->exp_wake = false;
-				w->ops->exp_woken(k, j, t);
+				w->ops->exp_woken(k, j, c, t);
 			}
 		}
 		r->exp_nwake = 0;

@@ -22,7 +22,7 @@ static bool srs_work_pending(const krcu *r) { return r->srs_left || r->srs_heads
 
 /* The waiters a grace period's end woke: those woken here at @t, and the
  * sync_wq kworker woken for the rest. */
-static void srs_step_end(kmodel *k, sim_time t)
+static void srs_step_end(kmodel *k, const kcpu *c, sim_time t)
 {
 	krcu *r = &k->rcu;
 	for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
@@ -30,7 +30,7 @@ static void srs_step_end(kmodel *k, sim_time t)
 		if (j->exp_wake) {
 			j->exp_wake = false;
 			r->srs_woken_gp++;
-			w->ops->exp_woken(k, j, t);
+			w->ops->exp_woken(k, j, c, t);
 		}
 	}
 	if (srs_work_pending(r)) {
@@ -174,7 +174,7 @@ static rcu_gp_next gp_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeo
 	}
 	kt->gpw.nresched = 0;
 	if (__builtin_expect(k->rcu.srs, 0))
-		srs_step_end(k, t);
+		srs_step_end(k, c, t);
 	if (__builtin_expect(kt->gpw.nboost, 0))
 		rcu_boost_leaves(k, kt->gpw.boost, kt->gpw.nboost, t);
 	kt->gpw.nboost = 0;
@@ -242,7 +242,7 @@ static rcu_gp_next srs_step_end_wq(kcpu *c, kthread *kt, sim_time t, sim_time *t
 			j->srs_wq = false;
 			k->rcu.srs_left--;
 			k->rcu.srs_woken_wq++;
-			w->ops->exp_woken(k, j, t);
+			w->ops->exp_woken(k, j, c, t);
 		}
 	}
 	k->rcu.srs_heads -= k->rcu.srs_heads_work; /* every wait head behind the done tail */

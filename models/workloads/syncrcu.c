@@ -148,10 +148,13 @@ static void syncrcu_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, s
 }
 
 /* synchronize_rcu_expedited() returns, or synchronize_rcu() under
- * rcu.normal_wake_from_gp: its waiter is woken at @t. */
-static void syncrcu_exp_woken(kmodel *k, job *j, sim_time t)
+ * rcu.normal_wake_from_gp: its waiter is woken from @waker at @t, on its
+ * own CPU once the wake-up reaches it (machine.idle_wake_latency when that
+ * CPU is idle and another: kcpu_remote_wake_at()). */
+static void syncrcu_exp_woken(kmodel *k, job *j, const kcpu *waker, sim_time t)
 {
 	syncrcu_wl *sy = j->wl->priv;
+	t = kcpu_remote_wake_at(waker, j->cpu, t);
 	syncrcu_returns(sy, j, t, k->rcu.exp ? k->rcu.exp_last : k->rcu.last_gp);
 	if (sim_timer_at(k->eng, &j->wake, t))
 		kfail(k, SIM_ENOMEM);

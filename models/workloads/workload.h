@@ -188,10 +188,11 @@ typedef struct workload_ops {
 	 * not call_rcu() (rcu.call_site = auto). */
 	bool hurry;
 	/* Its synchronize_rcu_expedited(), or a synchronize_rcu() woken from the
-	 * GP kthread, of job @j returns: the waiter is woken at @t
-	 * (rcu/rcu_exp.c, rcu_gp_kthread.c). NULL for workloads that make
-	 * none. */
-	void (*exp_woken)(kmodel *k, job *j, sim_time t);
+	 * GP kthread, of job @j returns: the waiter is woken at @t from
+	 * @waker, the CPU of the kthread or kworker that completes it
+	 * (rcu/rcu_exp.c, rcu_gp_kthread.c; kcpu_remote_wake_at()). NULL for
+	 * workloads that make none. */
+	void (*exp_woken)(kmodel *k, job *j, const kcpu *waker, sim_time t);
 } workload_ops;
 
 /* The kernel model's loads (workload.c): build the main one ([workload])
