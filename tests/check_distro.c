@@ -311,6 +311,62 @@ START_TEST(preemption_at_irq_return_per_model)
 }
 END_TEST
 
+/* The rest of the kernel stretch a job in kernel mode runs on to its return
+ * to user after an interrupt that asks it to reschedule returns (none), over
+ * @n interrupt returns at one instant, with workload.kstretch_sigma @sigma:
+ * their mean and largest in ns, and the share over @over ns. */
+static void kstretch_rests(const char *sigma, int n, double over, double *mean, double *max, double *share)
+{
+	const char *sets[] = { "sched.preempt=none", "workload.jobs=2", "irq.tick_phase=aligned",
+			       "workload.syscall_cost=2us", sigma, NULL };
+	box b;
+	box_create(&b, 1, sets);
+	run_to(&b, MS / 2);
+	kcpu *c = &b.k->cpu[0];
+	ck_assert(is_job(c, c->rq.curr));
+	kcpu_settle_now(c);
+	sim_time t = sim_now(b.eng);
+	double sum = 0, big = 0;
+	int above = 0;
+	for (int i = 0; i < n; i++) {
+		c->need_resched = true;
+		c->irq_mode = IRQ_MODE_KERNEL; /* the interrupt found it in a system call */
+		kcpu_irq_return(c, t);
+		ck_assert(sim_timer_armed(&c->resched_pt));
+		double rest = (double)(c->resched_pt.when - t) * speed(c);
+		sum += rest;
+		big = rest > big ? rest : big;
+		above += rest > over;
+		sim_timer_cancel(b.eng, &c->resched_pt);
+	}
+	*mean = sum / n;
+	*max = big;
+	*share = (double)above / n;
+	box_destroy(&b);
+}
+
+START_TEST(kstretch_sigma_draws_the_stretch_length_biased)
+{
+	/* workload.kstretch_sigma: an interrupt lands in a system call with
+	 * probability in proportion to its length, so the stretch it finds is
+	 * length-biased (lognormal of log-mean ln m + sigma^2 / 2 for a
+	 * lognormal of mean m) and the rest to its return to user a uniform
+	 * share of it: mean m e^(sigma^2) / 2. With m = 2 us of work, 20,000
+	 * interrupt returns: sigma 0, every rest within [0, m], mean m / 2
+	 * (uniform); sigma 0.5, mean m e^0.25 / 2 = 1,284 ns within 3%, and a
+	 * share of rests longer than the mean stretch itself (P(U L > m) =
+	 * E[(1 - m / L)+] = 0.197 for that L) within 0.17-0.23. */
+	double mean, max, share;
+	kstretch_rests("workload.kstretch_sigma=0", 20000, 2000, &mean, &max, &share);
+	ck_assert_msg(fabs(mean / 1000 - 1) < 0.03, "sigma 0: mean %.0f ns", mean);
+	ck_assert_msg(max <= 2000 + 2, "sigma 0: longest %.0f ns", max);
+	ck_assert_msg(share == 0, "sigma 0: %.3f over the stretch", share);
+	kstretch_rests("workload.kstretch_sigma=0.5", 20000, 2000, &mean, &max, &share);
+	ck_assert_msg(fabs(mean / (1000 * exp(0.25)) - 1) < 0.03, "sigma 0.5: mean %.0f ns", mean);
+	ck_assert_msg(share > 0.17 && share < 0.23, "sigma 0.5: %.3f over the mean stretch", share);
+}
+END_TEST
+
 START_TEST(blocked_job_switches_at_irq_return_in_every_model)
 {
 	/* A job that blocked in the stretch an interrupt accounts (a refused
@@ -657,6 +713,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, softirq_run_ends_at_the_jiffy);
 	tcase_add_test(tc, softirq_rereads_need_resched_after_the_tick);
 	tcase_add_test(tc, preemption_at_irq_return_per_model);
+	tcase_add_test(tc, kstretch_sigma_draws_the_stretch_length_biased);
 	tcase_add_test(tc, blocked_job_switches_at_irq_return_in_every_model);
 	tcase_add_test(tc, lazy_preemption_waits_for_the_tick);
 	tcase_add_test(tc, preempt_rcu_tick_in_kernel_is_a_qs);

@@ -67,6 +67,7 @@ static int load_create(kmodel *k, kworkload *w, const sim_params *p, const char 
 	w->retry_max = sim_params_int(p, P_WORKLOAD_RETRY_MAX);
 	w->reader_share = sim_params_real(p, P_WORKLOAD_READER_SHARE);
 	w->reader_len = (double)sim_params_int(p, P_WORKLOAD_READER_LEN);
+	w->kstretch_sigma = sim_params_real(p, P_WORKLOAD_KSTRETCH_SIGMA);
 	if (name && sim_metrics_create(&w->m))
 		return SIM_ENOMEM;
 	if (!name)

@@ -121,6 +121,7 @@ typedef struct kworkload {
 	double p_kernel;        /* share of job CPU time in system calls */
 	double kstretch;        /* ns of work: a job's kernel stretch between two preemption
 				 * points (its return to user, a cond_resched()) */
+	double kstretch_sigma;  /* workload.kstretch_sigma: their lognormal spread (0: all kstretch) */
 	double reader_share;    /* share of its kernel time in rcu_read_lock() sections */
 	double reader_len;      /* ns of work: one such section */
 	bool bulk_calls;        /* callrcu: calls drawn per stretch (workload.callrcu_arrivals = bulk) */
