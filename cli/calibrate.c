@@ -596,8 +596,8 @@ static int cmp_double(const void *a, const void *b)
 /* The fitted values: each >= 0, or < 0 not fitted (then @why says why). */
 typedef struct bgvals {
 	double timer_ticks, wakeups, wakeup_cost;
-	char why_ticks[200], why_wakeups[200], why_cost[200];
-	char from_ticks[200], from_wakeups[200], from_cost[240];
+	char why_ticks[320], why_wakeups[320], why_cost[320];
+	char from_ticks[320], from_wakeups[320], from_cost[320];
 } bgvals;
 
 /* The trace ended after @ncpu CPUs: fit. */
