@@ -30,7 +30,9 @@
  *   the tasks that are neither the load nor kernel threads, and its ticks
  *   (rcu_utilization "Start scheduler-tick"); where they took 1% of a CPU
  *   or more, a load of their own on it ([workload.backgroundN]: a job that
- *   calls nothing, their CPU share, a stretch per switch into them).
+ *   calls nothing, their CPU share, a stretch per switch into them), less,
+ *   with machine.background on, their runs under 1 ms, which its wake-ups
+ *   model (no CPU time counted twice).
  * - the box's background activity (machine.background's parameters,
  *   models/kernel/background.c), counted as tests/background_rates.awk
  *   counts it: background.timer_ticks the ticks taken while the idle task
@@ -80,7 +82,8 @@ static const char calibrate_usage[] =
 	"cost of an RCU softirq pass and of each callback (least squares of a\n"
 	"pass's duration against its callbacks, with their spread), converted to\n"
 	"the model's 1.2 GHz reference by machine.clock / 1.2 GHz, and the box's\n"
-	"background (other tasks: their CPU time as loads of their own; ticks)\n"
+	"background (other tasks: their CPU time as loads of their own, less the\n"
+	"runs under 1 ms that machine.background's wake-ups model; ticks)\n"
 	"and its background activity (machine.background: background.timer_ticks\n"
 	"from the ticks an idle CPU took over its idle time, background.wakeups\n"
 	"from other tasks' wake-ups per CPU a second, background.wakeup_cost the\n"
@@ -481,8 +484,12 @@ typedef struct bgcpu {
 	bool idle;               /* the idle task runs */
 	bool bg;                 /* a background task runs */
 	int64_t since;           /* ns: switched in */
+	int last_next;           /* pid its last switch entered (if known) */
+	bool user;               /* ... and not a kthread: its CPU time is in the backgroundN loads */
 	int64_t idle_ns;
 	uint64_t idle_ticks, ticks, wakeups;
+	int64_t short_ns;        /* the runs under CAL_BG_RUN_MAX_NS of such tasks */
+	uint64_t short_runs;
 } bgcpu;
 
 typedef struct bgfit {
@@ -491,6 +498,7 @@ typedef struct bgfit {
 	int64_t t0, t1;
 	bool started;
 	uint64_t switches, ctx_util, wakeup_evs, ticks;
+	uint64_t breaks;         /* switches leaving another task than their CPU's last entered */
 	uint64_t runs_long;      /* runs over CAL_BG_RUN_MAX_NS */
 	double *runs;            /* ns, the shorter ones */
 	size_t nruns, cap;
@@ -538,6 +546,8 @@ static int bg_event(bgfit *b, const trace_ev *ev, const char *load)
 	switch (ev->type) {
 	case TEV_SCHED_SWITCH:
 		b->switches++;
+		if (cp->known && ev->prev.pid >= 0 && ev->prev.pid != cp->last_next)
+			b->breaks++;
 		if (cp->known && ev->ts > cp->since) {
 			int64_t d = ev->ts - cp->since;
 			if (cp->idle)
@@ -554,11 +564,17 @@ static int bg_event(bgfit *b, const trace_ev *ev, const char *load)
 					b->cap = nc;
 				}
 				b->runs[b->nruns++] = (double)d;
+				if (cp->user) {
+					cp->short_ns += d;
+					cp->short_runs++;
+				}
 			}
 		}
 		cp->known = true;
+		cp->last_next = ev->next.pid;
 		cp->idle = ev->next.pid == 0;
 		cp->bg = bg_comm(ev->next.comm, ev->next.pid, load);
+		cp->user = cp->bg && !kthread_comm(ev->next.comm, ev->next.pid) && strcmp(ev->next.comm, "<...>");
 		cp->since = ev->ts;
 		break;
 	case TEV_SCHED_WAKEUP: {
@@ -615,11 +631,18 @@ static void bg_fit(bgfit *b, int ncpu, bgvals *v)
 		iticks += cp->idle_ticks;
 		wk += cp->wakeups;
 	}
-	bool filtered = b->ctx_util > 0 && (double)b->switches < 0.9 * (double)b->ctx_util;
+	bool filtered = trace_switch_filtered(b->switches, b->ctx_util, b->breaks, ncpu);
 	char filt[200];
-	snprintf(filt, sizeof(filt),
-		 "sched_switch filtered: %" PRIu64 " of them against %" PRIu64 " rcu_utilization Start context switch",
-		 b->switches, b->ctx_util);
+	if (b->ctx_util > 0)
+		snprintf(filt, sizeof(filt),
+			 "sched_switch filtered: %" PRIu64 " of them against %" PRIu64
+			 " rcu_utilization Start context switch",
+			 b->switches, b->ctx_util);
+	else
+		snprintf(filt, sizeof(filt),
+			 "sched_switch filtered: %" PRIu64 " of its %" PRIu64
+			 " events leave another task than their CPU's last switch entered",
+			 b->breaks, b->switches);
 	/* timer_ticks: ticks the idle task took, over the idle time. */
 	if (!b->ticks)
 		snprintf(v->why_ticks, sizeof(v->why_ticks), "no tick events (rcu:rcu_utilization Start scheduler-tick)");
@@ -1211,7 +1234,11 @@ int cmd_calibrate(int argc, char **argv)
 	write_background(f, &bgf, &bgv, pre, c.maxcpu + 1, bgline, sizeof(bgline));
 	/* The background as loads of its own where it took 1% of a CPU or
 	 * more: a job on that CPU calling nothing, with the other tasks' CPU
-	 * share and a stretch per switch into them. */
+	 * share and a stretch per switch into them. With machine.background
+	 * on, its wake-ups (background.wakeups, each a run of mean
+	 * background.wakeup_cost) stand for these tasks' runs under 1 ms: those
+	 * are left out here, so that no CPU time is in both. */
+	bool bg_on = sim_params_int(pre, P_MACHINE_BACKGROUND) != 0;
 	for (int i = 0; i <= c.maxcpu; i++) {
 		ccpu *cp = &c.cpu[i];
 		double other = 0, sw = 0;
@@ -1220,12 +1247,29 @@ int cmd_calibrate(int argc, char **argv)
 				other += (double)cp->tasks[t].run_ns;
 				sw += (double)cp->tasks[t].switches;
 			}
+		double all = other, sw_all = sw, sh_ns = 0;
+		uint64_t sh_runs = 0;
+		if (bg_on && i < bgf.ncpu) {
+			sh_ns = (double)bgf.cpu[i].short_ns;
+			sh_runs = bgf.cpu[i].short_runs;
+			other = other > sh_ns ? other - sh_ns : 0;
+			sw = sw > (double)sh_runs ? sw - (double)sh_runs : 0;
+		}
 		double share = other / 1e9 / span;
-		if (share < 0.01)
+		if (share < 0.01) {
+			if (all / 1e9 / span >= 0.01)
+				fprintf(f, "; CPU %d: no load of its own: of the other tasks' %.4f of its time, their %" PRIu64
+					   " runs under 1 ms (%.4f) are machine.background's, %.4f left\n",
+					i, all / 1e9 / span, sh_runs, sh_ns / 1e9 / span, share);
 			continue;
+		}
 		fprintf(f, "\n[workload.background%d] ; the other tasks on CPU %d: %.4f of its time, %.0f switches "
-			   "into them\nkind = callrcu\njobs = 1\ncpus = %d\ncallrcu_rate = 0/s\nsyscall_cost = 0ns\n",
-			i, i, share, sw, i);
+			   "into them",
+			i, i, share, sw);
+		if (bg_on)
+			fprintf(f, " (of %.4f and %.0f: their %" PRIu64 " runs under 1 ms, %.4f, are machine.background's)",
+				all / 1e9 / span, sw_all, sh_runs, sh_ns / 1e9 / span);
+		fprintf(f, "\nkind = callrcu\njobs = 1\ncpus = %d\ncallrcu_rate = 0/s\nsyscall_cost = 0ns\n", i);
 		if (share < 0.9 && sw > 0) {
 			double busy = other / sw;
 			fprintf(f, "callrcu_busy = %.0fns ; their CPU time a switch into them\ncallrcu_sleep = %.0fns ; "

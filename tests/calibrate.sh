@@ -113,6 +113,52 @@ gzip -dc "$idle" | awk '!/sched_switch:/ || NR % 3' >filtered.txt
 expect_exit 0 "$RCUSIM" calibrate filtered.txt --include kernels/dev-vm-6.18.ini --no-run --out filtered.ini
 [ "$(grep -c '^; [a-z_]*: not fitted (sched_switch filtered: 1528 of them against 2375 rcu_utilization Start context switch' \
 	filtered.ini)" = 3 ] && ok || bad "filtered: $(grep 'not fitted' filtered.ini)"
+# The same check as import's (trace_switch_filtered()): the idle recording's
+# 30 switches that leave another task than their CPU's last entered are
+# switches it lacks, not a filter, with or without rcu_utilization's context
+# switches (without: 30 breaks, under a tenth of 2375): the same three values.
+gzip -dc "$idle" | grep -v 'context switch' >nocs.txt
+expect_exit 0 "$RCUSIM" calibrate nocs.txt --include kernels/dev-vm-6.18.ini --no-run --out nocs.ini
+grep -q '^background: timer_ticks 50.6/s, wakeups 63.2/s, wakeup_cost 21000ns$' out && ok ||
+	bad "no context switch events: $(grep background: out)"
+# ... and with a third of the switches left out too, filtered by the chain.
+awk '!/sched_switch:/ || NR % 3' nocs.txt >nocs3.txt
+expect_exit 0 "$RCUSIM" calibrate nocs3.txt --include kernels/dev-vm-6.18.ini --no-run --out nocs3.ini
+[ "$(grep -c '^; [a-z_]*: not fitted (sched_switch filtered: [0-9]* of its 15[0-9][0-9] events leave another task' \
+	nocs3.ini)" = 3 ] && ok || bad "filtered by the chain: $(grep 'not fitted' nocs3.ini)"
+# No CPU time in both the background loads and machine.background: the
+# idle recording with a 200 ms run of a task 'hog' added on CPU 1 at its
+# end (10.2 s), so that CPU 1's other tasks pass 1% and get a load of their
+# own. Its 481 switches into other tasks take 0.0232 of the CPU; the 470
+# runs under 1 ms of background tasks that are not kthreads (awk below,
+# 0.0246 s) are machine.background's wake-ups and left out: 0.0208, 11
+# switches (the hog's 0.0196 and the rest's long runs).
+{ gzip -dc "$idle"; printf '%s\n' \
+	'          rcusim-25050   [001] d..1. 47096.038000: rcu_utilization: Start context switch' \
+	'          rcusim-25050   [001] d..2. 47096.038001: sched_switch: prev_comm=rcusim prev_pid=25050 prev_prio=120 prev_state=S ==> next_comm=hog next_pid=4242 next_prio=120' \
+	'             hog-4242    [001] d..1. 47096.238000: rcu_utilization: Start context switch' \
+	'             hog-4242    [001] d..2. 47096.238001: sched_switch: prev_comm=hog prev_pid=4242 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120'
+} >hog.txt
+expect_exit 0 "$RCUSIM" calibrate hog.txt --include kernels/dev-vm-6.18.ini --no-run --out hog.ini
+short=$(awk '
+	function kth(c) { return c ~ /^(swapper|<idle>|ksoftirqd\/|rcu_|rcuc\/|rcuo|kworker\/|migration\/|cpuhp\/|idle_inject\/|kthreadd|watchdog\/|irq\/)/ }
+	function bgc(c) { return c !~ /^(rcusim|ksoftirqd|rcu_|rcuo|rcuc|migration|swapper|<idle>|tokio-rt-worker$)/ }
+	/ sched_switch: / && / \[001\] / {
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = substr($i, 1, length($i) - 1) + 0
+		if (known && user && t > since && t - since <= 0.001) { n++; s += t - since }
+		nc = $0; sub(/.*next_comm=/, "", nc); sub(/ next_pid=.*/, "", nc)
+		user = bgc(nc) && !kth(nc); since = t; known = 1 }
+	END { printf "%d %.4f", n, s / 10.2 }' hog.txt)
+[ "$short" = "470 0.0024" ] && ok || bad "awk's short runs on CPU 1: $short"
+grep -q '^;   CPU 1: 0.0232 of the time, 47.2 switches' hog.ini && ok || bad "hog: $(grep '^;   CPU 1: 0' hog.ini)"
+grep -q "^\[workload.background1\] ; the other tasks on CPU 1: 0.0208 of its time, 11 switches into them (of 0.0232 and 481: their 470 runs under 1 ms, 0.0024, are machine.background's)\$" hog.ini &&
+	ok || bad "hog: $(grep 'workload.background1' hog.ini)"
+grep -q '^\[workload.background0\]' hog.ini && bad "hog: a load on CPU 0 (0.0046 of it)" || ok
+# With machine.background = no nothing is left out: the 0.0232 and 481.
+printf 'include = %s\n[machine]\nbackground = no\n' "$SRC/scenarios/kernels/dev-vm-6.18.ini" >nobg.ini
+expect_exit 0 "$RCUSIM" calibrate hog.txt --include nobg.ini --no-run --out hog-nobg.ini
+grep -q '^\[workload.background1\] ; the other tasks on CPU 1: 0.0232 of its time, 481 switches into them$' hog-nobg.ini &&
+	ok || bad "hog without background: $(grep 'workload.background1' hog-nobg.ini)"
 # A trace without a load (no callbacks invoked: the 1 s idle cut): the
 # machine and its background only, not run; the cut is under 1 s.
 expect_exit 0 "$RCUSIM" calibrate "$D/tracefs-idle-6.18-hz250.txt.gz" --out idle-cut.ini --db c.db
