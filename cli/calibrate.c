@@ -31,8 +31,9 @@
  *   (rcu_utilization "Start scheduler-tick"); where they took 1% of a CPU
  *   or more, a load of their own on it ([workload.backgroundN]: a job that
  *   calls nothing, their CPU share, a stretch per switch into them), less,
- *   with machine.background on, their runs under 1 ms, which its wake-ups
- *   model (no CPU time counted twice).
+ *   with machine.background on, the CPU time and switches its wake-ups
+ *   add (background.wakeups x background.wakeup_cost a CPU): no CPU time
+ *   counted twice.
  * - the box's background activity (machine.background's parameters,
  *   models/kernel/background.c), counted as tests/background_rates.awk
  *   counts it: background.timer_ticks the ticks taken while the idle task
@@ -82,8 +83,8 @@ static const char calibrate_usage[] =
 	"cost of an RCU softirq pass and of each callback (least squares of a\n"
 	"pass's duration against its callbacks, with their spread), converted to\n"
 	"the model's 1.2 GHz reference by machine.clock / 1.2 GHz, and the box's\n"
-	"background (other tasks: their CPU time as loads of their own, less the\n"
-	"runs under 1 ms that machine.background's wake-ups model; ticks)\n"
+	"background (other tasks: their CPU time as loads of their own, less what\n"
+	"machine.background's wake-ups add; ticks)\n"
 	"and its background activity (machine.background: background.timer_ticks\n"
 	"from the ticks an idle CPU took over its idle time, background.wakeups\n"
 	"from other tasks' wake-ups per CPU a second, background.wakeup_cost the\n"
@@ -485,11 +486,8 @@ typedef struct bgcpu {
 	bool bg;                 /* a background task runs */
 	int64_t since;           /* ns: switched in */
 	int last_next;           /* pid its last switch entered (if known) */
-	bool user;               /* ... and not a kthread: its CPU time is in the backgroundN loads */
 	int64_t idle_ns;
 	uint64_t idle_ticks, ticks, wakeups;
-	int64_t short_ns;        /* the runs under CAL_BG_RUN_MAX_NS of such tasks */
-	uint64_t short_runs;
 } bgcpu;
 
 typedef struct bgfit {
@@ -564,17 +562,12 @@ static int bg_event(bgfit *b, const trace_ev *ev, const char *load)
 					b->cap = nc;
 				}
 				b->runs[b->nruns++] = (double)d;
-				if (cp->user) {
-					cp->short_ns += d;
-					cp->short_runs++;
-				}
 			}
 		}
 		cp->known = true;
 		cp->last_next = ev->next.pid;
 		cp->idle = ev->next.pid == 0;
 		cp->bg = bg_comm(ev->next.comm, ev->next.pid, load);
-		cp->user = cp->bg && !kthread_comm(ev->next.comm, ev->next.pid) && strcmp(ev->next.comm, "<...>");
 		cp->since = ev->ts;
 		break;
 	case TEV_SCHED_WAKEUP: {
@@ -1235,10 +1228,15 @@ int cmd_calibrate(int argc, char **argv)
 	/* The background as loads of its own where it took 1% of a CPU or
 	 * more: a job on that CPU calling nothing, with the other tasks' CPU
 	 * share and a stretch per switch into them. With machine.background
-	 * on, its wake-ups (background.wakeups, each a run of mean
-	 * background.wakeup_cost) stand for these tasks' runs under 1 ms: those
-	 * are left out here, so that no CPU time is in both. */
+	 * on, the model runs beside it, on each CPU, background.wakeups
+	 * wake-ups a second of a task running background.wakeup_cost each
+	 * (models/kernel/background.c; the values written above, fitted or
+	 * the include's): that CPU time is the other tasks' too, so it is left
+	 * out here, and no CPU time is counted twice. */
 	bool bg_on = sim_params_int(pre, P_MACHINE_BACKGROUND) != 0;
+	double bg_wk = bgv.wakeups >= 0 ? bgv.wakeups : sim_params_real(pre, P_BACKGROUND_WAKEUPS);
+	double bg_cost = bgv.wakeup_cost >= 0 ? bgv.wakeup_cost : (double)sim_params_int(pre, P_BACKGROUND_WAKEUP_COST);
+	double bg_share = bg_on ? bg_wk * bg_cost / 1e9 : 0; /* of a CPU */
 	for (int i = 0; i <= c.maxcpu; i++) {
 		ccpu *cp = &c.cpu[i];
 		double other = 0, sw = 0;
@@ -1247,31 +1245,29 @@ int cmd_calibrate(int argc, char **argv)
 				other += (double)cp->tasks[t].run_ns;
 				sw += (double)cp->tasks[t].switches;
 			}
-		double all = other, sw_all = sw, sh_ns = 0;
-		uint64_t sh_runs = 0;
-		if (bg_on && i < bgf.ncpu) {
-			sh_ns = (double)bgf.cpu[i].short_ns;
-			sh_runs = bgf.cpu[i].short_runs;
-			other = other > sh_ns ? other - sh_ns : 0;
-			sw = sw > (double)sh_runs ? sw - (double)sh_runs : 0;
-		}
-		double share = other / 1e9 / span;
+		double all = other / 1e9 / span, sw_all = sw;
+		double share = all > bg_share ? all - bg_share : 0;
+		/* The switches in the same proportion: the stretches left keep
+		 * the other tasks' mean run (the model's wake-ups are a mean
+		 * over the CPUs, this CPU's may be fewer). */
+		if (all > 0)
+			sw *= share / all;
 		if (share < 0.01) {
-			if (all / 1e9 / span >= 0.01)
-				fprintf(f, "; CPU %d: no load of its own: of the other tasks' %.4f of its time, their %" PRIu64
-					   " runs under 1 ms (%.4f) are machine.background's, %.4f left\n",
-					i, all / 1e9 / span, sh_runs, sh_ns / 1e9 / span, share);
+			if (all >= 0.01)
+				fprintf(f, "; CPU %d: no load of its own: of the other tasks' %.4f of its time, machine.background's "
+					   "%.1f wake-ups a second of %.0f ns are %.4f, %.4f left\n",
+					i, all, bg_wk, bg_cost, bg_share, share);
 			continue;
 		}
 		fprintf(f, "\n[workload.background%d] ; the other tasks on CPU %d: %.4f of its time, %.0f switches "
 			   "into them",
 			i, i, share, sw);
 		if (bg_on)
-			fprintf(f, " (of %.4f and %.0f: their %" PRIu64 " runs under 1 ms, %.4f, are machine.background's)",
-				all / 1e9 / span, sw_all, sh_runs, sh_ns / 1e9 / span);
+			fprintf(f, " (of %.4f and %.0f, less machine.background's %.1f wake-ups a second of %.0f ns: %.4f)",
+				all, sw_all, bg_wk, bg_cost, bg_share);
 		fprintf(f, "\nkind = callrcu\njobs = 1\ncpus = %d\ncallrcu_rate = 0/s\nsyscall_cost = 0ns\n", i);
 		if (share < 0.9 && sw > 0) {
-			double busy = other / sw;
+			double busy = share * 1e9 * span / sw;
 			fprintf(f, "callrcu_busy = %.0fns ; their CPU time a switch into them\ncallrcu_sleep = %.0fns ; "
 				   "busy x (1 - %.4f) / %.4f\n", busy, busy * (1 - share) / share, share, share);
 		}
