@@ -30,7 +30,20 @@
  *   the tasks that are neither the load nor kernel threads, and its ticks
  *   (rcu_utilization "Start scheduler-tick"); where they took 1% of a CPU
  *   or more, a load of their own on it ([workload.backgroundN]: a job that
- *   calls nothing, their CPU share, a stretch per switch into them).
+ *   calls nothing, their CPU share, a stretch per switch into them), less,
+ *   with machine.background on, the CPU time and switches its wake-ups
+ *   add (background.wakeups x background.wakeup_cost a CPU): no CPU time
+ *   counted twice.
+ * - the box's background activity (machine.background's parameters,
+ *   models/kernel/background.c), counted as tests/background_rates.awk
+ *   counts it: background.timer_ticks the ticks taken while the idle task
+ *   ran over the idle time, background.wakeups the wake-ups (by target
+ *   CPU) of tasks that are not the load, ksoftirqd, the RCU kthreads,
+ *   migration or idle, per CPU a second, background.wakeup_cost the median
+ *   of their runs (switch in to the next switch) under 1 ms; each kept at
+ *   the include's, and said, when the trace cannot give it.
+ * A trace without invoked callbacks gives the machine and the background
+ * only (not run).
  * The machine is the trace's: its CPUs (highest + 1), its HZ (the import's
  * tick interval), one thread a core. The kernel is a preset (--include,
  * default kernels/linux-6.12.ini; probe's scenario of the box serves).
@@ -70,11 +83,19 @@ static const char calibrate_usage[] =
 	"cost of an RCU softirq pass and of each callback (least squares of a\n"
 	"pass's duration against its callbacks, with their spread), converted to\n"
 	"the model's 1.2 GHz reference by machine.clock / 1.2 GHz, and the box's\n"
-	"background (other tasks: their CPU time as loads of their own; ticks).\n"
-	"Each value is commented with its fit and the events it came from. The\n"
-	"machine is the trace's (its CPUs, its HZ); the kernel is --include's. A\n"
-	"trace without RCU softirq passes, callbacks or sched_switch cannot be\n"
-	"fitted: exit 2, saying what it lacks, and no scenario is left.\n"
+	"background (other tasks: their CPU time as loads of their own, less what\n"
+	"machine.background's wake-ups add; ticks)\n"
+	"and its background activity (machine.background: background.timer_ticks\n"
+	"from the ticks an idle CPU took over its idle time, background.wakeups\n"
+	"from other tasks' wake-ups per CPU a second, background.wakeup_cost the\n"
+	"median of their runs under 1 ms; the include's kept, and said, when the\n"
+	"trace cannot give one: under 1 s of idle time or of trace, under 100\n"
+	"runs, sched_switch filtered). Each value is commented with its fit and\n"
+	"the events it came from. The machine is the trace's (its CPUs, its HZ);\n"
+	"the kernel is --include's. A trace without invoked callbacks (an idle\n"
+	"box) gives the machine and its background only, not run. A trace without\n"
+	"RCU softirq passes (with callbacks) or sched_switch cannot be fitted:\n"
+	"exit 2, saying what it lacks, and no scenario is left.\n"
 	"\n"
 	"  --out FILE               the scenario (default: TRACE's name, .ini, here)\n"
 	"  --include FILE           the kernel preset or probe's scenario of the box\n"
@@ -444,6 +465,312 @@ static int cal_read(cal *c, const char *path)
 	return 0;
 }
 
+/* ---- the box's background activity (machine.background's parameters) ----
+ * Counted as tests/background_rates.awk counts it (docs/validation.md
+ * "Background activity and spread"), in a second read once the load is
+ * known: a background task is one that is not the load, rcusim's own,
+ * ksoftirqd, an RCU kthread (rcu_*, rcuo*, rcuc*), migration or idle. */
+
+/* Runs longer are left out of background.wakeup_cost's fit (the preset's:
+ * the 1% over 1 ms were the sandbox agent's workers and kdamond). */
+#define CAL_BG_RUN_MAX_NS 1000000
+/* What a fitted value needs: wake-ups a trace of 1 s or more, ticks 1 s
+ * of idle CPU time (summed over the CPUs), the run length 100 runs. */
+#define CAL_BG_MIN_SPAN_NS 1000000000
+#define CAL_BG_MIN_IDLE_NS 1000000000
+#define CAL_BG_MIN_RUNS 100
+
+typedef struct bgcpu {
+	bool known;              /* a sched_switch seen: who runs is known */
+	bool idle;               /* the idle task runs */
+	bool bg;                 /* a background task runs */
+	int64_t since;           /* ns: switched in */
+	int last_next;           /* pid its last switch entered (if known) */
+	int64_t idle_ns;
+	uint64_t idle_ticks, ticks, wakeups;
+} bgcpu;
+
+typedef struct bgfit {
+	bgcpu *cpu;
+	int ncpu;
+	int64_t t0, t1;
+	bool started;
+	uint64_t switches, ctx_util, wakeup_evs, ticks;
+	uint64_t breaks;         /* switches leaving another task than their CPU's last entered */
+	uint64_t runs_long;      /* runs over CAL_BG_RUN_MAX_NS */
+	double *runs;            /* ns, the shorter ones */
+	size_t nruns, cap;
+} bgfit;
+
+static bool bg_comm(const char *comm, int pid, const char *load)
+{
+	static const char *const pre[] = { "rcusim", "ksoftirqd", "rcu_", "rcuo", "rcuc", "migration", "swapper",
+					   "<idle>" };
+	if (pid <= 0 || (load[0] && !strcmp(comm, load)))
+		return false;
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (!strncmp(comm, pre[i], strlen(pre[i])))
+			return false;
+	return true;
+}
+
+static bgcpu *bg_cpu(bgfit *b, int n)
+{
+	if (n < 0 || n >= 100000)
+		return NULL;
+	if (n >= b->ncpu) {
+		int nn = n + 1 > 2 * b->ncpu ? n + 1 : 2 * b->ncpu;
+		bgcpu *a = realloc(b->cpu, (size_t)nn * sizeof(*a));
+		if (!a)
+			return NULL;
+		memset(a + b->ncpu, 0, (size_t)(nn - b->ncpu) * sizeof(*a));
+		b->cpu = a;
+		b->ncpu = nn;
+	}
+	return &b->cpu[n];
+}
+
+/* One event: 0, -1 out of memory. */
+static int bg_event(bgfit *b, const trace_ev *ev, const char *load)
+{
+	bgcpu *cp = bg_cpu(b, ev->cpu);
+	if (!cp)
+		return ev->cpu < 0 || ev->cpu >= 100000 ? 0 : -1;
+	if (!b->started) {
+		b->t0 = ev->ts;
+		b->started = true;
+	}
+	b->t1 = ev->ts;
+	switch (ev->type) {
+	case TEV_SCHED_SWITCH:
+		b->switches++;
+		if (cp->known && ev->prev.pid >= 0 && ev->prev.pid != cp->last_next)
+			b->breaks++;
+		if (cp->known && ev->ts > cp->since) {
+			int64_t d = ev->ts - cp->since;
+			if (cp->idle)
+				cp->idle_ns += d;
+			if (cp->bg && d > CAL_BG_RUN_MAX_NS)
+				b->runs_long++;
+			else if (cp->bg) {
+				if (b->nruns == b->cap) {
+					size_t nc = b->cap ? 2 * b->cap : 1024;
+					double *a = realloc(b->runs, nc * sizeof(*a));
+					if (!a)
+						return -1;
+					b->runs = a;
+					b->cap = nc;
+				}
+				b->runs[b->nruns++] = (double)d;
+			}
+		}
+		cp->known = true;
+		cp->last_next = ev->next.pid;
+		cp->idle = ev->next.pid == 0;
+		cp->bg = bg_comm(ev->next.comm, ev->next.pid, load);
+		cp->since = ev->ts;
+		break;
+	case TEV_SCHED_WAKEUP: {
+		b->wakeup_evs++;
+		if (!bg_comm(ev->next.comm, ev->next.pid, load))
+			break;
+		bgcpu *tc = bg_cpu(b, ev->target_cpu >= 0 && ev->target_cpu < 100000 ? ev->target_cpu : ev->cpu);
+		if (!tc)
+			return -1;
+		tc->wakeups++;
+		break;
+	}
+	case TEV_RCU_UTILIZATION:
+		if (!strncmp(ev->rest, "Start scheduler-tick", 20)) {
+			b->ticks++;
+			cp->ticks++;
+			if (cp->known && cp->idle)
+				cp->idle_ticks++;
+		} else if (!strncmp(ev->rest, "Start context switch", 20)) {
+			b->ctx_util++;
+		}
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The fitted values: each >= 0, or < 0 not fitted (then @why says why). */
+typedef struct bgvals {
+	double timer_ticks, wakeups, wakeup_cost;
+	char why_ticks[320], why_wakeups[320], why_cost[320];
+	char from_ticks[320], from_wakeups[320], from_cost[320];
+} bgvals;
+
+/* The trace ended after @ncpu CPUs: fit. */
+static void bg_fit(bgfit *b, int ncpu, bgvals *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->timer_ticks = v->wakeups = v->wakeup_cost = -1;
+	int64_t span = b->t1 - b->t0, idle = 0;
+	uint64_t iticks = 0, wk = 0;
+	for (int i = 0; i < b->ncpu && i < ncpu; i++) {
+		bgcpu *cp = &b->cpu[i];
+		if (cp->known && cp->idle && b->t1 > cp->since)
+			cp->idle_ns += b->t1 - cp->since;
+		idle += cp->idle_ns;
+		iticks += cp->idle_ticks;
+		wk += cp->wakeups;
+	}
+	bool filtered = trace_switch_filtered(b->switches, b->ctx_util, b->breaks, ncpu);
+	char filt[200];
+	if (b->ctx_util > 0)
+		snprintf(filt, sizeof(filt),
+			 "sched_switch filtered: %" PRIu64 " of them against %" PRIu64
+			 " rcu_utilization Start context switch",
+			 b->switches, b->ctx_util);
+	else
+		snprintf(filt, sizeof(filt),
+			 "sched_switch filtered: %" PRIu64 " of its %" PRIu64
+			 " events leave another task than their CPU's last switch entered",
+			 b->breaks, b->switches);
+	/* timer_ticks: ticks the idle task took, over the idle time. */
+	if (!b->ticks)
+		snprintf(v->why_ticks, sizeof(v->why_ticks), "no tick events (rcu:rcu_utilization Start scheduler-tick)");
+	else if (filtered)
+		snprintf(v->why_ticks, sizeof(v->why_ticks), "%s: the idle time is not known", filt);
+	else if (idle < CAL_BG_MIN_IDLE_NS)
+		snprintf(v->why_ticks, sizeof(v->why_ticks), "%s: %.3f s idle of the CPUs' %.3f s, %.0f s wanted",
+			 idle < span * ncpu / 100 ? "no idle time" : "too little idle time", (double)idle / 1e9,
+			 (double)span * ncpu / 1e9, CAL_BG_MIN_IDLE_NS / 1e9);
+	else {
+		v->timer_ticks = (double)iticks / ((double)idle / 1e9);
+		snprintf(v->from_ticks, sizeof(v->from_ticks),
+			 "%" PRIu64 " ticks (rcu_utilization Start scheduler-tick) taken idle over %.3f s idle of "
+			 "%d CPUs", iticks, (double)idle / 1e9, ncpu);
+	}
+	/* wakeups: background tasks' wake-ups by target_cpu, per CPU a second. */
+	if (!b->wakeup_evs)
+		snprintf(v->why_wakeups, sizeof(v->why_wakeups), "no sched_wakeup events");
+	else if (filtered)
+		snprintf(v->why_wakeups, sizeof(v->why_wakeups), "%s", filt);
+	else if (span < CAL_BG_MIN_SPAN_NS)
+		snprintf(v->why_wakeups, sizeof(v->why_wakeups),
+			 "the trace is too short: %.4f s, %.0f s wanted (%" PRIu64 " wake-ups in it)", (double)span / 1e9,
+			 CAL_BG_MIN_SPAN_NS / 1e9, wk);
+	else {
+		v->wakeups = (double)wk / ((double)span / 1e9 * ncpu);
+		snprintf(v->from_wakeups, sizeof(v->from_wakeups),
+			 "%" PRIu64 " sched_wakeup of background tasks (by target_cpu) of %" PRIu64 ", over %.3f s x %d CPUs",
+			 wk, b->wakeup_evs, (double)span / 1e9, ncpu);
+	}
+	/* wakeup_cost: the median of their runs under 1 ms. */
+	if (filtered)
+		snprintf(v->why_cost, sizeof(v->why_cost), "%s", filt);
+	else if (b->nruns < CAL_BG_MIN_RUNS)
+		snprintf(v->why_cost, sizeof(v->why_cost), "too few runs: %zu under %d ms, %d wanted", b->nruns,
+			 CAL_BG_RUN_MAX_NS / 1000000, CAL_BG_MIN_RUNS);
+	else {
+		double sum = 0;
+		for (size_t i = 0; i < b->nruns; i++)
+			sum += b->runs[i];
+		qsort(b->runs, b->nruns, sizeof(*b->runs), cmp_double);
+		size_t n = b->nruns;
+		v->wakeup_cost = n % 2 ? b->runs[n / 2] : (b->runs[n / 2 - 1] + b->runs[n / 2]) / 2;
+		snprintf(v->from_cost, sizeof(v->from_cost),
+			 "the median of %zu runs under %d ms (sched_switch into a background task to the next; "
+			 "p90 %.1f us, mean %.1f us; %" PRIu64 " runs over %d ms left out)",
+			 n, CAL_BG_RUN_MAX_NS / 1000000, b->runs[n * 9 / 10] / 1e3, sum / (double)n / 1e3, b->runs_long,
+			 CAL_BG_RUN_MAX_NS / 1000000);
+	}
+}
+
+/* The fit into the scenario, and one line for stdout into @summary. */
+static void write_background(FILE *f, const bgfit *b, const bgvals *v, const sim_params *pre, int ncpu,
+			     char *summary, size_t slen)
+{
+	bool on = sim_params_int(pre, P_MACHINE_BACKGROUND) != 0;
+	double span = (double)(b->t1 - b->t0) / 1e9;
+	char kept[3][64];
+	snprintf(kept[0], sizeof(kept[0]), "%g/s", sim_params_real(pre, P_BACKGROUND_TIMER_TICKS));
+	snprintf(kept[1], sizeof(kept[1]), "%g/s", sim_params_real(pre, P_BACKGROUND_WAKEUPS));
+	snprintf(kept[2], sizeof(kept[2]), "%.0fns", (double)sim_params_int(pre, P_BACKGROUND_WAKEUP_COST));
+	fprintf(f, "\n; The box's background activity (machine.background; docs/validation.md \"Background\n"
+		   "; activity and spread\"; awk -f tests/background_rates.awk counts the same): tasks that are\n"
+		   "; not the load, rcusim, ksoftirqd, an RCU kthread, migration or idle. Per CPU:\n");
+	for (int i = 0; i < ncpu && i < b->ncpu; i++) {
+		const bgcpu *cp = &b->cpu[i];
+		fprintf(f, ";   CPU %d: %" PRIu64 " wake-ups (%.1f/s), %.3f s idle, %" PRIu64 " of its %" PRIu64
+			   " ticks taken idle\n",
+			i, cp->wakeups, span > 0 ? (double)cp->wakeups / span : 0, (double)cp->idle_ns / 1e9,
+			cp->idle_ticks, cp->ticks);
+	}
+	bool any = v->timer_ticks >= 0 || v->wakeups >= 0 || v->wakeup_cost >= 0;
+	if (any && !on)
+		fprintf(f, "; machine.background is no in the include: the fitted values are not set (they apply\n"
+			   "; with machine.background = yes)\n");
+	const char *c = on ? "" : "; ";
+	if (any)
+		fprintf(f, "%s[background]\n", c);
+	if (v->timer_ticks >= 0)
+		fprintf(f, "%stimer_ticks = %.1f/s ; %s\n", c, v->timer_ticks, v->from_ticks);
+	else
+		fprintf(f, "; timer_ticks: not fitted (%s): the include's %s kept\n", v->why_ticks, kept[0]);
+	if (v->wakeups >= 0)
+		fprintf(f, "%swakeups = %.1f/s ; %s\n", c, v->wakeups, v->from_wakeups);
+	else
+		fprintf(f, "; wakeups: not fitted (%s): the include's %s kept\n", v->why_wakeups, kept[1]);
+	if (v->wakeup_cost >= 0)
+		fprintf(f, "%swakeup_cost = %.0fns ; %s\n", c, v->wakeup_cost, v->from_cost);
+	else
+		fprintf(f, "; wakeup_cost: not fitted (%s): the include's %s kept\n", v->why_cost, kept[2]);
+	char a[3][96];
+	if (v->timer_ticks >= 0)
+		snprintf(a[0], sizeof(a[0]), "timer_ticks %.1f/s", v->timer_ticks);
+	else
+		snprintf(a[0], sizeof(a[0]), "timer_ticks %s kept", kept[0]);
+	if (v->wakeups >= 0)
+		snprintf(a[1], sizeof(a[1]), "wakeups %.1f/s", v->wakeups);
+	else
+		snprintf(a[1], sizeof(a[1]), "wakeups %s kept", kept[1]);
+	if (v->wakeup_cost >= 0)
+		snprintf(a[2], sizeof(a[2]), "wakeup_cost %.0fns", v->wakeup_cost);
+	else
+		snprintf(a[2], sizeof(a[2]), "wakeup_cost %s kept", kept[2]);
+	snprintf(summary, slen, "background: %s, %s, %s%s", a[0], a[1], a[2],
+		 any && !on ? " (not set: machine.background is no in the include)" : "");
+}
+
+/* The second read, once the load is known: HZ as import measures it (the
+ * modal interval between a CPU's ticks) and the background. 0 or -1 out
+ * of memory. */
+static int second_read(const char *trace, const char *load, long long *hz, bgfit *b)
+{
+	sim_metrics *m = NULL;
+	trace_measure *tm = NULL;
+	trace_src tf;
+	const char *s, *why;
+	char notes[4096];
+	int rc = 0;
+	*hz = 0;
+	if (!sim_metrics_create(&m) && !trace_measure_create(&tm, m, 100000000, 1e9) && !trace_src_open(&tf, trace)) {
+		while (!rc && trace_src_next(&tf, &s) > 0) {
+			trace_ev ev;
+			if (!trace_parse_line(s, &ev))
+				continue;
+			if (trace_measure_event(tm, &ev, &why) < 0 || bg_event(b, &ev, load))
+				rc = -1;
+		}
+		trace_src_close(&tf);
+		(void)trace_measure_finish(tm, hz, notes, sizeof(notes));
+	}
+	trace_measure_destroy(tm);
+	sim_metrics_destroy(m);
+	return rc;
+}
+
 /* The preset's parameters: 0 or an exit status (message printed). */
 static int load_preset(const char *include, sim_params **out)
 {
@@ -460,6 +787,39 @@ static int load_preset(const char *include, sim_params **out)
 	return 0;
 }
 
+/* The scenario's head: what it is, the include, the machine. */
+static void write_head(FILE *f, const char *out, const char *trace, const cal *c, double span, const char *what,
+		       const sim_params *pre, double clock, long long hz, const char *include, const char *duration)
+{
+	double scale = clock / CAL_REF_CLOCK_HZ;
+	const char *base = strrchr(trace, '/');
+	base = base ? base + 1 : trace;
+	fprintf(f, "; %s - the box that recorded %s, as `rcusim calibrate` fitted it:\n", out, base);
+	fprintf(f, "; %.3f s of %d CPU%s, %s.\n", span, c->maxcpu + 1, c->maxcpu ? "s" : "", what);
+	fprintf(f, "; Model units: every *_cost is CPU time at the 1.2 GHz reference; machine.clock %.3g GHz\n"
+		   "; runs them %.3gx faster, so a real ns is %.3g model ns (the clock conversion).\n",
+		clock / 1e9, scale, scale);
+	if (c->unmatched)
+		fprintf(f, "; %" PRIu64 " softirq_exit events without their entry (the trace's start) left out.\n",
+			c->unmatched);
+	fprintf(f, "include = %s\n\n", include);
+	fprintf(f, "[machine]\n");
+	fprintf(f, "cores = %d ; the trace's CPUs (0 to %d)\n", c->maxcpu + 1, c->maxcpu);
+	fprintf(f, "threads_per_core = 1 ; not in a trace: no SMT siblings assumed\n");
+	fprintf(f, "clock = %.4gGHz ; not fitted: %s\n", clock / 1e9,
+		sim_params_preset(pre, P_MACHINE_CLOCK) || strcmp(sim_params_origin(pre, P_MACHINE_CLOCK), "default")
+			? "the include's"
+			: "the model's x86 calibration (machines/x86-2s-256.ini)");
+	fprintf(f, "arch = x86_64\n");
+	if (hz)
+		fprintf(f, "hz = %lld ; the commonest interval between a CPU's ticks (rcu_utilization Start "
+			   "scheduler-tick)\n", hz);
+	else
+		fprintf(f, "; hz: unknown from the trace (no regular ticks), the include's %lld kept\n",
+			(long long)sim_params_int(pre, P_MACHINE_HZ));
+	fprintf(f, "\n[scenario]\nduration = %s\nsample_interval = 100ms\n\n", duration);
+}
+
 static void fit_line(FILE *f, const char *what, const cpts *p, double scale)
 {
 	sim_fit fit;
@@ -470,6 +830,45 @@ static void fit_line(FILE *f, const char *what, const cpts *p, double scale)
 	fprintf(f, ";   %s: %.0f ns (+-%.0f) + %.1f ns (+-%.1f) a callback over %zu passes, residuals' SD %.0f ns, "
 		   "r2 %.2f (model units: %.0f ns + %.0f ns)\n",
 		what, fit.c0, fit.sd0, fit.c1, fit.sd1, fit.n, fit.sd_resid, fit.r2, fit.c0 * scale, fit.c1 * scale);
+}
+
+/* A trace without a load (no callbacks invoked): the scenario of the
+ * machine and its background, not run (no load to compare). 0 or an exit
+ * status. */
+static int calibrate_idle(const cal *c, bgfit *bgf, bgvals *bgv, const char *trace, const char *out,
+			  const sim_params *pre, double clock, const char *include, const char *duration)
+{
+	long long hz = 0;
+	if (second_read(trace, "", &hz, bgf)) {
+		fprintf(stderr, "rcusim calibrate: out of memory\n");
+		return cli_exit_status(SIM_ENOMEM);
+	}
+	bg_fit(bgf, c->maxcpu + 1, bgv);
+	char tmp[PATH_MAX + 16], line[512];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "rcusim calibrate: %s: %s\n", tmp, strerror(errno));
+		return EXIT_IO;
+	}
+	double span = (double)(c->t1 - c->t0) / 1e9;
+	write_head(f, out, trace, c, span,
+		   "no load: no invoked callbacks (rcu:rcu_invoke_callback, or kmem:kmem_cache_free/kfree with\n"
+		   "; call_site=rcu_do_batch), so the machine and its background only; the workload is the\n"
+		   "; include's (give one of your own to run it)",
+		   pre, clock, hz, include, duration);
+	write_background(f, bgf, bgv, pre, c->maxcpu + 1, line, sizeof(line));
+	if (ferror(f) | fclose(f) || rename(tmp, out)) {
+		fprintf(stderr, "rcusim calibrate: %s: %s\n", out, strerror(errno));
+		remove(tmp);
+		return EXIT_IO;
+	}
+	fprintf(stderr, "rcusim calibrate: wrote %s\n", out);
+	fprintf(stderr, "rcusim calibrate: %s: no invoked callbacks (rcu:rcu_invoke_callback, or "
+			"kmem:kmem_cache_free/kfree with call_site=rcu_do_batch): no load to fit; the machine "
+			"and its background only, not run\n", trace);
+	printf("%s\n", line);
+	return 0;
 }
 
 /* The box beside the model, each figure per second. */
@@ -610,6 +1009,9 @@ int cmd_calibrate(int argc, char **argv)
 	int64_t blimit = sim_params_int(pre, P_RCU_BLIMIT);
 
 	cal c = { .maxcpu = -1, .per_free = per_free };
+	bgfit bgf = { 0 };
+	bgvals bgv;
+	char bgline[512] = "";
 	if ((status = cal_read(&c, trace)))
 		goto out;
 	/* What the trace must hold. */
@@ -618,22 +1020,20 @@ int cmd_calibrate(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
-	if (!c.passes) {
-		fprintf(stderr, "rcusim calibrate: %s: no RCU softirq passes (irq:softirq_entry/exit vec=9): "
-				"nothing to fit the costs to\n", trace);
+	if (!c.has_switch) {
+		fprintf(stderr, "rcusim calibrate: %s: no sched:sched_switch events: the load's CPU time "
+				"cannot be measured\n", trace);
 		status = EXIT_USAGE;
 		goto out;
 	}
 	if (!c.has_invoke && !c.has_free) {
-		fprintf(stderr, "rcusim calibrate: %s: no invoked callbacks (rcu:rcu_invoke_callback, or "
-				"kmem:kmem_cache_free/kfree with call_site=rcu_do_batch): nothing to fit the load "
-				"and the per-callback cost to\n", trace);
-		status = EXIT_USAGE;
+		/* No load: the machine and its background only. */
+		status = calibrate_idle(&c, &bgf, &bgv, trace, out, pre, clock, include, duration);
 		goto out;
 	}
-	if (!c.has_switch) {
-		fprintf(stderr, "rcusim calibrate: %s: no sched:sched_switch events: the load's CPU time "
-				"cannot be measured\n", trace);
+	if (!c.passes) {
+		fprintf(stderr, "rcusim calibrate: %s: no RCU softirq passes (irq:softirq_entry/exit vec=9): "
+				"nothing to fit the costs to\n", trace);
 		status = EXIT_USAGE;
 		goto out;
 	}
@@ -722,6 +1122,13 @@ int cmd_calibrate(int argc, char **argv)
 		tasklet = 0;
 
 	/* The scenario. */
+	long long hz = 0;
+	if (second_read(trace, load_comm, &hz, &bgf)) {
+		fprintf(stderr, "rcusim calibrate: out of memory\n");
+		status = cli_exit_status(SIM_ENOMEM);
+		goto out;
+	}
+	bg_fit(&bgf, c.maxcpu + 1, &bgv);
 	char tmp[PATH_MAX + 16];
 	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
 	FILE *f = fopen(tmp, "w");
@@ -730,57 +1137,12 @@ int cmd_calibrate(int argc, char **argv)
 		status = EXIT_IO;
 		goto out;
 	}
-	long long hz = 0;
-	/* HZ as import measures it: the modal interval between a CPU's ticks. */
-	{
-		sim_metrics *m = NULL;
-		trace_measure *tm = NULL;
-		trace_src tf;
-		const char *s, *why;
-		char notes[4096];
-		if (!sim_metrics_create(&m) && !trace_measure_create(&tm, m, 100000000, 1e9) &&
-		    !trace_src_open(&tf, trace)) {
-			while (trace_src_next(&tf, &s) > 0) {
-				trace_ev ev;
-				if (trace_parse_line(s, &ev) && trace_measure_event(tm, &ev, &why) < 0)
-					break;
-			}
-			trace_src_close(&tf);
-			(void)trace_measure_finish(tm, &hz, notes, sizeof(notes));
-		}
-		trace_measure_destroy(tm);
-		sim_metrics_destroy(m);
-	}
-	const char *base = strrchr(trace, '/');
-	base = base ? base + 1 : trace;
-	fprintf(f, "; %s - the box that recorded %s, as `rcusim calibrate` fitted it:\n", out, base);
-	fprintf(f, "; %.3f s of %d CPU%s, %" PRIu64 " RCU softirq passes (lines %" PRIu64 " to %" PRIu64
-		   "), %s.\n",
-		span, c.maxcpu + 1, c.maxcpu ? "s" : "", c.passes, c.lineno_first_pass, c.lineno_last_pass,
-		c.has_invoke ? "callbacks from rcu_invoke_callback"
-			     : "callbacks from kmem_cache_free/kfree with call_site=rcu_do_batch");
-	fprintf(f, "; Model units: every *_cost is CPU time at the 1.2 GHz reference; machine.clock %.3g GHz\n"
-		   "; runs them %.3gx faster, so a real ns is %.3g model ns (the clock conversion).\n",
-		clock / 1e9, scale, scale);
-	if (c.unmatched)
-		fprintf(f, "; %" PRIu64 " softirq_exit events without their entry (the trace's start) left out.\n",
-			c.unmatched);
-	fprintf(f, "include = %s\n\n", include);
-	fprintf(f, "[machine]\n");
-	fprintf(f, "cores = %d ; the trace's CPUs (0 to %d)\n", c.maxcpu + 1, c.maxcpu);
-	fprintf(f, "threads_per_core = 1 ; not in a trace: no SMT siblings assumed\n");
-	fprintf(f, "clock = %.4gGHz ; not fitted: %s\n", clock / 1e9,
-		sim_params_preset(pre, P_MACHINE_CLOCK) || strcmp(sim_params_origin(pre, P_MACHINE_CLOCK), "default")
-			? "the include's"
-			: "the model's x86 calibration (machines/x86-2s-256.ini)");
-	fprintf(f, "arch = x86_64\n");
-	if (hz)
-		fprintf(f, "hz = %lld ; the commonest interval between a CPU's ticks (rcu_utilization Start "
-			   "scheduler-tick)\n", hz);
-	else
-		fprintf(f, "; hz: unknown from the trace (no regular ticks), the include's %lld kept\n",
-			(long long)sim_params_int(pre, P_MACHINE_HZ));
-	fprintf(f, "\n[scenario]\nduration = %s\nsample_interval = 100ms\n\n", duration);
+	char what[512];
+	snprintf(what, sizeof(what), "%" PRIu64 " RCU softirq passes (lines %" PRIu64 " to %" PRIu64 "), %s",
+		 c.passes, c.lineno_first_pass, c.lineno_last_pass,
+		 c.has_invoke ? "callbacks from rcu_invoke_callback"
+			      : "callbacks from kmem_cache_free/kfree with call_site=rcu_do_batch");
+	write_head(f, out, trace, &c, span, what, pre, clock, hz, include, duration);
 
 	fprintf(f, "; The load: '%s', %s; per CPU:\n", load_comm,
 		load_s ? "named by --load"
@@ -862,9 +1224,19 @@ int cmd_calibrate(int argc, char **argv)
 			other / 1e9 / span, sw / span, wk / span, (double)cp->ticks / span,
 			c.has_tick ? "" : " (no tick events)");
 	}
+	write_background(f, &bgf, &bgv, pre, c.maxcpu + 1, bgline, sizeof(bgline));
 	/* The background as loads of its own where it took 1% of a CPU or
 	 * more: a job on that CPU calling nothing, with the other tasks' CPU
-	 * share and a stretch per switch into them. */
+	 * share and a stretch per switch into them. With machine.background
+	 * on, the model runs beside it, on each CPU, background.wakeups
+	 * wake-ups a second of a task running background.wakeup_cost each
+	 * (models/kernel/background.c; the values written above, fitted or
+	 * the include's): that CPU time is the other tasks' too, so it is left
+	 * out here, and no CPU time is counted twice. */
+	bool bg_on = sim_params_int(pre, P_MACHINE_BACKGROUND) != 0;
+	double bg_wk = bgv.wakeups >= 0 ? bgv.wakeups : sim_params_real(pre, P_BACKGROUND_WAKEUPS);
+	double bg_cost = bgv.wakeup_cost >= 0 ? bgv.wakeup_cost : (double)sim_params_int(pre, P_BACKGROUND_WAKEUP_COST);
+	double bg_share = bg_on ? bg_wk * bg_cost / 1e9 : 0; /* of a CPU */
 	for (int i = 0; i <= c.maxcpu; i++) {
 		ccpu *cp = &c.cpu[i];
 		double other = 0, sw = 0;
@@ -873,14 +1245,29 @@ int cmd_calibrate(int argc, char **argv)
 				other += (double)cp->tasks[t].run_ns;
 				sw += (double)cp->tasks[t].switches;
 			}
-		double share = other / 1e9 / span;
-		if (share < 0.01)
+		double all = other / 1e9 / span, sw_all = sw;
+		double share = all > bg_share ? all - bg_share : 0;
+		/* The switches in the same proportion: the stretches left keep
+		 * the other tasks' mean run (the model's wake-ups are a mean
+		 * over the CPUs, this CPU's may be fewer). */
+		if (all > 0)
+			sw *= share / all;
+		if (share < 0.01) {
+			if (all >= 0.01)
+				fprintf(f, "; CPU %d: no load of its own: of the other tasks' %.4f of its time, machine.background's "
+					   "%.1f wake-ups a second of %.0f ns are %.4f, %.4f left\n",
+					i, all, bg_wk, bg_cost, bg_share, share);
 			continue;
+		}
 		fprintf(f, "\n[workload.background%d] ; the other tasks on CPU %d: %.4f of its time, %.0f switches "
-			   "into them\nkind = callrcu\njobs = 1\ncpus = %d\ncallrcu_rate = 0/s\nsyscall_cost = 0ns\n",
-			i, i, share, sw, i);
+			   "into them",
+			i, i, share, sw);
+		if (bg_on)
+			fprintf(f, " (of %.4f and %.0f, less machine.background's %.1f wake-ups a second of %.0f ns: %.4f)",
+				all, sw_all, bg_wk, bg_cost, bg_share);
+		fprintf(f, "\nkind = callrcu\njobs = 1\ncpus = %d\ncallrcu_rate = 0/s\nsyscall_cost = 0ns\n", i);
 		if (share < 0.9 && sw > 0) {
-			double busy = other / sw;
+			double busy = share * 1e9 * span / sw;
 			fprintf(f, "callrcu_busy = %.0fns ; their CPU time a switch into them\ncallrcu_sleep = %.0fns ; "
 				   "busy x (1 - %.4f) / %.4f\n", busy, busy * (1 - share) / share, share, share);
 		}
@@ -904,6 +1291,7 @@ int cmd_calibrate(int argc, char **argv)
 	printf("fitted: callrcu_rate %.0f/s on %d CPU%s, pass %.0f ns + %.1f ns a callback (real; %zu passes), "
 	       "callback_cost %.0fns, tasklet_cost %.0fns, syscall_cost %.0fns\n",
 	       rate, jobs, jobs == 1 ? "" : "s", fit.c0, fit.c1, fit.n, cb_cost, tasklet, syscall_cost);
+	printf("%s\n", bgline);
 	if (hint)
 		fprintf(stderr, "rcusim calibrate: %s: %" PRIu64 " of %" PRIu64 " ksoftirqd passes free %" PRIu64
 				" objects, rcu.blimit %" PRId64 " is %" PRId64 " times that: if they are full batches, "
@@ -924,6 +1312,8 @@ int cmd_calibrate(int argc, char **argv)
 	status = print_beside(db_path, res.run_id, res.span_ns, model_id, c.has_invoke ? 1 : per_free);
 out:
 	cal_free(&c);
+	free(bgf.cpu);
+	free(bgf.runs);
 	sim_params_destroy(pre);
 	return status;
 }

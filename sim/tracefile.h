@@ -51,25 +51,6 @@ int sim_tracefile_next(sim_tracefile *t, const char **line);
 /* Close it: waits for gzip, whose failure sets truncated. */
 void sim_tracefile_close(sim_tracefile *t);
 
-/* One tracefs event line. comm and event are not NUL-terminated. */
-typedef struct sim_ftrace_ev {
-	const char *comm;       /* the task's name, as the line gives it */
-	size_t comm_len;
-	int pid;
-	int cpu;
-	int64_t ts;             /* ns */
-	const char *event;      /* "sched_switch" */
-	size_t event_len;
-	const char *rest;       /* its fields, after "event:" */
-	const char *why;        /* when parse fails: NULL (not such a line), or why
-				   a line of the form is refused (its time, its pid) */
-} sim_ftrace_ev;
-
-/* Parse @l into *@ev: true, or false if it is not a tracefs event line
- * (ev->why says why, if it has the form of one). */
-bool sim_ftrace_parse(const char *l, sim_ftrace_ev *ev);
-/* The event is @name. */
-bool sim_ftrace_is(const sim_ftrace_ev *ev, const char *name);
 /* Field "name=value" of @rest as a number (base 10, or 16 with @hex). */
 bool sim_ftrace_field(const char *rest, const char *name, bool hex, uint64_t *v);
 

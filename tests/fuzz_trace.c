@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "registry.h"
+#include "trace.h"
 #include "tracefile.h"
 #include "workloads/workload.h"
 
@@ -58,15 +59,16 @@ static void read_lines(const char *path)
 	uint64_t ln;
 	int64_t ts, last = INT64_MIN;
 	while ((got = sim_tracefile_next(&tf, &l)) > 0) {
-		sim_ftrace_ev ev;
+		trace_ev ev;
 		sim_strace_ev sev;
 		sim_trace_quote(l, 80, q, sizeof(q));
 		assert(strlen(q) < sizeof(q));
 		for (const char *c = q; *c; c++)
 			assert(*c >= 0x20 && *c < 0x7f);
-		bool f = sim_ftrace_parse(l, &ev), s = sim_strace_parse(l, &sev);
+		bool f = trace_parse_line(l, &ev), s = sim_strace_parse(l, &sev);
 		if (f) {
 			assert(ev.ts >= 0 && ev.ts / 1000000000 <= SIM_TRACE_SEC_MAX && ev.cpu >= 0 && ev.cpu < 1000000);
+			assert(ev.target_cpu >= -1 && ev.target_cpu <= 1000000);
 			uint64_t v;
 			(void)sim_ftrace_field(ev.rest, "target_cpu=", false, &v);
 		}

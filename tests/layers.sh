@@ -6,7 +6,9 @@
 #    white-box fixture tests/kbox.h may, and is not looked at);
 #  - no RCU mechanism file (rcu_*.c, kfree_rcu.c, srcu*.c, tasks*.c) sits in
 #    models/kernel/, and the seven of Tree RCU are in models/rcu/;
-#  - no file of models/rcu/ includes anything of models/kernel/ but kernel.h.
+#  - no file of models/rcu/ includes anything of models/kernel/ but kernel.h;
+#  - trace/ includes only its own headers and sim/'s (it is below models/,
+#    which may call it: the replay, the trace.dat writer).
 lib_args=SRC
 . "$(dirname "$0")/lib.sh"
 
@@ -31,6 +33,19 @@ while read -r f; do
 		;;
 	esac
 done <"$T/files"
+
+# trace/ sits below models/ and cli/ (docs/architecture.md, "Three
+# layers"): it includes its own headers and sim/'s only, so the replay
+# (models/workloads/trace.c) and the trace.dat writer's user
+# (models/kernel/ktrace.c) may call it without a cycle.
+for f in "$SRC"/trace/*.[ch]; do
+	sed -nE "s/${inc_re}([^\"]+)\".*/\1/p" "$f" >"$T/incs"
+	while read -r h; do
+		if [ -f "$SRC/trace/$h" ] || [ -f "$SRC/sim/$h" ]; then ok; else
+			bad "${f#"$SRC"/} includes $h, which is neither trace/'s nor sim/'s"
+		fi
+	done <"$T/incs"
+done
 
 ls "$SRC/models/kernel" | grep -E '^(rcu_.*|kfree_rcu|srcu.*|tasks.*)\.c$' >"$T/mech"
 [ -s "$T/mech" ] && bad "RCU mechanism files in models/kernel/: $(tr '\n' ' ' <"$T/mech")(they belong in models/rcu/)" || ok

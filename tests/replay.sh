@@ -8,7 +8,9 @@
 # - a hand-written strace log: opens, closes, failed opens and their
 #   callbacks, CPU time and the blocked wait4 as a sleep;
 # - the recorded churn trace of the guest replays (7 tasks, rounds of its
-#   496.765 ms span);
+#   496.765 ms span), saying it carries no call_rcu() (no rcu: events);
+# - one recording in every form (tracefs text, trace-cmd report default,
+#   -N, -l, trace.dat) replays bit for bit alike;
 # - errors: no file named, a missing file, a bad line (file and line), a
 #   cut file, workload.jobs set, all exit 2 with no run.
 . "$(dirname "$0")/lib.sh"
@@ -117,6 +119,26 @@ ev == "sched_switch:" { match($0, /prev_comm=[^ ]* prev_pid=[0-9]+/); split(subs
 ev == "sched_wakeup:" { match($0, /comm=[^ ]* pid=[0-9]+/); split(substr($0, RSTART, RLENGTH), c, /[= ]/); add(c[2], c[4]) }
 END { for (p in seen) k++; printf "replay.tasks=%d replay.span_ns=%.0f", k, (t1 - t0) * 1e9 }')
 want_scalars r.db "$hand"
+# Its recording has no rcu: events (CONFIG_RCU_TRACE off): the replay says
+# it carries no call_rcu(), and carries none.
+expect_err "warning: .*tracefs-churn-6.18-hz250.txt.gz has no rcu_callback events \(CONFIG_RCU_TRACE off, or not recorded\): the replay carries no call_rcu\(\) of its own"
+want_scalars r.db "replay.call_rcu=0"
+
+# One recording in every form the trace library reads (tracefs text,
+# trace-cmd report's default, -N and -l text, trace.dat) replays to the
+# same results, bit for bit.
+case=forms
+for f in tracefs.txt.gz report.txt.gz report-N.txt.gz report-l.txt.gz dat; do
+	n=rec-pipe-6.18-$f
+	[ $f = dat ] && n=rec-pipe-6.18.dat
+	expect_exit 0 "$RCUSIM" run rec.ini --duration 200ms --set "workload.trace_file=$D/$n" --db "f-$f.db" --quiet
+	"$SRC/scripts/dump-results.sh" "f-$f.db" >"f-$f.txt"
+done
+nt=$(q f-dat.db "SELECT value FROM scalar WHERE name = 'replay.tasks'")
+awk -v v="$nt" 'BEGIN { exit !(v > 0) }' && ok || bad "trace.dat: replay.tasks $nt"
+for f in report.txt.gz report-N.txt.gz report-l.txt.gz dat; do
+	cmp -s f-tracefs.txt.gz.txt "f-$f.txt" && ok || bad "$f replays otherwise than the tracefs text: $(diff f-tracefs.txt.gz.txt "f-$f.txt" | head -3)"
+done
 
 case=errors
 sed "/trace_file/d" ft.ini >none.ini

@@ -10,12 +10,14 @@
  *   followed by another entry with no exit between (a recording that enabled
  *   softirq_entry before softirq_exit), or an exit with no entry, is
  *   unmatched: skipped, and counted in a note;
- * - sched_switch: context switches (sched.ctxsw). When the switches do not
- *   chain (a CPU's next switch leaves another task than the last one
- *   entered: a recording that filtered sched_switch to some tasks), or there
- *   are none, sched.ctxsw counts rcu_utilization's "Start context switch"
- *   (rcu_note_context_switch(), every __schedule()) instead, and a note says
- *   so;
+ * - sched_switch: context switches (sched.ctxsw). When the recording
+ *   filtered sched_switch to some tasks (trace_switch_filtered(): fewer than
+ *   rcu_utilization's "Start context switch", rcu_note_context_switch() in
+ *   every __schedule(); without it, switches that do not chain: a CPU's next
+ *   switch leaves another task than the last one entered), or there are
+ *   none, sched.ctxsw counts rcu_utilization's "Start context switch"
+ *   instead, and a note says so. Switches that do not chain in a trace
+ *   that was not filtered are switches it lacks: said;
  * - sched_wakeup of ksoftirqd/N and of the GP kthread (rcu_preempt,
  *   rcu_sched): softirq.ksoftirqd_wakeups, gp.kthread_wakeups, and each
  *   wait until ksoftirqd ran (softirq.ksoftirqd_wait_ns, its longest
@@ -512,6 +514,15 @@ static long long modal_hz(int64_t *t, size_t n, char *why, size_t len)
 	return llround(1e9 / (double)jiffy);
 }
 
+bool trace_switch_filtered(uint64_t switches, uint64_t util_cs, uint64_t breaks, int ncpu)
+{
+	if (!switches)
+		return false;
+	if (util_cs > 0)
+		return (double)switches < 0.9 * (double)util_cs;
+	return breaks > (uint64_t)(ncpu > 0 ? ncpu : 0) && breaks * 10 > switches;
+}
+
 int trace_measure_finish(trace_measure *tm, long long *hz, char *notes, size_t notes_len)
 {
 	sim_metrics *m = tm->m;
@@ -559,12 +570,17 @@ int trace_measure_finish(trace_measure *tm, long long *hz, char *notes, size_t n
 	} else {
 		NOTE("no sched_wakeup events: no wake-up metric\n");
 	}
-	/* A chain broken more than once per CPU (each CPU's first switch may
-	 * follow a task the trace never saw entered, and lost events break it
-	 * too) is a filter. */
-	bool filtered = tm->has_switch && tm->chain_breaks > (uint64_t)tm->nseen;
+	bool filtered = tm->has_switch && trace_switch_filtered(tm->sw, tm->util_cs, tm->chain_breaks, tm->nseen);
 	if (tm->has_switch && !filtered) {
 		rc |= sim_metrics_scalar(m, "sched.ctxsw", (double)tm->sw);
+		if (tm->chain_breaks > (uint64_t)tm->nseen)
+			NOTE("%" PRIu64 " of the %" PRIu64 " sched_switch events leave another task than the one "
+			     "their CPU's last switch entered: switches the trace lacks, not a filter (%s); "
+			     "sched.ctxsw counts the %" PRIu64 " recorded\n",
+			     tm->chain_breaks, tm->sw,
+			     tm->has_util_cs ? "rcu_utilization's \"Start context switch\" lacks them too"
+					     : "no rcu_utilization, and under a tenth of them",
+			     tm->sw);
 	} else if (tm->has_util_cs) {
 		rc |= sim_metrics_scalar(m, "sched.ctxsw", (double)tm->util_cs);
 		if (filtered)

@@ -142,6 +142,28 @@ static bool plugin_task(const char *s, const char *e, trace_task *t, const char 
 	return true;
 }
 
+/* sched_wakeup's fields (sched_wakeup_new's too: the same format), the
+ * kernel's "comm=X pid=N prio=P target_cpu=C" or the plugin's "comm:pid
+ * [prio] CPU:nnn": the woken task into ev->next. */
+static void wakeup_fields(trace_ev *ev)
+{
+	const char *r = ev->rest;
+	long long v;
+	if (strstr(r, "comm=") == r || strstr(r, " comm=") || !strncmp(r, "comm=", 5)) {
+		kv_comm(r, "comm=", " pid=", ev->next.comm);
+		ev->next.pid = kv_int(r, " pid=", &v) ? (int)v : -1;
+		ev->next.prio = kv_int(r, "prio=", &v) ? (int)v : 0;
+		ev->target_cpu = !kv_int(r, "target_cpu=", &v) ? -1 : v < 0 || v > 999999 ? 1000000 : (int)v;
+		return;
+	}
+	/* "comm:pid [prio] CPU:nnn" (older: " success=1" before CPU) */
+	const char *c = strstr(r, " CPU:");
+	const char *end = r + strlen(r), *after;
+	if (!plugin_task(r, c ? c : end, &ev->next, &after))
+		return;
+	ev->target_cpu = !c || !kv_int(c, "CPU:", &v) ? -1 : v < 0 || v > 999999 ? 1000000 : (int)v;
+}
+
 /* The fields of the events measured, in the kernel's form or a plugin's. */
 static void fields(trace_ev *ev)
 {
@@ -180,22 +202,9 @@ static void fields(trace_ev *ev)
 			ev->next.pid = -1;
 		break;
 	}
-	case TEV_SCHED_WAKEUP: {
-		if (strstr(r, "comm=") == r || strstr(r, " comm=") || !strncmp(r, "comm=", 5)) {
-			kv_comm(r, "comm=", " pid=", ev->next.comm);
-			ev->next.pid = kv_int(r, " pid=", &v) ? (int)v : -1;
-			ev->next.prio = kv_int(r, "prio=", &v) ? (int)v : 0;
-			ev->target_cpu = !kv_int(r, "target_cpu=", &v) ? -1 : v < 0 || v > 999999 ? 1000000 : (int)v;
-			break;
-		}
-		/* "comm:pid [prio] CPU:nnn" (older: " success=1" before CPU) */
-		const char *c = strstr(r, " CPU:");
-		const char *end = r + strlen(r), *after;
-		if (!plugin_task(r, c ? c : end, &ev->next, &after))
-			break;
-		ev->target_cpu = !c || !kv_int(c, "CPU:", &v) ? -1 : v < 0 || v > 999999 ? 1000000 : (int)v;
+	case TEV_SCHED_WAKEUP:
+		wakeup_fields(ev);
 		break;
-	}
 	case TEV_KMEM_CACHE_FREE:
 	case TEV_KFREE: {
 		const char *p = strstr(r, "call_site=");
@@ -217,6 +226,8 @@ static void fields(trace_ev *ev)
 		break;
 	}
 	default:
+		if (trace_ev_is(ev, "sched_wakeup_new"))
+			wakeup_fields(ev);
 		break;
 	}
 }

@@ -167,6 +167,20 @@ int trace_measure_event(trace_measure *tm, const trace_ev *ev, const char **why)
  * each. 0, -1 (out of memory). *@hz: the box's HZ from its ticks, 0 unknown. */
 int trace_measure_finish(trace_measure *tm, long long *hz, char *notes, size_t notes_len);
 
+/* Whether a recording filtered sched_switch to some tasks, for import and
+ * calibrate alike, from its @switches sched_switch events, @util_cs
+ * rcu_utilization "Start context switch" events and @breaks switches that
+ * leave another task than their CPU's last switch entered, on @ncpu CPUs.
+ * rcu_note_context_switch() traces "Start context switch" in every
+ * __schedule() (kernel/sched/core.c 6.12:6573), sched_switch only when it
+ * changes task (:6655, :6690): with rcu_utilization, filtered when the
+ * switches are under 90% of it. Without it, when the chain breaks more than
+ * once a CPU (each CPU's first switch may leave a task the trace never saw
+ * entered) and in over a tenth of the switches: a lost switch breaks it too,
+ * and a recording can lose a few (the quiet idle recording lacks 30 of a
+ * task's switches out, from rcu_utilization as well). */
+bool trace_switch_filtered(uint64_t switches, uint64_t util_cs, uint64_t breaks, int ncpu);
+
 /* What the trace held. */
 typedef struct trace_measure_info {
 	uint64_t events;            /* events measured */

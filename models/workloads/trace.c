@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * trace.c - workload trace: a recorded machine's tasks replayed (the
- * recording is workload.trace_file, read through sim/tracefile.h as
- * `rcusim import` reads it).
+ * recording is workload.trace_file, read through the trace library,
+ * trace/trace.h, as `rcusim import` reads it: the tracefs text, trace-cmd
+ * report's default, -N and -l text, trace.dat; an strace log through
+ * sim/tracefile.h's reader).
  *
- * A tracefs trace (or trace-cmd report text) becomes one script per task:
+ * A kernel trace becomes one script per task:
  * from sched_switch and sched_wakeup, its CPU bursts (the time it ran
  * between being switched in and blocking, however often it was preempted
  * in between: prev_state R) and its sleeps (from blocking to its wakeup);
@@ -38,6 +40,7 @@
 
 #include "fs/files.h"
 #include "kernel/kernel.h"
+#include "trace.h"
 #include "tracefile.h"
 
 enum { OP_RUN, OP_SLEEP, OP_CALL, OP_OPEN, OP_OPEN_FAIL, OP_EXEC, OP_CLOSE, OP_EXIT };
@@ -193,20 +196,6 @@ static void ran(rtask *t, int cpu, int64_t d)
 	}
 }
 
-/* The value of "name=" in @rest as text (up to a blank), into @buf. */
-static size_t word(const char *rest, const char *name, const char **out)
-{
-	const char *p = strstr(rest, name);
-	if (!p)
-		return 0;
-	p += strlen(name);
-	size_t n = 0;
-	while (p[n] && p[n] != ' ')
-		n++;
-	*out = p;
-	return n;
-}
-
 typedef struct ftcpu {
 	int64_t cur;            /* pid running, or -1 unknown */
 	int64_t in_at;          /* ns it was switched in (or the trace's start) */
@@ -282,8 +271,16 @@ static ftcpu *cpu_at(builder *b, int cpu)
 	return &b->cpu[cpu];
 }
 
-/* One tracefs event. 0, or -1 out of memory. */
-static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
+/* The name of a task an event names, for task_of(): NULL if the event
+ * does not give it. */
+static const char *comm_or_null(const char *comm)
+{
+	return comm[0] ? comm : NULL;
+}
+
+/* One kernel trace event: 0, 1 (refused: its fields are not there), or -1
+ * out of memory. */
+static int ftrace_event(builder *b, const trace_ev *ev)
 {
 	trace_wl *tw = b->tw;
 	bool nomem = false;
@@ -293,16 +290,12 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 	int64_t ts = ev->ts;
 	if (c->in_at < 0)
 		c->in_at = ts; /* this CPU's first event: its buffer may begin after the others' */
-	uint64_t v;
-	if (sim_ftrace_is(ev, "sched_switch")) {
-		const char *pc = "", *nc = "", *st = "";
-		size_t pcl = word(ev->rest, "prev_comm=", &pc), ncl = word(ev->rest, "next_comm=", &nc);
-		size_t stl = word(ev->rest, "prev_state=", &st);
-		uint64_t pp, np;
-		if (!sim_ftrace_field(ev->rest, "prev_pid=", false, &pp) ||
-		    !sim_ftrace_field(ev->rest, "next_pid=", false, &np) || !stl)
+	if (ev->type == TEV_SCHED_SWITCH) {
+		const char *pc = ev->prev.comm, *nc = ev->next.comm, *st = ev->prev_state;
+		if (ev->prev.pid < 0 || ev->next.pid < 0 || !st[0])
 			return 1;
-		rtask *p = task_of(tw, (int64_t)pp, pc, pcl, true, &nomem);
+		int64_t pp = ev->prev.pid, np = ev->next.pid;
+		rtask *p = task_of(tw, pp, comm_or_null(pc), strlen(pc), true, &nomem);
 		if (p && !p->dead) {
 			if (!p->seen && first_seen(b, p, ts, true))
 				return -1;
@@ -313,14 +306,14 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 			if (st[0] != 'R') {
 				if (flush_run(b, p))
 					return -1;
-				if (memchr(st, 'X', stl) || memchr(st, 'Z', stl))
+				if (strchr(st, 'X') || strchr(st, 'Z'))
 					p->dead = true;
 				p->asleep_at = ts;
 				p->woke_at = -1;
 			}
 		}
-		rtask *n = task_of(tw, (int64_t)np, nc, ncl, true, &nomem);
-		c->cur = (int64_t)np;
+		rtask *n = task_of(tw, np, comm_or_null(nc), strlen(nc), true, &nomem);
+		c->cur = np;
 		c->in_at = ts;
 		c->sys_at = -1;
 		if (n && !n->dead) {
@@ -336,12 +329,10 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 			if (n->in_sys)
 				c->sys_at = ts;
 		}
-	} else if (sim_ftrace_is(ev, "sched_wakeup") || sim_ftrace_is(ev, "sched_wakeup_new")) {
-		const char *cm = "";
-		size_t cl = word(ev->rest, "comm=", &cm);
-		if (!sim_ftrace_field(ev->rest, " pid=", false, &v) && !sim_ftrace_field(ev->rest, "pid=", false, &v))
+	} else if (ev->type == TEV_SCHED_WAKEUP || trace_ev_is(ev, "sched_wakeup_new")) {
+		if (ev->next.pid < 0)
 			return 1;
-		rtask *t = task_of(tw, (int64_t)v, cl ? cm : NULL, cl, true, &nomem);
+		rtask *t = task_of(tw, ev->next.pid, comm_or_null(ev->next.comm), strlen(ev->next.comm), true, &nomem);
 		if (t && !t->dead) {
 			if (!t->seen) {
 				if (first_seen(b, t, ts, false))
@@ -351,7 +342,7 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 				t->woke_at = ts;
 			}
 		}
-	} else if (sim_ftrace_is(ev, "rcu_callback")) {
+	} else if (ev->type == TEV_RCU_CALLBACK) {
 		rtask *t = c->cur > 0 ? task_of(tw, c->cur, NULL, 0, false, &nomem) : NULL;
 		if (t && !t->dead && t->seen && t->asleep_at < 0) {
 			ran(t, ev->cpu, ts - c->in_at);
@@ -365,7 +356,7 @@ static int ftrace_event(builder *b, const sim_ftrace_ev *ev)
 				return -1;
 			b->ncalls++;
 		}
-	} else if (sim_ftrace_is(ev, "sys_enter") || sim_ftrace_is(ev, "sys_exit")) {
+	} else if (trace_ev_is(ev, "sys_enter") || trace_ev_is(ev, "sys_exit")) {
 		rtask *t = c->cur > 0 ? task_of(tw, c->cur, NULL, 0, false, &nomem) : NULL;
 		if (t) {
 			bool enter = ev->event_len == 9;
@@ -462,12 +453,15 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 {
 	char where[512];
 	sim_params_where(p, P_WORKLOAD_TRACE_FILE, where, sizeof(where));
-	sim_tracefile tf;
-	int oe = sim_tracefile_open(&tf, path);
+	trace_src tf;
+	int oe = trace_src_open(&tf, path);
 	if (oe) {
-		snprintf(err, errlen, "%s: %s: %s%s", where, path, tf.spawn_failed ? "cannot run gzip -dc to read it: " : "",
-			 strerror(oe));
-		return tf.spawn_failed ? SIM_EIO : SIM_EINPUT;
+		if (oe == ENOMEM)
+			return SIM_ENOMEM;
+		snprintf(err, errlen, "%s: %s: %s%s", where, path,
+			 tf.text.spawn_failed ? "cannot run gzip -dc to read it: " : "",
+			 oe == EINVAL && tf.err[0] ? tf.err : strerror(oe));
+		return tf.text.spawn_failed ? SIM_EIO : SIM_EINPUT;
 	}
 	const char *fmt = sim_params_text(p, P_WORKLOAD_TRACE_FORMAT);
 	int kind = !strcmp(fmt, "ftrace") ? 1 : !strcmp(fmt, "strace") ? 2 : 0;
@@ -477,12 +471,12 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 	uint64_t lineno = 0;
 	int64_t back = 0;          /* ns a refused line is before the latest */
 	uint64_t latest_line = 0;  /* the latest's line */
-	sim_ftrace_ev ev;
+	trace_ev ev;
 	sim_strace_ev sev;
 	sim_reorder ro = { 0 };
 	char text[400];
 	while (!rc && !end) {
-		got = sim_tracefile_next(&tf, &l);
+		got = trace_src_next(&tf, &l);
 		if (got < 0)
 			break;
 		end = !got;
@@ -491,12 +485,12 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 			if (!kind) {
 				/* A tracefs line refused only for its time or pid
 				 * (ev.why) is still a tracefs trace: said as such. */
-				kind = sim_ftrace_parse(l, &ev) || ev.why ? 1 : 2;
+				kind = trace_parse_line(l, &ev) || ev.why ? 1 : 2;
 				tw->strace = kind == 2;
 			}
 			int64_t ts;
 			if (kind == 1) {
-				if (!sim_ftrace_parse(l, &ev)) {
+				if (!trace_parse_line(l, &ev)) {
 					why = ev.why;
 					rc = 1;
 					break;
@@ -525,7 +519,7 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 		while (!rc && sim_reorder_take(&ro, end, &t, &lineno, &ts)) {
 			l = t;
 			if (kind == 1) {
-				(void)sim_ftrace_parse(l, &ev); /* parsed as it came */
+				(void)trace_parse_line(l, &ev); /* parsed as it came */
 				if (!b->started) {
 					b->t0 = ev.ts;
 					b->started = true;
@@ -541,7 +535,7 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 		rc = -1;
 	if (rc > 0)
 		sim_trace_quote(l, 80, text, sizeof(text));
-	sim_tracefile_close(&tf);
+	trace_src_close(&tf);
 	sim_reorder_free(&ro);
 	if (rc < 0)
 		return SIM_ENOMEM;
