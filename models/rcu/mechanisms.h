@@ -19,14 +19,25 @@
 #include "kernel/kernel.h"
 
 /* rcu_gp_kthread.c, rcu_cpu_kthread.c, rcu_nocb_kthreads.c: the RCU
- * flavor's kthreads. Each family's create is a line of kernel.c's
- * kthread_families[]. */
+ * flavor's kthreads, each family a part of kernel.c's kparts[] (create,
+ * destroy, finish). A family creates nothing when its mechanism is off;
+ * its destroy frees what its create allocated (after a failed create too);
+ * its finish writes its scalars (none when off), 0 or nonzero (out of
+ * memory). */
 extern const kthread_ops rcu_gp_kthread_ops;
 extern const kthread_ops rcu_cpu_kthread_ops;
 extern const kthread_ops rcu_nocb_gp_kthread_ops, rcu_nocb_cb_kthread_ops;
 int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio);
 int rcu_cpu_kthreads_create(kmodel *k, const sim_params *p, int prio);
 int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio);
+void rcu_gp_kthread_destroy(kmodel *k);
+void rcu_cpu_kthreads_destroy(kmodel *k);
+void rcu_nocb_kthreads_destroy(kmodel *k);
+/* gp.kthread_* and fqs.resched_cpu, and syncrcu.woken_by_* (wake-from-GP);
+ * a GP kthread still waiting at @now has waited until then. */
+int rcu_gp_kthread_finish(const kmodel *k, sim_metrics *m, sim_time now);
+int rcu_cpu_kthreads_finish(const kmodel *k, sim_metrics *m, sim_time now);
+int rcu_nocb_kthreads_finish(const kmodel *k, sim_metrics *m, sim_time now);
 /* synchronize_rcu() of job @j on @c at @now under rcu.normal_wake_from_gp:
  * on the srs list, a grace period asked for; the job sleeps until woken. */
 void rcu_srs_request(kcpu *c, job *j, sim_time now);
@@ -46,9 +57,13 @@ void rcu_nocb_timer_fire(sim_engine *eng, sim_timer *tm);
 
 /* kfree_rcu.c: kfree_rcu() batching. */
 
-/* The per-CPU state and kworkers. 0 or SIM_ENOMEM; destroy frees them. */
+/* With a workload whose kfree_rcu()s are batched (workload_ops.kfree_batched):
+ * the per-CPU state and kworkers, or with workload.kfree_by_call_rcu each
+ * object a call_rcu(). 0 or SIM_ENOMEM; destroy frees them. */
 int kfree_rcu_create(kmodel *k, const sim_params *p);
 void kfree_rcu_destroy(kmodel *k);
+/* Its point of mem.pending_bytes at @now, when modelled. 0 or SIM_ENOMEM. */
+int kfree_rcu_sample(const kmodel *k, sim_metrics *m, sim_time now);
 /* @n kfree_rcu()s on @c, made at @t0, @t0 + @step, ..., accounted at @now;
  * what the shrinker's callbacks ask of @c in *@e. Returns how many were
  * made: all, or up to one that found no page (rcu.kfree_alloc_fails), made
@@ -95,6 +110,9 @@ void kcpu_exp_rdr_fire(sim_engine *eng, sim_timer *tm);
 /* The lists (with rcu.preempt_rcu). 0 or SIM_ENOMEM; destroy frees them. */
 int rcu_readers_create(kmodel *k);
 void rcu_readers_destroy(kmodel *k);
+/* kernel.readers_boosted, when readers are boosted (preemptible RCU under
+ * EEVDF). 0 or nonzero (out of memory). */
+int rcu_readers_finish(const kmodel *k, sim_metrics *m);
 /* @j, running on @c, is preempted inside a reader: on its leaf's list
  * (the flavor decides whether it blocks the grace period), a uniform share
  * of a reader left to run. */

@@ -231,7 +231,7 @@ int rcu_barrier_create(kmodel *k, const sim_params *p, sim_metrics *m)
 	r->bar_scan_cost = rcu_cost_param(p, P_RCU_BARRIER_SCAN_COST, P_RCU_FQS_CPU_COST);
 	sim_timer_init(k->eng, &r->bar_ipi, bar_ipi_fire, k);
 	int64_t cpu = sim_params_int(p, P_WORKLOAD_BARRIER_CPU);
-	if (!(r->bar_dur = sim_metrics_hist(m, "barrier.duration_ns")) ||
+	if (!(r->bar_dur = metric_hist(m, M_BARRIER_DURATION_NS)) ||
 	    !(r->bark = calloc(1, sizeof(*r->bark))) ||
 	    kthread_init(k, r->bark, &rcu_barrier_caller_ops, &k->cpu[cpu], 0))
 		return SIM_ENOMEM;
@@ -251,15 +251,15 @@ int rcu_barrier_finish(const kmodel *k, sim_metrics *m)
 	const krcu *r = &k->rcu;
 	if (!r->bark)
 		return 0;
-	int rc = sim_metrics_scalar(m, "barrier.calls", (double)r->bar_calls);
-	rc |= sim_metrics_scalar(m, "barrier.returned", (double)r->bar_returned);
-	rc |= sim_metrics_hist_scalars(m, "barrier.duration", r->bar_dur,
+	int rc = metric_scalar(m, M_BARRIER_CALLS, (double)r->bar_calls);
+	rc |= metric_scalar(m, M_BARRIER_RETURNED, (double)r->bar_returned);
+	rc |= metric_hist_scalars(m, M_BARRIER_DURATION_NS, r->bar_dur,
 				       SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
-	rc |= sim_metrics_scalar(m, "barrier.ipis", (double)r->bar_ipis);
-	rc |= sim_metrics_scalar(m, "barrier.ipi_cpu_ns", (double)r->bar_ipi_cpu_ns);
-	rc |= sim_metrics_scalar(m, "barrier.cpus_waited", (double)r->bar_waited);
-	rc |= sim_metrics_scalar(m, "barrier.bypass_flushed", (double)r->bar_flushed);
-	rc |= sim_metrics_scalar(m, "barrier.lazy_flushed", (double)r->bar_lazy);
-	rc |= sim_metrics_scalar(m, "barrier.caller_cpu_ns", (double)r->bark->cpu_ns);
+	rc |= metric_scalar(m, M_BARRIER_IPIS, (double)r->bar_ipis);
+	rc |= metric_scalar(m, M_BARRIER_IPI_CPU_NS, (double)r->bar_ipi_cpu_ns);
+	rc |= metric_scalar(m, M_BARRIER_CPUS_WAITED, (double)r->bar_waited);
+	rc |= metric_scalar(m, M_BARRIER_BYPASS_FLUSHED, (double)r->bar_flushed);
+	rc |= metric_scalar(m, M_BARRIER_LAZY_FLUSHED, (double)r->bar_lazy);
+	rc |= metric_scalar(m, M_BARRIER_CALLER_CPU_NS, (double)r->bark->cpu_ns);
 	return rc ? SIM_ENOMEM : 0;
 }

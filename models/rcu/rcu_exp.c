@@ -309,7 +309,7 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 			prio = 1;
 	}
 	int64_t cpu = rcu_gp_kthread_first_cpu(k, p);
-	if (!(r->exp_dur = sim_metrics_hist(m, "exp.duration_ns")) ||
+	if (!(r->exp_dur = metric_hist(m, M_EXP_DURATION_NS)) ||
 	    !(r->expk = calloc(1, sizeof(*r->expk))) ||
 	    kthread_init(k, r->expk, &rcu_exp_kworker_ops, &k->cpu[cpu], prio))
 		return SIM_ENOMEM;
@@ -462,21 +462,21 @@ int rcu_exp_finish(const kmodel *k, sim_metrics *m)
 	const krcu *r = &k->rcu;
 	if (!r->exp)
 		return 0;
-	int rc = sim_metrics_scalar(m, "exp.gps", (double)r->exp_gps);
-	rc |= sim_metrics_hist_scalars(m, "exp.duration", r->exp_dur, SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
-	rc |= sim_metrics_scalar(m, "exp.ipis", (double)r->exp_ipis);
-	rc |= sim_metrics_scalar(m, "exp.ipi_cpu_ns", (double)r->exp_ipi_cpu_ns);
-	rc |= sim_metrics_scalar(m, "exp.deferred", (double)r->exp_ndeferred);
-	rc |= sim_metrics_scalar(m, "exp.reader_hints", (double)r->exp_hints);
-	rc |= sim_metrics_scalar(m, "exp.readers_waited", (double)r->exp_readers_waited);
+	int rc = metric_scalar(m, M_EXP_GPS, (double)r->exp_gps);
+	rc |= metric_hist_scalars(m, M_EXP_DURATION_NS, r->exp_dur, SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
+	rc |= metric_scalar(m, M_EXP_IPIS, (double)r->exp_ipis);
+	rc |= metric_scalar(m, M_EXP_IPI_CPU_NS, (double)r->exp_ipi_cpu_ns);
+	rc |= metric_scalar(m, M_EXP_DEFERRED, (double)r->exp_ndeferred);
+	rc |= metric_scalar(m, M_EXP_READER_HINTS, (double)r->exp_hints);
+	rc |= metric_scalar(m, M_EXP_READERS_WAITED, (double)r->exp_readers_waited);
 	uint64_t wakeups = r->expk->wakeups;
 	sim_time cpu_ns = r->expk->cpu_ns;
 	for (int l = 0; l < r->exp_nleafk; l++) {
 		wakeups += r->exp_leafk[l].wakeups;
 		cpu_ns += r->exp_leafk[l].cpu_ns;
 	}
-	rc |= sim_metrics_scalar(m, "exp.kworker_wakeups", (double)wakeups);
-	rc |= sim_metrics_scalar(m, "exp.kworker_cpu_ns", (double)cpu_ns);
-	rc |= sim_metrics_scalar(m, "exp.stall_warnings", (double)r->exp_stalls);
+	rc |= metric_scalar(m, M_EXP_KWORKER_WAKEUPS, (double)wakeups);
+	rc |= metric_scalar(m, M_EXP_KWORKER_CPU_NS, (double)cpu_ns);
+	rc |= metric_scalar(m, M_EXP_STALL_WARNINGS, (double)r->exp_stalls);
 	return rc ? SIM_ENOMEM : 0;
 }

@@ -298,7 +298,7 @@ int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 	assert(gp_cpu < k->mach.ncpus); /* rcusim_validate() checked */
 	if (!(r->gpk = calloc(1, sizeof(*r->gpk))) ||
 	    kthread_init(k, r->gpk, &rcu_gp_kthread_ops, &k->cpu[gp_cpu], prio) ||
-	    !(r->gpk->wait_hist = sim_metrics_hist(k->h.m, "gp.kthread_wait_ns")) ||
+	    !(r->gpk->wait_hist = metric_hist(k->h.m, M_GP_KTHREAD_WAIT_NS)) ||
 	    (unbound && kthread_unbind(k, r->gpk)))
 		return SIM_ENOMEM;
 	/* rcu.normal_wake_from_gp, for a workload that calls synchronize_rcu()
@@ -318,4 +318,41 @@ int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 		r->srsk->unbound = false; /* moved with the GP kthread, not placed */
 	}
 	return 0;
+}
+
+void rcu_gp_kthread_destroy(kmodel *k)
+{
+	free(k->rcu.gpk);
+	free(k->rcu.srsk);
+}
+
+int rcu_gp_kthread_finish(const kmodel *k, sim_metrics *m, sim_time now)
+{
+	const krcu *r = &k->rcu;
+	int rc = 0;
+	if (r->gpk) {
+		const kthread *g = r->gpk;
+		sim_time wait = g->wait_max;
+		if (g->waiting && g->woken <= now) { /* still waiting at the end */
+			sim_hist_add(g->wait_hist, (uint64_t)(now - g->woken));
+			if (now - g->woken > wait)
+				wait = now - g->woken;
+		}
+		rc |= metric_scalar(m, M_GP_KTHREAD_WAKEUPS, (double)g->wakeups);
+		rc |= metric_scalar(m, M_GP_KTHREAD_WAIT_MAX_NS, (double)wait);
+		rc |= metric_hist_scalars(m, M_GP_KTHREAD_WAIT_NS, g->wait_hist, SIM_Q_P50 | SIM_Q_P99);
+		rc |= metric_scalar(m, M_GP_KTHREAD_CPU_NS, (double)g->cpu_ns);
+		if (g->unbound) {
+			rc |= metric_scalar(m, M_GP_KTHREAD_MIGRATIONS, (double)g->migrations);
+			rc |= metric_scalar(m, M_GP_KTHREAD_REMOTE_WAKEUPS, (double)g->remote_wakes);
+			rc |= metric_scalar(m, M_GP_KTHREAD_ON_WAKER, (double)g->on_waker);
+		}
+		rc |= metric_scalar(m, M_FQS_RESCHED_CPU, (double)r->resched_ipis);
+	}
+	if (r->srs) {
+		rc |= metric_scalar(m, M_SYNCRCU_WOKEN_BY_GP_KTHREAD, (double)r->srs_woken_gp);
+		rc |= metric_scalar(m, M_SYNCRCU_WOKEN_BY_KWORKER, (double)r->srs_woken_wq);
+		rc |= metric_scalar(m, M_SYNCRCU_WAIT_HEADS_EXHAUSTED, (double)r->srs_no_head);
+	}
+	return rc;
 }

@@ -150,3 +150,10 @@ void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm)
 	}
 	kcpu_rcu_effect(c, now, &e);
 }
+
+int rcu_readers_finish(const kmodel *k, sim_metrics *m)
+{
+	if (!k->rcu.preempt_rcu || k->sched.cfg.class != &sched_fair_class)
+		return 0;
+	return metric_scalar(m, M_KERNEL_READERS_BOOSTED, (double)k->rcu.readers_boosted);
+}
