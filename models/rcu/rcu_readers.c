@@ -153,7 +153,8 @@ void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm)
 
 int rcu_readers_finish(const kmodel *k, sim_metrics *m)
 {
-	if (!k->rcu.preempt_rcu || k->sched.cfg.class != &sched_fair_class)
+	/* Boosting lends SCHED_FIFO: a class that has it (sched_has_fifo()). */
+	if (!k->rcu.preempt_rcu || !k->sched.cfg.class->set_fifo)
 		return 0;
 	return metric_scalar(m, M_KERNEL_READERS_BOOSTED, (double)k->rcu.readers_boosted);
 }

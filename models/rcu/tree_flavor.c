@@ -533,6 +533,8 @@ static const sim_knob tree_knob[] = {
 	{ P_WORKLOAD_READER_LEN, { P_RCU_PREEMPT_RCU, "yes", NULL } },
 	{ P_RCU_BOOST, { P_RCU_PREEMPT_RCU, "yes", NULL } },
 	{ P_RCU_BOOST_DELAY, { P_RCU_BOOST, "yes", NULL } },
+	/* A knob's condition names a choice by design (sim_knob.when): the
+	 * SCHED_FIFO kthreads are modelled under EEVDF only (sched_has_fifo()). */
 	{ P_RCU_KTHREAD_PRIO, { P_SCHED_KIND, "eevdf", NULL } },
 	{ P_RCU_GP_KTHREAD_CPU, SIM_ALWAYS },
 	{ P_RCU_GP_NODE_COST, SIM_ALWAYS },
@@ -551,7 +553,7 @@ static const sim_knob tree_knob[] = {
 	{ P_RCU_NORMAL, SIM_ALWAYS },
 	{ P_RCU_NORMAL_WAKE_FROM_GP, SIM_ALWAYS },
 	{ P_RCU_EXP_IPI_SEND_COST, SIM_ALWAYS },
-	{ P_RCU_EXP_KTHREAD, { P_SCHED_KIND, "eevdf", NULL } },
+	{ P_RCU_EXP_KTHREAD, { P_SCHED_KIND, "eevdf", NULL } }, /* SCHED_FIFO, as above */
 	{ P_RCU_EXP_STALL_TIMEOUT, SIM_ALWAYS },
 	{ P_WORKLOAD_BARRIER, SIM_ALWAYS },
 	{ P_WORKLOAD_BARRIER_GAP, { P_WORKLOAD_BARRIER, "yes", NULL } },
