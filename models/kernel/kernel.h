@@ -17,9 +17,10 @@
  * The structs stay visible here: the per-callback and per-tick paths
  * (job_call_rcu(), stretch(), kcpu_account()) are inline over them.
  *
- * Who calls whom: kernel.c creates the parts and samples and finishes the
- * run; the CPU model (cpu.c, softirq.c, kthread.c, tick.c, irq.c) is what
- * each CPU does and calls the workload's run, the scheduling class (sched/),
+ * Who calls whom: kernel.c walks its table of parts (kparts[]: create,
+ * start, sample, finish, destroy; each part writes its own metrics); the
+ * CPU model (cpu.c, softirq.c, kthread.c, tick.c, irq.c) is what each CPU
+ * does and calls the workload's run, the scheduling class (sched/),
  * the RCU flavor (rcu/) and RCU's mechanisms (rcu/mechanisms.h); those
  * mechanisms are kthreads, IPIs and work of the CPU model and reach it
  * only through this header; the workloads call the RCU flavor through the
@@ -77,8 +78,8 @@ typedef struct kthread kthread;
 /* What makes a kernel thread one kind or another (kthread.c runs them all):
  * its work comes in steps, each a number of ns of CPU time at full speed
  * whose state changes when it starts. A new kind is a file with its table
- * and its family's create, declared below beside the RCU kthreads', and a
- * line in kernel.c's kthread_families[]. */
+ * and its family's create, destroy and finish, declared beside the RCU
+ * kthreads' (rcu/mechanisms.h), and a row of kernel.c's kparts[]. */
 typedef struct kthread_ops {
 	const char *name;
 	/* @kt, running on @c, begins its next step at @t: its state changes

@@ -9,8 +9,8 @@
  * their boosting (rcu_readers.c, tree_plugin.h), kfree_rcu() batching
  * (kfree_rcu.c, tree.c) and rcu_barrier() (rcu_barrier.c, tree.c). They are
  * kthreads, IPIs and work items of the CPU model and reach it only through
- * kernel/kernel.h. Called by the kernel model (kernel.c creates them, the
- * CPU model delivers their events) and by the workloads (the callers' API:
+ * kernel/kernel.h. Called by the kernel model (each a part of kernel.c's
+ * kparts[], writing its own metrics; the CPU model delivers their events) and by the workloads (the callers' API:
  * rcu_srs_request(), rcu_exp_request(), kfree_rcu_n()).
  */
 #ifndef RCUSIM_RCU_MECHANISMS_H
