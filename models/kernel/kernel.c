@@ -342,7 +342,6 @@ static int rcu_create(kmodel *k, const model_env *menv, char *err, size_t errlen
 		.last_gp = r->last_gp,
 	};
 	r->last_gp[0] = r->last_gp[1] = -1;
-	r->exp_last[0] = r->exp_last[1] = -1;
 	return r->ops->create(&r->rsp, &env, err, errlen);
 }
 

@@ -53,13 +53,13 @@
 static bool snap_done(const kmodel *k, uint64_t norm, uint64_t exp)
 {
 	const rcu_tree_state *ts = rcu_tree_flavor_state(k->rcu.rsp);
-	return rcu_seq_done(ts->gp_seq, norm) || (k->rcu.exp && rcu_seq_done(k->rcu.exp_seq, exp));
+	return rcu_seq_done(ts->gp_seq, norm) || (k->rcu.exp && rcu_seq_done(rcu_exp_seq(k), exp));
 }
 
 static void snap_now(const kmodel *k, uint64_t *norm, uint64_t *exp)
 {
 	*norm = rcu_seq_snap(rcu_tree_flavor_state(k->rcu.rsp)->gp_seq);
-	*exp = rcu_seq_snap(k->rcu.exp_seq);
+	*exp = rcu_seq_snap(rcu_exp_seq(k));
 }
 
 static int pages_push(kfree_pages *l, const kfree_page *pg)

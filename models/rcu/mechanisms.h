@@ -18,6 +18,68 @@
 
 #include "kernel/kernel.h"
 
+/*
+ * Tree RCU's state of three mechanisms, kept as the kernel keeps it in
+ * struct rcu_state (kernel/rcu/tree.h 6.12:340-427): the expedited grace
+ * periods' (375-380, rcu_exp.c), synchronize_rcu()'s wake-from-GP's
+ * (416-421, rcu_gp_kthread.c) and rcu_barrier()'s (366-371, rcu_barrier.c).
+ * Each file allocates its own in its create when its mechanism is modelled
+ * (krcu.exp, .srs, .bar: NULL when not) and frees it in its destroy; the
+ * kernel model sees only the pointers (kernel/kernel.h).
+ */
+struct rcu_exp_state {
+	bool running;           /* one is in progress (started, not ended) */
+	bool boost;             /* rcu.boost: readers it waits for are boosted (rcu_exp_boost()) */
+	kthread *kworker;       /* rcu_exp_gp_kworker */
+	uint64_t seq;           /* rcu_state.expedited_sequence */
+	uint64_t need;          /* the newest snapshot a caller waits for */
+	int64_t left;           /* CPUs the one in progress still waits for */
+	int64_t readers;        /* preempted readers it still waits for */
+	sim_time start;         /* ns: it started */
+	sim_time last[2];       /* ns: start and end of the last expedited GP to end (-1: none) */
+	kthread *leafk;         /* each leaf's kworker but the last leaf's (nleafk) */
+	int nleafk;             /* leaves - 1 */
+	int leaves;             /* leaf scans of the one in progress not yet done */
+	bool scanning;          /* the kworker's step is its scan (its IPIs at the end) */
+	int64_t nwake;          /* waiters its end wakes at the kworker's step end */
+	sim_time send_cost;     /* ns: rcu.exp_ipi_send_cost */
+	sim_time scan_cost;     /* ns: rcu.exp_scan_cost, a CPU its leaf scans look at */
+	sim_time wake_cost;     /* ns: rcu.exp_wake_cost, a caller woken at its end */
+	sim_time stall_ns;      /* ns: the expedited stall timeout */
+	sim_hist *dur;          /* exp.duration_ns */
+	uint64_t gps, ipis, ndeferred, hints, readers_waited, stalls;
+	sim_time ipi_cpu_ns;    /* ns: the handlers' CPU time */
+};
+
+struct rcu_srs_state {
+	sim_time wake_cost;     /* ns: rcu.srs_wake_cost, a waiter woken */
+	kthread *kworker;       /* the sync_wq kworker waking the waiters past the first 5 */
+	int64_t left;           /* waiters it has yet to wake */
+	uint64_t woken_gp, woken_wq; /* waiters woken by the GP kthread, by the kworker */
+	int heads;              /* wait heads in use (of SR_NORMAL_GP_WAIT_HEAD_MAX) */
+	int heads_work;         /* of them, left to the kworker to put back (srs_cleanups_pending) */
+	bool dummy;             /* one of them is the done tail (srs_done_tail) */
+	bool cur_head;          /* one of them marks the grace period in progress (srs_wait_tail) */
+	uint64_t no_head;       /* grace periods that started with waiters and no free wait head */
+};
+
+struct rcu_barrier_state {
+	kthread *caller;        /* the thread calling rcu_barrier() in a loop */
+	int phase;              /* where the caller is (rcu_barrier.c's BAR_*) */
+	int cursor;             /* the next CPU its loop looks at */
+	int target;             /* the CPU its IPI goes to, -1 at the loop's end */
+	int64_t count;          /* rcu_state.barrier_cpu_count */
+	sim_time start;         /* ns: the call in progress began */
+	sim_time not_before;    /* ns: the latest barrier callback's invocation so far */
+	sim_time gap;           /* ns: workload.barrier_gap */
+	sim_time send_cost;     /* ns: rcu.exp_ipi_send_cost */
+	sim_time scan_cost;     /* ns: rcu.barrier_scan_cost, a CPU its loop looks at */
+	sim_timer ipi;          /* its IPI on its way to target */
+	sim_hist *dur;          /* barrier.duration_ns */
+	uint64_t calls, returned, ipis, waited, flushed, lazy;
+	sim_time ipi_cpu_ns;    /* ns: the handlers' CPU time */
+};
+
 /* rcu_gp_kthread.c, rcu_cpu_kthread.c, rcu_nocb_kthreads.c: the RCU
  * flavor's kthreads, each family a part of kernel.c's kparts[] (create,
  * destroy, finish). A family creates nothing when its mechanism is off;
@@ -98,6 +160,8 @@ void rcu_exp_report(kcpu *c, sim_time now);
 void rcu_exp_reader_preempted(kcpu *c, job *j);
 /* Job @j (exp_blocks) reached its rcu_read_unlock() at @now. */
 void rcu_exp_reader_unlocked(kcpu *c, job *j, sim_time now);
+/* rcu_state.expedited_sequence (tree.h 6.12:377): 0 when not modelled. */
+uint64_t rcu_exp_seq(const kmodel *k);
 /* Its scalars (exp.*), when modelled. 0 or SIM_ENOMEM. */
 int rcu_exp_finish(const kmodel *k, sim_metrics *m);
 /* Timer handlers: an expedited IPI lands; a reader the handler found

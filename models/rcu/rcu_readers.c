@@ -52,7 +52,7 @@ void kcpu_reader_preempted(kcpu *c, job *j)
 	*pp = j;
 	j->rdr_next = NULL;
 	j->rdr_left = sim_rng_uniform(c->rng_mode) * j->wl->reader_len;
-	if (__builtin_expect(r->exp, 0))
+	if (__builtin_expect(r->exp != NULL, 0))
 		rcu_exp_reader_preempted(c, j);
 }
 
@@ -95,7 +95,7 @@ static void boost_next(kmodel *k, int leaf, sim_time now)
 void rcu_exp_boost(kmodel *k, int leaf, sim_time now)
 {
 	krcu *r = &k->rcu;
-	if (!r->exp_boost || r->boosted[leaf])
+	if (!r->exp || !r->exp->boost || r->boosted[leaf])
 		return;
 	/* rnp->exp_tasks: the newest reader the expedited grace period waits
 	 * for; after its unlock, the next older one (:1085-1088, 490-491). */

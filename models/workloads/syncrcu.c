@@ -152,7 +152,7 @@ static void syncrcu_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, s
 static void syncrcu_exp_woken(kmodel *k, job *j, sim_time t)
 {
 	syncrcu_wl *sy = j->wl->priv;
-	syncrcu_returns(sy, j, t, k->rcu.exp ? k->rcu.exp_last : k->rcu.last_gp);
+	syncrcu_returns(sy, j, t, k->rcu.exp ? k->rcu.exp->last : k->rcu.last_gp);
 	if (sim_timer_at(k->eng, &j->wake, t))
 		kfail(k, SIM_ENOMEM);
 }
