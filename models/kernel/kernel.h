@@ -731,6 +731,10 @@ void kcpu_job_wake_fire(sim_engine *eng, sim_timer *tm);
  * per interrupt (irq_mode): inside a system call it is; otherwise with its
  * workload's share of CPU time in system calls. */
 bool kcpu_irq_in_kernel(kcpu *c);
+/* Does the interrupt entering @c come from kernel mode, where
+ * irqentry_enter() lets RCU look (rcu_irq_enter_check_tick())? Draws
+ * kcpu_irq_in_kernel() unless @c is idle or under a no-QS fault. */
+bool kcpu_irq_from_kernel(kcpu *c);
 /* And inside a read-side critical section (or with preemption or BH off)?
  * A kernel thread always is; a job with its workload's reader share.
  * Drawn once per interrupt, only in kernel mode. */

@@ -52,13 +52,12 @@
  * tree.c 6.12:4334-4347)? */
 static bool snap_done(const kmodel *k, uint64_t norm, uint64_t exp)
 {
-	const rcu_tree_state *ts = rcu_tree_flavor_state(k->rcu.rsp);
-	return rcu_seq_done(ts->gp_seq, norm) || (k->rcu.exp && rcu_seq_done(rcu_exp_seq(k), exp));
+	return rcu_seq_done(rcu_gp_seq(k), norm) || (k->rcu.exp && rcu_seq_done(rcu_exp_seq(k), exp));
 }
 
 static void snap_now(const kmodel *k, uint64_t *norm, uint64_t *exp)
 {
-	*norm = rcu_seq_snap(rcu_tree_flavor_state(k->rcu.rsp)->gp_seq);
+	*norm = rcu_seq_snap(rcu_gp_seq(k));
 	*exp = rcu_seq_snap(rcu_exp_seq(k));
 }
 
@@ -274,7 +273,7 @@ static int64_t monitor_run(kcpu *c, kfree_cpu *kc, sim_time t, rcu_effect *e)
 		memmove(kc->pages.pg, kc->pages.pg + drained, (size_t)(kc->pages.n - drained) * sizeof(kfree_page));
 		kc->pages.n -= drained;
 	}
-	if (kc->head_n && rcu_seq_done(rcu_tree_flavor_state(k->rcu.rsp)->gp_seq, kc->head_snap)) {
+	if (kc->head_n && rcu_seq_done(rcu_gp_seq(k), kc->head_snap)) {
 		objs += kc->head_n;
 		freed(kf, kc->head_n, kc->head_sum, kc->head_first, t);
 		kc->count -= kc->head_n;

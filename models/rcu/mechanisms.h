@@ -117,6 +117,32 @@ void rcu_nocb_kicks(kmodel *k, sim_time now);
 /* Timer handler: an offloading group's nocb_timer fires on its rcuog's CPU. */
 void rcu_nocb_timer_fire(sim_engine *eng, sim_timer *tm);
 
+/* rcu_hooks.c: Tree RCU's state as the CPU model asks for it. */
+
+/* __rcu_irq_enter_check_tick() (tree.c 6.12:647-681) for an interrupt
+ * entering nohz_full CPU @c: while RCU's need of @c is urgent
+ * (rcu_urgent_qs), an interrupt from kernel mode (kcpu_irq_from_kernel())
+ * turns its tick on until it reports (rcu_forced_tick,
+ * rcu_disable_urgency_upon_qs(), :705-715). */
+void rcu_irq_enter_check_tick(kcpu *c);
+/* Does RCU keep @c's tick: TICK_DEP_BIT_RCU (rcu_forced_tick), or
+ * TICK_DEP_BIT_RCU_EXP while an expedited grace period waits for it
+ * (tree_exp.h 6.12:625-641, which sets it after a jiffy's wait; here at
+ * once)? */
+bool rcu_tick_dep(const kcpu *c);
+/* Context tracking of a nohz_full CPU @cpu running a task in user mode:
+ * its entry (RCU stops watching, as at ct_idle_enter(),
+ * kernel/context_tracking.c:320), its exit (:338), and a pass through user
+ * mode and back (the watching counter's +2 alone). */
+void rcu_ct_user_enter(kmodel *k, int cpu);
+void rcu_ct_user_exit(kmodel *k, int cpu);
+void rcu_ct_user_pass(kmodel *k, int cpu);
+/* The batch limit rcu_do_batch() computes for @cpu now (tree.c
+ * 6.12:2527-2530); 0 with classic RCU (no rcu_batch events). */
+int64_t rcu_do_batch_limit(const kmodel *k, int cpu);
+/* rcu_state.gp_seq (tree.h 6.12:350). */
+uint64_t rcu_gp_seq(const kmodel *k);
+
 /* kfree_rcu.c: kfree_rcu() batching. */
 
 /* With a workload whose kfree_rcu()s are batched (workload_ops.kfree_batched):
