@@ -190,11 +190,11 @@ static int queue_sample(void *state, sim_time now, char *err, size_t errlen)
 	(void)errlen;
 	qmodel *q = state;
 	for (int i = 0; i < q->ncpus; i++) {
-		sim_series *s = sim_metrics_series(q->m, "cb.qlen", i);
+		sim_series *s = metric_series(q->m, M_CB_QLEN, i);
 		if (!s || sim_series_append(s, now, (double)q->cpu[i].n))
 			return SIM_ENOMEM;
 	}
-	sim_series *s = sim_metrics_series(q->m, "cb.qlen", -1);
+	sim_series *s = metric_series(q->m, M_CB_QLEN, -1);
 	if (!s || sim_series_append(s, now, (double)q->cb.qtotal.value))
 		return SIM_ENOMEM;
 	if (RCUSIM_CHECKS_ON) {

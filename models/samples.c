@@ -50,6 +50,7 @@ int model_samples_validate(const sim_params *p, char *err, size_t errlen)
 	sim_time interval = sim_params_int(p, P_SCENARIO_SAMPLE_INTERVAL);
 	sim_time duration = sim_params_int(p, P_SCENARIO_DURATION);
 	double ncpus = machine_ncpus(p);
+	/* Which model runs (run.c's choice by workload.kind), not a part's name. */
 	bool queue = !strcmp(sim_params_text(p, P_WORKLOAD_KIND), "queue");
 	/* queue: cb.qlen of each CPU and of all; kernel: cb.qlen and
 	 * softirq.busy_frac of each CPU and of all, ksoftirqd.runnable. */

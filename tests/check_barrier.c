@@ -40,9 +40,9 @@ static void box_create(box *b, const char *const *sets)
 static void run_to_return(box *b, sim_time limit)
 {
 	krcu *r = &b->k->rcu;
-	while (r->bar_returned == 0 && sim_now(b->eng) < limit)
+	while (r->bar->returned == 0 && sim_now(b->eng) < limit)
 		run_to(b, sim_now(b->eng) + 1000);
-	ck_assert_uint_eq(r->bar_returned, 1);
+	ck_assert_uint_eq(r->bar->returned, 1);
 }
 
 START_TEST(nothing_queued_returns_after_the_scan)
@@ -55,11 +55,11 @@ START_TEST(nothing_queued_returns_after_the_scan)
 	box_create(&b, none);
 	krcu *r = &b.k->rcu;
 	run_to_return(&b, 20 * MS);
-	ck_assert_uint_eq(r->bar_calls, 1);
-	ck_assert_uint_eq(r->bar_ipis, 0);
-	ck_assert_uint_eq(r->bar_waited, 0);
-	ck_assert_int_eq((sim_time)r->bar_dur->max, 8 * r->bar_scan_cost);
-	ck_assert_int_eq(r->bark->cpu_ns, 8 * r->bar_scan_cost);
+	ck_assert_uint_eq(r->bar->calls, 1);
+	ck_assert_uint_eq(r->bar->ipis, 0);
+	ck_assert_uint_eq(r->bar->waited, 0);
+	ck_assert_int_eq((sim_time)r->bar->dur->max, 8 * r->bar->scan_cost);
+	ck_assert_int_eq(r->bar->caller->cpu_ns, 8 * r->bar->scan_cost);
 	box_destroy(&b);
 }
 END_TEST
@@ -83,11 +83,11 @@ START_TEST(ipis_only_cpus_with_callbacks_one_at_a_time)
 	queue_on(&b, 5, 1);
 	queue_on(&b, 7, 2);
 	run_to_return(&b, 200 * MS);
-	ck_assert_uint_eq(r->bar_ipis, 2);
-	ck_assert_uint_eq(r->bar_waited, 3);
-	ck_assert_int_eq(r->bark->cpu_ns, 8 * r->bar_scan_cost + 2 * r->bar_send_cost +
+	ck_assert_uint_eq(r->bar->ipis, 2);
+	ck_assert_uint_eq(r->bar->waited, 3);
+	ck_assert_int_eq(r->bar->caller->cpu_ns, 8 * r->bar->scan_cost + 2 * r->bar->send_cost +
 						  2 * (b.k->mach.irq_cost + 1)); /* +1 ns a spin */
-	ck_assert_int_eq(r->bar_ipi_cpu_ns, 2 * b.k->mach.irq_cost);
+	ck_assert_int_eq(r->bar->ipi_cpu_ns, 2 * b.k->mach.irq_cost);
 	const rcu_tree_state *ts = tree(&b);
 	ck_assert_uint_eq(ts->rda[2].n_cbs_invoked, 3);
 	ck_assert_uint_eq(ts->rda[5].n_cbs_invoked, 1);
@@ -98,8 +98,8 @@ START_TEST(ipis_only_cpus_with_callbacks_one_at_a_time)
 	for (int i = 0; i < 8; i++)
 		if (ts->rda[i].batch_end_ns > last)
 			last = ts->rda[i].batch_end_ns;
-	ck_assert_int_ge(r->bar_start + (sim_time)r->bar_dur->max, last);
-	ck_assert_int_ge((sim_time)r->bar_dur->max, 2 * MS);
+	ck_assert_int_ge(r->bar->start + (sim_time)r->bar->dur->max, last);
+	ck_assert_int_ge((sim_time)r->bar->dur->max, 2 * MS);
 	ck_assert_uint_ge(ts->gp_completed, 1);
 	box_destroy(&b);
 }
@@ -119,23 +119,23 @@ START_TEST(every_earlier_callback_invoked_under_a_flood)
 	uint64_t before[8] = { 0 };
 	uint64_t checked = 0;
 	while (sim_now(b.eng) < 600 * MS) {
-		bool idle = r->bar_phase == 0; /* no call in progress: one may begin in the next step */
-		if (idle && sim_timer_armed(&r->bark->wake) && r->bark->wake.when > sim_now(b.eng) + 1)
-			run_to(&b, r->bark->wake.when - 1); /* none begins before its gap's end */
+		bool idle = r->bar->phase == 0; /* no call in progress: one may begin in the next step */
+		if (idle && sim_timer_armed(&r->bar->caller->wake) && r->bar->caller->wake.when > sim_now(b.eng) + 1)
+			run_to(&b, r->bar->caller->wake.when - 1); /* none begins before its gap's end */
 		if (idle)
 			for (int i = 0; i < 8; i++)
 				before[i] = ts->rda[i].n_cbs_invoked + (uint64_t)r->ops->qlen(r->rsp, i);
-		uint64_t calls = r->bar_calls, ret = r->bar_returned;
+		uint64_t calls = r->bar->calls, ret = r->bar->returned;
 		run_to(&b, sim_now(b.eng) + (idle ? 200 : 20000)); /* 200: shorter than a scan */
-		ck_assert(r->bar_calls == calls || (idle && r->bar_calls == calls + 1));
-		if (r->bar_returned > ret) {
+		ck_assert(r->bar->calls == calls || (idle && r->bar->calls == calls + 1));
+		if (r->bar->returned > ret) {
 			for (int i = 0; i < 8; i++)
 				ck_assert_uint_ge(ts->rda[i].n_cbs_invoked, before[i]);
 			checked++;
 		}
 	}
 	ck_assert_uint_ge(checked, 8);
-	ck_assert_uint_gt(r->bar_ipis, 5 * checked);
+	ck_assert_uint_gt(r->bar->ipis, 5 * checked);
 	box_destroy(&b);
 }
 END_TEST
@@ -158,12 +158,12 @@ START_TEST(a_batch_in_progress_is_waited_for)
 	while (!(ts->rda[5].batch_end_ns > sim_now(b.eng) + MS && r->ops->qlen(r->rsp, 5) == 0))
 		run_to(&b, sim_now(b.eng) + 10000);
 	sim_time end = ts->rda[5].batch_end_ns;
-	kthread_kick(r->bark, sim_now(b.eng)); /* rcu_barrier() now */
+	kthread_kick(r->bar->caller, sim_now(b.eng)); /* rcu_barrier() now */
 	run_to_return(&b, 1 * S);
-	ck_assert_uint_eq(r->bar_ipis, 1);
-	ck_assert_uint_eq(r->bar_waited, 1);
-	ck_assert_int_ge(r->bar_start + (sim_time)r->bar_dur->max, end);
-	ck_assert_int_lt(r->bar_start + (sim_time)r->bar_dur->max, end + MS);
+	ck_assert_uint_eq(r->bar->ipis, 1);
+	ck_assert_uint_eq(r->bar->waited, 1);
+	ck_assert_int_ge(r->bar->start + (sim_time)r->bar->dur->max, end);
+	ck_assert_int_lt(r->bar->start + (sim_time)r->bar->dur->max, end + MS);
 	box_destroy(&b);
 }
 END_TEST
@@ -193,14 +193,14 @@ START_TEST(lazy_callbacks_flushed_not_left_for_ten_seconds)
 			continue;
 		}
 		run_to_return(&b, 1 * S);
-		ck_assert_uint_eq(r->bar_flushed, 100);
-		ck_assert_uint_eq(r->bar_lazy, 100);
-		ck_assert_uint_eq(r->bar_ipis, 1);
+		ck_assert_uint_eq(r->bar->flushed, 100);
+		ck_assert_uint_eq(r->bar->lazy, 100);
+		ck_assert_uint_eq(r->bar->ipis, 1);
 		ck_assert_uint_eq(tree(&b)->rda[3].n_cbs_invoked, 100);
 		/* One grace period (as long as the hogs' CPUs take to report),
 		 * not the 10 s lazy flush. */
 		ck_assert_uint_eq(tree(&b)->gp_completed, 1);
-		ck_assert_int_le((sim_time)r->bar_dur->max,
+		ck_assert_int_le((sim_time)r->bar->dur->max,
 				 (tree(&b)->gp_max + 2) * b.k->mach.tick_ns);
 		box_destroy(&b);
 	}
@@ -221,14 +221,14 @@ START_TEST(ipi_waits_for_interrupts_on)
 	run_to(&b, 4 * MS);
 	queue_on(&b, 2, 1);
 	run_to(&b, 10 * MS + 100000);
-	ck_assert_uint_eq(r->bar_ipis, 1);
-	ck_assert_uint_eq(r->bar_waited, 0); /* not entrained yet */
+	ck_assert_uint_eq(r->bar->ipis, 1);
+	ck_assert_uint_eq(r->bar->waited, 0); /* not entrained yet */
 	run_to(&b, 104 * MS);
-	ck_assert_uint_eq(r->bar_waited, 0);
+	ck_assert_uint_eq(r->bar->waited, 0);
 	run_to_return(&b, 1 * S);
-	ck_assert_uint_eq(r->bar_waited, 1);
-	ck_assert_int_ge(r->bark->cpu_ns, 95 * MS);
-	ck_assert_int_ge(r->bar_start + (sim_time)r->bar_dur->max, 105 * MS);
+	ck_assert_uint_eq(r->bar->waited, 1);
+	ck_assert_int_ge(r->bar->caller->cpu_ns, 95 * MS);
+	ck_assert_int_ge(r->bar->start + (sim_time)r->bar->dur->max, 105 * MS);
 	box_destroy(&b);
 }
 END_TEST

@@ -105,10 +105,10 @@ static const char *const bar_mech[] = { "workload.kind=callrcu", "workload.barri
 static void scan_costs(const box *b, sim_time out[5])
 {
 	const krcu *r = &b->k->rcu;
-	out[0] = r->exp ? r->exp_scan_cost : 0;
-	out[1] = r->exp ? r->exp_wake_cost : 0;
-	out[2] = r->srs ? r->srs_wake_cost : 0;
-	out[3] = r->bark ? r->bar_scan_cost : 0;
+	out[0] = r->exp ? r->exp->scan_cost : 0;
+	out[1] = r->exp ? r->exp->wake_cost : 0;
+	out[2] = r->srs ? r->srs->wake_cost : 0;
+	out[3] = r->bar ? r->bar->scan_cost : 0;
 	out[4] = r->fqs_cpu_cost;
 }
 
@@ -164,12 +164,12 @@ START_TEST(barrier_scan_cost_prices_the_barrier_loop_not_the_fqs_scan)
 			       "workload.callrcu_rate=0/s", "workload.barrier_gap=10ms", NULL };
 	box_mech(&b, bar_mech, sets);
 	krcu *r = &b.k->rcu;
-	while (r->bar_returned == 0 && sim_now(b.eng) < 20 * MS)
+	while (r->bar->returned == 0 && sim_now(b.eng) < 20 * MS)
 		run_to(&b, sim_now(b.eng) + 1000);
-	ck_assert_uint_eq(r->bar_returned, 1);
-	ck_assert_uint_eq(r->bar_ipis, 0);
-	ck_assert_int_eq((sim_time)r->bar_dur->max, 8 * 2000);
-	ck_assert_int_eq(r->bark->cpu_ns, 8 * 2000);
+	ck_assert_uint_eq(r->bar->returned, 1);
+	ck_assert_uint_eq(r->bar->ipis, 0);
+	ck_assert_int_eq((sim_time)r->bar->dur->max, 8 * 2000);
+	ck_assert_int_eq(r->bar->caller->cpu_ns, 8 * 2000);
 	box_destroy(&b);
 }
 END_TEST

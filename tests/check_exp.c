@@ -34,7 +34,7 @@ static void box_create(box *b, const char *const *sets)
 static sim_time scan_ns(const box *b, int nipi)
 {
 	const krcu *r = &b->k->rcu;
-	return 2 * r->node_cost + 8 * r->exp_scan_cost + nipi * r->exp_send_cost;
+	return 2 * r->node_cost + 8 * r->exp->scan_cost + nipi * r->exp->send_cost;
 }
 
 START_TEST(only_busy_cpus_are_ipied)
@@ -48,8 +48,8 @@ START_TEST(only_busy_cpus_are_ipied)
 	krcu *r = &b.k->rcu;
 	ck_assert(r->exp);
 	run_to(&b, 100 * MS);
-	ck_assert_uint_gt(r->exp_gps, 50);
-	ck_assert_uint_eq(r->exp_ipis, 3 * r->exp_gps + 3 * r->exp_running);
+	ck_assert_uint_gt(r->exp->gps, 50);
+	ck_assert_uint_eq(r->exp->ipis, 3 * r->exp->gps + 3 * r->exp->running);
 	for (int i = 4; i < 8; i++)
 		ck_assert(!b.k->cpu[i].exp_owes);
 	box_destroy(&b);
@@ -67,13 +67,13 @@ START_TEST(each_leaf_scans_on_its_own_kworker)
 	const char *sets[] = { "machine.cores=32", "workload.jobs=32", "rcu.rcu_fanout_leaf=16", NULL };
 	box_create(&b, sets);
 	krcu *r = &b.k->rcu;
-	ck_assert_int_eq(r->exp_nleafk, 1);
+	ck_assert_int_eq(r->exp->nleafk, 1);
 	run_to(&b, 100 * MS);
-	ck_assert_uint_gt(r->exp_gps, 20);
-	ck_assert_uint_ge(r->exp_ipis, 31 * r->exp_gps);
-	ck_assert_uint_le(r->exp_ipis, 31 * (r->exp_gps + 1));
-	ck_assert_uint_ge(r->exp_leafk[0].wakeups, r->exp_gps);
-	ck_assert_uint_le(r->exp_leafk[0].wakeups, r->exp_gps + 1);
+	ck_assert_uint_gt(r->exp->gps, 20);
+	ck_assert_uint_ge(r->exp->ipis, 31 * r->exp->gps);
+	ck_assert_uint_le(r->exp->ipis, 31 * (r->exp->gps + 1));
+	ck_assert_uint_ge(r->exp->leafk[0].wakeups, r->exp->gps);
+	ck_assert_uint_le(r->exp->leafk[0].wakeups, r->exp->gps + 1);
 	box_destroy(&b);
 }
 END_TEST
@@ -94,8 +94,8 @@ START_TEST(non_preemptible_handler_defers_to_the_switch)
 	kcpu *c1 = &b.k->cpu[1];
 	((job *)c1->rq.curr->owner)->in_kernel = true;
 	run_to(&b, 50 * MS);
-	ck_assert_uint_gt(r->exp_gps, 10);
-	ck_assert_uint_eq(r->exp_ndeferred, r->exp_ipis - (sim_timer_armed(&c1->exp_ipi) ? 3 : 0));
+	ck_assert_uint_gt(r->exp->gps, 10);
+	ck_assert_uint_eq(r->exp->ndeferred, r->exp->ipis - (sim_timer_armed(&c1->exp_ipi) ? 3 : 0));
 	/* One more: stop just after CPU 1's next IPI has landed. */
 	for (int i = 0; i < 100000 && !c1->exp_deferred; i++)
 		run_to(&b, sim_now(b.eng) + 500);
@@ -104,13 +104,13 @@ START_TEST(non_preemptible_handler_defers_to_the_switch)
 	ck_assert(sim_timer_armed(&c1->resched_pt));
 	sim_time pt = c1->resched_pt.when;
 	ck_assert_int_le(pt, at + b.k->mach.irq_cost + 2000 + 1);
-	uint64_t gps = r->exp_gps;
+	uint64_t gps = r->exp->gps;
 	run_to(&b, pt - 1);
 	ck_assert(c1->exp_owes);
 	run_to(&b, pt);
 	ck_assert(!c1->exp_owes);
 	run_to(&b, pt + 20000); /* the kworker's end step */
-	ck_assert_uint_eq(r->exp_gps, gps + 1);
+	ck_assert_uint_eq(r->exp->gps, gps + 1);
 	box_destroy(&b);
 }
 END_TEST
@@ -127,13 +127,13 @@ START_TEST(preemptible_handler_reports_at_once)
 	box_create(&b, sets);
 	krcu *r = &b.k->rcu;
 	run_to(&b, 50 * MS);
-	ck_assert_uint_gt(r->exp_gps, 10);
-	ck_assert_uint_eq(r->exp_ndeferred, 0);
-	ck_assert_uint_eq(r->exp_hints, 0);
+	ck_assert_uint_gt(r->exp->gps, 10);
+	ck_assert_uint_eq(r->exp->ndeferred, 0);
+	ck_assert_uint_eq(r->exp->hints, 0);
 	double want = (double)(scan_ns(&b, 3) + b.k->mach.irq_cost + b.k->sched.ctxsw_cost);
-	ck_assert_double_eq_tol(sim_hist_quantile(r->exp_dur, 0.5), want, want * 0.01);
+	ck_assert_double_eq_tol(sim_hist_quantile(r->exp->dur, 0.5), want, want * 0.01);
 	/* At worst a tick lands in the scan or a handler. */
-	ck_assert_double_le(sim_hist_quantile(r->exp_dur, 1.0), want + b.k->mach.tick_cost + 100);
+	ck_assert_double_le(sim_hist_quantile(r->exp->dur, 1.0), want + b.k->mach.tick_cost + 100);
 	box_destroy(&b);
 }
 END_TEST
@@ -152,12 +152,12 @@ START_TEST(reader_reports_at_its_unlock)
 	krcu *r = &b.k->rcu;
 	((job *)b.k->cpu[1].rq.curr->owner)->in_kernel = true;
 	run_to(&b, 50 * MS);
-	ck_assert_uint_gt(r->exp_gps, 10);
-	ck_assert_uint_ge(r->exp_hints, r->exp_gps);
-	ck_assert_uint_eq(r->exp_ndeferred, 0);
+	ck_assert_uint_gt(r->exp->gps, 10);
+	ck_assert_uint_ge(r->exp->hints, r->exp->gps);
+	ck_assert_uint_eq(r->exp->ndeferred, 0);
 	double base = (double)(scan_ns(&b, 3) + b.k->mach.irq_cost + b.k->sched.ctxsw_cost);
-	ck_assert_double_gt(sim_hist_quantile(r->exp_dur, 1.0), base + 5000);
-	ck_assert_double_le(sim_hist_quantile(r->exp_dur, 1.0), base + 20000 + 100);
+	ck_assert_double_gt(sim_hist_quantile(r->exp->dur, 1.0), base + 5000);
+	ck_assert_double_le(sim_hist_quantile(r->exp->dur, 1.0), base + 20000 + 100);
 	box_destroy(&b);
 }
 END_TEST
@@ -175,14 +175,14 @@ START_TEST(interrupts_off_stall_holds_it_and_warns)
 	box_create(&b, sets);
 	krcu *r = &b.k->rcu;
 	run_to(&b, 2 * S);
-	uint64_t gps = r->exp_gps;
-	ck_assert(r->exp_running && b.k->cpu[2].exp_owes);
+	uint64_t gps = r->exp->gps;
+	ck_assert(r->exp->running && b.k->cpu[2].exp_owes);
 	run_to(&b, 30 * S);
-	ck_assert_uint_eq(r->exp_gps, gps);
+	ck_assert_uint_eq(r->exp->gps, gps);
 	run_to(&b, 32 * S);
-	ck_assert_uint_gt(r->exp_gps, gps);
-	ck_assert_uint_eq(r->exp_stalls, 1);
-	ck_assert_double_ge(sim_hist_quantile(r->exp_dur, 1.0), 29.0 * S);
+	ck_assert_uint_gt(r->exp->gps, gps);
+	ck_assert_uint_eq(r->exp->stalls, 1);
+	ck_assert_double_ge(sim_hist_quantile(r->exp->dur, 1.0), 29.0 * S);
 	box_destroy(&b);
 }
 END_TEST
@@ -222,11 +222,11 @@ START_TEST(preempted_reader_holds_it_until_unlock)
 	job *j = preempt_reader_on_cpu1(&b, NULL);
 	krcu *r = &b.k->rcu;
 	kcpu *c1 = &b.k->cpu[1];
-	uint64_t gps = r->exp_gps;
+	uint64_t gps = r->exp->gps;
 	run_to(&b, 60 * MS); /* job 0's next call, at 20 ms of its work */
-	ck_assert_uint_eq(r->exp_gps, gps);
-	ck_assert(r->exp_running && !r->exp_left && r->exp_readers == 1 && j->exp_blocks);
-	ck_assert_uint_eq(r->exp_readers_waited, 1);
+	ck_assert_uint_eq(r->exp->gps, gps);
+	ck_assert(r->exp->running && !r->exp->left && r->exp->readers == 1 && j->exp_blocks);
+	ck_assert_uint_eq(r->exp->readers_waited, 1);
 	/* The reader's unlock: the grace period ends. */
 	kcpu_settle_now(c1);
 	if (c1->rq.curr == &j->task) {
@@ -237,7 +237,7 @@ START_TEST(preempted_reader_holds_it_until_unlock)
 	}
 	run_to(&b, 200 * MS);
 	ck_assert(!j->exp_blocks);
-	ck_assert_uint_gt(r->exp_gps, gps);
+	ck_assert_uint_gt(r->exp->gps, gps);
 	box_destroy(&b);
 }
 END_TEST
@@ -256,7 +256,7 @@ START_TEST(expedited_reader_boosted_at_once)
 		job *j = preempt_reader_on_cpu1(&b, boost ? "rcu.boost=yes" : "rcu.boost=no");
 		krcu *r = &b.k->rcu;
 		kcpu *c1 = &b.k->cpu[1];
-		while (!(r->exp_running && !r->exp_left && r->exp_readers == 1))
+		while (!(r->exp->running && !r->exp->left && r->exp->readers == 1))
 			run_to(&b, sim_now(b.eng) + 1000);
 		sim_time all_reported = sim_now(b.eng);
 		run_to(&b, all_reported + 100000); /* the resched IPI and the switch */
@@ -274,11 +274,11 @@ START_TEST(expedited_reader_boosted_at_once)
 		j->rdr_left = 2e6;
 		kcpu_settle_now(c1);
 		ck_assert_int_eq(sim_timer_at(b.eng, &c1->unlock, sim_now(b.eng) + 2 * MS), 0);
-		uint64_t gps = r->exp_gps;
+		uint64_t gps = r->exp->gps;
 		run_to(&b, sim_now(b.eng) + 2 * MS + 100000);
 		ck_assert(!j->exp_blocks && !j->task.fifo);
 		ck_assert_ptr_null(r->boosted[j->rdr.leaf]);
-		ck_assert_uint_eq(r->exp_gps, gps + 1);
+		ck_assert_uint_eq(r->exp->gps, gps + 1);
 		box_destroy(&b);
 	}
 }
@@ -291,7 +291,7 @@ START_TEST(rcu_normal_wins)
 	box b;
 	const char *sets[] = { "rcu.normal=yes", NULL };
 	box_create(&b, sets);
-	ck_assert(!b.k->rcu.exp && !b.k->rcu.expk);
+	ck_assert(!b.k->rcu.exp);
 	run_to(&b, 200 * MS);
 	ck_assert_uint_gt(b.k->rcu.cb.invoked, 0);
 	box_destroy(&b);
@@ -318,9 +318,9 @@ START_TEST(wake_from_gp_wakes_five_and_leaves_the_rest)
 	 * 5 (gap 0), so the groups alternate: 8 waiters every 2 GPs. */
 	uint64_t gps = tree(&b)->gp_completed;
 	ck_assert_uint_gt(gps, 20);
-	ck_assert_uint_le(r->srs_woken_gp, 5 * gps);
-	ck_assert_uint_gt(r->srs_woken_wq, 0);
-	ck_assert_uint_ge(r->srs_woken_gp + r->srs_woken_wq, 4 * (gps - 2));
+	ck_assert_uint_le(r->srs->woken_gp, 5 * gps);
+	ck_assert_uint_gt(r->srs->woken_wq, 0);
+	ck_assert_uint_ge(r->srs->woken_gp + r->srs->woken_wq, 4 * (gps - 2));
 	box_destroy(&b);
 }
 END_TEST
@@ -343,34 +343,34 @@ START_TEST(wake_from_gp_five_wait_heads)
 	int most = 0;
 	while (sim_now(b.eng) < 200 * MS) {
 		run_to(&b, sim_now(b.eng) + 100000);
-		if (r->srs_heads > most)
-			most = r->srs_heads;
+		if (r->srs->heads > most)
+			most = r->srs->heads;
 	}
 	ck_assert_int_ge(most, 2);
 	ck_assert_int_le(most, 3);
-	ck_assert_uint_eq(r->srs_no_head, 0);
+	ck_assert_uint_eq(r->srs->no_head, 0);
 	/* Between grace periods, with the kworker done, only the done tail
 	 * holds a head: hold the
 	 * other four, as wait heads a kworker four grace-period ends behind
 	 * has yet to put back. */
-	while (r->srs_cur_head || r->srs_left || r->srs_heads_work)
+	while (r->srs->cur_head || r->srs->left || r->srs->heads_work)
 		run_to(&b, sim_now(b.eng) + 1000);
-	ck_assert_int_eq(r->srs_heads, 1);
+	ck_assert_int_eq(r->srs->heads, 1);
 	int held = 4;
-	r->srs_heads += held;
-	uint64_t gps = ts->gp_completed, woken = r->srs_woken_gp + r->srs_woken_wq;
+	r->srs->heads += held;
+	uint64_t gps = ts->gp_completed, woken = r->srs->woken_gp + r->srs->woken_wq;
 	for (int64_t i = 0; i < b.k->wl.njobs; i++)
 		woken += b.k->wl.jobs[i].exp_wake; /* woken by the last end, at its step's end */
 	run_to(&b, sim_now(b.eng) + 200 * MS);
 	/* Every grace period found no head and asked for the next: none
 	 * served a waiter. */
 	ck_assert_uint_gt(ts->gp_completed, gps + 5);
-	ck_assert_uint_ge(r->srs_no_head, ts->gp_completed - gps);
-	ck_assert_uint_eq(r->srs_woken_gp + r->srs_woken_wq, woken);
-	r->srs_heads -= held;
-	woken = r->srs_woken_gp + r->srs_woken_wq;
+	ck_assert_uint_ge(r->srs->no_head, ts->gp_completed - gps);
+	ck_assert_uint_eq(r->srs->woken_gp + r->srs->woken_wq, woken);
+	r->srs->heads -= held;
+	woken = r->srs->woken_gp + r->srs->woken_wq;
 	run_to(&b, sim_now(b.eng) + 100 * MS);
-	ck_assert_uint_ge(r->srs_woken_gp + r->srs_woken_wq, woken + 8 * 3);
+	ck_assert_uint_ge(r->srs->woken_gp + r->srs->woken_wq, woken + 8 * 3);
 	box_destroy(&b);
 }
 END_TEST
@@ -384,7 +384,7 @@ START_TEST(wake_from_gp_small_is_for_16_cpus_at_most)
 		const char *sets[] = { "workload.syncrcu_expedited=no", v ? "machine.cores=17" : "machine.cores=16",
 				       "rcu.normal_wake_from_gp=small", NULL };
 		box_create(&b, sets);
-		ck_assert(b.k->rcu.srs == (v == 0));
+		ck_assert((b.k->rcu.srs != NULL) == (v == 0));
 		box_destroy(&b);
 	}
 }

@@ -9,6 +9,10 @@
 #  - no file of models/rcu/ includes anything of models/kernel/ but kernel.h;
 #  - trace/ includes only its own headers and sim/'s (it is below models/,
 #    which may call it: the replay, the trace.dat writer).
+#  - no file of models/ writes a metric by its name (sim_metrics_scalar(),
+#    _series(), _hist(), _hist_scalars()) but registry.c's id wrappers: parts
+#    write by id (metric_scalar(m, M_...)), so a misspelt metric fails the
+#    build (issue 47, item 4).
 lib_args=SRC
 . "$(dirname "$0")/lib.sh"
 
@@ -52,4 +56,7 @@ ls "$SRC/models/kernel" | grep -E '^(rcu_.*|kfree_rcu|srcu.*|tasks.*)\.c$' >"$T/
 for m in rcu_gp_kthread rcu_exp rcu_barrier rcu_readers kfree_rcu rcu_cpu_kthread rcu_nocb_kthreads; do
 	[ -f "$SRC/models/rcu/$m.c" ] && ok || bad "models/rcu/$m.c missing"
 done
+grep -rnE 'sim_metrics_(scalar|series|hist|hist_scalars)\(' "$SRC/models" --include='*.c' --include='*.h' |
+	grep -vE '^[^:]*/models/registry\.[ch]:' >"$T/byname" || true
+[ -s "$T/byname" ] && bad "metrics written by name, not by id (metric_scalar(m, M_...)): $(sed "s|$SRC/||" "$T/byname" | cut -d: -f1,2 | tr '\n' ' ')" || ok
 finish

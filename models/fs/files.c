@@ -127,13 +127,13 @@ int kfiles_sample(kmodel *k, sim_time now, int64_t qsum, char *err, size_t errle
 		f->frag_max_num = pinned;
 		f->frag_max_den = slots;
 	}
-	if (!(s = sim_metrics_series(m, "vfs.nr_files", -1)) ||
+	if (!(s = metric_series(m, M_VFS_NR_FILES, -1)) ||
 	    sim_series_append(s, now, (double)vfs_nr_files(&f->v)) ||
-	    !(s = sim_metrics_series(m, "mem.pending_bytes", -1)) ||
+	    !(s = metric_series(m, M_MEM_PENDING_BYTES, -1)) ||
 	    sim_series_append(s, now, (double)qsum * (double)sc->cfg.obj_size) ||
-	    !(s = sim_metrics_series(m, "slab.pages", -1)) ||
+	    !(s = metric_series(m, M_SLAB_PAGES, -1)) ||
 	    sim_series_append(s, now, (double)sc->nslabs) ||
-	    !(s = sim_metrics_series(m, "slab.fragmentation", -1)) ||
+	    !(s = metric_series(m, M_SLAB_FRAGMENTATION, -1)) ||
 	    sim_series_append(s, now, slots ? (double)pinned / (double)slots : 0))
 		return SIM_ENOMEM;
 	/* Slab accounting counts every slot: never fewer than the files that
@@ -153,29 +153,29 @@ int kfiles_finish(kmodel *k, sim_metrics *m)
 {
 	const kfiles *f = &k->files;
 	const vfs *v = &f->v;
-	int rc = sim_metrics_scalar(m, "vfs.opens", (double)f->opens);
-	rc |= sim_metrics_scalar(m, "vfs.closes", (double)f->closes);
-	rc |= sim_metrics_scalar(m, "vfs.open_end", (double)v->live);
-	rc |= sim_metrics_scalar(m, "vfs.open_failures", (double)v->refused);
-	rc |= sim_metrics_scalar(m, "vfs.nr_files_max", (double)v->nr_max);
-	rc |= sim_metrics_scalar(m, "vfs.nr_files_end", (double)vfs_nr_files(v));
-	rc |= sim_metrics_scalar(m, "vfs.max_files", (double)v->max_files);
+	int rc = metric_scalar(m, M_VFS_OPENS, (double)f->opens);
+	rc |= metric_scalar(m, M_VFS_CLOSES, (double)f->closes);
+	rc |= metric_scalar(m, M_VFS_OPEN_END, (double)v->live);
+	rc |= metric_scalar(m, M_VFS_OPEN_FAILURES, (double)v->refused);
+	rc |= metric_scalar(m, M_VFS_NR_FILES_MAX, (double)v->nr_max);
+	rc |= metric_scalar(m, M_VFS_NR_FILES_END, (double)vfs_nr_files(v));
+	rc |= metric_scalar(m, M_VFS_MAX_FILES, (double)v->max_files);
 	if (v->first_refusal >= 0)
-		rc |= sim_metrics_scalar(m, "vfs.file_max_reached_ns", (double)v->first_refusal);
+		rc |= metric_scalar(m, M_VFS_FILE_MAX_REACHED_NS, (double)v->first_refusal);
 	if (v->last_refusal >= 0)
-		rc |= sim_metrics_scalar(m, "vfs.file_max_last_ns", (double)v->last_refusal);
-	rc |= sim_metrics_scalar(m, "mem.pending_bytes_max",
+		rc |= metric_scalar(m, M_VFS_FILE_MAX_LAST_NS, (double)v->last_refusal);
+	rc |= metric_scalar(m, M_MEM_PENDING_BYTES_MAX,
 				 (double)k->rcu.cb.qtotal.max * (double)v->filp.cfg.obj_size);
-	rc |= sim_metrics_scalar(m, "slab.pages_max", (double)v->filp.nslabs_max);
+	rc |= metric_scalar(m, M_SLAB_PAGES_MAX, (double)v->filp.nslabs_max);
 	if (f->frag_max_den)
-		rc |= sim_metrics_scalar(m, "slab.fragmentation_max",
+		rc |= metric_scalar(m, M_SLAB_FRAGMENTATION_MAX,
 					 (double)f->frag_max_num / (double)f->frag_max_den);
-	rc |= sim_metrics_scalar(m, "slab.grown", (double)v->filp.grown);
-	rc |= sim_metrics_scalar(m, "slab.destroyed", (double)v->filp.destroyed);
+	rc |= metric_scalar(m, M_SLAB_GROWN, (double)v->filp.grown);
+	rc |= metric_scalar(m, M_SLAB_DESTROYED, (double)v->filp.destroyed);
 	uint64_t retries = 0; /* every load's */
 	for_each_load((kmodel *)k, w)
 		retries += w->retries;
-	rc |= sim_metrics_scalar(m, "make.retries", (double)retries);
+	rc |= metric_scalar(m, M_MAKE_RETRIES, (double)retries);
 	return rc ? SIM_ENOMEM : 0;
 }
 

@@ -107,6 +107,15 @@ static void bg_irq_fire(sim_engine *eng, sim_timer *tm)
 	kcpu_device_irq(c, sim_now(eng));
 }
 
+/* Its rates and cost, read only when it is on. */
+static const sim_knob kbg_knob[] = {
+	{ P_BACKGROUND_TIMER_TICKS, { P_MACHINE_BACKGROUND, "yes", NULL } },
+	{ P_BACKGROUND_WAKEUPS, { P_MACHINE_BACKGROUND, "yes", NULL } },
+	{ P_BACKGROUND_WAKEUP_COST, { P_MACHINE_BACKGROUND, "yes", NULL } },
+	{ P_BACKGROUND_IRQS, { P_MACHINE_BACKGROUND, "yes", NULL } },
+};
+const sim_knobs kbg_knobs = { SIM_ALWAYS, kbg_knob, sizeof(kbg_knob) / sizeof(kbg_knob[0]) };
+
 int kbg_create(kmodel *k, const model_env *env)
 {
 	const sim_params *p = env->p;
@@ -164,8 +173,8 @@ int kbg_finish(const kmodel *k, sim_metrics *m)
 	const kbackground *bg = &k->bg;
 	if (!bg->on)
 		return 0;
-	int rc = sim_metrics_scalar(m, "background.timer_ticks", (double)bg->timer_ticks);
-	rc |= sim_metrics_scalar(m, "background.wakeups", (double)bg->wakeups);
-	rc |= sim_metrics_scalar(m, "background.irqs", (double)bg->irqs);
+	int rc = metric_scalar(m, M_BACKGROUND_TIMER_TICKS, (double)bg->timer_ticks);
+	rc |= metric_scalar(m, M_BACKGROUND_WAKEUPS, (double)bg->wakeups);
+	rc |= metric_scalar(m, M_BACKGROUND_IRQS, (double)bg->irqs);
 	return rc;
 }

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * kernel.c - the kernel model's table (kernel_model, for every workload in
- * workloads/workload.c's table): creating its parts from the parameters, one function
- * each (machine, scheduler, softirqs, RCU, file table in files.c, workload,
- * metric handles, then the CPUs and the jobs), sampling the series, and
- * the end-of-run scalars with the conservation checks. What each CPU does
- * is in cpu.c, softirq.c, kthread.c (and its kinds), tick.c and irq.c; the
- * jobs in workloads/ (shared types in kernel_int.h).
+ * workloads/workload.c's table) over the table of its parts, kparts[]: each
+ * part's name, knobs, create, start, destroy, sample and finish, walked in
+ * the table's order (destroy in reverse). Each part writes its own metrics,
+ * by id (models/registry.h), and frees what its create allocated. The
+ * machine, the scheduler, the softirqs, RCU's flavor and the CPUs are
+ * parts defined here; the others are in their own files (workloads/,
+ * fs/files.c, rcu/'s mechanisms, background.c, fault.c, ktrace.c), some
+ * through a line of glue below the table's type. What each CPU does is in
+ * cpu.c, softirq.c, kthread.c (and its kinds), tick.c and irq.c; the jobs
+ * in workloads/ (shared types in kernel_int.h).
  * Its parts follow 2.6.14-2.6.16 or Linux 6.12 as each file says.
  */
 #include <assert.h>
@@ -16,50 +20,58 @@
 #include <string.h>
 
 #include "kernel/kernel_int.h"
-#include "rcu/tree_nocb.h"
+#include "rcu/tree_nocb.h" /* rcu_nohz_full_mask() */
 #include "model.h"
 
-static void kernel_destroy(void *state)
-{
-	kmodel *k = state;
-	if (!k)
-		return;
-	if (k->cpu)
-		for (int i = 0; i < k->mach.ncpus; i++) {
-			sim_rng_destroy(k->cpu[i].rng_work);
-			sim_rng_destroy(k->cpu[i].rng_mode);
-			sim_rng_destroy(k->cpu[i].rng_irq);
-			sim_rng_destroy(k->cpu[i].rng_cost);
-			sched_rq_destroy(&k->cpu[i].rq);
-		}
-	kbg_destroy(k);
-	if (k->rcu.ops)
-		k->rcu.ops->destroy(k->rcu.rsp);
-	free(k->rcu.gpk);
-	free(k->rcu.srsk);
-	free(k->rcu.rcuc);
-	free(k->rcu.rcuog);
-	free(k->rcu.rcuo);
-	rcu_readers_destroy(k);
-	rcu_exp_destroy(k);
-	rcu_barrier_destroy(k);
-	ktrace_destroy(k);
-	kfree_rcu_destroy(k);
-	loads_destroy(k);
-	kfiles_destroy(k);
-	kfault_destroy(k);
-	free(k->cpu);
-	free(k->sched.rq_store);
-	free(k->mach.core_busy);
-	free(k->mach.full);
-	free(k->mach.hk);
-	free(k);
-}
+/* The sums a sample adds up over the CPUs, each written by one part. */
+typedef struct ksample {
+	int64_t qsum;           /* rcu: callbacks queued on all CPUs */
+	int64_t ksd;            /* softirq: ksoftirqds runnable */
+	double busy_sum;        /* softirq: the CPUs' fractions of the interval in softirqs */
+	uint64_t wake_sum;      /* cpus: idle exits since the last sample */
+} ksample;
 
-/* 1. The machine. 0 or SIM_ENOMEM. */
-static int machine_create(kmodel *k, const sim_params *p)
+/*
+ * A part of the kernel model: a row of kparts[]. Every operation may be
+ * NULL (the part has none).
+ *  - knobs: its knob table, and knobs_of its tables when it has several
+ *    (a table of kinds): the parameters it reads and when (model_ops.knobs).
+ *  - create: from the parameters, after the parts above it in the table.
+ *    0, SIM_ENOMEM, or another error with its message in @err.
+ *  - start: after every part is created, in the table's order: what the
+ *    machine does at boot (the jobs, each CPU's first task and tick, the
+ *    background's first events, the fault's window), arming the first
+ *    events in an order the results depend on (equal times go by sequence).
+ *  - destroy: frees what its create allocated, after a failed or partial
+ *    create too; in the reverse order of the table.
+ *  - sample_cpu: at a sample, for each CPU in turn once it is settled: its
+ *    per-CPU series, and its sums in the ksample; sample: then, its
+ *    machine-wide series (from the sums). 0 or SIM_ENOMEM (or the part's
+ *    error in @err).
+ *  - finish: its scalars at the end of the run (every CPU settled), 0 or
+ *    nonzero (out of memory).
+ */
+typedef struct kpart {
+	const char *name;
+	const sim_knobs *knobs;
+	size_t (*knobs_of)(const sim_knobs **out, size_t max);
+	int (*create)(kmodel *k, const model_env *env, char *err, size_t errlen);
+	int (*start)(kmodel *k, const model_env *env, char *err, size_t errlen);
+	void (*destroy)(kmodel *k);
+	int (*sample_cpu)(kmodel *k, kcpu *c, sim_time now, ksample *smp);
+	int (*sample)(kmodel *k, sim_time now, const ksample *smp, char *err, size_t errlen);
+	int (*finish)(kmodel *k, sim_metrics *m, sim_time now);
+} kpart;
+
+/* ---- 1. The machine ------------------------------------------------------ */
+
+/* CPUs, clock, HZ, costs, nohz_full's masks. 0 or SIM_ENOMEM. */
+static int machine_create(kmodel *k, const model_env *env, char *err, size_t errlen)
 {
+	const sim_params *p = env->p;
 	kmachine *mc = &k->mach;
+	(void)err;
+	(void)errlen;
 	mc->ncores = (int)sim_params_int(p, P_MACHINE_CORES);
 	mc->tpc = (int)sim_params_int(p, P_MACHINE_THREADS_PER_CORE);
 	mc->ncpus = mc->ncores * mc->tpc;
@@ -70,6 +82,7 @@ static int machine_create(kmodel *k, const sim_params *p)
 	mc->irq_cost = sim_params_int(p, P_IRQ_COST);
 	mc->idle_wake_ns = sim_params_int(p, P_MACHINE_IDLE_WAKE_LATENCY);
 	mc->irq_rate = sim_params_real(p, P_IRQ_RATE);
+	/* A value of machine.arch, not a part's name. */
 	mc->sparc64 = !strcmp(sim_params_text(p, P_MACHINE_ARCH), "sparc64");
 	mc->nohz_idle = sim_params_int(p, P_IRQ_NOHZ_IDLE) != 0;
 	mc->timer_migration = mc->nohz_idle && sim_params_int(p, P_IRQ_TIMER_MIGRATION) != 0;
@@ -80,7 +93,7 @@ static int machine_create(kmodel *k, const sim_params *p)
 	if (!strcmp(sim_params_text(p, P_IRQ_NOHZ_FULL), "none"))
 		return 0;
 	/* irq.nohz_full: the CPUs and the housekeeping ones (validated). */
-	char err[512];
+	char why[512];
 	int nfull;
 	bool *mask = malloc((size_t)mc->ncpus * sizeof(*mask));
 	mc->full = malloc((size_t)mc->ncpus * sizeof(*mc->full));
@@ -89,7 +102,7 @@ static int machine_create(kmodel *k, const sim_params *p)
 		free(mask);
 		return SIM_ENOMEM;
 	}
-	int rc = rcu_nohz_full_mask(p, mc->ncpus, mask, &nfull, err, sizeof(err));
+	int rc = rcu_nohz_full_mask(p, mc->ncpus, mask, &nfull, why, sizeof(why));
 	assert(!rc); /* rcusim_validate() checked */
 	(void)rc;
 	for (int i = 0; i < mc->ncpus; i++) {
@@ -102,10 +115,37 @@ static int machine_create(kmodel *k, const sim_params *p)
 	return 0;
 }
 
-/* 2. The scheduler's constants and the runqueues' arrays. 0 or SIM_ENOMEM. */
-static int scheduler_create(kmodel *k, const sim_params *p)
+static void machine_destroy(kmodel *k)
 {
+	free(k->mach.core_busy);
+	free(k->mach.full);
+	free(k->mach.hk);
+}
+
+/* The tick's counts (tick.c): taken, stopped, and with nohz_full CPUs the
+ * busy ones stopped, those kept for RCU and the remote ticks. */
+static int machine_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	(void)now;
+	int rc = metric_scalar(m, M_TICK_TAKEN, (double)k->cnt.ticks_taken);
+	rc |= metric_scalar(m, M_TICK_STOPPED, (double)k->cnt.ticks_stopped);
+	if (k->mach.nfull) {
+		rc |= metric_scalar(m, M_TICK_STOPPED_BUSY, (double)k->cnt.ticks_stopped_busy);
+		rc |= metric_scalar(m, M_TICK_FORCED_RCU, (double)k->cnt.ticks_forced);
+		rc |= metric_scalar(m, M_TICK_REMOTE, (double)k->cnt.ticks_remote);
+	}
+	return rc;
+}
+
+/* ---- 2. The scheduler ---------------------------------------------------- */
+
+/* The scheduler's constants and the runqueues' arrays. 0 or SIM_ENOMEM. */
+static int scheduler_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	const sim_params *p = env->p;
 	kscheduler *s = &k->sched;
+	(void)err;
+	(void)errlen;
 	sched_cfg_init(&s->cfg, (int)sim_params_int(p, P_MACHINE_HZ),
 		       sim_params_int(p, P_SCHED_DEF_TIMESLICE),
 		       sim_params_is_auto(p, P_SCHED_MIN_TIMESLICE) ? -1
@@ -135,9 +175,40 @@ static int scheduler_create(kmodel *k, const sim_params *p)
 	return s->rq_store ? 0 : SIM_ENOMEM;
 }
 
-/* 3. Softirqs. */
-static void softirq_create(kmodel *k, const sim_params *p)
+static void scheduler_destroy(kmodel *k)
 {
+	free(k->sched.rq_store);
+}
+
+/* Both classes' knob tables (sched/), each saying when its class runs. */
+static size_t scheduler_knobs(const sim_knobs **out, size_t max)
+{
+	assert(max >= 2);
+	out[0] = &sched_o1_knobs;
+	out[1] = &sched_eevdf_knobs;
+	return 2;
+}
+
+/* Context switches, the longest runnable wait, resched IPIs sent. */
+static int scheduler_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	(void)now;
+	uint64_t switches = 0;
+	for (int i = 0; i < k->mach.ncpus; i++)
+		switches += k->cpu[i].rq.nr_switches;
+	int rc = metric_scalar(m, M_SCHED_CTXSW, (double)switches);
+	rc |= metric_scalar(m, M_SCHED_WAIT_MAX_NS, (double)k->cnt.wait_max);
+	return rc | metric_scalar(m, M_IPI_RESCHED_SENT, (double)k->cnt.ipis);
+}
+
+/* ---- 3. Softirqs --------------------------------------------------------- */
+
+/* The softirq settings and their histograms. 0 or SIM_ENOMEM. */
+static int softirq_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	const sim_params *p = env->p;
+	(void)err;
+	(void)errlen;
 	k->softirq = (ksoftirq){
 		.max_restart = (int)sim_params_int(p, P_SOFTIRQ_MAX_RESTART),
 		.in_irq_exit = sim_params_int(p, P_SOFTIRQ_IN_IRQ_EXIT) != 0,
@@ -151,17 +222,98 @@ static void softirq_create(kmodel *k, const sim_params *p)
 	int64_t limit = sim_params_int(p, P_SOFTIRQ_TIME_LIMIT), hz = sim_params_int(p, P_MACHINE_HZ);
 	k->softirq.budget_j = (int64_t)(((__int128)limit * hz + SIM_NS_PER_S - 1) / SIM_NS_PER_S);
 	k->softirq.cut_at_tick = k->softirq.budget_j > 0 || k->softirq.stop_on_resched;
+	if (!(k->h.softirq_irq_run = metric_hist(env->m, M_SOFTIRQ_IRQ_RUN_NS)) ||
+	    !(k->h.softirq_run = metric_hist(env->m, M_SOFTIRQ_RUN_NS)) ||
+	    !(k->h.ksd_wait = metric_hist(env->m, M_SOFTIRQ_KSOFTIRQD_WAIT_NS)))
+		return SIM_ENOMEM;
+	return 0;
 }
 
-/* 4. RCU: the flavor rcu.flavor names, over the callbacks' counts; after
- * the file table (a callback frees a file when it is modelled). */
-static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err, size_t errlen)
+/* Its knobs, whatever runs: deferral to ksoftirqd is read only from irq_exit. */
+static const sim_knob softirq_knob[] = {
+	{ P_SOFTIRQ_DEFER_TO_KSOFTIRQD, { P_SOFTIRQ_IN_IRQ_EXIT, "yes", NULL } },
+};
+static const sim_knobs softirq_knobs = { SIM_ALWAYS, softirq_knob,
+					 sizeof(softirq_knob) / sizeof(softirq_knob[0]) };
+
+/* CPU @c's fraction of the interval since the last sample spent in
+ * softirqs (softirq.busy_frac), and its ksoftirqd if runnable. */
+static int softirq_sample_cpu(kmodel *k, kcpu *c, sim_time now, ksample *smp)
 {
+	sim_time sofar = c->softirq_ns + (c->in_softirq && now > c->run_start ? now - c->run_start : 0);
+	sim_series *b = metric_series(k->h.m, M_SOFTIRQ_BUSY_FRAC, c->id);
+	if (!b)
+		return SIM_ENOMEM;
+	sim_time interval_ns = b->n ? now - b->t[b->n - 1] : 0;
+	double frac = interval_ns > 0 ? (double)(sofar - c->softirq_ns_sampled) / (double)interval_ns : 0;
+	c->softirq_ns_sampled = sofar;
+	smp->busy_sum += frac;
+	smp->ksd += c->ksd_runnable;
+	return sim_series_append(b, now, frac) ? SIM_ENOMEM : 0;
+}
+
+static int softirq_sample(kmodel *k, sim_time now, const ksample *smp, char *err, size_t errlen)
+{
+	sim_series *s;
+	(void)err;
+	(void)errlen;
+	if (!(s = metric_series(k->h.m, M_SOFTIRQ_BUSY_FRAC, -1)) ||
+	    sim_series_append(s, now, smp->busy_sum / k->mach.ncpus) ||
+	    !(s = metric_series(k->h.m, M_KSOFTIRQD_RUNNABLE, -1)) ||
+	    sim_series_append(s, now, (double)smp->ksd))
+		return SIM_ENOMEM;
+	return 0;
+}
+
+/* Run lengths, ksoftirqd's wakeups and waits, runs and passes by where they
+ * started, runs by why they ended. */
+static int softirq_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	int rc = metric_hist_scalars(m, M_SOFTIRQ_RUN_NS, k->h.softirq_run, SIM_Q_P99 | SIM_Q_MAX);
+	rc |= metric_hist_scalars(m, M_SOFTIRQ_IRQ_RUN_NS, k->h.softirq_irq_run, SIM_Q_P99 | SIM_Q_MAX);
+	rc |= metric_scalar(m, M_SOFTIRQ_KSOFTIRQD_WAKEUPS, (double)k->cnt.ksd_wakeups);
+	/* A ksoftirqd still waiting at the end has waited at least this long
+	 * (in the histogram too: one sample per wakeup; one woken after the
+	 * end, by a pass begun before it, has not waited yet). */
+	int64_t ksd_wait = k->cnt.ksd_wait_max;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		if (!k->cpu[i].ksd_waiting || k->cpu[i].ksd_woken > now)
+			continue;
+		sim_hist_add(k->h.ksd_wait, (uint64_t)(now - k->cpu[i].ksd_woken));
+		if (now - k->cpu[i].ksd_woken > ksd_wait)
+			ksd_wait = now - k->cpu[i].ksd_woken;
+	}
+	if (k->cnt.ksd_wakeups)
+		rc |= metric_scalar(m, M_SOFTIRQ_KSOFTIRQD_WAIT_MAX_NS, (double)ksd_wait);
+	rc |= metric_hist_scalars(m, M_SOFTIRQ_KSOFTIRQD_WAIT_NS, k->h.ksd_wait, SIM_Q_P50 | SIM_Q_P99);
+	rc |= metric_scalar(m, M_SOFTIRQ_RUNS_IRQ_EXIT, (double)k->cnt.runs[RUN_IRQ_EXIT]);
+	rc |= metric_scalar(m, M_SOFTIRQ_RUNS_TRAP_RETURN, (double)k->cnt.runs[RUN_TRAP_RETURN]);
+	rc |= metric_scalar(m, M_SOFTIRQ_RUNS_KSOFTIRQD, (double)k->cnt.runs[RUN_KSOFTIRQD]);
+	rc |= metric_scalar(m, M_SOFTIRQ_PASSES_IRQ_EXIT, (double)k->cnt.passes[RUN_IRQ_EXIT]);
+	rc |= metric_scalar(m, M_SOFTIRQ_PASSES_TRAP_RETURN, (double)k->cnt.passes[RUN_TRAP_RETURN]);
+	rc |= metric_scalar(m, M_SOFTIRQ_PASSES_KSOFTIRQD, (double)k->cnt.passes[RUN_KSOFTIRQD]);
+	rc |= metric_scalar(m, M_SOFTIRQ_RUNS_ENDED_EMPTY, (double)k->cnt.run_stops[RUN_STOP_EMPTY]);
+	rc |= metric_scalar(m, M_SOFTIRQ_RUNS_ENDED_RESTART_LIMIT,
+			    (double)k->cnt.run_stops[RUN_STOP_RESTART]);
+	rc |= metric_scalar(m, M_SOFTIRQ_RUNS_ENDED_TIME_BUDGET, (double)k->cnt.run_stops[RUN_STOP_BUDGET]);
+	return rc | metric_scalar(m, M_SOFTIRQ_RUNS_ENDED_NEED_RESCHED,
+				  (double)k->cnt.run_stops[RUN_STOP_RESCHED]);
+}
+
+/* ---- 4. RCU: the flavor -------------------------------------------------- */
+
+/* The flavor rcu.flavor names, over the callbacks' counts; after the file
+ * table (a callback frees a file when it is modelled). */
+static int rcu_create(kmodel *k, const model_env *menv, char *err, size_t errlen)
+{
+	const sim_params *p = menv->p;
+	sim_metrics *m = menv->m;
 	krcu *r = &k->rcu;
 	/* rcu.core_pass_cost is Tree RCU's knob (never set under classic, so
 	 * rcu.tasklet_cost there). */
 	r->handler_cost = rcu_cost_param(p, P_RCU_CORE_PASS_COST, P_RCU_TASKLET_COST);
-	r->core_sigma = !strcmp(sim_params_text(p, P_RCU_FLAVOR), "tree") ? sim_params_real(p, P_RCU_CORE_COST_SIGMA) : 0;
+	r->core_sigma = rcu_flavor_can(p, RCU_CAP_CORE_COST_SPREAD) ? sim_params_real(p, P_RCU_CORE_COST_SIGMA)
+								    : 0;
 	r->preempt_rcu = rcu_flavor_can(p, RCU_CAP_PREEMPT_RCU) &&
 			 sim_params_int(p, P_RCU_PREEMPT_RCU);
 	r->cb_cost = sim_params_int(p, P_RCU_CALLBACK_COST);
@@ -191,45 +343,60 @@ static int rcu_create(kmodel *k, const sim_params *p, sim_metrics *m, char *err,
 		.last_gp = r->last_gp,
 	};
 	r->last_gp[0] = r->last_gp[1] = -1;
-	r->exp_last[0] = r->exp_last[1] = -1;
 	return r->ops->create(&r->rsp, &env, err, errlen);
 }
 
-/* The kernel threads, after the CPUs, one family per line, in this order:
- * the RCU flavor's GP kthread on rcu.gp_kthread_cpu (rcu/rcu_gp_kthread.c),
- * offloading's rcuog and rcuo (rcu/rcu_nocb_kthreads.c), rcuc on every CPU
- * when RCU core work runs there (rcu/rcu_cpu_kthread.c). A family creates
- * nothing when its mechanism is off. */
-static int (*const kthread_families[])(kmodel *k, const sim_params *p, int prio) = {
-	rcu_gp_kthread_create,
-	rcu_nocb_kthreads_create,
-	rcu_cpu_kthreads_create,
-};
-
-/* The flavor's kthreads (none for a flavor without a GP kthread, as
- * classic RCU). 0 or SIM_ENOMEM. */
-static int rcu_kthreads_create(kmodel *k, const sim_params *p)
+static void rcu_destroy(kmodel *k)
 {
-	int prio = (int)sim_params_int(p, P_RCU_KTHREAD_PRIO);
-	if (!k->rcu.ops->gp_step)
-		return 0;
-	for (size_t i = 0; i < sizeof(kthread_families) / sizeof(kthread_families[0]); i++)
-		if (kthread_families[i](k, p, prio))
-			return SIM_ENOMEM;
+	if (k->rcu.ops)
+		k->rcu.ops->destroy(k->rcu.rsp);
+}
+
+/* CPU @c's callbacks queued (cb.qlen). */
+static int rcu_sample_cpu(kmodel *k, kcpu *c, sim_time now, ksample *smp)
+{
+	int64_t q = k->rcu.ops->qlen(k->rcu.rsp, c->id);
+	smp->qsum += q;
+	sim_series *s = metric_series(k->h.m, M_CB_QLEN, c->id);
+	return !s || sim_series_append(s, now, (double)q) ? SIM_ENOMEM : 0;
+}
+
+/* All CPUs' callbacks queued, and the flavor's own series. */
+static int rcu_sample(kmodel *k, sim_time now, const ksample *smp, char *err, size_t errlen)
+{
+	sim_series *s;
+	(void)err;
+	(void)errlen;
+	if (!(s = metric_series(k->h.m, M_CB_QLEN, -1)) || sim_series_append(s, now, (double)smp->qsum) ||
+	    k->rcu.ops->sample(k->rcu.rsp, k->h.m, now))
+		return SIM_ENOMEM;
 	return 0;
 }
 
-/* 6. The loads: [workload] and each [workload.NAME] (workloads/workload.c). */
-static int workload_create(kmodel *k, const sim_params *p, char *err, size_t errlen)
+/* The callbacks' counts and latencies (rcu/cbstats.c) and the flavor's own. */
+static int rcu_finish(kmodel *k, sim_metrics *m, sim_time now)
 {
-	return loads_create(k, p, err, errlen);
+	const rcu_flavor *rf = k->rcu.ops;
+	uint64_t pending = 0;
+	int64_t qlen_max = 0;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		pending += (uint64_t)rf->qlen(k->rcu.rsp, i);
+		if (rf->qlen_max(k->rcu.rsp, i) > qlen_max)
+			qlen_max = rf->qlen_max(k->rcu.rsp, i);
+	}
+	int rc = cb_stats_finish(&k->rcu.cb, m, now, pending, qlen_max);
+	return rc | rf->finish(k->rcu.rsp, m, now);
 }
 
-/* The CPUs: runqueues, ksoftirqd, random streams, timers. 0 or SIM_ENOMEM. */
-static int cpus_create(kmodel *k, const model_env *env)
+/* ---- The CPUs ------------------------------------------------------------ */
+
+/* Runqueues, ksoftirqd, random streams, timers. 0 or SIM_ENOMEM. */
+static int cpus_create(kmodel *k, const model_env *env, char *err, size_t errlen)
 {
 	const sim_params *p = env->p;
 	int ksd_nice = (int)sim_params_int(p, P_SCHED_KSOFTIRQD_NICE);
+	(void)err;
+	(void)errlen;
 	k->cpu = calloc((size_t)k->mach.ncpus, sizeof(*k->cpu));
 	if (!k->cpu)
 		return SIM_ENOMEM;
@@ -268,11 +435,18 @@ static int cpus_create(kmodel *k, const model_env *env)
 	return 0;
 }
 
-/* The jobs of every load, round-robin over its CPUs (job j on CPU j mod
- * ncpus), each runnable with its first call drawn. 0 or SIM_ENOMEM. */
-static int jobs_create(kmodel *k, const sim_params *p)
+static void cpus_destroy(kmodel *k)
 {
-	return loads_jobs_create(k, p);
+	if (!k->cpu)
+		return;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		sim_rng_destroy(k->cpu[i].rng_work);
+		sim_rng_destroy(k->cpu[i].rng_mode);
+		sim_rng_destroy(k->cpu[i].rng_irq);
+		sim_rng_destroy(k->cpu[i].rng_cost);
+		sched_rq_destroy(&k->cpu[i].rq);
+	}
+	free(k->cpu);
 }
 
 /* The first tick of CPU @i (irq.tick_phase): spread over the first period,
@@ -292,11 +466,14 @@ static sim_time first_tick(const kmachine *mc, int i)
 	}
 }
 
-/* Boot: every CPU picks its first task, ticks started at their phases,
- * device interrupts start. 0 or SIM_ENOMEM. */
-static int machine_start(kmodel *k)
+/* Boot, after the jobs: every CPU picks its first task, ticks started at
+ * their phases, device interrupts start. 0 or SIM_ENOMEM. */
+static int cpus_start(kmodel *k, const model_env *env, char *err, size_t errlen)
 {
 	kmachine *mc = &k->mach;
+	(void)env;
+	(void)err;
+	(void)errlen;
 	for (int i = 0; i < mc->ncpus; i++) {
 		kcpu *c = &k->cpu[i];
 		c->rq.curr = NULL;
@@ -318,62 +495,330 @@ static int machine_start(kmodel *k)
 	return 0;
 }
 
+/* CPU @c's idle exits since the last sample (idle.wakeups). */
+static int cpus_sample_cpu(kmodel *k, kcpu *c, sim_time now, ksample *smp)
+{
+	sim_series *w = metric_series(k->h.m, M_IDLE_WAKEUPS, c->id);
+	if (!w || sim_series_append(w, now, (double)(c->idle_exits - c->idle_exits_sampled)))
+		return SIM_ENOMEM;
+	smp->wake_sum += c->idle_exits - c->idle_exits_sampled;
+	c->idle_exits_sampled = c->idle_exits;
+	return 0;
+}
+
+static int cpus_sample(kmodel *k, sim_time now, const ksample *smp, char *err, size_t errlen)
+{
+	sim_series *s;
+	(void)err;
+	(void)errlen;
+	if (!(s = metric_series(k->h.m, M_IDLE_WAKEUPS, -1)) || sim_series_append(s, now, (double)smp->wake_sum))
+		return SIM_ENOMEM;
+	return 0;
+}
+
+/* Idle entries and exits. */
+static int cpus_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	int rc = metric_scalar(m, M_IDLE_ENTRIES, (double)k->cnt.idle_entries);
+	rc |= metric_scalar(m, M_IDLE_EXITS, (double)k->cnt.idle_exits);
+	if (now > 0)
+		rc |= metric_scalar(m, M_IDLE_EXITS_PER_CPU_S,
+				    (double)k->cnt.idle_exits / k->mach.ncpus / ((double)now / 1e9));
+	return rc;
+}
+
+/* ---- The callbacks' objects ---------------------------------------------- */
+
+/* Without the file table, the bytes a queued callback frees when every
+ * load's objects are one size (loads_obj_bytes()), else 0: none written. */
+static int objects_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	(void)env;
+	(void)err;
+	(void)errlen;
+	if (!k->files.on)
+		k->obj_bytes = loads_obj_bytes(k);
+	return 0;
+}
+
+static int objects_sample(kmodel *k, sim_time now, const ksample *smp, char *err, size_t errlen)
+{
+	sim_series *s;
+	(void)err;
+	(void)errlen;
+	if (k->obj_bytes && (!(s = metric_series(k->h.m, M_MEM_PENDING_BYTES, -1)) ||
+			     sim_series_append(s, now, (double)smp->qsum * (double)k->obj_bytes)))
+		return SIM_ENOMEM;
+	return 0;
+}
+
+static int objects_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	(void)now;
+	if (!k->obj_bytes)
+		return 0;
+	return metric_scalar(m, M_MEM_PENDING_BYTES_MAX, (double)k->rcu.cb.qtotal.max * (double)k->obj_bytes);
+}
+
+/* ---- Glue: the other files' parts in the table's signatures -------------- */
+
+/* The workload: [workload] and each [workload.NAME] (workloads/workload.c),
+ * its jobs at start, round-robin over their CPUs (job j on CPU j mod
+ * ncpus), each runnable with its first call drawn. */
+static int workload_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	return loads_create(k, env->p, err, errlen);
+}
+
+static int workload_start(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return loads_jobs_create(k, env->p);
+}
+
+static int workload_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	(void)now;
+	return loads_finish(k, m);
+}
+
+/* What workload_create() reads for every kind it runs. */
+static const sim_knob kworkload_knob[] = {
+	{ P_WORKLOAD_JOBS, SIM_ALWAYS },
+	{ P_WORKLOAD_CPUS, SIM_ALWAYS },
+};
+static const sim_knobs kworkload_knobs = {
+	{ P_WORKLOAD_KIND, "!queue", "a kernel workload (not queue)" }, kworkload_knob,
+	sizeof(kworkload_knob) / sizeof(kworkload_knob[0])
+};
+
+/* The file table (fs/files.c), with a workload that opens files. */
+static int files_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	return kfiles_create(k, env->p, err, errlen);
+}
+
+static int files_sample(kmodel *k, sim_time now, const ksample *smp, char *err, size_t errlen)
+{
+	return k->files.on ? kfiles_sample(k, now, loads_file_pending(k, smp->qsum), err, errlen) : 0;
+}
+
+static int files_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	(void)now;
+	return k->files.on ? kfiles_finish(k, m) : 0;
+}
+
+/* The RCU flavor's kthreads, after the CPUs (none for a flavor without a GP
+ * kthread, as classic RCU): the GP kthread on rcu.gp_kthread_cpu
+ * (rcu/rcu_gp_kthread.c), offloading's rcuog and rcuo
+ * (rcu/rcu_nocb_kthreads.c), rcuc on every CPU when RCU core work runs
+ * there (rcu/rcu_cpu_kthread.c), each family at rcu.kthread_prio. */
+static int gp_kthread_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return k->rcu.ops->gp_step
+		       ? rcu_gp_kthread_create(k, env->p, (int)sim_params_int(env->p, P_RCU_KTHREAD_PRIO))
+		       : 0;
+}
+
+static int nocb_kthreads_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return k->rcu.ops->gp_step
+		       ? rcu_nocb_kthreads_create(k, env->p, (int)sim_params_int(env->p, P_RCU_KTHREAD_PRIO))
+		       : 0;
+}
+
+static int rcuc_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return k->rcu.ops->gp_step
+		       ? rcu_cpu_kthreads_create(k, env->p, (int)sim_params_int(env->p, P_RCU_KTHREAD_PRIO))
+		       : 0;
+}
+
+static int gp_kthread_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	return rcu_gp_kthread_finish(k, m, now);
+}
+
+static int nocb_kthreads_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	return rcu_nocb_kthreads_finish(k, m, now);
+}
+
+static int rcuc_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	return rcu_cpu_kthreads_finish(k, m, now);
+}
+
+/* machine.background (background.c). */
+static int background_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return kbg_create(k, env);
+}
+
+static int background_start(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	(void)env;
+	(void)err;
+	(void)errlen;
+	return kbg_start(k);
+}
+
+static int background_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	(void)now;
+	return kbg_finish(k, m);
+}
+
+/* RCU's other mechanisms (rcu/): readers preempted inside rcu_read_lock(),
+ * expedited grace periods, rcu_barrier(), kfree_rcu(). */
+static int readers_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	(void)env;
+	(void)err;
+	(void)errlen;
+	return rcu_readers_create(k);
+}
+
+static int readers_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	(void)now;
+	return rcu_readers_finish(k, m);
+}
+
+static int exp_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return rcu_exp_create(k, env->p, env->m);
+}
+
+static int exp_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	(void)now;
+	return rcu_exp_finish(k, m);
+}
+
+static int barrier_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return rcu_barrier_create(k, env->p, env->m);
+}
+
+static int barrier_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	(void)now;
+	return rcu_barrier_finish(k, m);
+}
+
+static int kfree_create(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return kfree_rcu_create(k, env->p);
+}
+
+static int kfree_sample(kmodel *k, sim_time now, const ksample *smp, char *err, size_t errlen)
+{
+	(void)smp;
+	(void)err;
+	(void)errlen;
+	return kfree_rcu_sample(k, k->h.m, now);
+}
+
+static int kfree_finish(kmodel *k, sim_metrics *m, sim_time now)
+{
+	(void)now;
+	return kfree_rcu_finish(k, m);
+}
+
+/* The injected fault (fault.c): armed at start, after boot. */
+static int fault_start(kmodel *k, const model_env *env, char *err, size_t errlen)
+{
+	return kfault_create(k, env->p, err, errlen);
+}
+
+/*
+ * The parts, in the order they are created and started (each create may
+ * read the parts above it; the starts arm the first events in this order:
+ * the jobs, each CPU's first task and tick, the background's, the fault's).
+ * The timeline (ktrace.c) is opened by model_ops.trace after the create
+ * and closed by kernel_finish() after every part's scalars.
+ */
+static const kpart kparts[] = {
+	{ .name = "machine", .create = machine_create, .destroy = machine_destroy,
+	  .finish = machine_finish },
+	{ .name = "scheduler", .knobs_of = scheduler_knobs, .create = scheduler_create,
+	  .destroy = scheduler_destroy, .finish = scheduler_finish },
+	{ .name = "softirq", .knobs = &softirq_knobs, .create = softirq_create,
+	  .sample_cpu = softirq_sample_cpu, .sample = softirq_sample, .finish = softirq_finish },
+	{ .name = "workload", .knobs = &kworkload_knobs, .knobs_of = workloads_knobs,
+	  .create = workload_create, .start = workload_start, .destroy = loads_destroy,
+	  .finish = workload_finish },
+	{ .name = "files", .knobs = &kfiles_knobs, .create = files_create, .destroy = kfiles_destroy,
+	  .sample = files_sample, .finish = files_finish },
+	{ .name = "rcu", .knobs_of = rcu_flavors_knobs, .create = rcu_create, .destroy = rcu_destroy,
+	  .sample_cpu = rcu_sample_cpu, .sample = rcu_sample, .finish = rcu_finish },
+	{ .name = "cpus", .create = cpus_create, .start = cpus_start, .destroy = cpus_destroy,
+	  .sample_cpu = cpus_sample_cpu, .sample = cpus_sample, .finish = cpus_finish },
+	{ .name = "rcu_gp_kthread", .create = gp_kthread_create, .destroy = rcu_gp_kthread_destroy,
+	  .finish = gp_kthread_finish },
+	{ .name = "rcu_nocb_kthreads", .create = nocb_kthreads_create,
+	  .destroy = rcu_nocb_kthreads_destroy, .finish = nocb_kthreads_finish },
+	{ .name = "rcuc", .create = rcuc_create, .destroy = rcu_cpu_kthreads_destroy,
+	  .finish = rcuc_finish },
+	{ .name = "background", .knobs = &kbg_knobs, .create = background_create,
+	  .start = background_start, .destroy = kbg_destroy, .finish = background_finish },
+	{ .name = "rcu_readers", .create = readers_create, .destroy = rcu_readers_destroy,
+	  .finish = readers_finish },
+	{ .name = "rcu_exp", .create = exp_create, .destroy = rcu_exp_destroy, .finish = exp_finish },
+	{ .name = "rcu_barrier", .create = barrier_create, .destroy = rcu_barrier_destroy,
+	  .finish = barrier_finish },
+	{ .name = "kfree_rcu", .create = kfree_create, .destroy = kfree_rcu_destroy,
+	  .sample = kfree_sample, .finish = kfree_finish },
+	{ .name = "objects", .create = objects_create, .sample = objects_sample,
+	  .finish = objects_finish },
+	{ .name = "fault", .knobs = &kfault_knobs, .start = fault_start, .destroy = kfault_destroy },
+	{ .name = "ktrace", .destroy = ktrace_destroy },
+};
+#define NPARTS (sizeof(kparts) / sizeof(kparts[0]))
+
+static void kernel_destroy(void *state)
+{
+	kmodel *k = state;
+	if (!k)
+		return;
+	for (size_t i = NPARTS; i-- > 0;)
+		if (kparts[i].destroy)
+			kparts[i].destroy(k);
+	free(k);
+}
+
 static int kernel_create(void **state, const model_env *env, char *err, size_t errlen)
 {
-	const sim_params *p = env->p;
 	kmodel *k = calloc(1, sizeof(*k));
 	*state = k;
 	if (!k)
 		goto nomem;
 	k->eng = env->eng;
 	k->h.m = env->m;
-	int rc = machine_create(k, p);
-	if (!rc)
-		rc = scheduler_create(k, p);
-	if (!rc) {
-		softirq_create(k, p);
-		rc = workload_create(k, p, err, errlen);
-	}
-	if (!rc)
-		rc = kfiles_create(k, p, err, errlen);
-	if (!rc)
-		rc = rcu_create(k, p, env->m, err, errlen);
-	if (!rc && !(k->h.softirq_irq_run = sim_metrics_hist(env->m, "softirq.irq_run_ns")))
-		rc = SIM_ENOMEM;
-	if (!rc && !(k->h.softirq_run = sim_metrics_hist(env->m, "softirq.run_ns")))
-		rc = SIM_ENOMEM;
-	if (!rc && !(k->h.ksd_wait = sim_metrics_hist(env->m, "softirq.ksoftirqd_wait_ns")))
-		rc = SIM_ENOMEM;
-	if (!rc)
-		rc = cpus_create(k, env);
-	if (!rc)
-		rc = rcu_kthreads_create(k, p);
-	if (!rc)
-		rc = kbg_create(k, env);
-	if (!rc)
-		rc = rcu_readers_create(k);
-	if (!rc)
-		rc = rcu_exp_create(k, p, env->m);
-	if (!rc)
-		rc = rcu_barrier_create(k, p, env->m);
-	if (!rc && !k->files.on)
-		k->obj_bytes = loads_obj_bytes(k);
-	if (!rc && k->wl.ops->kfree_batched) {
-		if (sim_params_int(p, P_WORKLOAD_KFREE_BY_CALL_RCU)) {
-			k->kfree.by_call = true;
-			k->kfree.obj_size = 24 * sim_params_int(p, P_WORKLOAD_KFREE_MULT);
-		} else {
-			rc = kfree_rcu_create(k, p);
-		}
-	}
-	if (!rc)
-		rc = jobs_create(k, p);
-	if (!rc)
-		rc = machine_start(k);
-	if (!rc)
-		rc = kbg_start(k);
-	if (!rc)
-		rc = kfault_create(k, p, err, errlen);
+	int rc = 0;
+	for (size_t i = 0; i < NPARTS && !rc; i++)
+		if (kparts[i].create)
+			rc = kparts[i].create(k, env, err, errlen);
+	for (size_t i = 0; i < NPARTS && !rc; i++)
+		if (kparts[i].start)
+			rc = kparts[i].start(k, env, err, errlen);
 	if (rc != SIM_ENOMEM)
 		return rc;
 nomem:
@@ -391,100 +836,29 @@ static void check_conservation(const kmodel *k, int64_t qsum)
 		     "kernel.file_conservation");
 }
 
+/* Each CPU settled at @now (every event of the end instant, for the sample
+ * at the end) and sampled by every part in turn, then each part's
+ * machine-wide series. */
 static int kernel_sample(void *state, sim_time now, char *err, size_t errlen)
 {
 	kmodel *k = state;
-	sim_metrics *m = k->h.m;
-	const rcu_flavor *rf = k->rcu.ops;
-	sim_time interval_ns = 0;
-	int64_t qsum = 0, ksd = 0;
-	uint64_t wake_sum = 0;
-	double busy_sum = 0;
+	ksample smp = { 0 };
+	int rc;
 	for (int i = 0; i < k->mach.ncpus; i++) {
 		kcpu *c = &k->cpu[i];
-		/* every event of the end instant, for the sample at the end */
 		kcpu_settle(c, now, sim_engine_settled_seq(k->eng), true);
-		int64_t q = rf->qlen(k->rcu.rsp, i);
-		qsum += q;
-		ksd += c->ksd_runnable;
-		sim_series *s = sim_metrics_series(m, "cb.qlen", i);
-		if (!s || sim_series_append(s, now, (double)q))
-			return SIM_ENOMEM;
-		sim_time sofar = c->softirq_ns + (c->in_softirq && now > c->run_start ? now - c->run_start : 0);
-		sim_series *b = sim_metrics_series(m, "softirq.busy_frac", i);
-		if (!b)
-			return SIM_ENOMEM;
-		interval_ns = b->n ? now - b->t[b->n - 1] : 0;
-		double frac = interval_ns > 0 ? (double)(sofar - c->softirq_ns_sampled) / (double)interval_ns : 0;
-		c->softirq_ns_sampled = sofar;
-		busy_sum += frac;
-		if (sim_series_append(b, now, frac))
-			return SIM_ENOMEM;
-		sim_series *w = sim_metrics_series(m, "idle.wakeups", i);
-		if (!w || sim_series_append(w, now, (double)(c->idle_exits - c->idle_exits_sampled)))
-			return SIM_ENOMEM;
-		wake_sum += c->idle_exits - c->idle_exits_sampled;
-		c->idle_exits_sampled = c->idle_exits;
+		for (size_t j = 0; j < NPARTS; j++)
+			if (kparts[j].sample_cpu && (rc = kparts[j].sample_cpu(k, c, now, &smp)))
+				return rc;
 	}
 	if (RCUSIM_CHECKS_ON)
-		check_conservation(k, qsum);
+		check_conservation(k, smp.qsum);
 	if (ktr(k))
-		ktrace_counter(k, now, qsum);
-	sim_series *s;
-	if (!(s = sim_metrics_series(m, "cb.qlen", -1)) || sim_series_append(s, now, (double)qsum) ||
-	    !(s = sim_metrics_series(m, "softirq.busy_frac", -1)) ||
-	    sim_series_append(s, now, busy_sum / k->mach.ncpus) ||
-	    !(s = sim_metrics_series(m, "ksoftirqd.runnable", -1)) ||
-	    sim_series_append(s, now, (double)ksd) || !(s = sim_metrics_series(m, "idle.wakeups", -1)) ||
-	    sim_series_append(s, now, (double)wake_sum) || rf->sample(k->rcu.rsp, m, now))
-		return SIM_ENOMEM;
-	if ((k->kfree.on || k->kfree.by_call) && (!(s = sim_metrics_series(m, "mem.pending_bytes", -1)) ||
-			    sim_series_append(s, now, (double)kfree_rcu_bytes(k))))
-		return SIM_ENOMEM;
-	if (k->obj_bytes && (!(s = sim_metrics_series(m, "mem.pending_bytes", -1)) ||
-			     sim_series_append(s, now, (double)qsum * (double)k->obj_bytes)))
-		return SIM_ENOMEM;
-	return k->files.on ? kfiles_sample(k, now, loads_file_pending(k, qsum), err, errlen) : 0;
-}
-
-/* Of the @n kthreads @kts, those set up (a task): the sum of their
- * wakeups in *wakeups and CPU time in *cpu_ns, and the longest wait of a
- * woken one for its CPU (one still waiting at @now counts) in *wait. */
-static void kthreads_sum(const kthread *kts, int n, sim_time now, uint64_t *wakeups,
-			 sim_time *cpu_ns, sim_time *wait)
-{
-	*wakeups = 0;
-	*cpu_ns = *wait = 0;
-	for (int i = 0; i < n; i++) {
-		const kthread *t = &kts[i];
-		if (!t->cpu)
-			continue; /* not set up: no offloaded CPU there */
-		*wakeups += t->wakeups;
-		*cpu_ns += t->cpu_ns;
-		if (t->wait_max > *wait)
-			*wait = t->wait_max;
-		if (t->waiting && now - t->woken > *wait)
-			*wait = now - t->woken;
-	}
-}
-
-/* The rcuog and rcuo kthreads' scalars. 0 or nonzero (out of memory). */
-static int nocb_kthreads_finish(const kmodel *k, sim_metrics *m, sim_time now)
-{
-	uint64_t w;
-	sim_time cpu, wait;
-	kthreads_sum(k->rcu.rcuog, k->rcu.nrcuog, now, &w, &cpu, &wait);
-	int rc = sim_metrics_scalar(m, "rcuog.wakeups", (double)w);
-	rc |= sim_metrics_scalar(m, "rcuog.cpu_ns", (double)cpu);
-	rc |= sim_metrics_scalar(m, "rcuog.wait_max_ns", (double)wait);
-	uint64_t invoked = 0;
-	for (int i = 0; i < k->mach.ncpus; i++)
-		invoked += k->rcu.rcuo[i].invoked;
-	rc |= sim_metrics_scalar(m, "rcuo.invoked", (double)invoked);
-	kthreads_sum(k->rcu.rcuo, k->mach.ncpus, now, &w, &cpu, &wait);
-	rc |= sim_metrics_scalar(m, "rcuo.wakeups", (double)w);
-	rc |= sim_metrics_scalar(m, "rcuo.cpu_ns", (double)cpu);
-	return rc | sim_metrics_scalar(m, "rcuo.wait_max_ns", (double)wait);
+		ktrace_counter(k, now, smp.qsum);
+	for (size_t j = 0; j < NPARTS; j++)
+		if (kparts[j].sample && (rc = kparts[j].sample(k, now, &smp, err, errlen)))
+			return rc;
+	return 0;
 }
 
 /* A softirq pass, rcuc or rcuo batch begun by the end invoked its callbacks
@@ -495,130 +869,24 @@ static sim_time kernel_horizon(const void *state, sim_time end)
 	return k->rcu.cb.last_at > end ? k->rcu.cb.last_at : end;
 }
 
+/* Every CPU settled, every part's scalars, the timeline closed, then the
+ * conservation of callbacks and files checked. */
 static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 {
 	kmodel *k = state;
-	sim_metrics *m = k->h.m;
-	const rcu_flavor *rf = k->rcu.ops;
 	if (k->err) {
 		snprintf(err, errlen, "kernel model: out of memory");
 		return k->err;
 	}
-	uint64_t pending = 0, switches = 0;
-	int64_t qlen_max = 0;
 	/* Runs that ended by the end of the run (all events at or before it
 	 * were dispatched; after a stop, only those before the last one). */
 	uint64_t bound = sim_engine_completed(k->eng) ? UINT64_MAX : sim_engine_cur_seq(k->eng);
 	for (int i = 0; i < k->mach.ncpus; i++)
 		kcpu_settle(&k->cpu[i], now, bound, true);
-	for (int i = 0; i < k->mach.ncpus; i++) {
-		pending += (uint64_t)rf->qlen(k->rcu.rsp, i);
-		switches += k->cpu[i].rq.nr_switches;
-		if (rf->qlen_max(k->rcu.rsp, i) > qlen_max)
-			qlen_max = rf->qlen_max(k->rcu.rsp, i);
-	}
-	int rc = cb_stats_finish(&k->rcu.cb, m, now, pending, qlen_max);
-	rc |= rf->finish(k->rcu.rsp, m, now);
-	rc |= sim_metrics_hist_scalars(m, "softirq.run", k->h.softirq_run, SIM_Q_P99 | SIM_Q_MAX);
-	rc |= sim_metrics_hist_scalars(m, "softirq.irq_run", k->h.softirq_irq_run, SIM_Q_P99 | SIM_Q_MAX);
-	rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wakeups", (double)k->cnt.ksd_wakeups);
-	/* A ksoftirqd still waiting at the end has waited at least this long
-	 * (in the histogram too: one sample per wakeup; one woken after the
-	 * end, by a pass begun before it, has not waited yet). */
-	int64_t ksd_wait = k->cnt.ksd_wait_max;
-	for (int i = 0; i < k->mach.ncpus; i++) {
-		if (!k->cpu[i].ksd_waiting || k->cpu[i].ksd_woken > now)
-			continue;
-		sim_hist_add(k->h.ksd_wait, (uint64_t)(now - k->cpu[i].ksd_woken));
-		if (now - k->cpu[i].ksd_woken > ksd_wait)
-			ksd_wait = now - k->cpu[i].ksd_woken;
-	}
-	if (k->cnt.ksd_wakeups)
-		rc |= sim_metrics_scalar(m, "softirq.ksoftirqd_wait_max_ns", (double)ksd_wait);
-	rc |= sim_metrics_hist_scalars(m, "softirq.ksoftirqd_wait", k->h.ksd_wait, SIM_Q_P50 | SIM_Q_P99);
-	rc |= sim_metrics_scalar(m, "sched.ctxsw", (double)switches);
-	rc |= kbg_finish(k, m);
-	rc |= sim_metrics_scalar(m, "idle.entries", (double)k->cnt.idle_entries);
-	rc |= sim_metrics_scalar(m, "idle.exits", (double)k->cnt.idle_exits);
-	if (now > 0)
-		rc |= sim_metrics_scalar(m, "idle.exits_per_cpu_s",
-					 (double)k->cnt.idle_exits / k->mach.ncpus / ((double)now / 1e9));
-	rc |= sim_metrics_scalar(m, "tick.taken", (double)k->cnt.ticks_taken);
-	rc |= sim_metrics_scalar(m, "tick.stopped", (double)k->cnt.ticks_stopped);
-	if (k->mach.nfull) {
-		rc |= sim_metrics_scalar(m, "tick.stopped_busy", (double)k->cnt.ticks_stopped_busy);
-		rc |= sim_metrics_scalar(m, "tick.forced_rcu", (double)k->cnt.ticks_forced);
-		rc |= sim_metrics_scalar(m, "tick.remote", (double)k->cnt.ticks_remote);
-	}
-	rc |= sim_metrics_scalar(m, "sched.wait_max_ns", (double)k->cnt.wait_max);
-	rc |= sim_metrics_scalar(m, "ipi.resched_sent", (double)k->cnt.ipis);
-	rc |= sim_metrics_scalar(m, "softirq.runs_irq_exit", (double)k->cnt.runs[RUN_IRQ_EXIT]);
-	rc |= sim_metrics_scalar(m, "softirq.runs_trap_return", (double)k->cnt.runs[RUN_TRAP_RETURN]);
-	rc |= sim_metrics_scalar(m, "softirq.runs_ksoftirqd", (double)k->cnt.runs[RUN_KSOFTIRQD]);
-	rc |= sim_metrics_scalar(m, "softirq.passes_irq_exit", (double)k->cnt.passes[RUN_IRQ_EXIT]);
-	rc |= sim_metrics_scalar(m, "softirq.passes_trap_return",
-				 (double)k->cnt.passes[RUN_TRAP_RETURN]);
-	rc |= sim_metrics_scalar(m, "softirq.passes_ksoftirqd", (double)k->cnt.passes[RUN_KSOFTIRQD]);
-	rc |= sim_metrics_scalar(m, "softirq.runs_ended_empty", (double)k->cnt.run_stops[RUN_STOP_EMPTY]);
-	rc |= sim_metrics_scalar(m, "softirq.runs_ended_restart_limit",
-				 (double)k->cnt.run_stops[RUN_STOP_RESTART]);
-	rc |= sim_metrics_scalar(m, "softirq.runs_ended_time_budget",
-				 (double)k->cnt.run_stops[RUN_STOP_BUDGET]);
-	rc |= sim_metrics_scalar(m, "softirq.runs_ended_need_resched",
-				 (double)k->cnt.run_stops[RUN_STOP_RESCHED]);
-	if (k->rcu.gpk) {
-		const kthread *g = k->rcu.gpk;
-		sim_time wait = g->wait_max;
-		if (g->waiting && g->woken <= now) { /* still waiting at the end */
-			sim_hist_add(g->wait_hist, (uint64_t)(now - g->woken));
-			if (now - g->woken > wait)
-				wait = now - g->woken;
-		}
-		rc |= sim_metrics_scalar(m, "gp.kthread_wakeups", (double)g->wakeups);
-		rc |= sim_metrics_scalar(m, "gp.kthread_wait_max_ns", (double)wait);
-		rc |= sim_metrics_hist_scalars(m, "gp.kthread_wait", g->wait_hist, SIM_Q_P50 | SIM_Q_P99);
-		rc |= sim_metrics_scalar(m, "gp.kthread_cpu_ns", (double)g->cpu_ns);
-		if (g->unbound) {
-			rc |= sim_metrics_scalar(m, "gp.kthread_migrations", (double)g->migrations);
-			rc |= sim_metrics_scalar(m, "gp.kthread_remote_wakeups", (double)g->remote_wakes);
-			rc |= sim_metrics_scalar(m, "gp.kthread_on_waker", (double)g->on_waker);
-		}
-		rc |= sim_metrics_scalar(m, "fqs.resched_cpu", (double)k->rcu.resched_ipis);
-	}
-	if (k->rcu.preempt_rcu && k->sched.cfg.class == &sched_fair_class)
-		rc |= sim_metrics_scalar(m, "kernel.readers_boosted", (double)k->rcu.readers_boosted);
-	if (k->rcu.rcuc) {
-		uint64_t wakeups = 0;
-		sim_time wait = 0, cpu_ns = 0;
-		for (int i = 0; i < k->mach.ncpus; i++) {
-			const kthread *t = &k->rcu.rcuc[i];
-			wakeups += t->wakeups;
-			cpu_ns += t->cpu_ns;
-			if (t->wait_max > wait)
-				wait = t->wait_max;
-			if (t->waiting && now - t->woken > wait)
-				wait = now - t->woken;
-		}
-		rc |= sim_metrics_scalar(m, "rcuc.wakeups", (double)wakeups);
-		rc |= sim_metrics_scalar(m, "rcuc.wait_max_ns", (double)wait);
-		rc |= sim_metrics_scalar(m, "rcuc.cpu_ns", (double)cpu_ns);
-		rc |= sim_metrics_hist_scalars(m, "rcuc.run", k->rcu.rcuc_run, SIM_Q_P99 | SIM_Q_MAX);
-	}
-	if (k->rcu.nocb)
-		rc |= nocb_kthreads_finish(k, m, now);
-	rc |= rcu_exp_finish(k, m);
-	rc |= rcu_barrier_finish(k, m);
-	if (k->rcu.srs) {
-		rc |= sim_metrics_scalar(m, "syncrcu.woken_by_gp_kthread", (double)k->rcu.srs_woken_gp);
-		rc |= sim_metrics_scalar(m, "syncrcu.woken_by_kworker", (double)k->rcu.srs_woken_wq);
-		rc |= sim_metrics_scalar(m, "syncrcu.wait_heads_exhausted", (double)k->rcu.srs_no_head);
-	}
-	rc |= kfree_rcu_finish(k, m);
-	if (k->obj_bytes)
-		rc |= sim_metrics_scalar(m, "mem.pending_bytes_max", (double)k->rcu.cb.qtotal.max * (double)k->obj_bytes);
-	if (k->files.on)
-		rc |= kfiles_finish(k, m);
-	rc |= loads_finish(k, m);
+	int rc = 0;
+	for (size_t j = 0; j < NPARTS; j++)
+		if (kparts[j].finish)
+			rc |= kparts[j].finish(k, k->h.m, now);
 	if (rc) {
 		snprintf(err, errlen, "kernel model: out of memory");
 		return SIM_ENOMEM;
@@ -627,6 +895,9 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	 * trace that could not be written leaves the results recorded (the
 	 * caller's rcusim_trace_fail says why). */
 	ktrace_close(k, now);
+	uint64_t pending = 0;
+	for (int i = 0; i < k->mach.ncpus; i++)
+		pending += (uint64_t)k->rcu.ops->qlen(k->rcu.rsp, i);
 	if (k->files.on && (rc = kfiles_check(k, (uint64_t)loads_file_pending(k, (int64_t)pending), err, errlen)))
 		return rc;
 	return cb_stats_check(&k->rcu.cb, pending, err, errlen);
@@ -637,44 +908,18 @@ static bool kernel_runs(const char *kind)
 	return workload_find(kind) != NULL;
 }
 
-/* The kernel's own knobs, whatever runs: softirqs (softirq.c), with
- * deferral to ksoftirqd read only from irq_exit. */
-static const sim_knob machine_knob[] = {
-	{ P_SOFTIRQ_DEFER_TO_KSOFTIRQD, { P_SOFTIRQ_IN_IRQ_EXIT, "yes", NULL } },
-	/* background.c reads its rates and cost only when it is on. */
-	{ P_BACKGROUND_TIMER_TICKS, { P_MACHINE_BACKGROUND, "yes", NULL } },
-	{ P_BACKGROUND_WAKEUPS, { P_MACHINE_BACKGROUND, "yes", NULL } },
-	{ P_BACKGROUND_WAKEUP_COST, { P_MACHINE_BACKGROUND, "yes", NULL } },
-	{ P_BACKGROUND_IRQS, { P_MACHINE_BACKGROUND, "yes", NULL } },
-	{ P_MACHINE_IDLE_WAKE_LATENCY, SIM_ALWAYS },
-};
-static const sim_knobs machine_knobs = { SIM_ALWAYS, machine_knob,
-					 sizeof(machine_knob) / sizeof(machine_knob[0]) };
-/* What workload_create() reads for every kind it runs. */
-static const sim_knob kworkload_knob[] = {
-	{ P_WORKLOAD_JOBS, SIM_ALWAYS },
-	{ P_WORKLOAD_CPUS, SIM_ALWAYS },
-};
-static const sim_knobs kworkload_knobs = {
-	{ P_WORKLOAD_KIND, "!queue", "a kernel workload (not queue)" }, kworkload_knob,
-	sizeof(kworkload_knob) / sizeof(kworkload_knob[0])
-};
-
-/* The kernel model's parts, in order: the schedulers, softirqs, the file
- * table, the injected fault, the RCU flavors (rcu.c's table), the
- * workload, each kind (workload.c's table). */
+/* Every part's knob tables, in the table's order. */
 static size_t kernel_knobs(const sim_knobs **out, size_t max)
 {
 	size_t n = 0;
-	assert(max >= 6);
-	out[n++] = &sched_o1_knobs;
-	out[n++] = &sched_eevdf_knobs;
-	out[n++] = &machine_knobs;
-	out[n++] = &kfiles_knobs;
-	out[n++] = &kfault_knobs;
-	n += rcu_flavors_knobs(out + n, max - n - 1);
-	out[n++] = &kworkload_knobs;
-	n += workloads_knobs(out + n, max - n);
+	for (size_t i = 0; i < NPARTS; i++) {
+		if (kparts[i].knobs) {
+			assert(n < max);
+			out[n++] = kparts[i].knobs;
+		}
+		if (kparts[i].knobs_of)
+			n += kparts[i].knobs_of(out + n, max - n);
+	}
 	return n;
 }
 

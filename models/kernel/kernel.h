@@ -17,9 +17,10 @@
  * The structs stay visible here: the per-callback and per-tick paths
  * (job_call_rcu(), stretch(), kcpu_account()) are inline over them.
  *
- * Who calls whom: kernel.c creates the parts and samples and finishes the
- * run; the CPU model (cpu.c, softirq.c, kthread.c, tick.c, irq.c) is what
- * each CPU does and calls the workload's run, the scheduling class (sched/),
+ * Who calls whom: kernel.c walks its table of parts (kparts[]: create,
+ * start, sample, finish, destroy; each part writes its own metrics); the
+ * CPU model (cpu.c, softirq.c, kthread.c, tick.c, irq.c) is what each CPU
+ * does and calls the workload's run, the scheduling class (sched/),
  * the RCU flavor (rcu/) and RCU's mechanisms (rcu/mechanisms.h); those
  * mechanisms are kthreads, IPIs and work of the CPU model and reach it
  * only through this header; the workloads call the RCU flavor through the
@@ -77,8 +78,8 @@ typedef struct kthread kthread;
 /* What makes a kernel thread one kind or another (kthread.c runs them all):
  * its work comes in steps, each a number of ns of CPU time at full speed
  * whose state changes when it starts. A new kind is a file with its table
- * and its family's create, declared below beside the RCU kthreads', and a
- * line in kernel.c's kthread_families[]. */
+ * and its family's create, destroy and finish, declared beside the RCU
+ * kthreads' (rcu/mechanisms.h), and a row of kernel.c's kparts[]. */
 typedef struct kthread_ops {
 	const char *name;
 	/* @kt, running on @c, begins its next step at @t: its state changes
@@ -317,57 +318,14 @@ typedef struct krcu {
 	job **blkd;             /* each leaf's, oldest first (linked by job.rdr_next) */
 	job **boosted;          /* each leaf's reader its rcub is boosting now, or NULL */
 	uint64_t readers_boosted; /* readers lent SCHED_FIFO priority */
-	/* Expedited grace periods (rcu_exp.c), when a caller asks for them. */
-	bool exp;               /* modelled: the kworker below exists */
-	bool exp_running;       /* one is in progress (started, not ended) */
-	bool exp_boost;         /* rcu.boost: readers it waits for are boosted (rcu_exp_boost()) */
-	kthread *expk;          /* rcu_exp_gp_kworker */
-	uint64_t exp_seq;       /* rcu_state.expedited_sequence */
-	uint64_t exp_need;      /* the newest snapshot a caller waits for */
-	int64_t exp_left;       /* CPUs the one in progress still waits for */
-	int64_t exp_readers;    /* preempted readers it still waits for */
-	sim_time exp_start;     /* ns: it started */
-	sim_time exp_last[2];   /* ns: start and end of the last expedited GP to end (-1: none) */
 	sim_time last_gp[2];    /* ns: start and end of the last normal GP to end (-1: none;
 				 * rcu_flavor_env.last_gp) */
-	kthread *exp_leafk;     /* each leaf's kworker but the last leaf's (exp_nleafk) */
-	int exp_nleafk;         /* leaves - 1 */
-	int exp_leaves;         /* leaf scans of the one in progress not yet done */
-	bool exp_scanning;      /* the kworker's step is its scan (its IPIs at the end) */
-	int64_t exp_nwake;      /* waiters its end wakes at the kworker's step end */
-	sim_time exp_send_cost; /* ns: rcu.exp_ipi_send_cost */
-	sim_time exp_scan_cost; /* ns: rcu.exp_scan_cost, a CPU its leaf scans look at */
-	sim_time exp_wake_cost; /* ns: rcu.exp_wake_cost, a caller woken at its end */
-	sim_time exp_stall_ns;  /* ns: the expedited stall timeout */
-	sim_hist *exp_dur;      /* exp.duration_ns */
-	uint64_t exp_gps, exp_ipis, exp_ndeferred, exp_hints, exp_readers_waited, exp_stalls;
-	sim_time exp_ipi_cpu_ns; /* ns: the handlers' CPU time */
-	/* synchronize_rcu() woken from the GP kthread (rcu.normal_wake_from_gp). */
-	bool srs;               /* on: syncrcu callers wait on the srs list */
-	sim_time srs_wake_cost; /* ns: rcu.srs_wake_cost, a waiter woken */
-	kthread *srsk;          /* the sync_wq kworker waking the waiters past the first 5 */
-	int64_t srs_left;       /* waiters it has yet to wake */
-	uint64_t srs_woken_gp, srs_woken_wq; /* waiters woken by the GP kthread, by the kworker */
-	int srs_heads;          /* wait heads in use (of SR_NORMAL_GP_WAIT_HEAD_MAX) */
-	int srs_heads_work;     /* of them, left to the kworker to put back */
-	bool srs_dummy;         /* one of them is the done tail (srs_done_tail) */
-	bool srs_cur_head;      /* one of them marks the grace period in progress (srs_wait_tail) */
-	uint64_t srs_no_head;   /* grace periods that started with waiters and no free wait head */
-	/* rcu_barrier() called in a loop (rcu_barrier.c, workload.barrier). */
-	kthread *bark;          /* its caller, or NULL */
-	int bar_phase;          /* where the caller is (rcu_barrier.c's BAR_*) */
-	int bar_cursor;         /* the next CPU its loop looks at */
-	int bar_target;         /* the CPU its IPI goes to, -1 at the loop's end */
-	int64_t bar_count;      /* rcu_state.barrier_cpu_count */
-	sim_time bar_start;     /* ns: the call in progress began */
-	sim_time bar_not_before; /* ns: the latest barrier callback's invocation so far */
-	sim_time bar_gap;       /* ns: workload.barrier_gap */
-	sim_time bar_send_cost; /* ns: rcu.exp_ipi_send_cost */
-	sim_time bar_scan_cost; /* ns: rcu.barrier_scan_cost, a CPU its loop looks at */
-	sim_timer bar_ipi;      /* its IPI on its way to bar_target */
-	sim_hist *bar_dur;      /* barrier.duration_ns */
-	uint64_t bar_calls, bar_returned, bar_ipis, bar_waited, bar_flushed, bar_lazy;
-	sim_time bar_ipi_cpu_ns; /* ns: the handlers' CPU time */
+	/* Tree RCU's expedited grace periods (rcu_exp.c), synchronize_rcu()'s
+	 * wake-from-GP (rcu_gp_kthread.c) and rcu_barrier() (rcu_barrier.c):
+	 * each mechanism's own state (rcu/mechanisms.h), NULL when not modelled. */
+	struct rcu_exp_state *exp;
+	struct rcu_srs_state *srs;
+	struct rcu_barrier_state *bar;
 } krcu;
 
 /* kfree_rcu() batching (kfree_rcu.c), with the kfree workload. */
@@ -787,6 +745,10 @@ void kcpu_job_wake_fire(sim_engine *eng, sim_timer *tm);
  * per interrupt (irq_mode): inside a system call it is; otherwise with its
  * workload's share of CPU time in system calls. */
 bool kcpu_irq_in_kernel(kcpu *c);
+/* Does the interrupt entering @c come from kernel mode, where
+ * irqentry_enter() lets RCU look (rcu_irq_enter_check_tick())? Draws
+ * kcpu_irq_in_kernel() unless @c is idle or under a no-QS fault. */
+bool kcpu_irq_from_kernel(kcpu *c);
 /* And inside a read-side critical section (or with preemption or BH off)?
  * A kernel thread always is; a job with its workload's reader share.
  * Drawn once per interrupt, only in kernel mode. */

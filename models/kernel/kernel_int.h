@@ -112,6 +112,8 @@ struct model_env;
 /* Its parameters, and with it on each CPU's stream, background task and
  * interrupt timer (nothing when off). 0 or SIM_ENOMEM. */
 int kbg_create(kmodel *k, const struct model_env *env);
+/* Its knobs: the rates and cost, with machine.background on. */
+extern const sim_knobs kbg_knobs;
 /* Boot: each CPU's first background wake-up and interrupt armed. 0 or SIM_ENOMEM. */
 int kbg_start(kmodel *k);
 /* Its streams and tasks freed (after a failed create too). */

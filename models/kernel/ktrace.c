@@ -52,7 +52,6 @@
 
 #include "cpulist.h"
 #include "kernel/kernel_int.h"
-#include "rcu/tree.h"
 #include "trace.h"
 
 /* How far behind the run the writer stays: well past a lazy run's end and
@@ -806,9 +805,7 @@ void ktrace_gp(kmodel *k, const kcpu *c, sim_time t, uint64_t gp_seq, const char
 
 int64_t ktrace_blimit(const kmodel *k, int cpu)
 {
-	if (!k->rcu.ops->gp_step)
-		return 0; /* classic RCU: no rcu_batch events */
-	return rcu_tree_batch_limit(rcu_tree_flavor_state(k->rcu.rsp), cpu);
+	return rcu_do_batch_limit(k, cpu);
 }
 
 void ktrace_fault(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, unsigned kind)

@@ -30,7 +30,6 @@
  * context tracking is drawn when the GP kthread looks (nohz_ct_enter()).
  */
 #include "kernel/kernel_int.h"
-#include "rcu/tree.h"
 
 /* The task @c will run once what is pending on it is settled: when a lazy
  * run ends in a context switch, the one the pick will most likely take;
@@ -116,12 +115,15 @@ int kcpu_arm_tick(kmodel *k, int i)
  * on until it reports (rcu_disable_urgency_upon_qs(), :705-715). */
 void kcpu_nohz_irq_enter_slow(kcpu *c)
 {
-	rcu_tree_data *rdp = &rcu_tree_flavor_state(c->k->rcu.rsp)->rda[c->id];
-	/* From kernel mode only: irqentry_enter() returns early from user
-	 * mode (kernel/entry/common.c 6.12:242-245); the interrupt's one draw
-	 * (under an injected no-QS fault, kernel mode, as at its ticks). */
-	if (c->rq.curr && rdp->rcu_urgent_qs && ((c->fault & FAULT_NO_QS) || kcpu_irq_in_kernel(c)))
-		rdp->rcu_forced_tick = true;
+	rcu_irq_enter_check_tick(c);
+}
+
+/* From kernel mode only: irqentry_enter() returns early from user mode
+ * (kernel/entry/common.c 6.12:242-245); the interrupt's one draw (under an
+ * injected no-QS fault, kernel mode, as at its ticks). */
+bool kcpu_irq_from_kernel(kcpu *c)
+{
+	return c->rq.curr && ((c->fault & FAULT_NO_QS) || kcpu_irq_in_kernel(c));
 }
 
 /* can_stop_full_tick() at @now for a nohz_full CPU running a task, no
@@ -138,10 +140,8 @@ static bool nohz_full_stops(kmodel *k, kcpu *c, sim_time now)
 	kcpu_account(c, now);
 	if (c->need_resched || c->softirq_pending || c->rq.nr_running != 1)
 		return false;
-	/* TICK_DEP_BIT_RCU, or TICK_DEP_BIT_RCU_EXP while an expedited grace
-	 * period waits for it (tree_exp.h 6.12:625-641, which sets it after a
-	 * jiffy's wait; here at once). */
-	if (rcu_tree_flavor_state(k->rcu.rsp)->rda[c->id].rcu_forced_tick || c->exp_owes) {
+	/* TICK_DEP_BIT_RCU or TICK_DEP_BIT_RCU_EXP. */
+	if (rcu_tick_dep(c)) {
 		k->cnt.ticks_forced++;
 		return false;
 	}
@@ -210,7 +210,6 @@ bool kcpu_nohz_in_user(kcpu *o)
 
 void kcpu_nohz_ct_enter(kmodel *k, const kcpu *self)
 {
-	rcu_tree_state *rs = rcu_tree_flavor_state(k->rcu.rsp);
 	sim_time now = sim_now(k->eng);
 	for (int i = 0; i < k->mach.nfull; i++) {
 		kcpu *o = &k->cpu[k->mach.full[i]];
@@ -218,11 +217,11 @@ void kcpu_nohz_ct_enter(kmodel *k, const kcpu *self)
 			continue;
 		if (((const job *)o->rq.curr->owner)->wl->p_kernel > 0 &&
 		    now - o->ct_pass_at >= k->mach.tick_ns) {
-			rcu_tree_ct_pass(rs, o->id);
+			rcu_ct_user_pass(k, o->id);
 			o->ct_pass_at = now;
 		}
 		if (kcpu_nohz_in_user(o)) {
-			rcu_tree_eqs_enter(rs, o->id);
+			rcu_ct_user_enter(k, o->id);
 			o->ct_user = true;
 		}
 	}
@@ -230,11 +229,10 @@ void kcpu_nohz_ct_enter(kmodel *k, const kcpu *self)
 
 void kcpu_nohz_ct_exit(kmodel *k)
 {
-	rcu_tree_state *rs = rcu_tree_flavor_state(k->rcu.rsp);
 	for (int i = 0; i < k->mach.nfull; i++) {
 		kcpu *o = &k->cpu[k->mach.full[i]];
 		if (o->ct_user) {
-			rcu_tree_eqs_exit(rs, o->id);
+			rcu_ct_user_exit(k, o->id);
 			o->ct_user = false;
 		}
 	}

@@ -5,25 +5,26 @@
 
 #include <stdio.h>
 
+#include "registry.h"
 
 int cb_stats_init(cb_stats *s, sim_metrics *m)
 {
 	*s = (cb_stats){ 0 };
 	sim_tavg_init(&s->qtotal, 0, 0);
-	s->lat = sim_metrics_hist(m, "cb.latency_ns");
+	s->lat = metric_hist(m, M_CB_LATENCY_NS);
 	return s->lat ? 0 : SIM_ENOMEM;
 }
 
 int cb_stats_finish(const cb_stats *s, sim_metrics *m, sim_time now, uint64_t pending,
 		    int64_t qlen_max)
 {
-	int rc = sim_metrics_scalar(m, "cb.enqueued", (double)s->enqueued);
-	rc |= sim_metrics_scalar(m, "cb.invoked", (double)s->invoked);
-	rc |= sim_metrics_scalar(m, "cb.pending_end", (double)pending);
-	rc |= sim_metrics_scalar(m, "cb.qlen_max", (double)qlen_max);
-	rc |= sim_metrics_scalar(m, "cb.qlen_total_max", (double)s->qtotal.max);
-	rc |= sim_metrics_scalar(m, "cb.qlen_total_mean", sim_tavg_mean(&s->qtotal, now));
-	rc |= sim_metrics_hist_scalars(m, "cb.latency", s->lat,
+	int rc = metric_scalar(m, M_CB_ENQUEUED, (double)s->enqueued);
+	rc |= metric_scalar(m, M_CB_INVOKED, (double)s->invoked);
+	rc |= metric_scalar(m, M_CB_PENDING_END, (double)pending);
+	rc |= metric_scalar(m, M_CB_QLEN_MAX, (double)qlen_max);
+	rc |= metric_scalar(m, M_CB_QLEN_TOTAL_MAX, (double)s->qtotal.max);
+	rc |= metric_scalar(m, M_CB_QLEN_TOTAL_MEAN, sim_tavg_mean(&s->qtotal, now));
+	rc |= metric_hist_scalars(m, M_CB_LATENCY_NS, s->lat,
 				       SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99 | SIM_Q_P999 | SIM_Q_MAX);
 	return rc ? SIM_ENOMEM : 0;
 }

@@ -311,7 +311,7 @@ static int classic_create(void **state, const rcu_flavor_env *env, char *err, si
 	rs->invoke_ctx = env->invoke_ctx;
 	rs->rda = calloc((size_t)env->ncpus, sizeof(*rs->rda));
 	if (!rs->rda || rcu_ctrlblk_init(&rs->rcp, env->ncpus) ||
-	    !(rs->rcp.gp_hist = sim_metrics_hist(env->m, "gp.duration_ns")))
+	    !(rs->rcp.gp_hist = metric_hist(env->m, M_GP_DURATION_NS)))
 		goto nomem;
 	rs->rcp.last_gp = env->last_gp;
 	for (int i = 0; i < env->ncpus; i++)
@@ -421,7 +421,7 @@ static int64_t classic_qlen_max(const void *state, int cpu)
 static int classic_sample(void *state, sim_metrics *m, sim_time now)
 {
 	classic_state *rs = state;
-	sim_series *s = sim_metrics_series(m, "gp.completed", -1);
+	sim_series *s = metric_series(m, M_GP_COMPLETED_SERIES, -1);
 	if (!s || sim_series_append(s, now, (double)rs->rcp.gp_completed))
 		return SIM_ENOMEM;
 	return 0;
@@ -430,8 +430,8 @@ static int classic_sample(void *state, sim_metrics *m, sim_time now)
 static int classic_finish(void *state, sim_metrics *m, sim_time now)
 {
 	classic_state *rs = state;
-	int rc = sim_metrics_scalar(m, "gp.completed", (double)rs->rcp.gp_completed);
-	rc |= sim_metrics_hist_scalars(m, "gp.duration", rs->rcp.gp_hist,
+	int rc = metric_scalar(m, M_GP_COMPLETED, (double)rs->rcp.gp_completed);
+	rc |= metric_hist_scalars(m, M_GP_DURATION_NS, rs->rcp.gp_hist,
 				       SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
 	(void)now;
 	return rc ? SIM_ENOMEM : 0;

@@ -52,14 +52,13 @@
  * tree.c 6.12:4334-4347)? */
 static bool snap_done(const kmodel *k, uint64_t norm, uint64_t exp)
 {
-	const rcu_tree_state *ts = rcu_tree_flavor_state(k->rcu.rsp);
-	return rcu_seq_done(ts->gp_seq, norm) || (k->rcu.exp && rcu_seq_done(k->rcu.exp_seq, exp));
+	return rcu_seq_done(rcu_gp_seq(k), norm) || (k->rcu.exp && rcu_seq_done(rcu_exp_seq(k), exp));
 }
 
 static void snap_now(const kmodel *k, uint64_t *norm, uint64_t *exp)
 {
-	*norm = rcu_seq_snap(rcu_tree_flavor_state(k->rcu.rsp)->gp_seq);
-	*exp = rcu_seq_snap(k->rcu.exp_seq);
+	*norm = rcu_seq_snap(rcu_gp_seq(k));
+	*exp = rcu_seq_snap(rcu_exp_seq(k));
 }
 
 static int pages_push(kfree_pages *l, const kfree_page *pg)
@@ -274,7 +273,7 @@ static int64_t monitor_run(kcpu *c, kfree_cpu *kc, sim_time t, rcu_effect *e)
 		memmove(kc->pages.pg, kc->pages.pg + drained, (size_t)(kc->pages.n - drained) * sizeof(kfree_page));
 		kc->pages.n -= drained;
 	}
-	if (kc->head_n && rcu_seq_done(rcu_tree_flavor_state(k->rcu.rsp)->gp_seq, kc->head_snap)) {
+	if (kc->head_n && rcu_seq_done(rcu_gp_seq(k), kc->head_snap)) {
 		objs += kc->head_n;
 		freed(kf, kc->head_n, kc->head_sum, kc->head_first, t);
 		kc->count -= kc->head_n;
@@ -401,7 +400,8 @@ void kfree_rcu_batch_invoke(kmodel *k, uint32_t obj, sim_time t)
 	kthread_kick(&kc->kw, t);
 }
 
-int kfree_rcu_create(kmodel *k, const sim_params *p)
+/* Batching on: the per-CPU state and kworkers. 0 or SIM_ENOMEM. */
+static int kfree_batching_create(kmodel *k, const sim_params *p)
 {
 	kkfree *kf = &k->kfree;
 	kf->on = true;
@@ -426,6 +426,17 @@ int kfree_rcu_create(kmodel *k, const sim_params *p)
 	return 0;
 }
 
+int kfree_rcu_create(kmodel *k, const sim_params *p)
+{
+	if (!k->wl.ops->kfree_batched)
+		return 0;
+	if (!sim_params_int(p, P_WORKLOAD_KFREE_BY_CALL_RCU))
+		return kfree_batching_create(k, p);
+	k->kfree.by_call = true;
+	k->kfree.obj_size = 24 * sim_params_int(p, P_WORKLOAD_KFREE_MULT);
+	return 0;
+}
+
 void kfree_rcu_destroy(kmodel *k)
 {
 	kkfree *kf = &k->kfree;
@@ -447,11 +458,22 @@ int64_t kfree_rcu_bytes(const kmodel *k)
 	return kf->pending * kf->obj_size + kf->pages_held * KFREE_PAGE_SIZE;
 }
 
+int kfree_rcu_sample(const kmodel *k, sim_metrics *m, sim_time now)
+{
+	sim_series *s;
+	if (!k->kfree.on && !k->kfree.by_call)
+		return 0;
+	if (!(s = metric_series(m, M_MEM_PENDING_BYTES, -1)) ||
+	    sim_series_append(s, now, (double)kfree_rcu_bytes(k)))
+		return SIM_ENOMEM;
+	return 0;
+}
+
 int kfree_rcu_finish(const kmodel *k, sim_metrics *m)
 {
 	const kkfree *kf = &k->kfree;
 	if (kf->by_call)
-		return sim_metrics_scalar(m, "mem.pending_bytes_max",
+		return metric_scalar(m, M_MEM_PENDING_BYTES_MAX,
 					  (double)k->rcu.cb.qtotal.max * (double)kf->obj_size) ? SIM_ENOMEM : 0;
 	if (!kf->on)
 		return 0;
@@ -461,27 +483,27 @@ int kfree_rcu_finish(const kmodel *k, sim_metrics *m)
 		wakeups += kf->cpu[i].kw.wakeups;
 		cpu_ns += kf->cpu[i].kw.cpu_ns;
 	}
-	int rc = sim_metrics_scalar(m, "kfree.objects", (double)kf->objects);
-	rc |= sim_metrics_scalar(m, "kfree.freed", (double)kf->freed);
-	rc |= sim_metrics_scalar(m, "kfree.pending_end", (double)kf->pending);
-	rc |= sim_metrics_scalar(m, "kfree.pending_max", (double)kf->pending_max);
-	rc |= sim_metrics_scalar(m, "mem.pending_bytes_max", (double)kf->bytes_max);
-	rc |= sim_metrics_scalar(m, "kfree.batches", (double)kf->batches);
-	rc |= sim_metrics_scalar(m, "kfree.monitors", (double)kf->monitors);
-	rc |= sim_metrics_scalar(m, "kfree.freed_without_gp", (double)kf->freed_no_gp);
-	rc |= sim_metrics_scalar(m, "kfree.head_objects", (double)kf->head_objects);
-	rc |= sim_metrics_scalar(m, "kfree.pages_allocated", (double)kf->pages_allocated);
+	int rc = metric_scalar(m, M_KFREE_OBJECTS, (double)kf->objects);
+	rc |= metric_scalar(m, M_KFREE_FREED, (double)kf->freed);
+	rc |= metric_scalar(m, M_KFREE_PENDING_END, (double)kf->pending);
+	rc |= metric_scalar(m, M_KFREE_PENDING_MAX, (double)kf->pending_max);
+	rc |= metric_scalar(m, M_MEM_PENDING_BYTES_MAX, (double)kf->bytes_max);
+	rc |= metric_scalar(m, M_KFREE_BATCHES, (double)kf->batches);
+	rc |= metric_scalar(m, M_KFREE_MONITORS, (double)kf->monitors);
+	rc |= metric_scalar(m, M_KFREE_FREED_WITHOUT_GP, (double)kf->freed_no_gp);
+	rc |= metric_scalar(m, M_KFREE_HEAD_OBJECTS, (double)kf->head_objects);
+	rc |= metric_scalar(m, M_KFREE_PAGES_ALLOCATED, (double)kf->pages_allocated);
 	if (kf->shrink_at)
-		rc |= sim_metrics_scalar(m, "kfree.shrinks", (double)kf->shrinks);
+		rc |= metric_scalar(m, M_KFREE_SHRINKS, (double)kf->shrinks);
 	if (kf->alloc_fails) {
-		rc |= sim_metrics_scalar(m, "kfree.alloc_failures", (double)kf->alloc_failures);
-		rc |= sim_metrics_scalar(m, "kfree.sync_fallbacks", (double)kf->sync_fallbacks);
+		rc |= metric_scalar(m, M_KFREE_ALLOC_FAILURES, (double)kf->alloc_failures);
+		rc |= metric_scalar(m, M_KFREE_SYNC_FALLBACKS, (double)kf->sync_fallbacks);
 	}
 	if (kf->freed) {
-		rc |= sim_metrics_scalar(m, "kfree.latency_mean_ns", kf->lat_sum / (double)kf->freed);
-		rc |= sim_metrics_scalar(m, "kfree.latency_max_ns", (double)kf->lat_max);
+		rc |= metric_scalar(m, M_KFREE_LATENCY_MEAN_NS, kf->lat_sum / (double)kf->freed);
+		rc |= metric_scalar(m, M_KFREE_LATENCY_MAX_NS, (double)kf->lat_max);
 	}
-	rc |= sim_metrics_scalar(m, "kfree.kworker_wakeups", (double)wakeups);
-	rc |= sim_metrics_scalar(m, "kfree.kworker_cpu_ns", (double)cpu_ns);
+	rc |= metric_scalar(m, M_KFREE_KWORKER_WAKEUPS, (double)wakeups);
+	rc |= metric_scalar(m, M_KFREE_KWORKER_CPU_NS, (double)cpu_ns);
 	return rc ? SIM_ENOMEM : 0;
 }

@@ -9,8 +9,8 @@
  * their boosting (rcu_readers.c, tree_plugin.h), kfree_rcu() batching
  * (kfree_rcu.c, tree.c) and rcu_barrier() (rcu_barrier.c, tree.c). They are
  * kthreads, IPIs and work items of the CPU model and reach it only through
- * kernel/kernel.h. Called by the kernel model (kernel.c creates them, the
- * CPU model delivers their events) and by the workloads (the callers' API:
+ * kernel/kernel.h. Called by the kernel model (each a part of kernel.c's
+ * kparts[], writing its own metrics; the CPU model delivers their events) and by the workloads (the callers' API:
  * rcu_srs_request(), rcu_exp_request(), kfree_rcu_n()).
  */
 #ifndef RCUSIM_RCU_MECHANISMS_H
@@ -18,15 +18,88 @@
 
 #include "kernel/kernel.h"
 
+/*
+ * Tree RCU's state of three mechanisms, kept as the kernel keeps it in
+ * struct rcu_state (kernel/rcu/tree.h 6.12:340-427): the expedited grace
+ * periods' (375-380, rcu_exp.c), synchronize_rcu()'s wake-from-GP's
+ * (416-421, rcu_gp_kthread.c) and rcu_barrier()'s (366-371, rcu_barrier.c).
+ * Each file allocates its own in its create when its mechanism is modelled
+ * (krcu.exp, .srs, .bar: NULL when not) and frees it in its destroy; the
+ * kernel model sees only the pointers (kernel/kernel.h).
+ */
+struct rcu_exp_state {
+	bool running;           /* one is in progress (started, not ended) */
+	bool boost;             /* rcu.boost: readers it waits for are boosted (rcu_exp_boost()) */
+	kthread *kworker;       /* rcu_exp_gp_kworker */
+	uint64_t seq;           /* rcu_state.expedited_sequence */
+	uint64_t need;          /* the newest snapshot a caller waits for */
+	int64_t left;           /* CPUs the one in progress still waits for */
+	int64_t readers;        /* preempted readers it still waits for */
+	sim_time start;         /* ns: it started */
+	sim_time last[2];       /* ns: start and end of the last expedited GP to end (-1: none) */
+	kthread *leafk;         /* each leaf's kworker but the last leaf's (nleafk) */
+	int nleafk;             /* leaves - 1 */
+	int leaves;             /* leaf scans of the one in progress not yet done */
+	bool scanning;          /* the kworker's step is its scan (its IPIs at the end) */
+	int64_t nwake;          /* waiters its end wakes at the kworker's step end */
+	sim_time send_cost;     /* ns: rcu.exp_ipi_send_cost */
+	sim_time scan_cost;     /* ns: rcu.exp_scan_cost, a CPU its leaf scans look at */
+	sim_time wake_cost;     /* ns: rcu.exp_wake_cost, a caller woken at its end */
+	sim_time stall_ns;      /* ns: the expedited stall timeout */
+	sim_hist *dur;          /* exp.duration_ns */
+	uint64_t gps, ipis, ndeferred, hints, readers_waited, stalls;
+	sim_time ipi_cpu_ns;    /* ns: the handlers' CPU time */
+};
+
+struct rcu_srs_state {
+	sim_time wake_cost;     /* ns: rcu.srs_wake_cost, a waiter woken */
+	kthread *kworker;       /* the sync_wq kworker waking the waiters past the first 5 */
+	int64_t left;           /* waiters it has yet to wake */
+	uint64_t woken_gp, woken_wq; /* waiters woken by the GP kthread, by the kworker */
+	int heads;              /* wait heads in use (of SR_NORMAL_GP_WAIT_HEAD_MAX) */
+	int heads_work;         /* of them, left to the kworker to put back (srs_cleanups_pending) */
+	bool dummy;             /* one of them is the done tail (srs_done_tail) */
+	bool cur_head;          /* one of them marks the grace period in progress (srs_wait_tail) */
+	uint64_t no_head;       /* grace periods that started with waiters and no free wait head */
+};
+
+struct rcu_barrier_state {
+	kthread *caller;        /* the thread calling rcu_barrier() in a loop */
+	int phase;              /* where the caller is (rcu_barrier.c's BAR_*) */
+	int cursor;             /* the next CPU its loop looks at */
+	int target;             /* the CPU its IPI goes to, -1 at the loop's end */
+	int64_t count;          /* rcu_state.barrier_cpu_count */
+	sim_time start;         /* ns: the call in progress began */
+	sim_time not_before;    /* ns: the latest barrier callback's invocation so far */
+	sim_time gap;           /* ns: workload.barrier_gap */
+	sim_time send_cost;     /* ns: rcu.exp_ipi_send_cost */
+	sim_time scan_cost;     /* ns: rcu.barrier_scan_cost, a CPU its loop looks at */
+	sim_timer ipi;          /* its IPI on its way to target */
+	sim_hist *dur;          /* barrier.duration_ns */
+	uint64_t calls, returned, ipis, waited, flushed, lazy;
+	sim_time ipi_cpu_ns;    /* ns: the handlers' CPU time */
+};
+
 /* rcu_gp_kthread.c, rcu_cpu_kthread.c, rcu_nocb_kthreads.c: the RCU
- * flavor's kthreads. Each family's create is a line of kernel.c's
- * kthread_families[]. */
+ * flavor's kthreads, each family a part of kernel.c's kparts[] (create,
+ * destroy, finish). A family creates nothing when its mechanism is off;
+ * its destroy frees what its create allocated (after a failed create too);
+ * its finish writes its scalars (none when off), 0 or nonzero (out of
+ * memory). */
 extern const kthread_ops rcu_gp_kthread_ops;
 extern const kthread_ops rcu_cpu_kthread_ops;
 extern const kthread_ops rcu_nocb_gp_kthread_ops, rcu_nocb_cb_kthread_ops;
 int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio);
 int rcu_cpu_kthreads_create(kmodel *k, const sim_params *p, int prio);
 int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio);
+void rcu_gp_kthread_destroy(kmodel *k);
+void rcu_cpu_kthreads_destroy(kmodel *k);
+void rcu_nocb_kthreads_destroy(kmodel *k);
+/* gp.kthread_* and fqs.resched_cpu, and syncrcu.woken_by_* (wake-from-GP);
+ * a GP kthread still waiting at @now has waited until then. */
+int rcu_gp_kthread_finish(const kmodel *k, sim_metrics *m, sim_time now);
+int rcu_cpu_kthreads_finish(const kmodel *k, sim_metrics *m, sim_time now);
+int rcu_nocb_kthreads_finish(const kmodel *k, sim_metrics *m, sim_time now);
 /* synchronize_rcu() of job @j on @c at @now under rcu.normal_wake_from_gp:
  * on the srs list, a grace period asked for; the job sleeps until woken. */
 void rcu_srs_request(kcpu *c, job *j, sim_time now);
@@ -44,11 +117,41 @@ void rcu_nocb_kicks(kmodel *k, sim_time now);
 /* Timer handler: an offloading group's nocb_timer fires on its rcuog's CPU. */
 void rcu_nocb_timer_fire(sim_engine *eng, sim_timer *tm);
 
+/* rcu_hooks.c: Tree RCU's state as the CPU model asks for it. */
+
+/* __rcu_irq_enter_check_tick() (tree.c 6.12:647-681) for an interrupt
+ * entering nohz_full CPU @c: while RCU's need of @c is urgent
+ * (rcu_urgent_qs), an interrupt from kernel mode (kcpu_irq_from_kernel())
+ * turns its tick on until it reports (rcu_forced_tick,
+ * rcu_disable_urgency_upon_qs(), :705-715). */
+void rcu_irq_enter_check_tick(kcpu *c);
+/* Does RCU keep @c's tick: TICK_DEP_BIT_RCU (rcu_forced_tick), or
+ * TICK_DEP_BIT_RCU_EXP while an expedited grace period waits for it
+ * (tree_exp.h 6.12:625-641, which sets it after a jiffy's wait; here at
+ * once)? */
+bool rcu_tick_dep(const kcpu *c);
+/* Context tracking of a nohz_full CPU @cpu running a task in user mode:
+ * its entry (RCU stops watching, as at ct_idle_enter(),
+ * kernel/context_tracking.c:320), its exit (:338), and a pass through user
+ * mode and back (the watching counter's +2 alone). */
+void rcu_ct_user_enter(kmodel *k, int cpu);
+void rcu_ct_user_exit(kmodel *k, int cpu);
+void rcu_ct_user_pass(kmodel *k, int cpu);
+/* The batch limit rcu_do_batch() computes for @cpu now (tree.c
+ * 6.12:2527-2530); 0 with classic RCU (no rcu_batch events). */
+int64_t rcu_do_batch_limit(const kmodel *k, int cpu);
+/* rcu_state.gp_seq (tree.h 6.12:350). */
+uint64_t rcu_gp_seq(const kmodel *k);
+
 /* kfree_rcu.c: kfree_rcu() batching. */
 
-/* The per-CPU state and kworkers. 0 or SIM_ENOMEM; destroy frees them. */
+/* With a workload whose kfree_rcu()s are batched (workload_ops.kfree_batched):
+ * the per-CPU state and kworkers, or with workload.kfree_by_call_rcu each
+ * object a call_rcu(). 0 or SIM_ENOMEM; destroy frees them. */
 int kfree_rcu_create(kmodel *k, const sim_params *p);
 void kfree_rcu_destroy(kmodel *k);
+/* Its point of mem.pending_bytes at @now, when modelled. 0 or SIM_ENOMEM. */
+int kfree_rcu_sample(const kmodel *k, sim_metrics *m, sim_time now);
 /* @n kfree_rcu()s on @c, made at @t0, @t0 + @step, ..., accounted at @now;
  * what the shrinker's callbacks ask of @c in *@e. Returns how many were
  * made: all, or up to one that found no page (rcu.kfree_alloc_fails), made
@@ -83,6 +186,8 @@ void rcu_exp_report(kcpu *c, sim_time now);
 void rcu_exp_reader_preempted(kcpu *c, job *j);
 /* Job @j (exp_blocks) reached its rcu_read_unlock() at @now. */
 void rcu_exp_reader_unlocked(kcpu *c, job *j, sim_time now);
+/* rcu_state.expedited_sequence (tree.h 6.12:377): 0 when not modelled. */
+uint64_t rcu_exp_seq(const kmodel *k);
 /* Its scalars (exp.*), when modelled. 0 or SIM_ENOMEM. */
 int rcu_exp_finish(const kmodel *k, sim_metrics *m);
 /* Timer handlers: an expedited IPI lands; a reader the handler found
@@ -95,6 +200,9 @@ void kcpu_exp_rdr_fire(sim_engine *eng, sim_timer *tm);
 /* The lists (with rcu.preempt_rcu). 0 or SIM_ENOMEM; destroy frees them. */
 int rcu_readers_create(kmodel *k);
 void rcu_readers_destroy(kmodel *k);
+/* kernel.readers_boosted, when readers are boosted (preemptible RCU under
+ * EEVDF). 0 or nonzero (out of memory). */
+int rcu_readers_finish(const kmodel *k, sim_metrics *m);
 /* @j, running on @c, is preempted inside a reader: on its leaf's list
  * (the flavor decides whether it blocks the grace period), a uniform share
  * of a reader left to run. */

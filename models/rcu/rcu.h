@@ -147,6 +147,8 @@ enum {
 					* boosted (rcu/rcu_readers.c) */
 	RCU_CAP_EXPEDITED = 1u << 1,   /* synchronize_rcu_expedited() (rcu/rcu_exp.c) */
 	RCU_CAP_KFREE_BATCH = 1u << 2, /* kfree_rcu()'s batching (rcu/kfree_rcu.c) */
+	RCU_CAP_CORE_COST_SPREAD = 1u << 3, /* its RCU_SOFTIRQ handler's first pass of a run
+					     * costs a lognormal draw (rcu.core_cost_sigma) */
 };
 
 typedef struct rcu_flavor {

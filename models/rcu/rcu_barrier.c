@@ -43,17 +43,17 @@ static void bar_entrain(kmodel *k, int cpu, sim_time t)
 	int64_t flushed, lazy;
 	sim_time batch_end;
 	bool queued = r->ops->barrier_entrain(r->rsp, cpu, t, &flushed, &lazy, &batch_end);
-	r->bar_flushed += (uint64_t)flushed;
-	r->bar_lazy += (uint64_t)lazy;
+	r->bar->flushed += (uint64_t)flushed;
+	r->bar->lazy += (uint64_t)lazy;
 	if (queued) {
-		r->bar_count++;
-		r->bar_waited++;
+		r->bar->count++;
+		r->bar->waited++;
 	} else if (batch_end > t) {
 		/* The list's last callbacks are a batch still being invoked:
 		 * the barrier callback goes in DONE and runs right after it. */
-		r->bar_waited++;
-		if (batch_end > r->bar_not_before)
-			r->bar_not_before = batch_end;
+		r->bar->waited++;
+		if (batch_end > r->bar->not_before)
+			r->bar->not_before = batch_end;
 	}
 	if (r->nocb)
 		rcu_nocb_kicks(k, t);
@@ -74,11 +74,11 @@ void rcu_barrier_callback(void *ctx, int cpu, sim_time t)
 	kmodel *k = ctx;
 	krcu *r = &k->rcu;
 	(void)cpu;
-	assert(r->bar_count > 0);
-	if (t > r->bar_not_before)
-		r->bar_not_before = t;
-	if (--r->bar_count == 0 && r->bar_phase == BAR_WAIT)
-		kthread_kick(r->bark, r->bar_not_before); /* complete() */
+	assert(r->bar->count > 0);
+	if (t > r->bar->not_before)
+		r->bar->not_before = t;
+	if (--r->bar->count == 0 && r->bar->phase == BAR_WAIT)
+		kthread_kick(r->bar->caller, r->bar->not_before); /* complete() */
 }
 
 /* The caller's step on @c at @t. */
@@ -88,21 +88,21 @@ static double bar_step(kcpu *c, kthread *kt, sim_time t)
 	krcu *r = &k->rcu;
 	(void)kt;
 	uint64_t seq = sim_engine_cur_seq(k->eng);
-	switch (r->bar_phase) {
+	switch (r->bar->phase) {
 	case BAR_IDLE: /* rcu_barrier(): rcu_seq_start(), the count at 2 */
-		r->bar_calls++;
-		r->bar_start = t;
-		r->bar_count = 2;
-		r->bar_cursor = 0;
-		r->bar_not_before = 0;
-		r->bar_phase = BAR_SCAN;
+		r->bar->calls++;
+		r->bar->start = t;
+		r->bar->count = 2;
+		r->bar->cursor = 0;
+		r->bar->not_before = 0;
+		r->bar->phase = BAR_SCAN;
 		/* fallthrough */
 	case BAR_SCAN: {
 		double work = 0;
-		while (r->bar_cursor < k->mach.ncpus) {
-			int i = r->bar_cursor++;
+		while (r->bar->cursor < k->mach.ncpus) {
+			int i = r->bar->cursor++;
 			kcpu *o = &k->cpu[i];
-			work += (double)r->bar_scan_cost;
+			work += (double)r->bar->scan_cost;
 			if (o != c)
 				kcpu_settle(o, t, seq, true);
 			if (!bar_has_cbs(k, i, t))
@@ -111,14 +111,14 @@ static double bar_step(kcpu *c, kthread *kt, sim_time t)
 				bar_entrain(k, i, t); /* inline, interrupts off */
 				continue;
 			}
-			r->bar_target = i;
-			return work + (double)r->bar_send_cost;
+			r->bar->target = i;
+			return work + (double)r->bar->send_cost;
 		}
-		r->bar_target = -1;
+		r->bar->target = -1;
 		return work;
 	}
 	case BAR_SPIN: { /* csd_lock_wait(): until the handler has run there */
-		kcpu *o = &k->cpu[r->bar_target];
+		kcpu *o = &k->cpu[r->bar->target];
 		kcpu_settle(o, t, seq, true);
 		sim_time at = t;
 		if ((o->fault & FAULT_IRQS_OFF) && k->fault.end > t)
@@ -128,10 +128,10 @@ static double bar_step(kcpu *c, kthread *kt, sim_time t)
 	}
 	case BAR_WAIT: /* woken by complete() */
 	case BAR_DONE: { /* rcu_seq_end(); the mutex released */
-		sim_time d = t - r->bar_start;
-		sim_hist_add(r->bar_dur, (uint64_t)d);
-		r->bar_returned++;
-		r->bar_phase = BAR_DONE;
+		sim_time d = t - r->bar->start;
+		sim_hist_add(r->bar->dur, (uint64_t)d);
+		r->bar->returned++;
+		r->bar->phase = BAR_DONE;
 		return 0;
 	}
 	}
@@ -144,32 +144,32 @@ static rcu_gp_next bar_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *time
 	krcu *r = &k->rcu;
 	(void)kt;
 	*timeout = 0;
-	switch (r->bar_phase) {
+	switch (r->bar->phase) {
 	case BAR_SCAN:
-		if (r->bar_target >= 0) { /* the IPI leaves */
-			r->bar_ipis++;
-			if (sim_timer_at(k->eng, &r->bar_ipi, t))
+		if (r->bar->target >= 0) { /* the IPI leaves */
+			r->bar->ipis++;
+			if (sim_timer_at(k->eng, &r->bar->ipi, t))
 				kfail(k, SIM_ENOMEM);
-			r->bar_phase = BAR_SPIN;
+			r->bar->phase = BAR_SPIN;
 			return RCU_GP_NEXT_RUN;
 		}
-		r->bar_count -= 2; /* atomic_sub_and_test(2, ...) */
-		if (r->bar_count == 0 && r->bar_not_before <= t) {
-			r->bar_phase = BAR_DONE;
+		r->bar->count -= 2; /* atomic_sub_and_test(2, ...) */
+		if (r->bar->count == 0 && r->bar->not_before <= t) {
+			r->bar->phase = BAR_DONE;
 			return RCU_GP_NEXT_RUN;
 		}
-		r->bar_phase = BAR_WAIT;
-		if (r->bar_count)
+		r->bar->phase = BAR_WAIT;
+		if (r->bar->count)
 			return RCU_GP_NEXT_SLEEP; /* wait_for_completion() */
-		*timeout = r->bar_not_before;
+		*timeout = r->bar->not_before;
 		return RCU_GP_NEXT_TIMEOUT;
 	case BAR_SPIN:
-		RCUSIM_CHECK(!sim_timer_armed(&r->bar_ipi), "kernel.barrier_spin");
-		r->bar_phase = BAR_SCAN;
+		RCUSIM_CHECK(!sim_timer_armed(&r->bar->ipi), "kernel.barrier_spin");
+		r->bar->phase = BAR_SCAN;
 		return RCU_GP_NEXT_RUN;
 	case BAR_DONE:
-		r->bar_phase = BAR_IDLE;
-		*timeout = t + r->bar_gap;
+		r->bar->phase = BAR_IDLE;
+		*timeout = t + r->bar->gap;
 		return RCU_GP_NEXT_TIMEOUT;
 	default:
 		assert(0);
@@ -181,9 +181,9 @@ static bool bar_wake_fire(kcpu *c, kthread *kt, sim_time now)
 {
 	const krcu *r = &c->k->rcu;
 	(void)kt;
-	if (r->bar_phase == BAR_IDLE)
+	if (r->bar->phase == BAR_IDLE)
 		return true; /* its gap's timeout: the next call */
-	return r->bar_phase == BAR_WAIT && r->bar_count == 0 && now >= r->bar_not_before;
+	return r->bar->phase == BAR_WAIT && r->bar->count == 0 && now >= r->bar->not_before;
 }
 
 static const kthread_ops rcu_barrier_caller_ops = {
@@ -198,16 +198,16 @@ static void bar_ipi_fire(sim_engine *eng, sim_timer *tm)
 {
 	kmodel *k = tm->ctx;
 	krcu *r = &k->rcu;
-	kcpu *c = &k->cpu[r->bar_target];
+	kcpu *c = &k->cpu[r->bar->target];
 	sim_time now = sim_now(eng);
 	kcpu_settle_now(c);
 	if (c->fault & FAULT_IRQS_OFF) {
 		/* Latched until interrupts are on again. */
-		if (sim_timer_at(eng, &r->bar_ipi, k->fault.end > now ? k->fault.end : now + 1))
+		if (sim_timer_at(eng, &r->bar->ipi, k->fault.end > now ? k->fault.end : now + 1))
 			kfail(k, SIM_ENOMEM);
 		return;
 	}
-	r->bar_ipi_cpu_ns += stretch(c, k->mach.irq_cost);
+	r->bar->ipi_cpu_ns += stretch(c, k->mach.irq_cost);
 	if (ktr(k))
 		ktrace_irq(k, c, now, now + stretch(c, k->mach.irq_cost), 251);
 	bar_entrain(k, c->id, now);
@@ -225,41 +225,46 @@ int rcu_barrier_create(kmodel *k, const sim_params *p, sim_metrics *m)
 	krcu *r = &k->rcu;
 	if (!r->ops->barrier_entrain || !sim_params_int(p, P_WORKLOAD_BARRIER))
 		return 0;
-	r->bar_gap = sim_params_int(p, P_WORKLOAD_BARRIER_GAP);
-	r->bar_target = -1;
-	r->bar_send_cost = sim_params_int(p, P_RCU_EXP_IPI_SEND_COST);
-	r->bar_scan_cost = rcu_cost_param(p, P_RCU_BARRIER_SCAN_COST, P_RCU_FQS_CPU_COST);
-	sim_timer_init(k->eng, &r->bar_ipi, bar_ipi_fire, k);
+	if (!(r->bar = calloc(1, sizeof(*r->bar))))
+		return SIM_ENOMEM;
+	r->bar->gap = sim_params_int(p, P_WORKLOAD_BARRIER_GAP);
+	r->bar->target = -1;
+	r->bar->send_cost = sim_params_int(p, P_RCU_EXP_IPI_SEND_COST);
+	r->bar->scan_cost = rcu_cost_param(p, P_RCU_BARRIER_SCAN_COST, P_RCU_FQS_CPU_COST);
+	sim_timer_init(k->eng, &r->bar->ipi, bar_ipi_fire, k);
 	int64_t cpu = sim_params_int(p, P_WORKLOAD_BARRIER_CPU);
-	if (!(r->bar_dur = sim_metrics_hist(m, "barrier.duration_ns")) ||
-	    !(r->bark = calloc(1, sizeof(*r->bark))) ||
-	    kthread_init(k, r->bark, &rcu_barrier_caller_ops, &k->cpu[cpu], 0))
+	if (!(r->bar->dur = metric_hist(m, M_BARRIER_DURATION_NS)) ||
+	    !(r->bar->caller = calloc(1, sizeof(*r->bar->caller))) ||
+	    kthread_init(k, r->bar->caller, &rcu_barrier_caller_ops, &k->cpu[cpu], 0))
 		return SIM_ENOMEM;
 	/* The first call at barrier_gap. */
-	if (sim_timer_at(k->eng, &r->bark->wake, r->bar_gap))
+	if (sim_timer_at(k->eng, &r->bar->caller->wake, r->bar->gap))
 		return SIM_ENOMEM;
 	return 0;
 }
 
 void rcu_barrier_destroy(kmodel *k)
 {
-	free(k->rcu.bark);
+	if (k->rcu.bar)
+		free(k->rcu.bar->caller);
+	free(k->rcu.bar);
+	k->rcu.bar = NULL;
 }
 
 int rcu_barrier_finish(const kmodel *k, sim_metrics *m)
 {
 	const krcu *r = &k->rcu;
-	if (!r->bark)
+	if (!r->bar)
 		return 0;
-	int rc = sim_metrics_scalar(m, "barrier.calls", (double)r->bar_calls);
-	rc |= sim_metrics_scalar(m, "barrier.returned", (double)r->bar_returned);
-	rc |= sim_metrics_hist_scalars(m, "barrier.duration", r->bar_dur,
+	int rc = metric_scalar(m, M_BARRIER_CALLS, (double)r->bar->calls);
+	rc |= metric_scalar(m, M_BARRIER_RETURNED, (double)r->bar->returned);
+	rc |= metric_hist_scalars(m, M_BARRIER_DURATION_NS, r->bar->dur,
 				       SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
-	rc |= sim_metrics_scalar(m, "barrier.ipis", (double)r->bar_ipis);
-	rc |= sim_metrics_scalar(m, "barrier.ipi_cpu_ns", (double)r->bar_ipi_cpu_ns);
-	rc |= sim_metrics_scalar(m, "barrier.cpus_waited", (double)r->bar_waited);
-	rc |= sim_metrics_scalar(m, "barrier.bypass_flushed", (double)r->bar_flushed);
-	rc |= sim_metrics_scalar(m, "barrier.lazy_flushed", (double)r->bar_lazy);
-	rc |= sim_metrics_scalar(m, "barrier.caller_cpu_ns", (double)r->bark->cpu_ns);
+	rc |= metric_scalar(m, M_BARRIER_IPIS, (double)r->bar->ipis);
+	rc |= metric_scalar(m, M_BARRIER_IPI_CPU_NS, (double)r->bar->ipi_cpu_ns);
+	rc |= metric_scalar(m, M_BARRIER_CPUS_WAITED, (double)r->bar->waited);
+	rc |= metric_scalar(m, M_BARRIER_BYPASS_FLUSHED, (double)r->bar->flushed);
+	rc |= metric_scalar(m, M_BARRIER_LAZY_FLUSHED, (double)r->bar->lazy);
+	rc |= metric_scalar(m, M_BARRIER_CALLER_CPU_NS, (double)r->bar->caller->cpu_ns);
 	return rc ? SIM_ENOMEM : 0;
 }

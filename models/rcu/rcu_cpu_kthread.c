@@ -89,7 +89,7 @@ int rcu_cpu_kthreads_create(kmodel *k, const sim_params *p, int prio)
 		return 0;
 	r->rcuc_pass_cost = rcu_cost_param(p, P_RCU_RCUC_PASS_COST, P_RCU_TASKLET_COST);
 	if (!(r->rcuc = calloc((size_t)k->mach.ncpus, sizeof(*r->rcuc))) ||
-	    !(r->rcuc_run = sim_metrics_hist(k->h.m, "rcuc.run_ns")))
+	    !(r->rcuc_run = metric_hist(k->h.m, M_RCUC_RUN_NS)))
 		return SIM_ENOMEM;
 	for (int i = 0; i < k->mach.ncpus; i++) {
 		if (kthread_init(k, &r->rcuc[i], &rcu_cpu_kthread_ops, &k->cpu[i], prio))
@@ -97,4 +97,32 @@ int rcu_cpu_kthreads_create(kmodel *k, const sim_params *p, int prio)
 		k->cpu[i].rcuc = &r->rcuc[i];
 	}
 	return 0;
+}
+
+void rcu_cpu_kthreads_destroy(kmodel *k)
+{
+	free(k->rcu.rcuc);
+}
+
+/* rcuc's scalars: wakeups, CPU time, the longest wait of a woken one for
+ * its CPU (one still waiting at @now counts), its step lengths. */
+int rcu_cpu_kthreads_finish(const kmodel *k, sim_metrics *m, sim_time now)
+{
+	if (!k->rcu.rcuc)
+		return 0;
+	uint64_t wakeups = 0;
+	sim_time wait = 0, cpu_ns = 0;
+	for (int i = 0; i < k->mach.ncpus; i++) {
+		const kthread *t = &k->rcu.rcuc[i];
+		wakeups += t->wakeups;
+		cpu_ns += t->cpu_ns;
+		if (t->wait_max > wait)
+			wait = t->wait_max;
+		if (t->waiting && now - t->woken > wait)
+			wait = now - t->woken;
+	}
+	int rc = metric_scalar(m, M_RCUC_WAKEUPS, (double)wakeups);
+	rc |= metric_scalar(m, M_RCUC_WAIT_MAX_NS, (double)wait);
+	rc |= metric_scalar(m, M_RCUC_CPU_NS, (double)cpu_ns);
+	return rc | metric_hist_scalars(m, M_RCUC_RUN_NS, k->rcu.rcuc_run, SIM_Q_P99 | SIM_Q_MAX);
 }

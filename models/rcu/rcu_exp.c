@@ -62,19 +62,19 @@
 
 static bool exp_done(const krcu *r)
 {
-	return r->exp_running && !r->exp_leaves && !r->exp_left && !r->exp_readers;
+	return r->exp->running && !r->exp->leaves && !r->exp->left && !r->exp->readers;
 }
 
 /* Is there work for the kworker: a grace period to end, or one to start? */
 static bool exp_wakeable(const krcu *r)
 {
-	return exp_done(r) || (!r->exp_running && !rcu_seq_done(r->exp_seq, r->exp_need));
+	return exp_done(r) || (!r->exp->running && !rcu_seq_done(r->exp->seq, r->exp->need));
 }
 
 static void exp_kick(kmodel *k, sim_time now)
 {
 	if (exp_wakeable(&k->rcu))
-		kthread_kick(k->rcu.expk, now);
+		kthread_kick(k->rcu.exp->kworker, now);
 }
 
 /* Idle (its idle task, in no interrupt): in an extended quiescent state. */
@@ -94,11 +94,11 @@ static double scan_leaf(kcpu *c, const rcu_tree_node *n)
 			continue; /* in an extended QS (a nohz_full CPU in user mode too) */
 		o->exp_owes = true;
 		o->exp_ipi_due = true;
-		r->exp_left++;
+		r->exp->left++;
 		nipi++;
 	}
-	return (double)(r->node_cost + (n->grphi - n->grplo + 1) * r->exp_scan_cost +
-			nipi * r->exp_send_cost);
+	return (double)(r->node_cost + (n->grphi - n->grplo + 1) * r->exp->scan_cost +
+			nipi * r->exp->send_cost);
 }
 
 /* __rcu_report_exp_rnp() (tree_exp.h 6.12:186-196) on leaf @n at @now:
@@ -108,7 +108,7 @@ static double scan_leaf(kcpu *c, const rcu_tree_node *n)
 static void exp_leaf_boost(kmodel *k, const rcu_tree_node *n, sim_time now)
 {
 	krcu *r = &k->rcu;
-	if (!r->exp_boost || !r->exp_readers)
+	if (!r->exp->boost || !r->exp->readers)
 		return;
 	for (int i = n->grplo; i <= n->grphi; i++)
 		if (k->cpu[i].exp_owes)
@@ -125,7 +125,7 @@ static void send_leaf(kmodel *k, const rcu_tree_node *n, sim_time t)
 		if (!o->exp_ipi_due)
 			continue;
 		o->exp_ipi_due = false;
-		k->rcu.exp_ipis++;
+		k->rcu.exp->ipis++;
 		if (sim_timer_at(k->eng, &o->exp_ipi, t))
 			kfail(k, SIM_ENOMEM);
 	}
@@ -146,39 +146,39 @@ static double exp_step(kcpu *c, kthread *kt, sim_time t)
 			kcpu_settle(&k->cpu[i], sim_now(k->eng), seq, true);
 	const rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
 	if (exp_done(r)) {
-		rcu_seq_end(&r->exp_seq);
-		r->exp_running = false;
-		sim_time d = t - r->exp_start;
-		sim_hist_add(r->exp_dur, (uint64_t)d);
-		r->exp_last[0] = r->exp_start;
-		r->exp_last[1] = t;
-		r->exp_gps++;
-		if (d > r->exp_stall_ns)
-			r->exp_stalls += 1 + (uint64_t)((d - r->exp_stall_ns) /
-							(3 * r->exp_stall_ns + 3 * k->mach.tick_ns));
+		rcu_seq_end(&r->exp->seq);
+		r->exp->running = false;
+		sim_time d = t - r->exp->start;
+		sim_hist_add(r->exp->dur, (uint64_t)d);
+		r->exp->last[0] = r->exp->start;
+		r->exp->last[1] = t;
+		r->exp->gps++;
+		if (d > r->exp->stall_ns)
+			r->exp->stalls += 1 + (uint64_t)((d - r->exp->stall_ns) /
+							(3 * r->exp->stall_ns + 3 * k->mach.tick_ns));
 		int64_t woken = 0;
 		for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
 			job *j = &w->jobs[i];
-			if (j->exp_waiting && rcu_seq_done(r->exp_seq, j->exp_s)) {
+			if (j->exp_waiting && rcu_seq_done(r->exp->seq, j->exp_s)) {
 				j->exp_waiting = false;
 				j->exp_wake = true;
 				woken++;
 			}
 		}
-		r->exp_nwake = woken;
-		return (double)(ts->nnodes * r->node_cost + woken * r->exp_wake_cost);
+		r->exp->nwake = woken;
+		return (double)(ts->nnodes * r->node_cost + woken * r->exp->wake_cost);
 	}
-	if (r->exp_running || rcu_seq_done(r->exp_seq, r->exp_need))
+	if (r->exp->running || rcu_seq_done(r->exp->seq, r->exp->need))
 		return 0;
 	/* sync_exp_reset_tree(); every leaf but the last to its own kworker,
 	 * the last scanned here (sync_rcu_exp_select_cpus(), :496-524). */
-	rcu_seq_start(&r->exp_seq);
-	r->exp_running = true;
-	r->exp_start = t;
-	r->exp_left = 0;
-	r->exp_leaves = r->exp_nleafk;
-	for (int l = 0; l < r->exp_nleafk; l++) {
-		kthread *lk = &r->exp_leafk[l];
+	rcu_seq_start(&r->exp->seq);
+	r->exp->running = true;
+	r->exp->start = t;
+	r->exp->left = 0;
+	r->exp->leaves = r->exp->nleafk;
+	for (int l = 0; l < r->exp->nleafk; l++) {
+		kthread *lk = &r->exp->leafk[l];
 		lk->has_work = true;
 		kthread_kick(lk, t);
 	}
@@ -186,10 +186,10 @@ static double exp_step(kcpu *c, kthread *kt, sim_time t)
 	for (int l = 0; l < r->nreader_lists && r->blkd; l++)
 		for (job *j = r->blkd[l]; j; j = j->rdr_next) {
 			j->exp_blocks = true;
-			r->exp_readers++;
-			r->exp_readers_waited++;
+			r->exp->readers++;
+			r->exp->readers_waited++;
 		}
-	r->exp_scanning = true;
+	r->exp->scanning = true;
 	return (double)(ts->nnodes * r->node_cost) + scan_leaf(c, &ts->node[ts->nnodes - 1]);
 }
 
@@ -201,12 +201,12 @@ static rcu_gp_next exp_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *time
 	krcu *r = &k->rcu;
 	(void)kt;
 	*timeout = 0;
-	if (r->exp_scanning) {
+	if (r->exp->scanning) {
 		const rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
 		send_leaf(k, &ts->node[ts->nnodes - 1], t);
-		r->exp_scanning = false;
+		r->exp->scanning = false;
 	}
-	if (r->exp_nwake) {
+	if (r->exp->nwake) {
 		for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
 			job *j = &w->jobs[i];
 			if (j->exp_wake) {
@@ -214,7 +214,7 @@ static rcu_gp_next exp_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *time
 				w->ops->exp_woken(k, j, c, t);
 			}
 		}
-		r->exp_nwake = 0;
+		r->exp->nwake = 0;
 	}
 	return exp_wakeable(r) ? RCU_GP_NEXT_RUN : RCU_GP_NEXT_SLEEP;
 }
@@ -261,8 +261,8 @@ static rcu_gp_next leaf_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *tim
 	if (kt->has_work) {
 		kt->has_work = false;
 		send_leaf(k, leaf_of(k, kt), t);
-		assert(r->exp_leaves > 0);
-		if (--r->exp_leaves == 0 && exp_done(r))
+		assert(r->exp->leaves > 0);
+		if (--r->exp->leaves == 0 && exp_done(r))
 			exp_kick(k, t);
 	}
 	return RCU_GP_NEXT_SLEEP;
@@ -291,15 +291,17 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 	if (!woken || !k->rcu.ops->gp_step || sim_params_int(p, P_RCU_NORMAL) ||
 	    !(sim_params_int(p, P_RCU_EXPEDITED) || sim_params_int(p, P_WORKLOAD_SYNCRCU_EXPEDITED)))
 		return 0;
-	r->exp = true;
+	if (!(r->exp = calloc(1, sizeof(*r->exp))))
+		return SIM_ENOMEM;
+	r->exp->last[0] = r->exp->last[1] = -1;
 	/* CONFIG_RCU_BOOST (rcu.boost, preemptible RCU under EEVDF, tree_validate()). */
-	r->exp_boost = r->preempt_rcu && sim_params_int(p, P_RCU_BOOST);
-	r->exp_send_cost = sim_params_int(p, P_RCU_EXP_IPI_SEND_COST);
-	r->exp_scan_cost = rcu_cost_param(p, P_RCU_EXP_SCAN_COST, P_RCU_FQS_CPU_COST);
-	r->exp_wake_cost = rcu_cost_param(p, P_RCU_EXP_WAKE_COST, P_RCU_FQS_CPU_COST);
-	r->exp_stall_ns = sim_params_int(p, P_RCU_EXP_STALL_TIMEOUT);
-	if (!r->exp_stall_ns)
-		r->exp_stall_ns = sim_params_int(p, P_RCU_STALL_TIMEOUT);
+	r->exp->boost = r->preempt_rcu && sim_params_int(p, P_RCU_BOOST);
+	r->exp->send_cost = sim_params_int(p, P_RCU_EXP_IPI_SEND_COST);
+	r->exp->scan_cost = rcu_cost_param(p, P_RCU_EXP_SCAN_COST, P_RCU_FQS_CPU_COST);
+	r->exp->wake_cost = rcu_cost_param(p, P_RCU_EXP_WAKE_COST, P_RCU_FQS_CPU_COST);
+	r->exp->stall_ns = sim_params_int(p, P_RCU_EXP_STALL_TIMEOUT);
+	if (!r->exp->stall_ns)
+		r->exp->stall_ns = sim_params_int(p, P_RCU_STALL_TIMEOUT);
 	/* CONFIG_RCU_EXP_KTHREAD: SCHED_FIFO at kthread_prio (tree.c
 	 * 6.12:4915-4916, 4941-4942). */
 	int prio = 0;
@@ -309,19 +311,19 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 			prio = 1;
 	}
 	int64_t cpu = rcu_gp_kthread_first_cpu(k, p);
-	if (!(r->exp_dur = sim_metrics_hist(m, "exp.duration_ns")) ||
-	    !(r->expk = calloc(1, sizeof(*r->expk))) ||
-	    kthread_init(k, r->expk, &rcu_exp_kworker_ops, &k->cpu[cpu], prio))
+	if (!(r->exp->dur = metric_hist(m, M_EXP_DURATION_NS)) ||
+	    !(r->exp->kworker = calloc(1, sizeof(*r->exp->kworker))) ||
+	    kthread_init(k, r->exp->kworker, &rcu_exp_kworker_ops, &k->cpu[cpu], prio))
 		return SIM_ENOMEM;
 	/* Every leaf but the last has its own kworker, on its first CPU; under
 	 * nohz_full its first housekeeping CPU, or a housekeeping CPU
 	 * (rcu_boost_kthread_setaffinity(): HK_TYPE_RCU, tree.c 6.12:5040-5062). */
 	const rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
-	r->exp_nleafk = ts->nleaves - 1;
-	if (r->exp_nleafk > 0 && !(r->exp_leafk = calloc((size_t)r->exp_nleafk, sizeof(*r->exp_leafk))))
+	r->exp->nleafk = ts->nleaves - 1;
+	if (r->exp->nleafk > 0 && !(r->exp->leafk = calloc((size_t)r->exp->nleafk, sizeof(*r->exp->leafk))))
 		return SIM_ENOMEM;
-	for (int l = 0; l < r->exp_nleafk; l++) {
-		kthread *lk = &r->exp_leafk[l];
+	for (int l = 0; l < r->exp->nleafk; l++) {
+		kthread *lk = &r->exp->leafk[l];
 		lk->id = l;
 		const rcu_tree_node *n = leaf_of(k, lk);
 		int on = n->grplo;
@@ -337,18 +339,27 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 
 void rcu_exp_destroy(kmodel *k)
 {
-	free(k->rcu.expk);
-	free(k->rcu.exp_leafk);
+	if (!k->rcu.exp)
+		return;
+	free(k->rcu.exp->kworker);
+	free(k->rcu.exp->leafk);
+	free(k->rcu.exp);
+	k->rcu.exp = NULL;
+}
+
+uint64_t rcu_exp_seq(const kmodel *k)
+{
+	return k->rcu.exp ? k->rcu.exp->seq : 0;
 }
 
 void rcu_exp_request(kcpu *c, job *j, sim_time now)
 {
 	kmodel *k = c->k;
 	krcu *r = &k->rcu;
-	j->exp_s = rcu_seq_snap(r->exp_seq);
+	j->exp_s = rcu_seq_snap(r->exp->seq);
 	j->exp_waiting = true;
-	if (rcu_ulong_cmp_lt(r->exp_need, j->exp_s))
-		r->exp_need = j->exp_s;
+	if (rcu_ulong_cmp_lt(r->exp->need, j->exp_s))
+		r->exp->need = j->exp_s;
 	exp_kick(k, now);
 }
 
@@ -356,15 +367,15 @@ void rcu_exp_report(kcpu *c, sim_time now)
 {
 	kmodel *k = c->k;
 	krcu *r = &k->rcu;
-	assert(c->exp_owes && r->exp_left > 0);
+	assert(c->exp_owes && r->exp->left > 0);
 	c->exp_owes = false;
 	c->exp_deferred = false;
 	if (sim_timer_armed(&c->exp_rdr))
 		sim_timer_cancel(k->eng, &c->exp_rdr);
-	r->exp_left--;
+	r->exp->left--;
 	if (exp_done(r))
 		exp_kick(k, now);
-	else if (__builtin_expect(r->exp_boost, 0)) {
+	else if (__builtin_expect(r->exp->boost, 0)) {
 		/* Boosted at the engine's time: @now may be a handler's end,
 		 * ahead of it, and the reader's CPU is another one. */
 		rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
@@ -378,16 +389,16 @@ void rcu_exp_reader_preempted(kcpu *c, job *j)
 	if (!c->exp_owes)
 		return;
 	j->exp_blocks = true;
-	r->exp_readers++;
-	r->exp_readers_waited++;
+	r->exp->readers++;
+	r->exp->readers_waited++;
 }
 
 void rcu_exp_reader_unlocked(kcpu *c, job *j, sim_time now)
 {
 	krcu *r = &c->k->rcu;
 	j->exp_blocks = false;
-	assert(r->exp_readers > 0);
-	if (--r->exp_readers == 0 && exp_done(r))
+	assert(r->exp->readers > 0);
+	if (--r->exp->readers == 0 && exp_done(r))
 		exp_kick(c->k, now);
 }
 
@@ -396,7 +407,7 @@ void rcu_exp_reader_unlocked(kcpu *c, job *j, sim_time now)
 static void exp_defer(kcpu *c)
 {
 	c->exp_deferred = true;
-	c->k->rcu.exp_ndeferred++;
+	c->k->rcu.exp->ndeferred++;
 	kcpu_resched(c, false);
 }
 
@@ -416,7 +427,7 @@ void kcpu_exp_ipi_fire(sim_engine *eng, sim_timer *tm)
 		return;
 	}
 	sim_time cost = stretch(c, k->mach.irq_cost);
-	r->exp_ipi_cpu_ns += cost;
+	r->exp->ipi_cpu_ns += cost;
 	if (ktr(k))
 		ktrace_irq(k, c, now, now + cost, 251);
 	if (c->in_softirq) {
@@ -438,7 +449,7 @@ void kcpu_exp_ipi_fire(sim_engine *eng, sim_timer *tm)
 	} else {
 		/* Inside a reader: its rcu_read_unlock() reports (exp_hint),
 		 * after a uniform share of a reader more of its work. */
-		r->exp_hints++;
+		r->exp->hints++;
 		double left = sim_rng_uniform(c->rng_mode) * ((const job *)c->rq.curr->owner)->wl->reader_len;
 		if (sim_timer_at(eng, &c->exp_rdr, t + (sim_time)ceil(left / speed(c))))
 			kfail(k, SIM_ENOMEM);
@@ -462,21 +473,21 @@ int rcu_exp_finish(const kmodel *k, sim_metrics *m)
 	const krcu *r = &k->rcu;
 	if (!r->exp)
 		return 0;
-	int rc = sim_metrics_scalar(m, "exp.gps", (double)r->exp_gps);
-	rc |= sim_metrics_hist_scalars(m, "exp.duration", r->exp_dur, SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
-	rc |= sim_metrics_scalar(m, "exp.ipis", (double)r->exp_ipis);
-	rc |= sim_metrics_scalar(m, "exp.ipi_cpu_ns", (double)r->exp_ipi_cpu_ns);
-	rc |= sim_metrics_scalar(m, "exp.deferred", (double)r->exp_ndeferred);
-	rc |= sim_metrics_scalar(m, "exp.reader_hints", (double)r->exp_hints);
-	rc |= sim_metrics_scalar(m, "exp.readers_waited", (double)r->exp_readers_waited);
-	uint64_t wakeups = r->expk->wakeups;
-	sim_time cpu_ns = r->expk->cpu_ns;
-	for (int l = 0; l < r->exp_nleafk; l++) {
-		wakeups += r->exp_leafk[l].wakeups;
-		cpu_ns += r->exp_leafk[l].cpu_ns;
+	int rc = metric_scalar(m, M_EXP_GPS, (double)r->exp->gps);
+	rc |= metric_hist_scalars(m, M_EXP_DURATION_NS, r->exp->dur, SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
+	rc |= metric_scalar(m, M_EXP_IPIS, (double)r->exp->ipis);
+	rc |= metric_scalar(m, M_EXP_IPI_CPU_NS, (double)r->exp->ipi_cpu_ns);
+	rc |= metric_scalar(m, M_EXP_DEFERRED, (double)r->exp->ndeferred);
+	rc |= metric_scalar(m, M_EXP_READER_HINTS, (double)r->exp->hints);
+	rc |= metric_scalar(m, M_EXP_READERS_WAITED, (double)r->exp->readers_waited);
+	uint64_t wakeups = r->exp->kworker->wakeups;
+	sim_time cpu_ns = r->exp->kworker->cpu_ns;
+	for (int l = 0; l < r->exp->nleafk; l++) {
+		wakeups += r->exp->leafk[l].wakeups;
+		cpu_ns += r->exp->leafk[l].cpu_ns;
 	}
-	rc |= sim_metrics_scalar(m, "exp.kworker_wakeups", (double)wakeups);
-	rc |= sim_metrics_scalar(m, "exp.kworker_cpu_ns", (double)cpu_ns);
-	rc |= sim_metrics_scalar(m, "exp.stall_warnings", (double)r->exp_stalls);
+	rc |= metric_scalar(m, M_EXP_KWORKER_WAKEUPS, (double)wakeups);
+	rc |= metric_scalar(m, M_EXP_KWORKER_CPU_NS, (double)cpu_ns);
+	rc |= metric_scalar(m, M_EXP_STALL_WARNINGS, (double)r->exp->stalls);
 	return rc ? SIM_ENOMEM : 0;
 }

@@ -18,7 +18,7 @@
 
 /* Is the sync_wq work item queued or running (srs_cleanups_pending)? It
  * is queued only with waiters or wait heads left to it. */
-static bool srs_work_pending(const krcu *r) { return r->srs_left || r->srs_heads_work; }
+static bool srs_work_pending(const krcu *r) { return r->srs->left || r->srs->heads_work; }
 
 /* The waiters a grace period's end woke: those woken here at @t, and the
  * sync_wq kworker woken for the rest. */
@@ -29,7 +29,7 @@ static void srs_step_end(kmodel *k, const kcpu *c, sim_time t)
 		job *j = &w->jobs[i];
 		if (j->exp_wake) {
 			j->exp_wake = false;
-			r->srs_woken_gp++;
+			r->srs->woken_gp++;
 			w->ops->exp_woken(k, j, c, t);
 		}
 	}
@@ -37,7 +37,7 @@ static void srs_step_end(kmodel *k, const kcpu *c, sim_time t)
 		/* queue_work(sync_wq) (tree.c 6.12:1748): a per-CPU workqueue
 		 * (alloc_workqueue() without WQ_UNBOUND, :5729), the work on the
 		 * GP kthread's CPU's kworker. */
-		kthread *wk = r->srsk;
+		kthread *wk = r->srs->kworker;
 		if (wk->cpu != r->gpk->cpu && wk->sleeping && !wk->task.delayed &&
 		    !sim_timer_armed(&wk->wake)) {
 			kthread_move(wk, r->gpk->cpu);
@@ -71,14 +71,14 @@ static double srs_gp_step(kmodel *k, int cpu, uint64_t before, uint64_t after)
 			any = w->jobs[i].srs_waiting && !w->jobs[i].srs_assigned;
 		if (!any)
 			return 0;
-		if (r->srs_heads == SR_NORMAL_GP_WAIT_HEAD_MAX) {
+		if (r->srs->heads == SR_NORMAL_GP_WAIT_HEAD_MAX) {
 			rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
-			r->srs_no_head++;
+			r->srs->no_head++;
 			(void)rcu_tree_start_this_gp(ts, ts->rda[cpu].leaf, cpu, rcu_seq_snap(ts->gp_seq));
 			return 0;
 		}
-		r->srs_heads++;
-		r->srs_cur_head = true;
+		r->srs->heads++;
+		r->srs->cur_head = true;
 		for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
 			job *j = &w->jobs[i];
 			if (j->srs_waiting && !j->srs_assigned) {
@@ -88,9 +88,9 @@ static double srs_gp_step(kmodel *k, int cpu, uint64_t before, uint64_t after)
 		}
 		return 0;
 	}
-	if (!rcu_seq_state(before) || rcu_seq_state(after) || !r->srs_cur_head)
+	if (!rcu_seq_state(before) || rcu_seq_state(after) || !r->srs->cur_head)
 		return 0;
-	r->srs_cur_head = false;
+	r->srs->cur_head = false;
 	int direct = 0;
 	int64_t left = 0;
 	for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
@@ -106,18 +106,18 @@ static double srs_gp_step(kmodel *k, int cpu, uint64_t before, uint64_t after)
 			left++;
 		}
 	}
-	if (r->srs_dummy) {
+	if (r->srs->dummy) {
 		if (!left && !srs_work_pending(r))
-			r->srs_heads--; /* rcu_sr_put_wait_head() of the old done tail */
+			r->srs->heads--; /* rcu_sr_put_wait_head() of the old done tail */
 		else
-			r->srs_heads_work++;
+			r->srs->heads_work++;
 	}
-	r->srs_dummy = true;
-	r->srs_left += left;
-	RCUSIM_CHECK(r->srs_heads >= 1 && r->srs_heads <= SR_NORMAL_GP_WAIT_HEAD_MAX &&
-			     r->srs_heads_work < r->srs_heads,
+	r->srs->dummy = true;
+	r->srs->left += left;
+	RCUSIM_CHECK(r->srs->heads >= 1 && r->srs->heads <= SR_NORMAL_GP_WAIT_HEAD_MAX &&
+			     r->srs->heads_work < r->srs->heads,
 		     "kernel.srs_wait_heads");
-	return (double)(direct * r->srs_wake_cost);
+	return (double)(direct * r->srs->wake_cost);
 }
 
 /* The flavor's next step, on @c at @t: every other CPU is settled first,
@@ -146,7 +146,7 @@ static double gp_step(kcpu *c, kthread *kt, sim_time t)
 			ktrace_gp(k, c, t, after, "fqsstart");
 	}
 	double work = (double)(kt->gpw.nodes * k->rcu.node_cost + kt->gpw.cpus * k->rcu.fqs_cpu_cost);
-	if (__builtin_expect(k->rcu.srs, 0))
+	if (__builtin_expect(k->rcu.srs != NULL, 0))
 		work += srs_gp_step(k, c->id, before, rcu_tree_flavor_state(k->rcu.rsp)->gp_seq);
 	rcu_effect none = { false, false, false, false };
 	kcpu_rcu_effect(c, t, &none); /* rcu_nocb_gp_cleanup()'s kicks */
@@ -173,7 +173,7 @@ static rcu_gp_next gp_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeo
 			kfail(k, SIM_ENOMEM);
 	}
 	kt->gpw.nresched = 0;
-	if (__builtin_expect(k->rcu.srs, 0))
+	if (__builtin_expect(k->rcu.srs != NULL, 0))
 		srs_step_end(k, c, t);
 	if (__builtin_expect(kt->gpw.nboost, 0))
 		rcu_boost_leaves(k, kt->gpw.boost, kt->gpw.nboost, t);
@@ -227,8 +227,8 @@ static double srs_step(kcpu *c, kthread *kt, sim_time t)
 	kmodel *k = c->k;
 	(void)kt;
 	(void)t;
-	int64_t n = k->rcu.srs_left;
-	return (double)(n * k->rcu.srs_wake_cost);
+	int64_t n = k->rcu.srs->left;
+	return (double)(n * k->rcu.srs->wake_cost);
 }
 
 static rcu_gp_next srs_step_end_wq(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
@@ -240,13 +240,13 @@ static rcu_gp_next srs_step_end_wq(kcpu *c, kthread *kt, sim_time t, sim_time *t
 		job *j = &w->jobs[i];
 		if (j->srs_wq) {
 			j->srs_wq = false;
-			k->rcu.srs_left--;
-			k->rcu.srs_woken_wq++;
+			k->rcu.srs->left--;
+			k->rcu.srs->woken_wq++;
 			w->ops->exp_woken(k, j, c, t);
 		}
 	}
-	k->rcu.srs_heads -= k->rcu.srs_heads_work; /* every wait head behind the done tail */
-	k->rcu.srs_heads_work = 0;
+	k->rcu.srs->heads -= k->rcu.srs->heads_work; /* every wait head behind the done tail */
+	k->rcu.srs->heads_work = 0;
 	return RCU_GP_NEXT_SLEEP;
 }
 
@@ -292,13 +292,12 @@ int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 	krcu *r = &k->rcu;
 	r->node_cost = sim_params_int(p, P_RCU_GP_NODE_COST);
 	r->fqs_cpu_cost = sim_params_int(p, P_RCU_FQS_CPU_COST);
-	r->srs_wake_cost = rcu_cost_param(p, P_RCU_SRS_WAKE_COST, P_RCU_FQS_CPU_COST);
 	int gp_cpu = rcu_gp_kthread_first_cpu(k, p);
 	bool unbound = sim_params_is_auto(p, P_RCU_GP_KTHREAD_CPU);
 	assert(gp_cpu < k->mach.ncpus); /* rcusim_validate() checked */
 	if (!(r->gpk = calloc(1, sizeof(*r->gpk))) ||
 	    kthread_init(k, r->gpk, &rcu_gp_kthread_ops, &k->cpu[gp_cpu], prio) ||
-	    !(r->gpk->wait_hist = sim_metrics_hist(k->h.m, "gp.kthread_wait_ns")) ||
+	    !(r->gpk->wait_hist = metric_hist(k->h.m, M_GP_KTHREAD_WAIT_NS)) ||
 	    (unbound && kthread_unbind(k, r->gpk)))
 		return SIM_ENOMEM;
 	/* rcu.normal_wake_from_gp, for a workload that calls synchronize_rcu()
@@ -310,12 +309,54 @@ int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 	for_each_load(k, w)
 		woken |= w->ops->exp_woken != NULL;
 	if (woken && !exp && (wfg == 1 || (wfg == 2 && k->mach.ncpus <= 16))) {
-		r->srs = true;
-		if (!(r->srsk = calloc(1, sizeof(*r->srsk))) ||
-		    kthread_init(k, r->srsk, &srs_kworker_ops, &k->cpu[gp_cpu], 0) ||
-		    (unbound && kthread_unbind(k, r->srsk)))
+		if (!(r->srs = calloc(1, sizeof(*r->srs))))
 			return SIM_ENOMEM;
-		r->srsk->unbound = false; /* moved with the GP kthread, not placed */
+		r->srs->wake_cost = rcu_cost_param(p, P_RCU_SRS_WAKE_COST, P_RCU_FQS_CPU_COST);
+		if (!(r->srs->kworker = calloc(1, sizeof(*r->srs->kworker))) ||
+		    kthread_init(k, r->srs->kworker, &srs_kworker_ops, &k->cpu[gp_cpu], 0) ||
+		    (unbound && kthread_unbind(k, r->srs->kworker)))
+			return SIM_ENOMEM;
+		r->srs->kworker->unbound = false; /* moved with the GP kthread, not placed */
 	}
 	return 0;
+}
+
+void rcu_gp_kthread_destroy(kmodel *k)
+{
+	free(k->rcu.gpk);
+	if (k->rcu.srs)
+		free(k->rcu.srs->kworker);
+	free(k->rcu.srs);
+	k->rcu.srs = NULL;
+}
+
+int rcu_gp_kthread_finish(const kmodel *k, sim_metrics *m, sim_time now)
+{
+	const krcu *r = &k->rcu;
+	int rc = 0;
+	if (r->gpk) {
+		const kthread *g = r->gpk;
+		sim_time wait = g->wait_max;
+		if (g->waiting && g->woken <= now) { /* still waiting at the end */
+			sim_hist_add(g->wait_hist, (uint64_t)(now - g->woken));
+			if (now - g->woken > wait)
+				wait = now - g->woken;
+		}
+		rc |= metric_scalar(m, M_GP_KTHREAD_WAKEUPS, (double)g->wakeups);
+		rc |= metric_scalar(m, M_GP_KTHREAD_WAIT_MAX_NS, (double)wait);
+		rc |= metric_hist_scalars(m, M_GP_KTHREAD_WAIT_NS, g->wait_hist, SIM_Q_P50 | SIM_Q_P99);
+		rc |= metric_scalar(m, M_GP_KTHREAD_CPU_NS, (double)g->cpu_ns);
+		if (g->unbound) {
+			rc |= metric_scalar(m, M_GP_KTHREAD_MIGRATIONS, (double)g->migrations);
+			rc |= metric_scalar(m, M_GP_KTHREAD_REMOTE_WAKEUPS, (double)g->remote_wakes);
+			rc |= metric_scalar(m, M_GP_KTHREAD_ON_WAKER, (double)g->on_waker);
+		}
+		rc |= metric_scalar(m, M_FQS_RESCHED_CPU, (double)r->resched_ipis);
+	}
+	if (r->srs) {
+		rc |= metric_scalar(m, M_SYNCRCU_WOKEN_BY_GP_KTHREAD, (double)r->srs->woken_gp);
+		rc |= metric_scalar(m, M_SYNCRCU_WOKEN_BY_KWORKER, (double)r->srs->woken_wq);
+		rc |= metric_scalar(m, M_SYNCRCU_WAIT_HEADS_EXHAUSTED, (double)r->srs->no_head);
+	}
+	return rc;
 }

@@ -191,3 +191,51 @@ int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio)
 	}
 	return 0;
 }
+
+void rcu_nocb_kthreads_destroy(kmodel *k)
+{
+	free(k->rcu.rcuog);
+	free(k->rcu.rcuo);
+}
+
+/* Of the @n kthreads @kts, those set up (a task): the sum of their
+ * wakeups in *wakeups and CPU time in *cpu_ns, and the longest wait of a
+ * woken one for its CPU (one still waiting at @now counts) in *wait. */
+static void kthreads_sum(const kthread *kts, int n, sim_time now, uint64_t *wakeups,
+			 sim_time *cpu_ns, sim_time *wait)
+{
+	*wakeups = 0;
+	*cpu_ns = *wait = 0;
+	for (int i = 0; i < n; i++) {
+		const kthread *t = &kts[i];
+		if (!t->cpu)
+			continue; /* not set up: no offloaded CPU there */
+		*wakeups += t->wakeups;
+		*cpu_ns += t->cpu_ns;
+		if (t->wait_max > *wait)
+			*wait = t->wait_max;
+		if (t->waiting && now - t->woken > *wait)
+			*wait = now - t->woken;
+	}
+}
+
+/* The rcuog and rcuo kthreads' scalars. */
+int rcu_nocb_kthreads_finish(const kmodel *k, sim_metrics *m, sim_time now)
+{
+	if (!k->rcu.nocb)
+		return 0;
+	uint64_t w;
+	sim_time cpu, wait;
+	kthreads_sum(k->rcu.rcuog, k->rcu.nrcuog, now, &w, &cpu, &wait);
+	int rc = metric_scalar(m, M_RCUOG_WAKEUPS, (double)w);
+	rc |= metric_scalar(m, M_RCUOG_CPU_NS, (double)cpu);
+	rc |= metric_scalar(m, M_RCUOG_WAIT_MAX_NS, (double)wait);
+	uint64_t invoked = 0;
+	for (int i = 0; i < k->mach.ncpus; i++)
+		invoked += k->rcu.rcuo[i].invoked;
+	rc |= metric_scalar(m, M_RCUO_INVOKED, (double)invoked);
+	kthreads_sum(k->rcu.rcuo, k->mach.ncpus, now, &w, &cpu, &wait);
+	rc |= metric_scalar(m, M_RCUO_WAKEUPS, (double)w);
+	rc |= metric_scalar(m, M_RCUO_CPU_NS, (double)cpu);
+	return rc | metric_scalar(m, M_RCUO_WAIT_MAX_NS, (double)wait);
+}

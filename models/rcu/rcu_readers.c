@@ -52,7 +52,7 @@ void kcpu_reader_preempted(kcpu *c, job *j)
 	*pp = j;
 	j->rdr_next = NULL;
 	j->rdr_left = sim_rng_uniform(c->rng_mode) * j->wl->reader_len;
-	if (__builtin_expect(r->exp, 0))
+	if (__builtin_expect(r->exp != NULL, 0))
 		rcu_exp_reader_preempted(c, j);
 }
 
@@ -95,7 +95,7 @@ static void boost_next(kmodel *k, int leaf, sim_time now)
 void rcu_exp_boost(kmodel *k, int leaf, sim_time now)
 {
 	krcu *r = &k->rcu;
-	if (!r->exp_boost || r->boosted[leaf])
+	if (!r->exp || !r->exp->boost || r->boosted[leaf])
 		return;
 	/* rnp->exp_tasks: the newest reader the expedited grace period waits
 	 * for; after its unlock, the next older one (:1085-1088, 490-491). */
@@ -149,4 +149,12 @@ void kcpu_unlock_fire(sim_engine *eng, sim_timer *tm)
 			boost_next(k, leaf, now);
 	}
 	kcpu_rcu_effect(c, now, &e);
+}
+
+int rcu_readers_finish(const kmodel *k, sim_metrics *m)
+{
+	/* Boosting lends SCHED_FIFO: a class that has it (sched_has_fifo()). */
+	if (!k->rcu.preempt_rcu || !k->sched.cfg.class->set_fifo)
+		return 0;
+	return metric_scalar(m, M_KERNEL_READERS_BOOSTED, (double)k->rcu.readers_boosted);
 }

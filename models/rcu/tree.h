@@ -505,7 +505,8 @@ int rcu_tree_invoked_objs(const rcu_tree_state *rsp, int cpu, int64_t n, const u
 			  size_t lens[2]);
 
 /* The Tree RCU state inside the flavor rcu_tree's state @rsp
- * (rcu/tree_flavor.c), for tests. */
+ * (rcu/tree_flavor.c), for rcu/'s mechanisms and the tests; the kernel
+ * model asks through rcu/rcu_hooks.c. */
 rcu_tree_state *rcu_tree_flavor_state(void *rsp);
 
 /* Are the tree and every list consistent (masks within their nodes, no

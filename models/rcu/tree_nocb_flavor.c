@@ -258,7 +258,7 @@ int rcu_tree_nocb_sample(tree_flavor *tf, sim_metrics *m, sim_time now)
 	RCUSIM_CHECK(rcu_nocb_sane(st), "rcu_nocb.sane");
 	(void)lazy;
 	(void)flushes;
-	sim_series *s = sim_metrics_series(m, "cb.bypass", -1);
+	sim_series *s = metric_series(m, M_CB_BYPASS, -1);
 	if (!s || sim_series_append(s, now, (double)bypass))
 		return SIM_ENOMEM;
 	return 0;
@@ -419,22 +419,22 @@ int rcu_tree_nocb_finish(tree_flavor *tf, sim_metrics *m, sim_time now)
 	for (int i = 0; i < rs->ncpus; i++)
 		bypassed += tf->nocb->nd[i].n_bypassed;
 	if (now > 0)
-		rc |= sim_metrics_scalar(m, "gp.per_hour",
+		rc |= metric_scalar(m, M_GP_PER_HOUR,
 					 (double)rs->gp_completed * 3600e9 / (double)now);
-	rc |= sim_metrics_scalar(m, "cb.bypassed", (double)bypassed);
-	rc |= sim_metrics_scalar(m, "cb.bypass_max", (double)tf->bypass_max);
-	rc |= sim_metrics_scalar(m, "nocb.flush_allowance", (double)tf->flush_allowance);
-	rc |= sim_metrics_scalar(m, "nocb.flush_age", (double)tf->flush_age);
-	rc |= sim_metrics_scalar(m, "nocb.flush_length", (double)tf->flush_length);
+	rc |= metric_scalar(m, M_CB_BYPASSED, (double)bypassed);
+	rc |= metric_scalar(m, M_CB_BYPASS_MAX, (double)tf->bypass_max);
+	rc |= metric_scalar(m, M_NOCB_FLUSH_ALLOWANCE, (double)tf->flush_allowance);
+	rc |= metric_scalar(m, M_NOCB_FLUSH_AGE, (double)tf->flush_age);
+	rc |= metric_scalar(m, M_NOCB_FLUSH_LENGTH, (double)tf->flush_length);
 	if (tf->nocb->cfg.lazy) {
-		rc |= sim_metrics_scalar(m, "lazy.queued", (double)tf->lazy_queued);
-		rc |= sim_metrics_scalar(m, "lazy.flushed_age", (double)tf->lazy_age);
-		rc |= sim_metrics_scalar(m, "lazy.flushed_count", (double)tf->lazy_count);
-		rc |= sim_metrics_scalar(m, "lazy.flushed_hurry", (double)tf->lazy_hurry);
+		rc |= metric_scalar(m, M_LAZY_QUEUED, (double)tf->lazy_queued);
+		rc |= metric_scalar(m, M_LAZY_FLUSHED_AGE, (double)tf->lazy_age);
+		rc |= metric_scalar(m, M_LAZY_FLUSHED_COUNT, (double)tf->lazy_count);
+		rc |= metric_scalar(m, M_LAZY_FLUSHED_HURRY, (double)tf->lazy_hurry);
 		if (tf->shrink_at) {
-			rc |= sim_metrics_scalar(m, "lazy.flushed_memory",
+			rc |= metric_scalar(m, M_LAZY_FLUSHED_MEMORY,
 						 (double)tf->lazy_memory);
-			rc |= sim_metrics_scalar(m, "lazy.shrinks", (double)tf->shrinks);
+			rc |= metric_scalar(m, M_LAZY_SHRINKS, (double)tf->shrinks);
 		}
 	}
 	return rc;

@@ -65,8 +65,7 @@ int sched_validate(const sim_params *p, char *err, size_t errlen)
 			 sim_params_text(p, P_SCHED_MIN_TIMESLICE));
 		return SIM_EINPUT;
 	}
-	if (!strcmp(sim_params_text(p, P_SCHED_KIND), "eevdf") && sim_params_int(p, P_SCHED_AUTOGROUP) &&
-	    sim_params_int(p, P_RCU_BOOST)) {
+	if (sched_has_fifo(p) && sim_params_int(p, P_SCHED_AUTOGROUP) && sim_params_int(p, P_RCU_BOOST)) {
 		/* A boosted reader would leave its group for the RT class. */
 		sim_params_where(p, P_SCHED_AUTOGROUP, a, sizeof(a));
 		snprintf(err, errlen, "%s: not modelled together with rcu.boost = yes (a boosted reader "

@@ -115,11 +115,11 @@ static double exitflood_next_block(const kworkload *w, const job *j)
 static int exitflood_finish(const kmodel *k, const kworkload *w, sim_metrics *m)
 {
 	const exitflood_wl *x = w->priv;
-	int rc = sim_metrics_scalar(m, "exitflood.closed", (double)x->closed);
+	int rc = metric_scalar(m, M_EXITFLOOD_CLOSED, (double)x->closed);
 	if (x->exit_start >= 0)
-		rc |= sim_metrics_scalar(m, "exitflood.exit_start_ns", (double)x->exit_start);
+		rc |= metric_scalar(m, M_EXITFLOOD_EXIT_START_NS, (double)x->exit_start);
 	if (x->exit_end >= 0)
-		rc |= sim_metrics_scalar(m, "exitflood.exit_end_ns", (double)x->exit_end);
+		rc |= metric_scalar(m, M_EXITFLOOD_EXIT_END_NS, (double)x->exit_end);
 	return rc ? SIM_ENOMEM : 0;
 }
 

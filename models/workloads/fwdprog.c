@@ -172,11 +172,11 @@ static void fwdprog_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, s
 static int fwdprog_finish(const kmodel *k, const kworkload *w, sim_metrics *m)
 {
 	const fwdprog_wl *f = w->priv;
-	int rc = sim_metrics_scalar(m, "fwdprog.cbs_allocated", (double)f->ncbs);
-	rc |= sim_metrics_scalar(m, "fwdprog.launders", (double)f->nlaunders);
-	rc |= sim_metrics_scalar(m, "fwdprog.passed", f->pass >= 0 ? 1 : 0);
+	int rc = metric_scalar(m, M_FWDPROG_CBS_ALLOCATED, (double)f->ncbs);
+	rc |= metric_scalar(m, M_FWDPROG_LAUNDERS, (double)f->nlaunders);
+	rc |= metric_scalar(m, M_FWDPROG_PASSED, f->pass >= 0 ? 1 : 0);
 	if (f->pass >= 0)
-		rc |= sim_metrics_scalar(m, "fwdprog.pass_ns", (double)(f->pass - f->start));
+		rc |= metric_scalar(m, M_FWDPROG_PASS_NS, (double)(f->pass - f->start));
 	return rc ? SIM_ENOMEM : 0;
 }
 

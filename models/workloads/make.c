@@ -230,9 +230,9 @@ static double make_next_syscall(const kworkload *w, const job *j)
 static int make_finish(const kmodel *k, const kworkload *w, sim_metrics *m)
 {
 	const make_wl *mk = w->priv;
-	int rc = sim_metrics_scalar(m, "vfs.enoent", (double)mk->enoent);
-	rc |= sim_metrics_scalar(m, "make.jobs_done", (double)mk->jobs_done);
-	rc |= sim_metrics_scalar(m, "make.jobs_failed", (double)w->jobs_failed);
+	int rc = metric_scalar(m, M_VFS_ENOENT, (double)mk->enoent);
+	rc |= metric_scalar(m, M_MAKE_JOBS_DONE, (double)mk->jobs_done);
+	rc |= metric_scalar(m, M_MAKE_JOBS_FAILED, (double)w->jobs_failed);
 	return rc ? SIM_ENOMEM : 0;
 }
 

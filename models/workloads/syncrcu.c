@@ -63,10 +63,10 @@ static int syncrcu_create(kworkload *w, const sim_params *p, char *err, size_t e
 	w->call_rate = 0; /* no Poisson calls: the loop's own */
 	w->p_kernel = sy->per_call > 0 ? sys / sy->per_call : 1;
 	w->kstretch = sys;
-	sy->lat = sim_metrics_hist(w->m, "syncrcu.latency_ns");
-	sy->wait_start = sim_metrics_hist(w->m, "syncrcu.wait_gp_start_ns");
-	sy->gp = sim_metrics_hist(w->m, "syncrcu.gp_ns");
-	sy->wake = sim_metrics_hist(w->m, "syncrcu.wake_ns");
+	sy->lat = metric_hist(w->m, M_SYNCRCU_LATENCY_NS);
+	sy->wait_start = metric_hist(w->m, M_SYNCRCU_WAIT_GP_START_NS);
+	sy->gp = metric_hist(w->m, M_SYNCRCU_GP_NS);
+	sy->wake = metric_hist(w->m, M_SYNCRCU_WAKE_NS);
 	return sy->lat && sy->wait_start && sy->gp && sy->wake ? 0 : SIM_ENOMEM;
 }
 
@@ -155,7 +155,7 @@ static void syncrcu_exp_woken(kmodel *k, job *j, const kcpu *waker, sim_time t)
 {
 	syncrcu_wl *sy = j->wl->priv;
 	t = kcpu_remote_wake_at(waker, j->cpu, t);
-	syncrcu_returns(sy, j, t, k->rcu.exp ? k->rcu.exp_last : k->rcu.last_gp);
+	syncrcu_returns(sy, j, t, k->rcu.exp ? k->rcu.exp->last : k->rcu.last_gp);
 	if (sim_timer_at(k->eng, &j->wake, t))
 		kfail(k, SIM_ENOMEM);
 }
@@ -169,16 +169,16 @@ static double syncrcu_next_block(const kworkload *w, const job *j)
 static int syncrcu_finish(const kmodel *k, const kworkload *w, sim_metrics *m)
 {
 	const syncrcu_wl *sy = w->priv;
-	int rc = sim_metrics_scalar(m, "syncrcu.calls", (double)sy->calls);
-	rc |= sim_metrics_scalar(m, "syncrcu.returned", (double)sy->returned);
-	rc |= sim_metrics_hist_scalars(m, "syncrcu.latency", sy->lat,
+	int rc = metric_scalar(m, M_SYNCRCU_CALLS, (double)sy->calls);
+	rc |= metric_scalar(m, M_SYNCRCU_RETURNED, (double)sy->returned);
+	rc |= metric_hist_scalars(m, M_SYNCRCU_LATENCY_NS, sy->lat,
 				       SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99 | SIM_Q_MAX);
-	rc |= sim_metrics_hist_scalars(m, "syncrcu.wait_gp_start", sy->wait_start,
+	rc |= metric_hist_scalars(m, M_SYNCRCU_WAIT_GP_START_NS, sy->wait_start,
 				       SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99);
-	rc |= sim_metrics_hist_scalars(m, "syncrcu.gp", sy->gp, SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99);
-	rc |= sim_metrics_hist_scalars(m, "syncrcu.wake", sy->wake, SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99);
+	rc |= metric_hist_scalars(m, M_SYNCRCU_GP_NS, sy->gp, SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99);
+	rc |= metric_hist_scalars(m, M_SYNCRCU_WAKE_NS, sy->wake, SIM_Q_MEAN | SIM_Q_P50 | SIM_Q_P99);
 	if (sy->unsplit)
-		rc |= sim_metrics_scalar(m, "syncrcu.unsplit", (double)sy->unsplit);
+		rc |= metric_scalar(m, M_SYNCRCU_UNSPLIT, (double)sy->unsplit);
 	return rc ? SIM_ENOMEM : 0;
 }
 

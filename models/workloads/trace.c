@@ -967,14 +967,14 @@ static double trace_next_block(const kworkload *w, const job *j)
 static int trace_finish(const kmodel *k, const kworkload *w, sim_metrics *m)
 {
 	const trace_wl *tw = w->priv;
-	int rc = sim_metrics_scalar(m, "replay.tasks", (double)tw->ntask);
-	rc |= sim_metrics_scalar(m, "replay.rounds", (double)tw->rounds);
-	rc |= sim_metrics_scalar(m, "replay.work_ns", tw->work / tw->work_per_ns);
-	rc |= sim_metrics_scalar(m, "replay.sleeps", (double)tw->sleeps);
-	rc |= sim_metrics_scalar(m, "replay.span_ns", (double)tw->span);
-	rc |= sim_metrics_scalar(m, "replay.kernel_share", tw->kshare);
+	int rc = metric_scalar(m, M_REPLAY_TASKS, (double)tw->ntask);
+	rc |= metric_scalar(m, M_REPLAY_ROUNDS, (double)tw->rounds);
+	rc |= metric_scalar(m, M_REPLAY_WORK_NS, tw->work / tw->work_per_ns);
+	rc |= metric_scalar(m, M_REPLAY_SLEEPS, (double)tw->sleeps);
+	rc |= metric_scalar(m, M_REPLAY_SPAN_NS, (double)tw->span);
+	rc |= metric_scalar(m, M_REPLAY_KERNEL_SHARE, tw->kshare);
 	if (!tw->strace)
-		rc |= sim_metrics_scalar(m, "replay.call_rcu", (double)tw->calls);
+		rc |= metric_scalar(m, M_REPLAY_CALL_RCU, (double)tw->calls);
 	return rc ? SIM_ENOMEM : 0;
 }
 

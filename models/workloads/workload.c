@@ -247,9 +247,9 @@ static int loads_own_scalars(const kmodel *k, const kworkload *w, sim_metrics *m
 	sim_metrics *t;
 	if (sim_metrics_create(&t))
 		return SIM_ENOMEM;
-	int rc = sim_metrics_scalar(t, "load.jobs", (double)w->njobs);
-	rc |= sim_metrics_scalar(t, "load.callbacks", (double)w->callbacks);
-	rc |= sim_metrics_scalar(t, "load.cpu_ns", (double)w->cpu_ns);
+	int rc = metric_scalar(t, M_LOAD_JOBS, (double)w->njobs);
+	rc |= metric_scalar(t, M_LOAD_CALLBACKS, (double)w->callbacks);
+	rc |= metric_scalar(t, M_LOAD_CPU_NS, (double)w->cpu_ns);
 	rc |= sim_metrics_absorb(m, t, w->name ? w->name : "main");
 	sim_metrics_destroy(t);
 	(void)k;
