@@ -422,7 +422,7 @@ START_TEST(wake_from_gp_remote_idle_waiter_misses_the_next_gp)
 		ck_assert_int_eq(kcpu_remote_wake_at(&k->cpu[0], &k->cpu[1], t), t + (v ? 40000 : 0));
 		ck_assert_int_eq(kcpu_remote_wake_at(&k->cpu[1], &k->cpu[1], t), t);
 		run_to(&b, 1000 * MS);
-		uint64_t gps = tree(&b)->gp_completed, woken = r->srs_woken_gp + r->srs_woken_wq;
+		uint64_t gps = tree(&b)->gp_completed, woken = r->srs->woken_gp + r->srs->woken_wq;
 		ck_assert_uint_gt(gps, 100);
 		if (v) {
 			ck_assert_uint_ge(woken, gps - 2);
