@@ -173,6 +173,13 @@ case=buffers
 expect_exit 2 "$RCUSIM" import two.txt --db two.db
 expect_err 'two.txt:3: an event of another buffer'
 
+case=damaged_dat
+# A file that starts as trace.dat does (its magic) but is cut: refused,
+# exit 2, saying so (under ASan a leak on this path changes the exit code).
+printf '\027\010Dtracing6\000\000\000\000garbage' >cut.dat
+expect_exit 2 "$RCUSIM" import cut.dat --db cut.db
+expect_err 'cut.dat: libtracecmd cannot read it as trace.dat'
+
 case=replay
 # A replay of a recording without rcu_callback carries no call_rcu(): said;
 # one with them is not.

@@ -100,7 +100,7 @@ int trace_dat_open(trace_dat **out, const char *path, char *err, size_t errlen)
 	if (!d->top) {
 		snprintf(err, errlen, "libtracecmd cannot read it as trace.dat (a damaged or cut file, or a "
 				      "version it does not know)");
-		free(d);
+		trace_dat_close(d);
 		return EINVAL;
 	}
 	int n = tracecmd_buffer_instances(d->top);
