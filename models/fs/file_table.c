@@ -57,19 +57,6 @@ void vfs_fini(vfs *v)
 	v->pc_cpu = NULL;
 }
 
-int64_t vfs_nr_files(const vfs *v)
-{
-	switch (v->acct) {
-	case VFS_ACCT_SLAB:
-		return v->nr_slab;
-	case VFS_ACCT_RCU:
-		return v->nr_rcu;
-	case VFS_ACCT_PERCPU:
-		return v->pc_count > 0 ? v->pc_count : 0;
-	}
-	return 0;
-}
-
 int64_t vfs_nr_files_exact(const vfs *v)
 {
 	if (v->acct != VFS_ACCT_PERCPU)
@@ -80,55 +67,13 @@ int64_t vfs_nr_files_exact(const vfs *v)
 	return n;
 }
 
-/* percpu_counter_mod() of 2.6.16. */
-static void pc_mod(vfs *v, int cpu, int64_t amount)
+bool vfs_refuse(vfs *v, sim_time now)
 {
-	int64_t count = v->pc_cpu[cpu] + amount;
-	if (count >= v->pc_batch || count <= -v->pc_batch) {
-		v->pc_count += count;
-		v->pc_cpu[cpu] = 0;
-	} else {
-		v->pc_cpu[cpu] = count;
-	}
-}
-
-int vfs_get_empty_filp(vfs *v, int cpu, sim_time now, slab_obj *obj)
-{
-	int64_t nr = vfs_nr_files(v);
-	if (nr >= v->max_files && (v->acct != VFS_ACCT_PERCPU || vfs_nr_files_exact(v) >= v->max_files)) {
-		v->refused++;
-		if (v->first_refusal < 0)
-			v->first_refusal = now;
-		v->last_refusal = now;
-		return 1;
-	}
-	int64_t o = kmem_cache_alloc(&v->filp, cpu);
-	if (o < 0)
-		return SIM_ENOMEM;
-	*obj = (slab_obj)o;
-	v->live++;
-	if (v->acct == VFS_ACCT_RCU)
-		v->nr_rcu++;
-	else if (v->acct == VFS_ACCT_PERCPU)
-		pc_mod(v, cpu, 1);
-	nr = vfs_nr_files(v);
-	if (nr > v->nr_max)
-		v->nr_max = nr;
-	return 0;
-}
-
-void vfs_file_free(vfs *v, int cpu)
-{
-	v->live--;
-	v->pending++; /* its object stays handed out until file_free_rcu() */
-	if (v->acct == VFS_ACCT_PERCPU)
-		pc_mod(v, cpu, -1);
-}
-
-void vfs_file_free_rcu(vfs *v, int cpu, slab_obj obj)
-{
-	v->pending--;
-	kmem_cache_free(&v->filp, cpu, obj);
-	if (v->acct == VFS_ACCT_RCU)
-		v->nr_rcu--;
+	if (v->acct == VFS_ACCT_PERCPU && vfs_nr_files_exact(v) < v->max_files)
+		return false;
+	v->refused++;
+	if (v->first_refusal < 0)
+		v->first_refusal = now;
+	v->last_refusal = now;
+	return true;
 }

@@ -290,7 +290,7 @@ int cache_alloc_refill(slab_cache *sc, slab_array *ac)
 
 /* cache_flusharray(): the oldest batchcount objects of @ac go to the shared
  * array if it has room, else back to their slabs. */
-static void flusharray(slab_cache *sc, slab_array *ac)
+void cache_flusharray(slab_cache *sc, slab_array *ac)
 {
 	int batch = sc->batchcount;
 	slab_array *sh = &sc->shared;
@@ -305,20 +305,6 @@ static void flusharray(slab_cache *sc, slab_array *ac)
 	}
 	ac->avail -= batch;
 	memmove(ac->entry, ac->entry + batch, (size_t)ac->avail * sizeof(*ac->entry));
-}
-
-int kmem_cache_free(slab_cache *sc, int cpu, slab_obj o)
-{
-	slab_array *ac = &sc->cpu[cpu];
-	sc->out--;
-	if (RCUSIM_CHECKS_ON) {
-		RCUSIM_CHECK(sc->state[o] == SLAB_S_OUT, "slab.free_handed_out");
-		sc->state[o] = SLAB_S_CACHED;
-	}
-	if (ac->avail >= ac->limit)
-		flusharray(sc, ac);
-	ac->entry[ac->avail++] = o;
-	return 0;
 }
 
 /* drain_array_locked(@force = 0). */

@@ -115,8 +115,23 @@ static inline int64_t kmem_cache_alloc(slab_cache *sc, int cpu)
 	}
 	return o;
 }
-/* kmem_cache_free() on @cpu of an object handed out. */
-int kmem_cache_free(slab_cache *sc, int cpu, slab_obj obj);
+/* cache_flusharray() of @cpu's full array @ac. */
+void cache_flusharray(slab_cache *sc, slab_array *ac);
+/* kmem_cache_free() on @cpu of an object handed out. Inline (once per
+ * callback); the flush is not. Returns 0. */
+static inline int kmem_cache_free(slab_cache *sc, int cpu, slab_obj o)
+{
+	slab_array *ac = &sc->cpu[cpu];
+	sc->out--;
+	if (RCUSIM_CHECKS_ON) {
+		RCUSIM_CHECK(sc->state[o] == SLAB_S_OUT, "slab.free_handed_out");
+		sc->state[o] = SLAB_S_CACHED;
+	}
+	if (ac->avail >= ac->limit)
+		cache_flusharray(sc, ac);
+	ac->entry[ac->avail++] = o;
+	return 0;
+}
 /* cache_reap() on @cpu; @node_due says REAPTIMEOUT_LIST3 has passed, so the
  * shared array and the free slabs are reaped too. */
 void cache_reap(slab_cache *sc, int cpu, bool node_due);
