@@ -27,6 +27,8 @@ typedef struct make_wl {
 	double work_zeta, work_sigma; /* lognormal compile work (sigma 0: all job_work) */
 	double fail_share;      /* open attempts that fail (ENOENT) */
 	double hold_zeta, hold_sigma; /* lognormal hold time (ns of job work) */
+	double open_gap;        /* mean ns of work between two open attempts, 1 / call_rate
+				 * (divided once: a division per attempt sat on the step loop's path) */
 	int held_per_job;       /* files held through mappings */
 	uint64_t enoent;        /* failed lookups */
 	uint64_t jobs_done;     /* compiles finished */
@@ -58,6 +60,7 @@ static int make_create(kworkload *w, const sim_params *p, char *err, size_t errl
 		return SIM_EINPUT;
 	}
 	w->call_rate = (double)transient / mk->job_work;
+	mk->open_gap = 1.0 / w->call_rate;
 	w->p_kernel = sim_params_real(p, P_WORKLOAD_MAKE_SYSTEM_SHARE);
 	w->kstretch = w->p_kernel / w->call_rate; /* the kernel time between two opens, as one */
 	mk->fail_share = sim_params_real(p, P_WORKLOAD_MAKE_OPEN_FAIL_SHARE);
@@ -99,7 +102,7 @@ static void next_compile(kcpu *c, job *j)
 	j->unit_work = compile_work(c, j->wl->priv);
 	j->started = false;
 	job_refusals_end(j);
-	j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / j->wl->call_rate);
+	j->next_call_work = sim_rng_exponential(c->rng_work, ((const make_wl *)j->wl->priv)->open_gap);
 }
 
 /* A compile refused at file-max fails: its processes exit, make starts
@@ -198,7 +201,7 @@ static void make_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, do
 		if (step == to_close) {
 			job_close(c, now, at, job_files_pop(j).obj, eff);
 		} else if (step == to_open) {
-			j->next_call_work = sim_rng_exponential(c->rng_work, 1.0 / j->wl->call_rate);
+			j->next_call_work = sim_rng_exponential(c->rng_work, mk->open_gap);
 			if (open_attempt(c, j, now, at, eff)) {
 				j->next_call_work = 0; /* the refused open is tried again first */
 				return;
