@@ -177,8 +177,10 @@ static void make_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, do
 	make_wl *mk = j->wl->priv;
 	double used = 0;
 	while (!k->err) {
-		sim_time at = t0 + (sim_time)(used / s);
-		if (!j->started && compile_start(c, j, now, at, eff))
+		/* The time of a compile's start only where one starts (a division
+		 * and a conversion the loop's other iterations need not wait on). */
+		if (__builtin_expect(!j->started, 0) &&
+		    compile_start(c, j, now, t0 + (sim_time)(used / s), eff))
 			return;
 		double to_open = j->next_call_work;
 		double to_end = j->unit_work - j->done_work;
@@ -197,7 +199,7 @@ static void make_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, do
 		used += step;
 		j->done_work += step;
 		j->next_call_work -= step;
-		at = t0 + (sim_time)(used / s);
+		sim_time at = t0 + (sim_time)(used / s);
 		if (step == to_close) {
 			job_close(c, now, at, job_files_pop(j).obj, eff);
 		} else if (step == to_open) {
