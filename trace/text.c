@@ -373,6 +373,11 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 	return true;
 }
 
+const char *trace_ev_name(trace_ev_type type)
+{
+	return type >= TEV_OTHER && type < TEV_COUNT ? ev_names[type] : "";
+}
+
 bool trace_ev_is(const trace_ev *ev, const char *name)
 {
 	size_t n = strlen(name);
