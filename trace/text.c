@@ -27,7 +27,7 @@ static uint64_t digits(const char *p, const char **end)
 }
 
 /* "12345.678901" then ':' -> ns, *@end after the ':'; -1 not a time, -2
- * past SIM_TRACE_SEC_MAX. */
+ * past TRACE_SEC_MAX. */
 static int64_t parse_ts(const char *s, const char **end)
 {
 	const char *p = s;
@@ -46,7 +46,7 @@ static int64_t parse_ts(const char *s, const char **end)
 		}
 	if (!nd || *p != ':')
 		return -1;
-	if (sec > SIM_TRACE_SEC_MAX)
+	if (sec > TRACE_SEC_MAX)
 		return -2;
 	while (nd++ < 9)
 		frac *= 10;
@@ -338,7 +338,7 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 	}
 	if (ts < 0) {
 		if (ts == -2)
-			ev->why = "its time is past 4294967295 s (SIM_TRACE_SEC_MAX)";
+			ev->why = "its time is past 4294967295 s (TRACE_SEC_MAX)";
 		return false;
 	}
 	while (*after == ' ')
@@ -392,7 +392,7 @@ int trace_src_open(trace_src *src, const char *path)
 		int rc = trace_dat_open(&src->dat, path, src->err, sizeof(src->err));
 		return rc;
 	}
-	return sim_tracefile_open(&src->text, path);
+	return trace_lines_open(&src->text, path);
 }
 
 int trace_src_next(trace_src *src, const char **line)
@@ -405,7 +405,7 @@ int trace_src_next(trace_src *src, const char **line)
 			src->truncated = true, rc = 0;
 		return rc;
 	}
-	int rc = sim_tracefile_next(&src->text, line);
+	int rc = trace_lines_next(&src->text, line);
 	src->lineno = src->text.lineno;
 	src->lost = src->text.lost;
 	src->truncated = src->text.truncated;
@@ -420,7 +420,7 @@ void trace_src_close(trace_src *src)
 		src->dat = NULL;
 		return;
 	}
-	sim_tracefile_close(&src->text);
+	trace_lines_close(&src->text);
 	src->truncated = src->text.truncated;
 	src->gzip_failed = src->text.gzip_failed;
 }

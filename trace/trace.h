@@ -17,7 +17,7 @@
  *
  * This library is the only user of libtracecmd and libtraceevent, below
  * the CLI (cli/import.c) and beside sim/, whose line reader
- * (sim/tracefile.h) it reads the text with.
+ * (trace/lines.h) it reads the text with.
  */
 #ifndef RCUSIM_TRACE_TRACE_H
 #define RCUSIM_TRACE_TRACE_H
@@ -27,8 +27,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lines.h"
 #include "metrics.h"
-#include "tracefile.h"
 
 /* The events the library knows (trace/events.def), TEV_OTHER any other. */
 typedef enum {
@@ -84,7 +84,7 @@ const char *trace_ev_name(trace_ev_type type);
 
 /* A trace being read, text or trace.dat, as lines of the tracefs form. */
 typedef struct trace_src {
-	sim_tracefile text;         /* a text form */
+	trace_lines text;         /* a text form */
 	struct trace_dat *dat;      /* or trace.dat (trace/dat.c) */
 	const char *path;
 	uint64_t lineno;            /* text: its line; trace.dat: its event's number */
