@@ -75,8 +75,7 @@ int trace_lines_open(trace_lines *t, const char *path)
 	return 0;
 }
 
-/* @p at a run of digits: their value (saturated at UINT64_MAX), *@end after them. */
-static uint64_t digits(const char *p, const char **end)
+uint64_t trace_digits(const char *p, const char **end)
 {
 	uint64_t v = 0;
 	while (*p >= '0' && *p <= '9') {
@@ -109,11 +108,11 @@ static bool header_line(const char *s, uint64_t *lost)
 	const char *p;
 	*lost = 0;
 	if (!strncmp(s, "CPU ", 4)) {
-		digits(s + 4, &p);
+		trace_digits(s + 4, &p);
 		return p > s + 4 && ends_with_only(p, " is empty");
 	}
 	if (!strncmp(s, "CPU:", 4)) {
-		digits(s + 4, &p);
+		trace_digits(s + 4, &p);
 		if (p == s + 4 || strncmp(p, " [", 2))
 			return false;
 		p += 2;
@@ -121,17 +120,17 @@ static bool header_line(const char *s, uint64_t *lost)
 			const char *q = p + 5;
 			if (ends_with_only(q, "EVENTS]"))
 				return true;
-			*lost = digits(q, &p);
+			*lost = trace_digits(q, &p);
 			return p > q && ends_with_only(p, " EVENTS]");
 		}
 		if (ends_with_only(p, "EVENTS DROPPED]"))
 			return true;
 		const char *q = p;
-		*lost = digits(q, &p);
+		*lost = trace_digits(q, &p);
 		return p > q && ends_with_only(p, " EVENTS DROPPED]");
 	}
 	if (!strncmp(s, "cpus=", 5)) {
-		digits(s + 5, &p);
+		trace_digits(s + 5, &p);
 		return p > s + 5 && ends_with_only(p, "");
 	}
 	if (!strncmp(s, "version = ", 10))
@@ -170,10 +169,10 @@ int trace_lines_next(trace_lines *t, const char **line)
 		uint64_t lost;
 		if (!strncmp(s, ew, sizeof(ew) - 1)) {
 			const char *p = s + sizeof(ew) - 1, *q;
-			uint64_t a = digits(p, &q), b = 0;
+			uint64_t a = trace_digits(p, &q), b = 0;
 			if (q > p && *q == '/') {
 				p = q + 1;
-				b = digits(p, &q);
+				b = trace_digits(p, &q);
 			}
 			if (q > p && b > a && add_lost(t, b - a))
 				return -2;
@@ -214,16 +213,14 @@ void trace_lines_close(trace_lines *t)
 
 static const char time_why[] = "its time is past 4294967295 s (TRACE_SEC_MAX)";
 
-/* "12345.678901" followed by @sep -> ns, *@end after @sep; -1 if it is not
- * a time, -2 if its seconds are past TRACE_SEC_MAX. */
-static int64_t parse_ts(const char *s, char sep, const char **end)
+int64_t trace_parse_ts(const char *s, char sep, const char **end)
 {
 	int64_t frac = 0;
 	int nd = 0;
 	const char *p = s;
 	if (*p < '0' || *p > '9')
 		return -1;
-	uint64_t sec = digits(p, &p);
+	uint64_t sec = trace_digits(p, &p);
 	if (*p != '.')
 		return -1;
 	p++;
@@ -262,12 +259,12 @@ bool trace_strace_parse(const char *l, trace_strace_ev *ev)
 	ev->why = NULL;
 	if (*l < '1' || *l > '9')
 		return false;
-	uint64_t pid = digits(l, &p);
+	uint64_t pid = trace_digits(l, &p);
 	if (*p != ' ')
 		return false;
 	while (*p == ' ')
 		p++;
-	int64_t ts = parse_ts(p, ' ', &p);
+	int64_t ts = trace_parse_ts(p, ' ', &p);
 	if (ts < 0) {
 		if (ts == -2)
 			ev->why = time_why;

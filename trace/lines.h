@@ -51,6 +51,13 @@ int trace_lines_next(trace_lines *t, const char **line);
 /* Close it: waits for gzip, whose failure sets truncated. */
 void trace_lines_close(trace_lines *t);
 
+/* @p at a run of digits: their value (saturated at UINT64_MAX), *@end
+ * after them. */
+uint64_t trace_digits(const char *p, const char **end);
+/* "12345.678901" followed by @sep -> ns, *@end after @sep; -1 if it is not
+ * a time, -2 if its seconds are past TRACE_SEC_MAX. */
+int64_t trace_parse_ts(const char *s, char sep, const char **end);
+
 /* Field "name=value" of @rest as a number (base 10, or 16 with @hex). */
 bool trace_field(const char *rest, const char *name, bool hex, uint64_t *v);
 

@@ -14,46 +14,6 @@ static const char *const ev_names[TEV_COUNT] = {
 #undef TEV
 };
 
-/* @p at a run of digits: their value (saturated), *@end after them. */
-static uint64_t digits(const char *p, const char **end)
-{
-	uint64_t v = 0;
-	while (*p >= '0' && *p <= '9') {
-		unsigned d = (unsigned)(*p++ - '0');
-		v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
-	}
-	*end = p;
-	return v;
-}
-
-/* "12345.678901" then ':' -> ns, *@end after the ':'; -1 not a time, -2
- * past TRACE_SEC_MAX. */
-static int64_t parse_ts(const char *s, const char **end)
-{
-	const char *p = s;
-	if (*p < '0' || *p > '9')
-		return -1;
-	uint64_t sec = digits(p, &p);
-	if (*p != '.')
-		return -1;
-	p++;
-	int64_t frac = 0;
-	int nd = 0;
-	for (; *p >= '0' && *p <= '9'; p++)
-		if (nd < 9) {
-			frac = frac * 10 + (*p - '0');
-			nd++;
-		}
-	if (!nd || *p != ':')
-		return -1;
-	if (sec > TRACE_SEC_MAX)
-		return -2;
-	while (nd++ < 9)
-		frac *= 10;
-	*end = p + 1;
-	return (int64_t)sec * 1000000000 + frac;
-}
-
 /* Copy [s, e) into @dst (TRACE_COMM_LEN), cut. */
 static void copy_comm(char *dst, const char *s, const char *e)
 {
@@ -75,7 +35,7 @@ static bool task_of(trace_ev *ev, const char *l, const char *e)
 		d--;
 	if (d < e && d > l && d[-1] == '-') {
 		const char *q;
-		uint64_t pid = digits(d, &q);
+		uint64_t pid = trace_digits(d, &q);
 		if (pid > INT32_MAX) {
 			ev->why = "its pid is past 2147483647";
 			return false;
@@ -132,7 +92,7 @@ static bool plugin_task(const char *s, const char *e, trace_task *t, const char 
 	if (d == b || d == s || d[-1] != ':')
 		return false;
 	const char *q;
-	t->pid = (int)digits(d, &q);
+	t->pid = (int)trace_digits(d, &q);
 	copy_comm(t->comm, s, d - 1);
 	char *pe;
 	t->prio = (int)strtol(b + 2, &pe, 10);
@@ -293,13 +253,13 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 		const char *p = b + 2;
 		while (*p == ' ')
 			p++;
-		ts = parse_ts(p, &after);
+		ts = trace_parse_ts(p, ':', &after);
 		if (ts == -1) {
 			while (*p && *p != ' ')
 				p++; /* the flags */
 			while (*p == ' ')
 				p++;
-			ts = parse_ts(p, &after);
+			ts = trace_parse_ts(p, ':', &after);
 		}
 		if (ts != -1) {
 			ev->cpu = atoi(o);
@@ -315,7 +275,7 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 			const char *we = w;
 			while (*we && *we != ' ')
 				we++;
-			if (prev && (ts = parse_ts(w, &after)) != -1)
+			if (prev && (ts = trace_parse_ts(w, ':', &after)) != -1)
 				break;
 			prev = w;
 			prev_end = we;
@@ -326,7 +286,7 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 		if (ts == -1 || !prev || prev == l)
 			return false;
 		const char *q;
-		uint64_t cpu = digits(prev, &q);
+		uint64_t cpu = trace_digits(prev, &q);
 		if (q == prev || q - prev > 6 || prev_end - q < 4 || prev_end - q > 6)
 			return false;
 		if (ts >= 0) {
