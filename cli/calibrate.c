@@ -131,10 +131,9 @@ typedef struct ctask {
 	int npids;           /* its tasks that ran 5% of the trace or more */
 } ctask;
 
-/* A growing array of a pass fit's points. */
+/* A pass fit's points. */
 typedef struct cpts {
-	double *x, *y;
-	size_t n, cap;
+	sim_values x, y;
 } cpts;
 
 /* Per CPU. */
@@ -169,9 +168,9 @@ typedef struct cal {
 	uint64_t frees, invokes, passes, unmatched;
 	uint64_t free_hist[64];   /* frees per ksoftirqd pass, the last bucket 63 or more */
 	cpts all, ksd, irq;
-	sim_tmap asleep;          /* pid + 1: when it went to sleep */
-	sim_tmap prun;            /* (CPU + 1) << 32 | pid: its CPU time there, ns */
-	sim_tmap ptask;           /* the same key: its task name's index there */
+	trace_tmap asleep;          /* pid + 1: when it went to sleep */
+	trace_tmap prun;            /* (CPU + 1) << 32 | pid: its CPU time there, ns */
+	trace_tmap ptask;           /* the same key: its task name's index there */
 	uint64_t lineno_first_pass, lineno_last_pass;
 } cal;
 
@@ -190,21 +189,7 @@ static bool kthread_comm(const char *c, int pid)
 
 static int pts_add(cpts *p, double x, double y)
 {
-	if (p->n == p->cap) {
-		size_t nc = p->cap ? 2 * p->cap : 4096;
-		double *nx = realloc(p->x, nc * sizeof(*nx));
-		if (!nx)
-			return -1;
-		p->x = nx;
-		double *ny = realloc(p->y, nc * sizeof(*ny));
-		if (!ny)
-			return -1;
-		p->y = ny;
-		p->cap = nc;
-	}
-	p->x[p->n] = x;
-	p->y[p->n++] = y;
-	return 0;
+	return sim_values_add(&p->x, x) || sim_values_add(&p->y, y) ? -1 : 0;
 }
 
 static ccpu *cpu_get(cal *c, int n)
@@ -252,8 +237,8 @@ static int set_cur(cal *c, int cpu, ccpu *cp, const char *comm, int pid, int64_t
 		uint64_t k = (uint64_t)(cpu + 1) << 32 | (uint32_t)cp->cur_pid;
 		int64_t had = 0;
 		cp->tasks[cp->cur].run_ns += ts - cp->cur_since;
-		(void)sim_tmap_get(&c->prun, k, &had);
-		if (sim_tmap_put(&c->prun, k, had + ts - cp->cur_since) || sim_tmap_put(&c->ptask, k, cp->cur))
+		(void)trace_tmap_get(&c->prun, k, &had);
+		if (trace_tmap_put(&c->prun, k, had + ts - cp->cur_since) || trace_tmap_put(&c->ptask, k, cp->cur))
 			return -1;
 	}
 	cp->cur_since = ts;
@@ -297,13 +282,13 @@ static int cal_event(cal *c, const trace_ev *ev, uint64_t lineno)
 		/* A task that leaves the CPU asleep (S, D) sleeps until a switch
 		 * enters it again. */
 		if (ev->prev.pid > 0 && (ev->prev_state[0] == 'S' || ev->prev_state[0] == 'D') &&
-		    sim_tmap_put(&c->asleep, (uint64_t)ev->prev.pid + 1, ev->ts))
+		    trace_tmap_put(&c->asleep, (uint64_t)ev->prev.pid + 1, ev->ts))
 			return -1;
 		if (set_cur(c, ev->cpu, cp, ev->next.comm, ev->next.pid, ev->ts))
 			return -1;
 		if (cp->cur >= 0) {
 			ctask *t = &cp->tasks[cp->cur];
-			int64_t slept = ev->next.pid > 0 ? sim_tmap_take(&c->asleep, (uint64_t)ev->next.pid + 1) : -1;
+			int64_t slept = ev->next.pid > 0 ? trace_tmap_take(&c->asleep, (uint64_t)ev->next.pid + 1) : -1;
 			t->switches++;
 			if (slept >= 0) {
 				t->sleeps++;
@@ -402,15 +387,14 @@ static void cal_free(cal *c)
 	for (int i = 0; i < c->ncpu; i++)
 		free(c->cpu[i].tasks);
 	free(c->cpu);
-	free(c->all.x);
-	free(c->all.y);
-	free(c->ksd.x);
-	free(c->ksd.y);
-	free(c->irq.x);
-	free(c->irq.y);
-	sim_tmap_free(&c->asleep);
-	sim_tmap_free(&c->prun);
-	sim_tmap_free(&c->ptask);
+	cpts *pts[] = { &c->all, &c->ksd, &c->irq };
+	for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++) {
+		sim_values_free(&pts[i]->x);
+		sim_values_free(&pts[i]->y);
+	}
+	trace_tmap_free(&c->asleep);
+	trace_tmap_free(&c->prun);
+	trace_tmap_free(&c->ptask);
 }
 
 /* Read @path through: 0, or an exit status (message printed). */
@@ -429,7 +413,7 @@ static int cal_read(cal *c, const char *path)
 		trace_ev ev;
 		if (!trace_parse_line(s, &ev)) {
 			fprintf(stderr, "%s:%" PRIu64 ": %s: %s\n", path, tf.lineno, ev.why ? ev.why : "not a trace line",
-				sim_trace_quote(s, 80, q, sizeof(q)));
+				trace_quote(s, 80, q, sizeof(q)));
 			status = EXIT_USAGE;
 			break;
 		}
@@ -456,7 +440,7 @@ static int cal_read(cal *c, const char *path)
 	/* The tasks of each name that ran 5% of its time there or more. */
 	for (size_t k = 0; k < c->prun.cap; k++) {
 		int64_t idx;
-		if (!c->prun.key[k] || !sim_tmap_get(&c->ptask, c->prun.key[k], &idx))
+		if (!c->prun.key[k] || !trace_tmap_get(&c->ptask, c->prun.key[k], &idx))
 			continue;
 		ctask *t = &c->cpu[(int)(c->prun.key[k] >> 32) - 1].tasks[idx];
 		if ((double)c->prun.t[k] >= 0.05 * (double)t->run_ns)
@@ -498,8 +482,7 @@ typedef struct bgfit {
 	uint64_t switches, ctx_util, wakeup_evs, ticks;
 	uint64_t breaks;         /* switches leaving another task than their CPU's last entered */
 	uint64_t runs_long;      /* runs over CAL_BG_RUN_MAX_NS */
-	double *runs;            /* ns, the shorter ones */
-	size_t nruns, cap;
+	sim_values runs;         /* ns, the shorter ones */
 } bgfit;
 
 static bool bg_comm(const char *comm, int pid, const char *load)
@@ -553,15 +536,8 @@ static int bg_event(bgfit *b, const trace_ev *ev, const char *load)
 			if (cp->bg && d > CAL_BG_RUN_MAX_NS)
 				b->runs_long++;
 			else if (cp->bg) {
-				if (b->nruns == b->cap) {
-					size_t nc = b->cap ? 2 * b->cap : 1024;
-					double *a = realloc(b->runs, nc * sizeof(*a));
-					if (!a)
-						return -1;
-					b->runs = a;
-					b->cap = nc;
-				}
-				b->runs[b->nruns++] = (double)d;
+				if (sim_values_add(&b->runs, (double)d))
+					return -1;
 			}
 		}
 		cp->known = true;
@@ -594,12 +570,6 @@ static int bg_event(bgfit *b, const trace_ev *ev, const char *load)
 		break;
 	}
 	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 /* The fitted values: each >= 0, or < 0 not fitted (then @why says why). */
@@ -669,20 +639,20 @@ static void bg_fit(bgfit *b, int ncpu, bgvals *v)
 	/* wakeup_cost: the median of their runs under 1 ms. */
 	if (filtered)
 		snprintf(v->why_cost, sizeof(v->why_cost), "%s", filt);
-	else if (b->nruns < CAL_BG_MIN_RUNS)
-		snprintf(v->why_cost, sizeof(v->why_cost), "too few runs: %zu under %d ms, %d wanted", b->nruns,
+	else if (b->runs.n < CAL_BG_MIN_RUNS)
+		snprintf(v->why_cost, sizeof(v->why_cost), "too few runs: %zu under %d ms, %d wanted", b->runs.n,
 			 CAL_BG_RUN_MAX_NS / 1000000, CAL_BG_MIN_RUNS);
 	else {
 		double sum = 0;
-		for (size_t i = 0; i < b->nruns; i++)
-			sum += b->runs[i];
-		qsort(b->runs, b->nruns, sizeof(*b->runs), cmp_double);
-		size_t n = b->nruns;
-		v->wakeup_cost = n % 2 ? b->runs[n / 2] : (b->runs[n / 2 - 1] + b->runs[n / 2]) / 2;
+		for (size_t i = 0; i < b->runs.n; i++)
+			sum += b->runs.v[i];
+		sim_values_sort(&b->runs);
+		size_t n = b->runs.n;
+		v->wakeup_cost = n % 2 ? b->runs.v[n / 2] : (b->runs.v[n / 2 - 1] + b->runs.v[n / 2]) / 2;
 		snprintf(v->from_cost, sizeof(v->from_cost),
 			 "the median of %zu runs under %d ms (sched_switch into a background task to the next; "
 			 "p90 %.1f us, mean %.1f us; %" PRIu64 " runs over %d ms left out)",
-			 n, CAL_BG_RUN_MAX_NS / 1000000, b->runs[n * 9 / 10] / 1e3, sum / (double)n / 1e3, b->runs_long,
+			 n, CAL_BG_RUN_MAX_NS / 1000000, b->runs.v[n * 9 / 10] / 1e3, sum / (double)n / 1e3, b->runs_long,
 			 CAL_BG_RUN_MAX_NS / 1000000);
 	}
 }
@@ -823,8 +793,8 @@ static void write_head(FILE *f, const char *out, const char *trace, const cal *c
 static void fit_line(FILE *f, const char *what, const cpts *p, double scale)
 {
 	sim_fit fit;
-	if (sim_fit_linear(p->x, p->y, p->n, &fit)) {
-		fprintf(f, ";   %s: %zu passes, too few to fit\n", what, p->n);
+	if (sim_fit_linear(p->x.v, p->y.v, p->x.n, &fit)) {
+		fprintf(f, ";   %s: %zu passes, too few to fit\n", what, p->x.n);
 		return;
 	}
 	fprintf(f, ";   %s: %.0f ns (+-%.0f) + %.1f ns (+-%.1f) a callback over %zu passes, residuals' SD %.0f ns, "
@@ -1038,9 +1008,9 @@ int cmd_calibrate(int argc, char **argv)
 		goto out;
 	}
 	sim_fit fit;
-	if (sim_fit_linear(c.all.x, c.all.y, c.all.n, &fit)) {
+	if (sim_fit_linear(c.all.x.v, c.all.y.v, c.all.x.n, &fit)) {
 		fprintf(stderr, "rcusim calibrate: %s: its %zu RCU passes all invoke the same number of "
-				"callbacks: no line to fit\n", trace, c.all.n);
+				"callbacks: no line to fit\n", trace, c.all.x.n);
 		status = EXIT_USAGE;
 		goto out;
 	}
@@ -1313,7 +1283,7 @@ int cmd_calibrate(int argc, char **argv)
 out:
 	cal_free(&c);
 	free(bgf.cpu);
-	free(bgf.runs);
+	sim_values_free(&bgf.runs);
 	sim_params_destroy(pre);
 	return status;
 }

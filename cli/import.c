@@ -77,12 +77,12 @@ static const sim_param_def import_params[IP_COUNT] = {
 
 /* The lines @ro lets go (every one with @all): parsed and measured. 0, -1
  * (out of memory), or 1 (a line refused, said on stderr). */
-static int feed(trace_measure *tm, sim_reorder *ro, bool all, const char *trace)
+static int feed(trace_measure *tm, trace_reorder *ro, bool all, const char *trace)
 {
 	const char *text, *why;
 	uint64_t ln;
 	int64_t ts;
-	while (sim_reorder_take(ro, all, &text, &ln, &ts)) {
+	while (trace_reorder_take(ro, all, &text, &ln, &ts)) {
 		trace_ev ev;
 		int rc = trace_parse_line(text, &ev) ? trace_measure_event(tm, &ev, &why) : 1;
 		if (rc < 0)
@@ -91,7 +91,7 @@ static int feed(trace_measure *tm, sim_reorder *ro, bool all, const char *trace)
 			char q[400];
 			fprintf(stderr, "%s:%" PRIu64 ": %s: %s\n", trace, ln,
 				why ? why : ev.why ? ev.why : "not a trace line",
-				sim_trace_quote(text, 80, q, sizeof(q)));
+				trace_quote(text, 80, q, sizeof(q)));
 			return 1;
 		}
 	}
@@ -172,7 +172,7 @@ int cli_import(const cli_import_req *req, cli_import_res *out_res)
 	sim_metrics *m = NULL;
 	trace_measure *tm = NULL;
 	trace_measure_info in = { 0 };
-	sim_reorder ro = { 0 };
+	trace_reorder ro = { 0 };
 	char q[400];
 	int status = EXIT_USAGE;
 	sim_params *p = NULL;
@@ -181,7 +181,7 @@ int cli_import(const cli_import_req *req, cli_import_res *out_res)
 	int got = 0;
 	if (sim_metrics_create(&m) || trace_measure_create(&tm, m, sample_ns, RCUSIM_IMPORT_POINTS_MAX))
 		goto nomem;
-	/* Lines go through ro into time order (SIM_REORDER_WINDOW_NS); each
+	/* Lines go through ro into time order (TRACE_REORDER_WINDOW_NS); each
 	 * is parsed as it comes, for its time and so that a bad one is named
 	 * at once, and again as it leaves. */
 	int fed = 0;
@@ -189,11 +189,11 @@ int cli_import(const cli_import_req *req, cli_import_res *out_res)
 		trace_ev ev;
 		if (!trace_parse_line(s, &ev)) {
 			fprintf(stderr, "%s:%" PRIu64 ": %s: %s\n", trace, tf.lineno,
-				ev.why ? ev.why : "not a trace line", sim_trace_quote(s, 80, q, sizeof(q)));
+				ev.why ? ev.why : "not a trace line", trace_quote(s, 80, q, sizeof(q)));
 			status = EXIT_USAGE;
 			goto out;
 		}
-		int rc = sim_reorder_put(&ro, ev.ts, tf.lineno, s);
+		int rc = trace_reorder_put(&ro, ev.ts, tf.lineno, s);
 		if (rc < 0)
 			goto nomem;
 		if (rc) {
@@ -203,7 +203,7 @@ int cli_import(const cli_import_req *req, cli_import_res *out_res)
 				"sorts (traces joined, or a clock that jumped?)\n",
 				trace, tf.lineno, ev.ts / 1000000000, ev.ts % 1000000000 / 1000,
 				(ro.latest - ev.ts) / 1000000000, (ro.latest - ev.ts) % 1000000000 / 1000,
-				ro.latest_line, SIM_REORDER_WINDOW_NS / 1000000);
+				ro.latest_line, TRACE_REORDER_WINDOW_NS / 1000000);
 			status = EXIT_USAGE;
 			goto out;
 		}
@@ -327,7 +327,7 @@ nomem:
 	status = cli_exit_status(SIM_ENOMEM);
 out:
 	trace_src_close(&tf);
-	sim_reorder_free(&ro);
+	trace_reorder_free(&ro);
 	trace_measure_destroy(tm);
 	sim_metrics_destroy(m);
 	sim_params_destroy(p);

@@ -25,9 +25,9 @@
 #include "cmdline.h"
 #include "commands.h"
 #include "cpulist.h"
+#include "lines.h"
 #include "model.h"
 #include "registry.h"
-#include "tracefile.h"
 
 static const char probe_usage[] =
 	"usage: rcusim probe [--out FILE] [--root DIR]\n"
@@ -219,13 +219,13 @@ static int probe_cpus(probe *pr)
 static int probe_config(probe *pr, const char *release)
 {
 	char path[PATH_MAX + 256], rel[PATH_MAX];
-	sim_tracefile t;
+	trace_lines t;
 	at_root(pr, "/proc/config.gz", path, sizeof(path));
-	int rc = sim_tracefile_open(&t, path);
+	int rc = trace_lines_open(&t, path);
 	if (rc) {
 		snprintf(rel, sizeof(rel), "/boot/config-%s", release);
 		at_root(pr, rel, path, sizeof(path));
-		rc = sim_tracefile_open(&t, path);
+		rc = trace_lines_open(&t, path);
 	}
 	if (rc)
 		return note(&pr->unread, &pr->unread_len,
@@ -236,7 +236,7 @@ static int probe_config(probe *pr, const char *release)
 			       : 0;
 	const char *line;
 	int more;
-	while ((more = sim_tracefile_next(&t, &line)) == 1) {
+	while ((more = trace_lines_next(&t, &line)) == 1) {
 		if (strncmp(line, "CONFIG_", 7))
 			continue;
 		const char *eq = strchr(line, '=');
@@ -248,7 +248,7 @@ static int probe_config(probe *pr, const char *release)
 				snprintf(pr->config[c], sizeof(pr->config[c]), "%s", eq + 1);
 	}
 	bool cut = t.truncated;
-	sim_tracefile_close(&t);
+	trace_lines_close(&t);
 	if (more < 0)
 		return SIM_ENOMEM;
 	if (cut || t.truncated) {

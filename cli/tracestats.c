@@ -3,20 +3,22 @@
  * tracestats.c - `rcusim trace-stats STRACE [--jobs N]`: the file-opening
  * behaviour of a build from its strace -f -ttt log, the source of the
  * workload.make_* defaults (docs/model.md, "How the make defaults were
- * measured"). Reads the log through sim/tracefile.h as the trace workload
+ * measured"). Reads the log through trace/lines.h as the trace workload
  * does.
  */
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
-#include "tracefile.h"
+#include "lines.h"
+#include "stats.h"
 
 static const char tracestats_usage[] =
 	"usage: rcusim trace-stats STRACE [--jobs N]\n"
@@ -60,11 +62,10 @@ typedef struct stats {
 	int nprog;
 	proc *proc;
 	int64_t nproc, capproc;
-	sim_tmap by_pid;        /* pid -> proc index, while the process lives */
+	trace_tmap by_pid;        /* pid -> proc index, while the process lives */
 	int64_t exec_seq;
-	sim_tmap open;          /* open files: (proc, fd) -> time opened */
-	double *holds;          /* s */
-	size_t nholds, capholds;
+	trace_tmap open;          /* open files: (proc, fd) -> time opened */
+	sim_values holds;       /* s */
 } stats;
 
 /* The process that @pid is now: the one last seen under it, or a new one
@@ -74,7 +75,7 @@ static proc *proc_of(stats *s, int64_t pid)
 {
 	assert(pid > 0);
 	int64_t i;
-	if (sim_tmap_get(&s->by_pid, (uint64_t)pid, &i))
+	if (trace_tmap_get(&s->by_pid, (uint64_t)pid, &i))
 		return &s->proc[i];
 	if (s->nproc == s->capproc) {
 		int64_t cap = s->capproc ? 2 * s->capproc : 256;
@@ -84,7 +85,7 @@ static proc *proc_of(stats *s, int64_t pid)
 		s->proc = p;
 		s->capproc = cap;
 	}
-	if (sim_tmap_put(&s->by_pid, (uint64_t)pid, s->nproc))
+	if (trace_tmap_put(&s->by_pid, (uint64_t)pid, s->nproc))
 		return NULL;
 	proc *p = &s->proc[s->nproc];
 	memset(p, 0, sizeof(*p));
@@ -179,7 +180,7 @@ static int call(stats *s, proc *p, int64_t t, const char *name, const char *args
 		if (ret < 0) {
 			g->fails++;
 		} else {
-			if (sim_tmap_put(&s->open, open_key(p, ret), t))
+			if (trace_tmap_put(&s->open, open_key(p, ret), t))
 				return -1;
 			if ((fl >= 3 && !memcmp(f + fl - 3, ".so", 3)) || has(f, fl, ".so.") || has(f, fl, "locale")) {
 				g->mapped++;
@@ -200,27 +201,14 @@ static int call(stats *s, proc *p, int64_t t, const char *name, const char *args
 		for (size_t i = 0; i < n; i++)
 			digits &= a[i] >= '0' && a[i] <= '9';
 		if (digits) {
-			int64_t at = sim_tmap_take(&s->open, open_key(p, strtoll(a, NULL, 10)));
+			int64_t at = trace_tmap_take(&s->open, open_key(p, strtoll(a, NULL, 10)));
 			if (at >= 0) {
-				if (s->nholds == s->capholds) {
-					size_t cap = s->capholds ? 2 * s->capholds : 1024;
-					double *h = realloc(s->holds, cap * sizeof(*h));
-					if (!h)
-						return -1;
-					s->holds = h;
-					s->capholds = cap;
-				}
-				s->holds[s->nholds++] = (double)(t - at) / 1e9;
+				if (sim_values_add(&s->holds, (double)(t - at) / 1e9))
+					return -1;
 			}
 		}
 	}
 	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 static void report(stats *s, long jobs)
@@ -295,8 +283,8 @@ static void report(stats *s, long jobs)
 	if (jobs && t0 <= t1) {
 		double span = (double)(t1 - t0) / 1e9, alive = 0, held = 0;
 		const char *unit = units == cc1 ? "cc1" : "ccache";
-		double *life = malloc((size_t)s->nproc * sizeof(*life));
-		size_t nl = 0;
+		sim_values life = { 0 };
+		bool oom = false;
 		for (int64_t i = 0; i < s->nproc; i++) {
 			proc *p = &s->proc[i];
 			if (p->first < 0)
@@ -307,34 +295,35 @@ static void report(stats *s, long jobs)
 				alive += l;
 				held += l * (double)p->mapped;
 			}
-			if (life && !strcmp(e, unit))
-				life[nl++] = l;
+			if (!oom && !strcmp(e, unit))
+				oom = sim_values_add(&life, l) != 0;
 		}
 		printf("processes alive per job slot: %.2f (%.0f process-seconds over %.1f s, -j%ld), holding "
 		       "%.1f .so+locale files each on average (lifetime-weighted)\n",
 		       alive / span / (double)jobs, alive, span, jobs, held / alive);
-		if (nl) {
-			qsort(life, nl, sizeof(*life), cmp_double);
+		if (life.n && !oom) {
+			sim_values_sort(&life);
+			size_t nl = life.n;
 			double mean = 0;
 			for (size_t i = 0; i < nl; i++)
-				mean += life[i];
+				mean += life.v[i];
 			mean /= (double)nl;
-			double med = life[nl / 2];
+			double med = life.v[nl / 2];
 			double sigma = mean > med && med > 0 ? sqrt(2 * log(mean / med)) : 0.0;
 			printf("%s run time: mean %.1f ms  median %.1f ms  lognormal sigma %.3f\n", unit,
 			       mean * 1e3, med * 1e3, sigma);
 		}
-		free(life);
+		sim_values_free(&life);
 	}
-	if (s->nholds) {
-		size_t k = s->nholds;
-		qsort(s->holds, k, sizeof(*s->holds), cmp_double);
+	if (s->holds.n) {
+		size_t k = s->holds.n;
+		sim_values_sort(&s->holds);
 		double sum = 0;
 		for (size_t i = 0; i < k; i++)
-			sum += s->holds[i];
+			sum += s->holds.v[i];
 		printf("hold times (%zu files): median %.0f us  mean %.2f ms  p90 %.2f ms  p99 %.1f ms\n", k,
-		       s->holds[k / 2] * 1e6, sum / (double)k * 1e3, s->holds[(size_t)((double)k * 0.9)] * 1e3,
-		       s->holds[(size_t)((double)k * 0.99)] * 1e3);
+		       s->holds.v[k / 2] * 1e6, sum / (double)k * 1e3, s->holds.v[(size_t)((double)k * 0.9)] * 1e3,
+		       s->holds.v[(size_t)((double)k * 0.99)] * 1e3);
 	}
 	free(order);
 	free(idx);
@@ -376,8 +365,8 @@ int cmd_tracestats(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	sim_tracefile tf;
-	int oe = sim_tracefile_open(&tf, path);
+	trace_lines tf;
+	int oe = trace_lines_open(&tf, path);
 	if (oe) {
 		if (tf.spawn_failed) {
 			fprintf(stderr, "rcusim trace-stats: %s: cannot run gzip -dc to read it: %s\n", path,
@@ -388,16 +377,16 @@ int cmd_tracestats(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	stats s = { 0 };
-	sim_reorder ro = { 0 };
+	trace_reorder ro = { 0 };
 	int status = 0, got;
 	const char *l;
 	char q[400];
 	uint64_t lines = 0;
 	bool end = false;
-	/* Lines into time order through ro (SIM_REORDER_WINDOW_NS), then
+	/* Lines into time order through ro (TRACE_REORDER_WINDOW_NS), then
 	 * taken in it. */
 	while (!end) {
-		got = sim_tracefile_next(&tf, &l);
+		got = trace_lines_next(&tf, &l);
 		if (got == -2) {
 			fprintf(stderr, "%s:%" PRIu64 ": %s\n", path, tf.lineno, tf.why);
 			status = EXIT_USAGE;
@@ -406,19 +395,19 @@ int cmd_tracestats(int argc, char **argv)
 		if (got < 0)
 			goto nomem;
 		end = !got;
-		sim_strace_ev ev;
+		trace_strace_ev ev;
 		if (got) {
 			if (!strncmp(l, "strace: ", 8))
 				continue;
-			if (!sim_strace_parse(l, &ev)) {
+			if (!trace_strace_parse(l, &ev)) {
 				fprintf(stderr, "%s:%" PRIu64 ": %s: %s\n", path, tf.lineno,
 					ev.why ? ev.why : "not an strace -f -ttt line",
-					sim_trace_quote(l, 80, q, sizeof(q)));
+					trace_quote(l, 80, q, sizeof(q)));
 				status = EXIT_USAGE;
 				goto out;
 			}
 			lines++;
-			int rc = sim_reorder_put(&ro, ev.ts, tf.lineno, l);
+			int rc = trace_reorder_put(&ro, ev.ts, tf.lineno, l);
 			if (rc < 0)
 				goto nomem;
 			if (rc) {
@@ -427,7 +416,7 @@ int cmd_tracestats(int argc, char **argv)
 					"'s: out of order by more than the %d ms trace-stats sorts\n",
 					path, tf.lineno, (ro.latest - ev.ts) / 1000000000,
 					(ro.latest - ev.ts) % 1000000000 / 1000, ro.latest_line,
-					SIM_REORDER_WINDOW_NS / 1000000);
+					TRACE_REORDER_WINDOW_NS / 1000000);
 				status = EXIT_USAGE;
 				goto out;
 			}
@@ -435,20 +424,20 @@ int cmd_tracestats(int argc, char **argv)
 		const char *text;
 		uint64_t ln;
 		int64_t ts;
-		while (sim_reorder_take(&ro, end, &text, &ln, &ts)) {
-			if (!sim_strace_parse(text, &ev))
+		while (trace_reorder_take(&ro, end, &text, &ln, &ts)) {
+			if (!trace_strace_parse(text, &ev))
 				abort(); /* parsed as it came */
-			if (ev.kind == SIM_STRACE_SIGNAL)
+			if (ev.kind == TRACE_STRACE_SIGNAL)
 				continue;
-			if (ev.kind == SIM_STRACE_EXITED) {
+			if (ev.kind == TRACE_STRACE_EXITED) {
 				/* The process is gone: its pid may be another's later. */
-				(void)sim_tmap_take(&s.by_pid, (uint64_t)ev.pid);
+				(void)trace_tmap_take(&s.by_pid, (uint64_t)ev.pid);
 				continue;
 			}
 			proc *p = proc_of(&s, ev.pid);
 			if (!p)
 				goto nomem;
-			if (ev.kind == SIM_STRACE_UNFINISHED) {
+			if (ev.kind == TRACE_STRACE_UNFINISHED) {
 				free(p->pargs);
 				const char *u = strstr(ev.args, " <unfinished ...>");
 				if (!(p->pargs = strndup(ev.args, u ? (size_t)(u - ev.args) : strlen(ev.args))))
@@ -457,7 +446,7 @@ int cmd_tracestats(int argc, char **argv)
 				p->pending = true;
 				continue;
 			}
-			if (ev.kind == SIM_STRACE_RESUMED) {
+			if (ev.kind == TRACE_STRACE_RESUMED) {
 				if (!p->pending || !ev.has_ret)
 					continue;
 				p->pending = false;
@@ -469,7 +458,7 @@ int cmd_tracestats(int argc, char **argv)
 				goto nomem;
 		}
 	}
-	sim_tracefile_close(&tf);
+	trace_lines_close(&tf);
 	if (tf.truncated) {
 		fprintf(stderr, "rcusim trace-stats: %s is truncated (line %" PRIu64 " is cut%s)\n", path,
 			tf.lineno, tf.gzip_failed ? ", or gzip -dc failed" : "");
@@ -487,16 +476,16 @@ nomem:
 	fprintf(stderr, "rcusim trace-stats: out of memory\n");
 	status = 3;
 out:
-	sim_tracefile_close(&tf);
+	trace_lines_close(&tf);
 	for (int i = 0; i < s.nprog; i++)
 		free(s.prog[i].name);
 	for (int64_t i = 0; i < s.nproc; i++)
 		free(s.proc[i].pargs);
 	free(s.prog);
 	free(s.proc);
-	sim_tmap_free(&s.by_pid);
-	sim_reorder_free(&ro);
-	sim_tmap_free(&s.open);
-	free(s.holds);
+	trace_tmap_free(&s.by_pid);
+	trace_reorder_free(&ro);
+	trace_tmap_free(&s.open);
+	sim_values_free(&s.holds);
 	return status;
 }

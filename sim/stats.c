@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * stats.c - running means and their intervals, least-squares lines
- * (stats.h); GSL's t distribution and gsl_fit_linear underneath.
+ * (stats.h), values sorted for their quantiles; GSL's t distribution,
+ * gsl_fit_linear and gsl_sort underneath.
  */
 #include "stats.h"
 
 #include <assert.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_fit.h>
+#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
 void sim_mean_add(sim_mean *m, double v)
@@ -52,4 +55,30 @@ int sim_fit_linear(const double *x, const double *y, size_t n, sim_fit *out)
 	out->sd_resid = sqrt(sumsq / (double)(n - 2));
 	out->r2 = tss > 0 ? 1 - sumsq / tss : 0;
 	return 0;
+}
+
+int sim_values_add(sim_values *a, double x)
+{
+	if (a->n == a->cap) {
+		size_t nc = a->cap ? 2 * a->cap : 1024;
+		double *v = realloc(a->v, nc * sizeof(*v));
+		if (!v)
+			return -1;
+		a->v = v;
+		a->cap = nc;
+	}
+	a->v[a->n++] = x;
+	return 0;
+}
+
+void sim_values_sort(sim_values *a)
+{
+	if (a->n)
+		gsl_sort(a->v, 1, a->n);
+}
+
+void sim_values_free(sim_values *a)
+{
+	free(a->v);
+	*a = (sim_values){ 0 };
 }

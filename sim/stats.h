@@ -2,7 +2,8 @@
 /*
  * stats.h - the statistics the reports need over a few runs' values (GSL
  * underneath; cli/ never sees GSL): a running mean and its confidence
- * interval by Student's t, and the least-squares line calibrate fits.
+ * interval by Student's t, the least-squares line calibrate fits, and the
+ * values a report collects one at a time to sort for its quantiles.
  */
 #ifndef RCUSIM_SIM_STATS_H
 #define RCUSIM_SIM_STATS_H
@@ -37,5 +38,18 @@ typedef struct sim_fit {
 /* Fit @n points (@x[i], @y[i]): 0, or -1 when they cannot make a line
  * (fewer than 3, or every x the same). */
 int sim_fit_linear(const double *x, const double *y, size_t n, sim_fit *out);
+
+/* Values collected one at a time (a trace's run lengths, hold times, a
+ * fit's coordinates). Zero-initialised: empty. */
+typedef struct sim_values {
+	double *v;
+	size_t n, cap;
+} sim_values;
+
+/* Add @x: 0, or -1 (out of memory; @a is as it was). */
+int sim_values_add(sim_values *a, double x);
+/* Sort @a's values ascending (gsl_sort), for a quantile by index. */
+void sim_values_sort(sim_values *a);
+void sim_values_free(sim_values *a);
 
 #endif

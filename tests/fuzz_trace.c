@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fuzz_trace.c - libFuzzer target for the trace readers: the input, as a
- * trace file, goes through sim/tracefile.c's line reader, both line
+ * trace file, goes through trace/lines.c's line reader, both line
  * parsers and the reorder window, through `rcusim import` (cmd_import,
  * the executable's sources built in with main renamed), and through the
  * trace workload's loader (workload.kind = trace: its create, which reads
@@ -22,7 +22,6 @@
 
 #include "registry.h"
 #include "trace.h"
-#include "tracefile.h"
 #include "workloads/workload.h"
 
 extern const workload_ops trace_workload;  /* models/workloads/trace.c */
@@ -49,48 +48,48 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* The reader and parsers by themselves, as import and the replay use them. */
 static void read_lines(const char *path)
 {
-	sim_tracefile tf;
-	if (sim_tracefile_open(&tf, path))
+	trace_lines tf;
+	if (trace_lines_open(&tf, path))
 		abort(); /* the file was just written */
-	sim_reorder ro = { 0 };
+	trace_reorder ro = { 0 };
 	const char *l, *text;
 	char q[400];
 	int got;
 	uint64_t ln;
 	int64_t ts, last = INT64_MIN;
-	while ((got = sim_tracefile_next(&tf, &l)) > 0) {
+	while ((got = trace_lines_next(&tf, &l)) > 0) {
 		trace_ev ev;
-		sim_strace_ev sev;
-		sim_trace_quote(l, 80, q, sizeof(q));
+		trace_strace_ev sev;
+		trace_quote(l, 80, q, sizeof(q));
 		assert(strlen(q) < sizeof(q));
 		for (const char *c = q; *c; c++)
 			assert(*c >= 0x20 && *c < 0x7f);
-		bool f = trace_parse_line(l, &ev), s = sim_strace_parse(l, &sev);
+		bool f = trace_parse_line(l, &ev), s = trace_strace_parse(l, &sev);
 		if (f) {
-			assert(ev.ts >= 0 && ev.ts / 1000000000 <= SIM_TRACE_SEC_MAX && ev.cpu >= 0 && ev.cpu < 1000000);
+			assert(ev.ts >= 0 && ev.ts / 1000000000 <= TRACE_SEC_MAX && ev.cpu >= 0 && ev.cpu < 1000000);
 			assert(ev.target_cpu >= -1 && ev.target_cpu <= 1000000);
 			uint64_t v;
-			(void)sim_ftrace_field(ev.rest, "target_cpu=", false, &v);
+			(void)trace_field(ev.rest, "target_cpu=", false, &v);
 		}
 		if (s)
 			assert(sev.ts >= 0 && sev.pid > 0 && sev.pid <= INT32_MAX);
 		if (!f && !s)
 			continue;
-		if (sim_reorder_put(&ro, f ? ev.ts : sev.ts, tf.lineno, l) < 0)
+		if (trace_reorder_put(&ro, f ? ev.ts : sev.ts, tf.lineno, l) < 0)
 			abort();
-		while (sim_reorder_take(&ro, false, &text, &ln, &ts)) {
+		while (trace_reorder_take(&ro, false, &text, &ln, &ts)) {
 			assert(ts >= last);
 			last = ts;
 		}
 	}
 	assert(got == 0 || (got == -2 && tf.why));
-	while (sim_reorder_take(&ro, true, &text, &ln, &ts)) {
+	while (trace_reorder_take(&ro, true, &text, &ln, &ts)) {
 		assert(ts >= last);
 		last = ts;
 	}
-	assert(tf.lost <= SIM_TRACE_LOST_MAX);
-	sim_reorder_free(&ro);
-	sim_tracefile_close(&tf);
+	assert(tf.lost <= TRACE_LOST_MAX);
+	trace_reorder_free(&ro);
+	trace_lines_close(&tf);
 }
 
 /* The trace workload's loader on @path, as format @fmt. */

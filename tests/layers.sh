@@ -9,6 +9,10 @@
 #  - no file of models/rcu/ includes anything of models/kernel/ but kernel.h;
 #  - trace/ includes only its own headers and sim/'s (it is below models/,
 #    which may call it: the replay, the trace.dat writer).
+#  - the kernel's trace events are written and read by trace/ only
+#    (events.def, text.c, textw.c, datw.c; issue 47, item 6): no file of
+#    sim/, models/ or cli/ holds an event field's format ("prev_comm=%s",
+#    "vector=%d"), and sim/ has no trace reader;
 #  - no file of models/ writes a metric by its name (sim_metrics_scalar(),
 #    _series(), _hist(), _hist_scalars()) but registry.c's id wrappers: parts
 #    write by id (metric_scalar(m, M_...)), so a misspelt metric fails the
@@ -50,6 +54,13 @@ for f in "$SRC"/trace/*.[ch]; do
 		fi
 	done <"$T/incs"
 done
+
+# The trace events' field formats (trace/events.def) in trace/ only.
+grep -rnE '(prev_comm|next_comm|prev_state|target_cpu|CBs-invoked|CBs|bl|vec|vector|rhp|func|call_site|ptr)=%' \
+	"$SRC/sim" "$SRC/models" "$SRC/cli" --include='*.c' --include='*.h' >"$T/fmt" || true
+[ -s "$T/fmt" ] && bad "a trace event's field format outside trace/ (write it through trace_text_event() or trace_datw_event()): $(sed "s|$SRC/||" "$T/fmt" | cut -d: -f1,2 | tr '\n' ' ')" || ok
+ls "$SRC/sim" | grep -iE 'trace|ftrace|strace' >"$T/simtr" || true
+[ -s "$T/simtr" ] && bad "a trace reader in sim/: $(tr '\n' ' ' <"$T/simtr")(it belongs in trace/)" || ok
 
 ls "$SRC/models/kernel" | grep -E '^(rcu_.*|kfree_rcu|srcu.*|tasks.*)\.c$' >"$T/mech"
 [ -s "$T/mech" ] && bad "RCU mechanism files in models/kernel/: $(tr '\n' ' ' <"$T/mech")(they belong in models/rcu/)" || ok

@@ -85,9 +85,9 @@ struct trace_measure {
 	int gp_pid;          /* the pid that wakeup named */
 	int *ksd_pids;       /* pids named ksoftirqd/N by a switch or wakeup */
 	size_t nksd;
-	sim_tmap starts;     /* rcu_grace_period start by gp_seq */
-	sim_tmap cbs;        /* rcu_callback by rhp */
-	sim_tmap sys;        /* sys_enter_membarrier(MEMBARRIER_CMD_GLOBAL) by pid */
+	trace_tmap starts;     /* rcu_grace_period start by gp_seq */
+	trace_tmap cbs;        /* rcu_callback by rhp */
+	trace_tmap sys;        /* sys_enter_membarrier(MEMBARRIER_CMD_GLOBAL) by pid */
 	uint64_t sys_calls, sys_returned;
 	sim_hist *sys_hist;
 	sim_metrics *m;
@@ -128,9 +128,9 @@ void trace_measure_destroy(trace_measure *tm)
 		return;
 	free(tm->cpu);
 	free(tm->ksd_pids);
-	sim_tmap_free(&tm->starts);
-	sim_tmap_free(&tm->cbs);
-	sim_tmap_free(&tm->sys);
+	trace_tmap_free(&tm->starts);
+	trace_tmap_free(&tm->cbs);
+	trace_tmap_free(&tm->sys);
 	free(tm->ticks);
 	free(tm);
 }
@@ -254,7 +254,7 @@ int trace_measure_event(trace_measure *tm, const trace_ev *ev, const char **why)
 		tm->t0 = ts;
 		tm->next_sample = ts + tm->sample_ns;
 	}
-	assert(ts >= tm->t1 || tm->events == 1); /* sim_reorder: in time order */
+	assert(ts >= tm->t1 || tm->events == 1); /* trace_reorder: in time order */
 	if (!tm->over && ts >= tm->next_sample &&
 	    tm->npoints + (floor((double)(ts - tm->next_sample) / (double)tm->sample_ns) + 1) * (tm->nseen + 1) >
 		    tm->points_max)
@@ -403,11 +403,11 @@ int trace_measure_event(trace_measure *tm, const trace_ev *ev, const char **why)
 			return 1;
 		tm->has_gp = true;
 		if (!strncmp(e, "start", 5)) {
-			if (sim_tmap_put(&tm->starts, (uint64_t)seq + 1, ts))
+			if (trace_tmap_put(&tm->starts, (uint64_t)seq + 1, ts))
 				return -1;
 		} else if (!strncmp(e, "end", 3) && (e[3] == 0 || e[3] == ' ' || e[3] == '\n')) {
 			tm->gps++;
-			int64_t s = sim_tmap_take(&tm->starts, (uint64_t)seq + 1);
+			int64_t s = trace_tmap_take(&tm->starts, (uint64_t)seq + 1);
 			if (s >= 0 && ts >= s)
 				sim_hist_add(tm->gp_hist, (uint64_t)(ts - s));
 		}
@@ -415,18 +415,18 @@ int trace_measure_event(trace_measure *tm, const trace_ev *ev, const char **why)
 	}
 	case TEV_RCU_BATCH_END:
 		tm->has_batch = true;
-		if (sim_ftrace_field(ev->rest, "CBs-invoked=", false, &v))
+		if (trace_field(ev->rest, "CBs-invoked=", false, &v))
 			tm->invoked_batch += v;
 		break;
 	case TEV_RCU_CALLBACK:
-		if (sim_ftrace_field(ev->rest, "rhp=", true, &v) && sim_tmap_put(&tm->cbs, v, ts))
+		if (trace_field(ev->rest, "rhp=", true, &v) && trace_tmap_put(&tm->cbs, v, ts))
 			return -1;
 		break;
 	case TEV_RCU_INVOKE_CALLBACK:
 		tm->has_invoke = true;
 		tm->invoked_cb++;
-		if (sim_ftrace_field(ev->rest, "rhp=", true, &v)) {
-			int64_t s = sim_tmap_take(&tm->cbs, v);
+		if (trace_field(ev->rest, "rhp=", true, &v)) {
+			int64_t s = trace_tmap_take(&tm->cbs, v);
 			if (s >= 0 && ts >= s)
 				sim_hist_add(tm->lat_hist, (uint64_t)(ts - s));
 		}
@@ -436,13 +436,13 @@ int trace_measure_event(trace_measure *tm, const trace_ev *ev, const char **why)
 		 * the command that calls synchronize_rcu(). */
 		if (ev->sys_arg == 1 && ev->pid > 0) {
 			tm->sys_calls++;
-			if (sim_tmap_put(&tm->sys, (uint64_t)ev->pid, ts))
+			if (trace_tmap_put(&tm->sys, (uint64_t)ev->pid, ts))
 				return -1;
 		}
 		break;
 	case TEV_SYS_EXIT_MEMBARRIER:
 		if (ev->pid > 0) {
-			int64_t s = sim_tmap_take(&tm->sys, (uint64_t)ev->pid);
+			int64_t s = trace_tmap_take(&tm->sys, (uint64_t)ev->pid);
 			if (s >= 0 && ts >= s) {
 				tm->sys_returned++;
 				sim_hist_add(tm->sys_hist, (uint64_t)(ts - s));

@@ -14,46 +14,6 @@ static const char *const ev_names[TEV_COUNT] = {
 #undef TEV
 };
 
-/* @p at a run of digits: their value (saturated), *@end after them. */
-static uint64_t digits(const char *p, const char **end)
-{
-	uint64_t v = 0;
-	while (*p >= '0' && *p <= '9') {
-		unsigned d = (unsigned)(*p++ - '0');
-		v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
-	}
-	*end = p;
-	return v;
-}
-
-/* "12345.678901" then ':' -> ns, *@end after the ':'; -1 not a time, -2
- * past SIM_TRACE_SEC_MAX. */
-static int64_t parse_ts(const char *s, const char **end)
-{
-	const char *p = s;
-	if (*p < '0' || *p > '9')
-		return -1;
-	uint64_t sec = digits(p, &p);
-	if (*p != '.')
-		return -1;
-	p++;
-	int64_t frac = 0;
-	int nd = 0;
-	for (; *p >= '0' && *p <= '9'; p++)
-		if (nd < 9) {
-			frac = frac * 10 + (*p - '0');
-			nd++;
-		}
-	if (!nd || *p != ':')
-		return -1;
-	if (sec > SIM_TRACE_SEC_MAX)
-		return -2;
-	while (nd++ < 9)
-		frac *= 10;
-	*end = p + 1;
-	return (int64_t)sec * 1000000000 + frac;
-}
-
 /* Copy [s, e) into @dst (TRACE_COMM_LEN), cut. */
 static void copy_comm(char *dst, const char *s, const char *e)
 {
@@ -75,7 +35,7 @@ static bool task_of(trace_ev *ev, const char *l, const char *e)
 		d--;
 	if (d < e && d > l && d[-1] == '-') {
 		const char *q;
-		uint64_t pid = digits(d, &q);
+		uint64_t pid = trace_digits(d, &q);
 		if (pid > INT32_MAX) {
 			ev->why = "its pid is past 2147483647";
 			return false;
@@ -132,7 +92,7 @@ static bool plugin_task(const char *s, const char *e, trace_task *t, const char 
 	if (d == b || d == s || d[-1] != ':')
 		return false;
 	const char *q;
-	t->pid = (int)digits(d, &q);
+	t->pid = (int)trace_digits(d, &q);
 	copy_comm(t->comm, s, d - 1);
 	char *pe;
 	t->prio = (int)strtol(b + 2, &pe, 10);
@@ -293,13 +253,13 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 		const char *p = b + 2;
 		while (*p == ' ')
 			p++;
-		ts = parse_ts(p, &after);
+		ts = trace_parse_ts(p, ':', &after);
 		if (ts == -1) {
 			while (*p && *p != ' ')
 				p++; /* the flags */
 			while (*p == ' ')
 				p++;
-			ts = parse_ts(p, &after);
+			ts = trace_parse_ts(p, ':', &after);
 		}
 		if (ts != -1) {
 			ev->cpu = atoi(o);
@@ -315,7 +275,7 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 			const char *we = w;
 			while (*we && *we != ' ')
 				we++;
-			if (prev && (ts = parse_ts(w, &after)) != -1)
+			if (prev && (ts = trace_parse_ts(w, ':', &after)) != -1)
 				break;
 			prev = w;
 			prev_end = we;
@@ -326,7 +286,7 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 		if (ts == -1 || !prev || prev == l)
 			return false;
 		const char *q;
-		uint64_t cpu = digits(prev, &q);
+		uint64_t cpu = trace_digits(prev, &q);
 		if (q == prev || q - prev > 6 || prev_end - q < 4 || prev_end - q > 6)
 			return false;
 		if (ts >= 0) {
@@ -338,7 +298,7 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 	}
 	if (ts < 0) {
 		if (ts == -2)
-			ev->why = "its time is past 4294967295 s (SIM_TRACE_SEC_MAX)";
+			ev->why = "its time is past 4294967295 s (TRACE_SEC_MAX)";
 		return false;
 	}
 	while (*after == ' ')
@@ -373,6 +333,11 @@ bool trace_parse_line(const char *l, trace_ev *ev)
 	return true;
 }
 
+const char *trace_ev_name(trace_ev_type type)
+{
+	return type >= TEV_OTHER && type < TEV_COUNT ? ev_names[type] : "";
+}
+
 bool trace_ev_is(const trace_ev *ev, const char *name)
 {
 	size_t n = strlen(name);
@@ -387,7 +352,7 @@ int trace_src_open(trace_src *src, const char *path)
 		int rc = trace_dat_open(&src->dat, path, src->err, sizeof(src->err));
 		return rc;
 	}
-	return sim_tracefile_open(&src->text, path);
+	return trace_lines_open(&src->text, path);
 }
 
 int trace_src_next(trace_src *src, const char **line)
@@ -400,7 +365,7 @@ int trace_src_next(trace_src *src, const char **line)
 			src->truncated = true, rc = 0;
 		return rc;
 	}
-	int rc = sim_tracefile_next(&src->text, line);
+	int rc = trace_lines_next(&src->text, line);
 	src->lineno = src->text.lineno;
 	src->lost = src->text.lost;
 	src->truncated = src->text.truncated;
@@ -415,7 +380,7 @@ void trace_src_close(trace_src *src)
 		src->dat = NULL;
 		return;
 	}
-	sim_tracefile_close(&src->text);
+	trace_lines_close(&src->text);
 	src->truncated = src->text.truncated;
 	src->gzip_failed = src->text.gzip_failed;
 }

@@ -17,7 +17,7 @@
  *
  * This library is the only user of libtracecmd and libtraceevent, below
  * the CLI (cli/import.c) and beside sim/, whose line reader
- * (sim/tracefile.h) it reads the text with.
+ * (trace/lines.h) it reads the text with.
  */
 #ifndef RCUSIM_TRACE_TRACE_H
 #define RCUSIM_TRACE_TRACE_H
@@ -27,8 +27,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lines.h"
 #include "metrics.h"
-#include "tracefile.h"
 
 /* The events the library knows (trace/events.def), TEV_OTHER any other. */
 typedef enum {
@@ -79,10 +79,12 @@ typedef struct trace_ev {
 bool trace_parse_line(const char *l, trace_ev *ev);
 /* The event's name is @name. */
 bool trace_ev_is(const trace_ev *ev, const char *name);
+/* @type's name (trace/events.def), "" for TEV_OTHER. */
+const char *trace_ev_name(trace_ev_type type);
 
 /* A trace being read, text or trace.dat, as lines of the tracefs form. */
 typedef struct trace_src {
-	sim_tracefile text;         /* a text form */
+	trace_lines text;         /* a text form */
 	struct trace_dat *dat;      /* or trace.dat (trace/dat.c) */
 	const char *path;
 	uint64_t lineno;            /* text: its line; trace.dat: its event's number */
@@ -109,6 +111,16 @@ bool trace_dat_is(const char *path);
 int trace_dat_open(trace_dat **out, const char *path, char *err, size_t errlen);
 int trace_dat_next(trace_dat *d, const char **line, uint64_t *lost);
 void trace_dat_close(trace_dat *d);
+
+/* ---- the tracefs text written (trace/textw.c) ---- */
+
+/* Event @type on @cpu at @ts (ns) in task @comm-@pid, with the flags column
+ * @flags (irqs-off, need-resched, hardirq/softirq, preempt depth,
+ * migrate-disable: "d.h.."), its fields from @num and @str as
+ * trace_datw_event() takes them, as a line of the tracefs trace file into
+ * @o. 0 or EINVAL (an event the writer does not know). */
+int trace_text_event(FILE *o, int cpu, int64_t ts, const char *comm, int pid, const char *flags,
+		     trace_ev_type type, const int64_t *num, const char *const *str);
 
 /* ---- trace.dat written (trace/datw.c) ---- */
 

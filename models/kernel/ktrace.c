@@ -102,7 +102,7 @@ struct ktrace {
 	bool window_flushed;    /* the writer has passed the window's end: flushed once */
 	bool json;
 	trace_datw *dat;        /* trace.dat (the trace library's writer), or NULL */
-	int dat_err;            /* its first error (an errno value), or 0 */
+	int lib_err;            /* the trace library's first error writing (an errno value), or 0 */
 	sim_time from, to;
 	bool *cpus;             /* per CPU: traced */
 	int ncpus;
@@ -534,88 +534,14 @@ static const char *flags_of(const trec *r)
 	}
 }
 
-static void write_ftrace(ktrace *tr, const trec *r)
+/* @r as the trace library's event (trace.h): its type, and its fields as
+ * trace_text_event() and trace_datw_event() take them, the one form both
+ * the text and trace.dat are written from. */
+static trace_ev_type ev_of(const ktrace *tr, const trec *r, int64_t num[7], const char *str[3])
 {
-	int cpu = r->cpu;
-	if (r->type == TE_SWITCH && (r->ts < tr->from || r->ts >= tr->to)) {
-		tr->curr[cpu] = r->b;
-		return;
-	}
-	const ttask *cur = &tr->task[cpu >= 0 ? tr->curr[cpu] : 0];
-	if (r->type == TE_COUNTER || r->type == TE_FAULT)
-		return; /* no tracepoint of the kernel's says them */
-	char head[96];
-	int64_t sec = r->ts / 1000000000, usec = (r->ts % 1000000000) / 1000;
-	snprintf(head, sizeof(head), "%16s-%-7d [%03d] %s %5" PRId64 ".%06" PRId64 ": ", cur->comm,
-		 cur->pid, cpu, flags_of(r), sec, usec);
-	FILE *o = tr->out;
-	fputs(head, o);
 	switch (r->type) {
 	case TE_SWITCH: {
 		const ttask *p = &tr->task[r->a], *n = &tr->task[r->b];
-		fprintf(o,
-			"sched_switch: prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%c ==> "
-			"next_comm=%s next_pid=%d next_prio=%d\n",
-			p->comm, p->pid, p->prio, r->state, n->comm, n->pid, n->prio);
-		tr->curr[cpu] = r->b;
-		break;
-	}
-	case TE_WAKEUP: {
-		const ttask *w = &tr->task[r->a];
-		fprintf(o, "sched_wakeup: comm=%s pid=%d prio=%d target_cpu=%03d\n", w->comm, w->pid,
-			w->prio, r->b);
-		break;
-	}
-	case TE_RAISE:
-		fputs("softirq_raise: vec=9 [action=RCU]\n", o);
-		break;
-	case TE_ENTRY:
-		fputs("softirq_entry: vec=9 [action=RCU]\n", o);
-		break;
-	case TE_EXIT:
-		fputs("softirq_exit: vec=9 [action=RCU]\n", o);
-		break;
-	case TE_UTIL:
-		fprintf(o, "rcu_utilization: %s\n", r->s);
-		break;
-	case TE_IRQ_ENTRY:
-		fprintf(o, "%s_entry: vector=%" PRId64 "\n", irq_name(r->x), r->x);
-		break;
-	case TE_IRQ_EXIT:
-		fprintf(o, "%s_exit: vector=%" PRId64 "\n", irq_name(r->x), r->x);
-		break;
-	case TE_GP:
-		fprintf(o, "rcu_grace_period: %s %" PRId64 " %s\n", tr->rcuname, r->x, r->s);
-		break;
-	case TE_BATCH_START:
-		fprintf(o, "rcu_batch_start: %s CBs=%" PRId64 " bl=%" PRId64 "\n", tr->rcuname, r->x, r->y);
-		break;
-	case TE_BATCH_END:
-		fprintf(o, "rcu_batch_end: %s CBs-invoked=%" PRId64 " idle=%s\n", tr->rcuname, r->x, r->s);
-		break;
-	}
-	tr->lines++;
-}
-
-/* @r as a trace.dat event (trace/datw.c): the same events and fields as
- * write_ftrace()'s text. */
-static void write_dat(ktrace *tr, const trec *r)
-{
-	int cpu = r->cpu;
-	if (r->type == TE_SWITCH && (r->ts < tr->from || r->ts >= tr->to)) {
-		tr->curr[cpu] = r->b;
-		return;
-	}
-	if (r->type == TE_COUNTER || r->type == TE_FAULT)
-		return;
-	const ttask *cur = &tr->task[cpu >= 0 ? tr->curr[cpu] : 0];
-	int64_t num[7] = { 0 };
-	const char *str[3] = { NULL };
-	trace_ev_type type = TEV_OTHER;
-	switch (r->type) {
-	case TE_SWITCH: {
-		const ttask *p = &tr->task[r->a], *n = &tr->task[r->b];
-		type = TEV_SCHED_SWITCH;
 		str[0] = p->comm;
 		str[1] = n->comm;
 		num[0] = p->pid;
@@ -623,60 +549,76 @@ static void write_dat(ktrace *tr, const trec *r)
 		num[2] = r->state == 'S' ? 1 : 0; /* TASK_INTERRUPTIBLE, or running */
 		num[3] = n->pid;
 		num[4] = n->prio;
-		tr->curr[cpu] = r->b;
-		break;
+		return TEV_SCHED_SWITCH;
 	}
 	case TE_WAKEUP: {
 		const ttask *w = &tr->task[r->a];
-		type = TEV_SCHED_WAKEUP;
 		str[0] = w->comm;
 		num[0] = w->pid;
 		num[1] = w->prio;
 		num[2] = r->b;
-		break;
+		return TEV_SCHED_WAKEUP;
 	}
 	case TE_RAISE:
 	case TE_ENTRY:
 	case TE_EXIT:
-		type = r->type == TE_RAISE ? TEV_SOFTIRQ_RAISE : r->type == TE_ENTRY ? TEV_SOFTIRQ_ENTRY
-										      : TEV_SOFTIRQ_EXIT;
-		num[0] = 9;
-		break;
+		num[0] = 9; /* RCU_SOFTIRQ */
+		return r->type == TE_RAISE ? TEV_SOFTIRQ_RAISE : r->type == TE_ENTRY ? TEV_SOFTIRQ_ENTRY
+										    : TEV_SOFTIRQ_EXIT;
 	case TE_UTIL:
-		type = TEV_RCU_UTILIZATION;
 		str[0] = r->s;
-		break;
+		return TEV_RCU_UTILIZATION;
 	case TE_IRQ_ENTRY:
 	case TE_IRQ_EXIT: {
 		bool in = r->type == TE_IRQ_ENTRY;
+		num[0] = r->x;
 		/* as irq_name() */
-		type = r->x == 236   ? (in ? TEV_LOCAL_TIMER_ENTRY : TEV_LOCAL_TIMER_EXIT)
+		return r->x == 236   ? (in ? TEV_LOCAL_TIMER_ENTRY : TEV_LOCAL_TIMER_EXIT)
 		       : r->x == 253 ? (in ? TEV_RESCHEDULE_ENTRY : TEV_RESCHEDULE_EXIT)
 				     : (in ? TEV_CALL_FUNCTION_SINGLE_ENTRY : TEV_CALL_FUNCTION_SINGLE_EXIT);
-		num[0] = r->x;
-		break;
 	}
 	case TE_GP:
-		type = TEV_RCU_GRACE_PERIOD;
 		str[0] = tr->rcuname;
 		str[1] = r->s;
 		num[0] = r->x;
-		break;
+		return TEV_RCU_GRACE_PERIOD;
 	case TE_BATCH_START:
-		type = TEV_RCU_BATCH_START;
 		str[0] = tr->rcuname;
 		num[0] = r->x;
 		num[1] = r->y;
-		break;
+		return TEV_RCU_BATCH_START;
 	case TE_BATCH_END:
-		type = TEV_RCU_BATCH_END;
+		/* idle=....: rcu_do_batch()'s end says no callbacks left, no
+		 * need_resched, not the idle task, no risky invocation as the
+		 * model has them (num[1..4] zero) */
 		str[0] = tr->rcuname;
 		num[0] = r->x;
-		break;
+		return TEV_RCU_BATCH_END;
+	default:
+		return TEV_OTHER; /* no tracepoint of the kernel's says it */
 	}
-	int rc = trace_datw_event(tr->dat, cpu, r->ts, cur->pid, type, num, str);
-	if (rc && !tr->dat_err)
-		tr->dat_err = rc; /* write_failed() says it */
+}
+
+/* @r into the tracefs text or trace.dat, through the trace library. */
+static void write_event(ktrace *tr, const trec *r)
+{
+	int cpu = r->cpu;
+	if (r->type == TE_SWITCH && (r->ts < tr->from || r->ts >= tr->to)) {
+		tr->curr[cpu] = r->b;
+		return;
+	}
+	int64_t num[7] = { 0 };
+	const char *str[3] = { NULL };
+	trace_ev_type type = ev_of(tr, r, num, str);
+	if (type == TEV_OTHER)
+		return;
+	const ttask *cur = &tr->task[cpu >= 0 ? tr->curr[cpu] : 0];
+	int rc = tr->dat ? trace_datw_event(tr->dat, cpu, r->ts, cur->pid, type, num, str)
+			 : trace_text_event(tr->out, cpu, r->ts, cur->comm, cur->pid, flags_of(r), type, num, str);
+	if (rc && !tr->lib_err)
+		tr->lib_err = rc; /* write_failed() says it */
+	if (r->type == TE_SWITCH)
+		tr->curr[cpu] = r->b;
 	tr->lines++;
 }
 
@@ -687,9 +629,9 @@ static bool write_failed(ktrace *tr, sim_time at)
 {
 	if (tr->dead)
 		return true;
-	if (!ferror(tr->out) && !tr->dat_err)
+	if (!ferror(tr->out) && !tr->lib_err)
 		return false;
-	int e = tr->dat_err ? tr->dat_err : errno ? errno : EIO;
+	int e = tr->lib_err ? tr->lib_err : errno ? errno : EIO;
 	tr->dead = true;
 	tr->n = 0;
 	if (tr->fail && !tr->fail->err)
@@ -708,10 +650,8 @@ static void write_rec(ktrace *tr, const trec *r)
 	errno = 0;
 	if (tr->json)
 		write_json(tr, r);
-	else if (tr->dat)
-		write_dat(tr, r);
 	else
-		write_ftrace(tr, r);
+		write_event(tr, r);
 	/* Past the window's end nothing more is written but switches' state:
 	 * what is written is on disk now, not at the end of the run (a run
 	 * killed later leaves no line cut). */
@@ -951,8 +891,8 @@ void ktrace_close(kmodel *k, sim_time now)
 		fputs("\n]}\n", tr->out);
 	}
 	errno = 0;
-	if (tr->dat && !tr->dat_err)
-		tr->dat_err = trace_datw_finish(tr->dat);
+	if (tr->dat && !tr->lib_err)
+		tr->lib_err = trace_datw_finish(tr->dat);
 	fflush(tr->out);
 	if (!write_failed(tr, now) && tr->late)
 		fprintf(stderr, "rcusim: --trace %s: %" PRIu64 " events written out of time order\n",

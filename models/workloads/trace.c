@@ -4,7 +4,7 @@
  * recording is workload.trace_file, read through the trace library,
  * trace/trace.h, as `rcusim import` reads it: the tracefs text, trace-cmd
  * report's default, -N and -l text, trace.dat; an strace log through
- * sim/tracefile.h's reader).
+ * trace/lines.h's reader).
  *
  * A kernel trace becomes one script per task:
  * from sched_switch and sched_wakeup, its CPU bursts (the time it ran
@@ -41,7 +41,6 @@
 #include "fs/files.h"
 #include "kernel/kernel.h"
 #include "trace.h"
-#include "tracefile.h"
 
 enum { OP_RUN, OP_SLEEP, OP_CALL, OP_OPEN, OP_OPEN_FAIL, OP_EXEC, OP_CLOSE, OP_EXIT };
 
@@ -83,7 +82,7 @@ typedef struct rjob {
 typedef struct trace_wl {
 	rtask *task;
 	int64_t ntask;
-	sim_tmap by_pid;        /* pid -> its task now (an index of task), or -1: left out */
+	trace_tmap by_pid;        /* pid -> its task now (an index of task), or -1: left out */
 	int trace_cpus;
 	bool strace;
 	int64_t span;           /* ns of one round, scaled */
@@ -143,7 +142,7 @@ static rtask *task_of(trace_wl *tw, int64_t pid, const char *comm, size_t clen, 
 	if (pid <= 0 || pid > INT32_MAX)
 		return NULL;
 	int64_t i;
-	if (sim_tmap_get(&tw->by_pid, (uint64_t)pid, &i)) {
+	if (trace_tmap_get(&tw->by_pid, (uint64_t)pid, &i)) {
 		if (i < 0)
 			return NULL;
 		if (!reuse || !tw->task[i].dead)
@@ -152,7 +151,7 @@ static rtask *task_of(trace_wl *tw, int64_t pid, const char *comm, size_t clen, 
 	for (size_t k = 0; comm && k < sizeof(own) / sizeof(own[0]); k++) {
 		size_t l = strlen(own[k]);
 		if (clen >= l && !memcmp(comm, own[k], l)) {
-			if (sim_tmap_put(&tw->by_pid, (uint64_t)pid, -1))
+			if (trace_tmap_put(&tw->by_pid, (uint64_t)pid, -1))
 				*nomem = true;
 			return NULL;
 		}
@@ -172,7 +171,7 @@ static rtask *task_of(trace_wl *tw, int64_t pid, const char *comm, size_t clen, 
 	t->home = tw->strace ? (int)tw->ntask : -1;
 	t->vote_cpu = -1;
 	t->asleep_at = t->woke_at = t->unfinished_at = -1;
-	if (sim_tmap_put(&tw->by_pid, (uint64_t)pid, tw->ntask)) {
+	if (trace_tmap_put(&tw->by_pid, (uint64_t)pid, tw->ntask)) {
 		*nomem = true;
 		return NULL;
 	}
@@ -379,8 +378,8 @@ static int ftrace_event(builder *b, const trace_ev *ev)
 static int strace_line(builder *b, const char *l)
 {
 	trace_wl *tw = b->tw;
-	sim_strace_ev ev;
-	if (!sim_strace_parse(l, &ev))
+	trace_strace_ev ev;
+	if (!trace_strace_parse(l, &ev))
 		return 1;
 	int64_t ts = ev.ts;
 	if (!b->started) {
@@ -392,17 +391,17 @@ static int strace_line(builder *b, const char *l)
 	bool nomem = false;
 	/* A line of a pid whose process exited is a new process's (the pid
 	 * reused), but for the "+++ exited" after exit_group. */
-	rtask *t = task_of(tw, ev.pid, NULL, 0, ev.kind != SIM_STRACE_EXITED, &nomem);
+	rtask *t = task_of(tw, ev.pid, NULL, 0, ev.kind != TRACE_STRACE_EXITED, &nomem);
 	if (!t)
 		return nomem ? -1 : 1;
-	if (t->dead || ev.kind == SIM_STRACE_SIGNAL)
+	if (t->dead || ev.kind == TRACE_STRACE_SIGNAL)
 		return 0;
 	if (!t->seen) {
 		if (first_seen(b, t, ts, false))
 			return -1;
 		t->last = ts;
 	}
-	bool resumed = ev.kind == SIM_STRACE_RESUMED && t->unfinished_at >= 0;
+	bool resumed = ev.kind == TRACE_STRACE_RESUMED && t->unfinished_at >= 0;
 	/* The gap since its last call (to this one's start): run, then the rest
 	 * asleep. */
 	if (!resumed) {
@@ -415,7 +414,7 @@ static int strace_line(builder *b, const char *l)
 		}
 	}
 	t->last = ts;
-	if (ev.kind == SIM_STRACE_UNFINISHED) {
+	if (ev.kind == TRACE_STRACE_UNFINISHED) {
 		t->unfinished_at = ts;
 		return 0;
 	}
@@ -426,7 +425,7 @@ static int strace_line(builder *b, const char *l)
 		t->unfinished_at = -1;
 	}
 	const char *n = ev.name;
-	if (ev.kind == SIM_STRACE_EXITED || !strcmp(n, "exit_group") || !strcmp(n, "exit")) {
+	if (ev.kind == TRACE_STRACE_EXITED || !strcmp(n, "exit_group") || !strcmp(n, "exit")) {
 		t->dead = true;
 		return push(t, OP_EXIT, 0);
 	}
@@ -436,7 +435,7 @@ static int strace_line(builder *b, const char *l)
 		return push(t, ev.ret >= 0 ? OP_OPEN : OP_OPEN_FAIL, ev.ret >= 0 ? ev.ret : 0);
 	if (!strcmp(n, "execve"))
 		return push(t, ev.ret >= 0 ? OP_EXEC : OP_OPEN_FAIL, 0);
-	if (!strcmp(n, "close") && ev.ret == 0 && ev.kind == SIM_STRACE_CALL) {
+	if (!strcmp(n, "close") && ev.ret == 0 && ev.kind == TRACE_STRACE_CALL) {
 		char *e;
 		long long fd = strtoll(ev.args, &e, 10);
 		if (e != ev.args)
@@ -446,7 +445,7 @@ static int strace_line(builder *b, const char *l)
 }
 
 /* Read the recording into tw's scripts, its lines in time order
- * (sim_reorder: sorted within SIM_REORDER_WINDOW_NS, refused beyond). 0,
+ * (trace_reorder: sorted within TRACE_REORDER_WINDOW_NS, refused beyond). 0,
  * SIM_EINPUT, SIM_EIO (gzip cannot be started) or SIM_ENOMEM. */
 static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b, char *err,
 		size_t errlen)
@@ -472,8 +471,8 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 	int64_t back = 0;          /* ns a refused line is before the latest */
 	uint64_t latest_line = 0;  /* the latest's line */
 	trace_ev ev;
-	sim_strace_ev sev;
-	sim_reorder ro = { 0 };
+	trace_strace_ev sev;
+	trace_reorder ro = { 0 };
 	char text[400];
 	while (!rc && !end) {
 		got = trace_src_next(&tf, &l);
@@ -499,14 +498,14 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 			} else {
 				if (!strncmp(l, "strace: ", 8))
 					continue;
-				if (!sim_strace_parse(l, &sev)) {
+				if (!trace_strace_parse(l, &sev)) {
 					why = sev.why;
 					rc = 1;
 					break;
 				}
 				ts = sev.ts;
 			}
-			int pr = sim_reorder_put(&ro, ts, lineno, l);
+			int pr = trace_reorder_put(&ro, ts, lineno, l);
 			if (pr) {
 				rc = pr < 0 ? -1 : 2;
 				back = ro.latest - ts;
@@ -516,7 +515,7 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 		}
 		const char *t;
 		int64_t ts;
-		while (!rc && sim_reorder_take(&ro, end, &t, &lineno, &ts)) {
+		while (!rc && trace_reorder_take(&ro, end, &t, &lineno, &ts)) {
 			l = t;
 			if (kind == 1) {
 				(void)trace_parse_line(l, &ev); /* parsed as it came */
@@ -534,9 +533,9 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 	if (got == -1)
 		rc = -1;
 	if (rc > 0)
-		sim_trace_quote(l, 80, text, sizeof(text));
+		trace_quote(l, 80, text, sizeof(text));
 	trace_src_close(&tf);
-	sim_reorder_free(&ro);
+	trace_reorder_free(&ro);
 	if (rc < 0)
 		return SIM_ENOMEM;
 	if (got == -2) {
@@ -549,7 +548,7 @@ static int load(trace_wl *tw, const sim_params *p, const char *path, builder *b,
 			 "than the %d ms a replay sorts (traces joined, or a clock that jumped?)",
 			 where, path, (unsigned long long)lineno, (long long)(back / 1000000000),
 			 (long long)(back % 1000000000 / 1000), (unsigned long long)latest_line,
-			 SIM_REORDER_WINDOW_NS / 1000000);
+			 TRACE_REORDER_WINDOW_NS / 1000000);
 		return SIM_EINPUT;
 	}
 	if (rc > 0) {
@@ -630,7 +629,7 @@ static void trace_destroy(kworkload *w)
 	for (int64_t i = 0; i < tw->ntask; i++)
 		free(tw->task[i].op);
 	free(tw->task);
-	sim_tmap_free(&tw->by_pid);
+	trace_tmap_free(&tw->by_pid);
 	if (tw->st)
 		for (int64_t j = 0; j < w->njobs; j++)
 			free(tw->st[j].fd);

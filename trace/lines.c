@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tracefile.c - reading recorded traces as text (tracefile.h). */
+/* lines.c - reading recorded traces as text (lines.h). */
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tracefile.h"
+#include "lines.h"
 
 extern char **environ;
 
@@ -27,7 +27,7 @@ static int not_dir(FILE *f)
 	return 0;
 }
 
-int sim_tracefile_open(sim_tracefile *t, const char *path)
+int trace_lines_open(trace_lines *t, const char *path)
 {
 	memset(t, 0, sizeof(*t));
 	t->path = path;
@@ -75,8 +75,7 @@ int sim_tracefile_open(sim_tracefile *t, const char *path)
 	return 0;
 }
 
-/* @p at a run of digits: their value (saturated at UINT64_MAX), *@end after them. */
-static uint64_t digits(const char *p, const char **end)
+uint64_t trace_digits(const char *p, const char **end)
 {
 	uint64_t v = 0;
 	while (*p >= '0' && *p <= '9') {
@@ -109,11 +108,11 @@ static bool header_line(const char *s, uint64_t *lost)
 	const char *p;
 	*lost = 0;
 	if (!strncmp(s, "CPU ", 4)) {
-		digits(s + 4, &p);
+		trace_digits(s + 4, &p);
 		return p > s + 4 && ends_with_only(p, " is empty");
 	}
 	if (!strncmp(s, "CPU:", 4)) {
-		digits(s + 4, &p);
+		trace_digits(s + 4, &p);
 		if (p == s + 4 || strncmp(p, " [", 2))
 			return false;
 		p += 2;
@@ -121,17 +120,17 @@ static bool header_line(const char *s, uint64_t *lost)
 			const char *q = p + 5;
 			if (ends_with_only(q, "EVENTS]"))
 				return true;
-			*lost = digits(q, &p);
+			*lost = trace_digits(q, &p);
 			return p > q && ends_with_only(p, " EVENTS]");
 		}
 		if (ends_with_only(p, "EVENTS DROPPED]"))
 			return true;
 		const char *q = p;
-		*lost = digits(q, &p);
+		*lost = trace_digits(q, &p);
 		return p > q && ends_with_only(p, " EVENTS DROPPED]");
 	}
 	if (!strncmp(s, "cpus=", 5)) {
-		digits(s + 5, &p);
+		trace_digits(s + 5, &p);
 		return p > s + 5 && ends_with_only(p, "");
 	}
 	if (!strncmp(s, "version = ", 10))
@@ -139,10 +138,10 @@ static bool header_line(const char *s, uint64_t *lost)
 	return false;
 }
 
-/* Add @n lost events to @t's count: 0, or -2 past SIM_TRACE_LOST_MAX. */
-static int add_lost(sim_tracefile *t, uint64_t n)
+/* Add @n lost events to @t's count: 0, or -2 past TRACE_LOST_MAX. */
+static int add_lost(trace_lines *t, uint64_t n)
 {
-	if (n > SIM_TRACE_LOST_MAX || t->lost + n > SIM_TRACE_LOST_MAX) {
+	if (n > TRACE_LOST_MAX || t->lost + n > TRACE_LOST_MAX) {
 		t->why = "the trace says it lost more than 10^18 events: not a count a ring buffer "
 			 "reaches";
 		return -2;
@@ -151,7 +150,7 @@ static int add_lost(sim_tracefile *t, uint64_t n)
 	return 0;
 }
 
-int sim_tracefile_next(sim_tracefile *t, const char **line)
+int trace_lines_next(trace_lines *t, const char **line)
 {
 	ssize_t len;
 	errno = 0;
@@ -170,10 +169,10 @@ int sim_tracefile_next(sim_tracefile *t, const char **line)
 		uint64_t lost;
 		if (!strncmp(s, ew, sizeof(ew) - 1)) {
 			const char *p = s + sizeof(ew) - 1, *q;
-			uint64_t a = digits(p, &q), b = 0;
+			uint64_t a = trace_digits(p, &q), b = 0;
 			if (q > p && *q == '/') {
 				p = q + 1;
-				b = digits(p, &q);
+				b = trace_digits(p, &q);
 			}
 			if (q > p && b > a && add_lost(t, b - a))
 				return -2;
@@ -196,7 +195,7 @@ int sim_tracefile_next(sim_tracefile *t, const char **line)
 	return 0;
 }
 
-void sim_tracefile_close(sim_tracefile *t)
+void trace_lines_close(trace_lines *t)
 {
 	if (t->in)
 		fclose(t->in);
@@ -212,18 +211,16 @@ void sim_tracefile_close(sim_tracefile *t)
 	t->cap = 0;
 }
 
-static const char time_why[] = "its time is past 4294967295 s (SIM_TRACE_SEC_MAX)";
+static const char time_why[] = "its time is past 4294967295 s (TRACE_SEC_MAX)";
 
-/* "12345.678901" followed by @sep -> ns, *@end after @sep; -1 if it is not
- * a time, -2 if its seconds are past SIM_TRACE_SEC_MAX. */
-static int64_t parse_ts(const char *s, char sep, const char **end)
+int64_t trace_parse_ts(const char *s, char sep, const char **end)
 {
 	int64_t frac = 0;
 	int nd = 0;
 	const char *p = s;
 	if (*p < '0' || *p > '9')
 		return -1;
-	uint64_t sec = digits(p, &p);
+	uint64_t sec = trace_digits(p, &p);
 	if (*p != '.')
 		return -1;
 	p++;
@@ -236,7 +233,7 @@ static int64_t parse_ts(const char *s, char sep, const char **end)
 	}
 	if (!nd || *p != sep)
 		return -1;
-	if (sec > SIM_TRACE_SEC_MAX)
+	if (sec > TRACE_SEC_MAX)
 		return -2;
 	while (nd++ < 9)
 		frac *= 10;
@@ -244,7 +241,7 @@ static int64_t parse_ts(const char *s, char sep, const char **end)
 	return (int64_t)sec * 1000000000 + frac;
 }
 
-bool sim_ftrace_field(const char *rest, const char *name, bool hex, uint64_t *v)
+bool trace_field(const char *rest, const char *name, bool hex, uint64_t *v)
 {
 	const char *p = strstr(rest, name);
 	if (!p)
@@ -255,19 +252,19 @@ bool sim_ftrace_field(const char *rest, const char *name, bool hex, uint64_t *v)
 	return e != p;
 }
 
-bool sim_strace_parse(const char *l, sim_strace_ev *ev)
+bool trace_strace_parse(const char *l, trace_strace_ev *ev)
 {
 	char *e;
 	const char *p;
 	ev->why = NULL;
 	if (*l < '1' || *l > '9')
 		return false;
-	uint64_t pid = digits(l, &p);
+	uint64_t pid = trace_digits(l, &p);
 	if (*p != ' ')
 		return false;
 	while (*p == ' ')
 		p++;
-	int64_t ts = parse_ts(p, ' ', &p);
+	int64_t ts = trace_parse_ts(p, ' ', &p);
 	if (ts < 0) {
 		if (ts == -2)
 			ev->why = time_why;
@@ -286,19 +283,19 @@ bool sim_strace_parse(const char *l, sim_strace_ev *ev)
 	ev->has_ret = false;
 	ev->ret = 0;
 	if (!strncmp(p, "+++ ", 4)) {
-		ev->kind = SIM_STRACE_EXITED;
+		ev->kind = TRACE_STRACE_EXITED;
 		return true;
 	}
 	if (!strncmp(p, "--- ", 4)) {
-		ev->kind = SIM_STRACE_SIGNAL;
+		ev->kind = TRACE_STRACE_SIGNAL;
 		return true;
 	}
 	const char *n = p;
 	if (!strncmp(p, "<... ", 5)) {
 		n = p + 5;
-		ev->kind = SIM_STRACE_RESUMED;
+		ev->kind = TRACE_STRACE_RESUMED;
 	} else {
-		ev->kind = SIM_STRACE_CALL;
+		ev->kind = TRACE_STRACE_CALL;
 	}
 	size_t k = 0;
 	while ((n[k] >= 'a' && n[k] <= 'z') || (n[k] >= '0' && n[k] <= '9') || n[k] == '_' ||
@@ -308,7 +305,7 @@ bool sim_strace_parse(const char *l, sim_strace_ev *ev)
 		return false;
 	memcpy(ev->name, n, k);
 	ev->name[k] = 0;
-	if (ev->kind == SIM_STRACE_RESUMED) {
+	if (ev->kind == TRACE_STRACE_RESUMED) {
 		if (strncmp(n + k, " resumed>", 9))
 			return false;
 		ev->args = n + k + 9;
@@ -317,7 +314,7 @@ bool sim_strace_parse(const char *l, sim_strace_ev *ev)
 			return false;
 		ev->args = n + k + 1;
 		if (strstr(ev->args, "<unfinished ...>")) {
-			ev->kind = SIM_STRACE_UNFINISHED;
+			ev->kind = TRACE_STRACE_UNFINISHED;
 			return true;
 		}
 	}
@@ -327,7 +324,7 @@ bool sim_strace_parse(const char *l, sim_strace_ev *ev)
 		eq = q;
 	if (!eq)
 		return false;
-	if (ev->kind == SIM_STRACE_CALL) {
+	if (ev->kind == TRACE_STRACE_CALL) {
 		const char *b = eq;
 		while (b > ev->args && *b == ' ')
 			b--;
@@ -353,7 +350,7 @@ static size_t tmap_home(uint64_t k, size_t cap)
 	return (size_t)((k * 0x9E3779B97F4A7C15u) >> 32) & (cap - 1);
 }
 
-int sim_tmap_put(sim_tmap *m, uint64_t k, int64_t t)
+int trace_tmap_put(trace_tmap *m, uint64_t k, int64_t t)
 {
 	if (2 * (m->n + 1) > m->cap) {
 		size_t cap = m->cap ? 2 * m->cap : 1024;
@@ -388,7 +385,7 @@ int sim_tmap_put(sim_tmap *m, uint64_t k, int64_t t)
 	return 0;
 }
 
-bool sim_tmap_get(const sim_tmap *m, uint64_t k, int64_t *t)
+bool trace_tmap_get(const trace_tmap *m, uint64_t k, int64_t *t)
 {
 	if (!m->cap)
 		return false;
@@ -401,7 +398,7 @@ bool sim_tmap_get(const sim_tmap *m, uint64_t k, int64_t *t)
 	return true;
 }
 
-int64_t sim_tmap_take(sim_tmap *m, uint64_t k)
+int64_t trace_tmap_take(trace_tmap *m, uint64_t k)
 {
 	if (!m->cap)
 		return -1;
@@ -420,19 +417,19 @@ int64_t sim_tmap_take(sim_tmap *m, uint64_t k)
 		int64_t tt = m->t[i];
 		m->key[i] = 0;
 		m->n--;
-		(void)sim_tmap_put(m, kk, tt);
+		(void)trace_tmap_put(m, kk, tt);
 	}
 	return t;
 }
 
-void sim_tmap_free(sim_tmap *m)
+void trace_tmap_free(trace_tmap *m)
 {
 	free(m->key);
 	free(m->t);
-	*m = (sim_tmap){ 0 };
+	*m = (trace_tmap){ 0 };
 }
 
-const char *sim_trace_quote(const char *s, size_t max, char *buf, size_t len)
+const char *trace_quote(const char *s, size_t max, char *buf, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t o = 0, i = 0;
@@ -463,24 +460,24 @@ const char *sim_trace_quote(const char *s, size_t max, char *buf, size_t len)
 }
 
 /* Entries @a before @b: earlier, or as early and an earlier line. */
-static bool ent_before(const sim_reorder_ent *a, const sim_reorder_ent *b)
+static bool ent_before(const trace_reorder_ent *a, const trace_reorder_ent *b)
 {
 	return a->ts < b->ts || (a->ts == b->ts && a->lineno < b->lineno);
 }
 
-int sim_reorder_put(sim_reorder *r, int64_t ts, uint64_t lineno, const char *text)
+int trace_reorder_put(trace_reorder *r, int64_t ts, uint64_t lineno, const char *text)
 {
-	if (r->any && ts < r->latest - SIM_REORDER_WINDOW_NS)
+	if (r->any && ts < r->latest - TRACE_REORDER_WINDOW_NS)
 		return 1;
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 256;
-		sim_reorder_ent *h = realloc(r->heap, cap * sizeof(*h));
+		trace_reorder_ent *h = realloc(r->heap, cap * sizeof(*h));
 		if (!h)
 			return -1;
 		r->heap = h;
 		r->cap = cap;
 	}
-	sim_reorder_ent e = { ts, lineno, strdup(text) };
+	trace_reorder_ent e = { ts, lineno, strdup(text) };
 	if (!e.text)
 		return -1;
 	size_t i = r->n++;
@@ -497,13 +494,13 @@ int sim_reorder_put(sim_reorder *r, int64_t ts, uint64_t lineno, const char *tex
 	return 0;
 }
 
-bool sim_reorder_take(sim_reorder *r, bool all, const char **text, uint64_t *lineno, int64_t *ts)
+bool trace_reorder_take(trace_reorder *r, bool all, const char **text, uint64_t *lineno, int64_t *ts)
 {
 	free(r->out);
 	r->out = NULL;
-	if (!r->n || (!all && r->heap[0].ts >= r->latest - SIM_REORDER_WINDOW_NS))
+	if (!r->n || (!all && r->heap[0].ts >= r->latest - TRACE_REORDER_WINDOW_NS))
 		return false;
-	sim_reorder_ent top = r->heap[0], last = r->heap[--r->n];
+	trace_reorder_ent top = r->heap[0], last = r->heap[--r->n];
 	size_t i = 0;
 	for (;;) {
 		size_t c = 2 * i + 1;
@@ -525,11 +522,11 @@ bool sim_reorder_take(sim_reorder *r, bool all, const char **text, uint64_t *lin
 	return true;
 }
 
-void sim_reorder_free(sim_reorder *r)
+void trace_reorder_free(trace_reorder *r)
 {
 	for (size_t i = 0; i < r->n; i++)
 		free(r->heap[i].text);
 	free(r->heap);
 	free(r->out);
-	*r = (sim_reorder){ 0 };
+	*r = (trace_reorder){ 0 };
 }
