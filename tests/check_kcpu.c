@@ -481,6 +481,75 @@ START_TEST(interrupt_during_a_switch_is_taken_after_it)
 }
 END_TEST
 
+/* Two CPUs, Tree RCU, x86_64, HZ 250, one call_rcu() hog that never calls
+ * (job 0, on CPU 0), the GP kthread pinned to @gpcpu, a remote wake-up
+ * reaching an idle CPU after @lat (machine.idle_wake_latency=...). */
+static void wake_box(box *b, int gpcpu, const char *lat)
+{
+	char g[64];
+	snprintf(g, sizeof(g), "rcu.gp_kthread_cpu=%d", gpcpu);
+	const char *base[] = { "workload.kind=callrcu", "workload.jobs=1", "workload.callrcu_rate=0/s",
+			       "rcu.flavor=tree", "machine.cores=2", "machine.threads_per_core=1",
+			       "machine.arch=x86_64", "machine.hz=250", "scenario.duration=1h", NULL };
+	const char *sets[] = { g, lat, NULL };
+	box_create_from(b, base, sets);
+}
+
+START_TEST(remote_wake_of_an_idle_cpu_waits_for_the_ipi)
+{
+	/* try_to_wake_up() -> ttwu_queue() (kernel/sched/core.c 6.12:3943-3955):
+	 * a task whose CPU is another, idle one (nr_running 0: ttwu_queue_cond(),
+	 * :3874-3921) goes on that CPU's wake list and is enqueued when the IPI
+	 * lands (sched_ttwu_pending(), :3762-3797): woken, and running, exactly
+	 * machine.idle_wake_latency later; a second wake-up meanwhile is a no-op
+	 * (TASK_WAKING) and another task's rides the same IPI. From the task's
+	 * own CPU, or onto a busy CPU, the waker enqueues it at once
+	 * (ttwu_do_activate()). Cases: 0 idle remote, 1 local, 2 busy remote,
+	 * 3 idle remote with the latency 0. */
+	box b;
+	int gpcpu = _i == 2 ? 0 : 1, waker = _i == 0 || _i == 3 ? 0 : 1;
+	sim_time lat = _i == 3 ? 0 : 40000;
+	wake_box(&b, gpcpu, _i == 3 ? "machine.idle_wake_latency=0ns" : "machine.idle_wake_latency=40us");
+	kmodel *k = b.k;
+	kthread *g = k->rcu.gpk;
+	run_to(&b, 10 * MS);
+	sim_time t = sim_now(b.eng);
+	kcpu_settle_now(&k->cpu[0]);
+	kcpu_settle_now(&k->cpu[1]);
+	kcpu *tc = &k->cpu[gpcpu];
+	ck_assert(g->sleeping);
+	ck_assert_ptr_eq(g->cpu, tc);
+	ck_assert_ptr_nonnull(k->cpu[0].rq.curr); /* the hog */
+	ck_assert_ptr_null(k->cpu[1].rq.curr);    /* idle */
+	ck_assert_int_eq(k->cpu[1].rq.nr_running, 0);
+	uint64_t wakeups = g->wakeups;
+	bool ipi = _i == 0;
+	sim_time due = ipi ? t + lat : t;
+	kthread_wake_by(g, t, true, waker);
+	ck_assert_int_eq(g->ttwu_queued, ipi);
+	ck_assert_uint_eq(g->wakeups, wakeups + !ipi);
+	if (ipi) {
+		ck_assert_int_eq(tc->ttwu_ipi_at, due);
+		/* Woken again meanwhile: nothing changes. */
+		kthread_wake_by(g, t + 1000, true, waker);
+		kthread_kick_by(g, waker, t + 1000);
+		ck_assert_int_eq(g->wake.when, due);
+		/* Another task woken onto the CPU meanwhile lands with it. */
+		ck_assert_int_eq(kcpu_remote_wake_at(&k->cpu[0], tc, t + 2000), due);
+		run_to(&b, due - 1);
+		ck_assert(g->sleeping && g->ttwu_queued);
+		ck_assert_uint_eq(g->wakeups, wakeups);
+	}
+	run_to(&b, due);
+	ck_assert(!g->ttwu_queued);
+	ck_assert_uint_eq(g->wakeups, wakeups + 1);
+	ck_assert_int_eq(g->woken, due);
+	if (_i != 2) /* the idle CPU runs it at once (its step finds nothing to do) */
+		ck_assert(!g->waiting);
+	box_destroy(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("kcpu");
@@ -499,6 +568,7 @@ int main(void)
 	tcase_add_loop_test(tc, rt_softirqs_run_only_in_ksoftirqd, 0, 2);
 	tcase_add_test(tc, sample_check_failure_has_its_message);
 	tcase_add_test(tc, interrupt_during_a_switch_is_taken_after_it);
+	tcase_add_loop_test(tc, remote_wake_of_an_idle_cpu_waits_for_the_ipi, 0, 4);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }

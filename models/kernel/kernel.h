@@ -112,6 +112,7 @@ struct kthread {
 	bool step_due;          /* runnable with its next step to run when it gets the CPU */
 	bool sleeping;          /* off the runqueue until woken (wake, or its timeout) */
 	bool waiting;           /* woken and not yet run */
+	bool ttwu_queued;       /* on its CPU's wake list: enqueued when the IPI lands (wake) */
 	sim_time woken;         /* ns: when it was last woken */
 	sim_time wait_max;      /* ns: longest a woken one waited to run */
 	sim_hist *wait_hist;    /* each wake-to-run wait, ns; NULL: not kept (the GP kthread's only) */
@@ -196,6 +197,8 @@ struct kcpu {
 	signed char irq_mode;   /* IRQ_MODE_*: what the interrupt in progress found the task
 				 * in (one draw serves RCU and the scheduler) */
 	bool ipi_resched;       /* the reschedule IPI on its way sets need_resched (resched_cpu()) */
+	sim_time ttwu_ipi_at;   /* ns: the wake-list IPI on its way lands then (rq->ttwu_pending
+				 * while later than now; machine.idle_wake_latency) */
 	bool exp_owes;          /* the expedited grace period in progress waits for it (expmask) */
 	bool exp_deferred;      /* its handler deferred the report (cpu_no_qs.b.exp) */
 	bool exp_ipi_due;       /* a scan marked it for an IPI at the scan's end */
@@ -539,16 +542,25 @@ static inline void kcpu_resched(kcpu *c, bool lazy)
 /* need_resched(): the full bit only (the lazy one is read at the return to
  * user mode and promoted at the next tick). */
 /* When a task of idle CPU @target woken from @waker at @t is enqueued there:
- * try_to_wake_up() queues it on @target's wake list and sends the IPI
- * (ttwu_queue_cond(): another CPU with nr_running 0, kernel/sched/core.c
- * 6.18:3899-3946), and @target enqueues it in sched_ttwu_pending() (:3785)
- * once the IPI lands, machine.idle_wake_latency later. @t itself when
- * @target is @waker or not idle (the waker enqueues it). */
-static inline sim_time kcpu_remote_wake_at(const kcpu *waker, const kcpu *target, sim_time t)
+ * try_to_wake_up() -> ttwu_queue() (kernel/sched/core.c 6.12:3943-3955)
+ * puts it on @target's wake list and sends the IPI when @target is another
+ * CPU with nr_running 0 (ttwu_queue_wakelist(), ttwu_queue_cond(),
+ * :3874-3932; every CPU here shares the LLC), and @target enqueues it in
+ * sched_ttwu_pending() (:3762-3797) once the IPI lands,
+ * machine.idle_wake_latency later. A wake-up while that IPI is on its way
+ * joins the list and lands with it (__smp_call_single_queue() sends the IPI
+ * only for the list's first entry). @t itself when @target is @waker or not
+ * idle (the waker enqueues it, ttwu_do_activate()). Records the IPI's
+ * landing (rq->ttwu_pending, :3821-3829). */
+static inline sim_time kcpu_remote_wake_at(const kcpu *waker, kcpu *target, sim_time t)
 {
 	if (waker == target || target->rq.curr || target->rq.nr_running || target->in_softirq)
 		return t;
-	return t + target->k->mach.idle_wake_ns;
+	if (target->ttwu_ipi_at > t)
+		return target->ttwu_ipi_at;
+	if (!target->k->mach.idle_wake_ns)
+		return t;
+	return target->ttwu_ipi_at = t + target->k->mach.idle_wake_ns;
 }
 
 static inline bool kcpu_need_resched(const kcpu *c)

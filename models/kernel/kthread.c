@@ -81,7 +81,7 @@ void kthread_runs(kcpu *c, kthread *kt, sim_time t)
 void kthread_kick_by(kthread *kt, int waker, sim_time t)
 {
 	kmodel *k = kt->cpu->k;
-	if (!kt->sleeping || (sim_timer_armed(&kt->wake) && kt->wake.when <= t))
+	if (!kt->sleeping || kt->ttwu_queued || (sim_timer_armed(&kt->wake) && kt->wake.when <= t))
 		return;
 	kt->waker = waker;
 	if (sim_timer_at(k->eng, &kt->wake, t))
@@ -110,9 +110,13 @@ void kthread_kick(kthread *kt, sim_time t)
 static bool allowed(const kcpu *c) { return !c->nohz_full; }
 
 /* available_idle_cpu() (kernel/sched/syscalls.c 6.12:202-235): the idle
- * task current and nothing queued (a softirq run on the idle task
- * counts as idle). */
-static bool idle_avail(const kcpu *c) { return !c->rq.curr && c->rq.nr_running == 0; }
+ * task current, nothing queued and no wake-list IPI on its way (idle_cpu()'s
+ * rq->ttwu_pending, :212-215; kcpu_remote_wake_at()); a softirq run on the
+ * idle task counts as idle. */
+static bool idle_avail(const kcpu *c)
+{
+	return !c->rq.curr && c->rq.nr_running == 0 && c->ttwu_ipi_at <= sim_now(c->k->eng);
+}
 
 /* CPU @i as it is now in the event order (a lazy softirq run that ended
  * earlier ended: kcpu_settle() peeking, as the FQS scan reads CPUs). */
@@ -239,31 +243,13 @@ void kthread_wake(kthread *kt, sim_time now, bool event)
 	kthread_wake_by(kt, now, event, -1);
 }
 
-void kthread_wake_by(kthread *kt, sim_time now, bool event, int waker)
+/* ttwu_do_activate() of @kt on its CPU at @now: enqueued, and the CPU
+ * rescheduled if it preempts (an IPI's or the timer interrupt's return
+ * when @event). @waker: the CPU the trace names, -1 the wakee's. */
+static void kthread_activate(kthread *kt, sim_time now, bool event, int waker)
 {
 	kcpu *c = kt->cpu;
 	kmodel *k = c->k;
-	if (!kt->sleeping)
-		return;
-	/* ttwu_runnable() (core.c 6.12:3735-3759, 4195): one still queued
-	 * (DELAY_DEQUEUE) is requeued where it is, unplaced. */
-	if (kt->unbound && !kt->task.delayed) {
-		int to = kthread_select_cpu(kt, waker, now, true);
-		if (waker >= 0 && waker != c->id) {
-			kt->remote_wakes++;
-			kt->on_waker += to == waker;
-		}
-		if (to != c->id) {
-			kt->migrations++;
-			kthread_move(kt, &k->cpu[to]);
-			c = kt->cpu;
-			if (event) /* else the caller runs on it (its softirq run) */
-				kcpu_settle_now(c);
-			/* The wake-up reaches its new CPU as an IPI (its return
-			 * reschedules there). */
-			event = true;
-		}
-	}
 	kt->sleeping = false;
 	kt->step_due = true;
 	kt->waiting = true;
@@ -285,6 +271,45 @@ void kthread_wake_by(kthread *kt, sim_time now, bool event, int waker)
 	kcpu_account(c, now);
 	c->irq_mode = IRQ_MODE_UNDRAWN;
 	kcpu_irq_return(c, now);
+}
+
+void kthread_wake_by(kthread *kt, sim_time now, bool event, int waker)
+{
+	kcpu *c = kt->cpu;
+	kmodel *k = c->k;
+	if (!kt->sleeping || kt->ttwu_queued)
+		return; /* already TASK_WAKING: on a wake list (try_to_wake_up()'s p->__state test) */
+	/* ttwu_runnable() (core.c 6.12:3735-3759, 4195): one still queued
+	 * (DELAY_DEQUEUE) is requeued where it is, unplaced. */
+	if (kt->unbound && !kt->task.delayed) {
+		int to = kthread_select_cpu(kt, waker, now, true);
+		if (waker >= 0 && waker != c->id) {
+			kt->remote_wakes++;
+			kt->on_waker += to == waker;
+		}
+		if (to != c->id) {
+			kt->migrations++;
+			kthread_move(kt, &k->cpu[to]);
+			c = kt->cpu;
+			if (event) /* else the caller runs on it (its softirq run) */
+				kcpu_settle_now(c);
+			/* The wake-up reaches its new CPU as an IPI (its return
+			 * reschedules there). */
+			event = true;
+		}
+	}
+	if (waker >= 0 && waker != c->id && !kt->task.delayed) {
+		/* ttwu_queue(): to an idle CPU through its wake list, enqueued
+		 * when the IPI lands (kcpu_remote_wake_at()). */
+		sim_time at = kcpu_remote_wake_at(&k->cpu[waker], c, now);
+		if (at > now) {
+			kt->ttwu_queued = true;
+			if (sim_timer_at(k->eng, &kt->wake, at))
+				kfail(k, SIM_ENOMEM);
+			return;
+		}
+	}
+	kthread_activate(kt, now, event, waker);
 }
 
 /* The step of @kt that began at its CPU's seg_start ends at @t: what its
@@ -356,6 +381,13 @@ void kthread_wake_fire(sim_engine *eng, sim_timer *tm)
 	int waker = kt->waker;
 	kt->waker = -1;
 	kcpu_settle_now(c);
+	if (kt->ttwu_queued) {
+		/* The wake-list IPI lands: sched_ttwu_pending() enqueues it
+		 * (core.c 6.12:3762-3797), the IPI's return reschedules. */
+		kt->ttwu_queued = false;
+		kthread_activate(kt, now, true, -1);
+		return;
+	}
 	if (kt->sleeping && kt->ops->wake_fire(c, kt, now))
 		kthread_wake_by(kt, now, true, waker);
 }
