@@ -728,6 +728,11 @@ void kthread_progress(kcpu *c, kthread *kt, sim_time now);
  * with a worker per CPU, or with WQ_UNBOUND per housekeeping CPU;
  * SCHED_FIFO at @prio > 0. 0 or SIM_ENOMEM (*@out NULL). */
 int alloc_workqueue(kmodel *k, workqueue **out, const char *name, unsigned flags, int prio);
+/* A kthread_worker (kthread_create_worker_on_cpu()): a workqueue of one
+ * worker, on @cpu, that runs whatever is queued on it. 0 or SIM_ENOMEM. */
+int kthread_create_worker_on(kmodel *k, workqueue **out, const char *name, int cpu, int prio);
+/* kthread_queue_work(): queue_work_on() of @w on kthread_worker @wq at @t. */
+bool kthread_queue_work(workqueue *wq, work_struct *w, sim_time t);
 /* Free @wq (NULL: no-op); its workers stay in their CPUs' lists (the model's end). */
 void destroy_workqueue(workqueue *wq);
 /* INIT_WORK(): @w not pending, running @func then @done with @ctx. */

@@ -30,7 +30,10 @@
  * there and not here); an unbound workqueue's work queued for a
  * housekeeping CPU runs on that CPU's worker, for a nohz_full CPU on the
  * housekeeping CPU hk[cpu % nhk] (one LLC, one pod: any of them would do).
- * Left out: max_active and ordered workqueues, rescuers, cancel_work(),
+ * A kthread_worker (kthread_create_worker_on_cpu(), kthread_queue_work(),
+ * kernel/kthread.c 6.12:961-975, 1024-1038: one dedicated thread taking its
+ * items oldest first, kthread_worker_fn(), :804-857) is a workqueue of one
+ * worker here. Left out: max_active and ordered workqueues, rescuers, cancel_work(),
  * flush_work(), the worker pools' idle management.
  */
 #include <assert.h>
@@ -133,6 +136,34 @@ int alloc_workqueue(kmodel *k, workqueue **out, const char *name, unsigned flags
 err:
 	destroy_workqueue(wq);
 	return SIM_ENOMEM;
+}
+
+int kthread_create_worker_on(kmodel *k, workqueue **out, const char *name, int cpu, int prio)
+{
+	*out = NULL;
+	workqueue *wq = calloc(1, sizeof(*wq));
+	if (!wq)
+		return SIM_ENOMEM;
+	wq->k = k;
+	wq->ops = (kthread_ops){ .name = name, .step = kworker_step, .step_end = kworker_step_end,
+				 .wake_fire = kworker_wake_fire };
+	wq->nw = 1;
+	if (!(wq->w = calloc(1, sizeof(*wq->w))) ||
+	    !(wq->slot = calloc((size_t)k->mach.ncpus, sizeof(*wq->slot))))
+		goto err;
+	wq->w[0].kt.id = cpu;
+	if (kthread_init(k, &wq->w[0].kt, &wq->ops, &k->cpu[cpu], prio))
+		goto err;
+	*out = wq;
+	return 0;
+err:
+	destroy_workqueue(wq);
+	return SIM_ENOMEM;
+}
+
+bool kthread_queue_work(workqueue *wq, work_struct *w, sim_time t)
+{
+	return queue_work_on(wq->w[0].kt.cpu->id, wq, w, t);
 }
 
 void destroy_workqueue(workqueue *wq)

@@ -30,14 +30,16 @@
 struct rcu_exp_state {
 	bool running;           /* one is in progress (started, not ended) */
 	bool boost;             /* rcu.boost: readers it waits for are boosted (rcu_exp_boost()) */
-	kthread *kworker;       /* rcu_exp_gp_kworker */
+	workqueue *kworker;     /* rcu_exp_gp_kworker, a kthread_worker */
+	work_struct gp_work;    /* its work: start the next grace period, or end the one done */
 	uint64_t seq;           /* rcu_state.expedited_sequence */
 	uint64_t need;          /* the newest snapshot a caller waits for */
 	int64_t left;           /* CPUs the one in progress still waits for */
 	int64_t readers;        /* preempted readers it still waits for */
 	sim_time start;         /* ns: it started */
 	sim_time last[2];       /* ns: start and end of the last expedited GP to end (-1: none) */
-	kthread *leafk;         /* each leaf's kworker but the last leaf's (nleafk) */
+	workqueue **leafk;      /* each leaf's kthread_worker but the last leaf's (nleafk) */
+	work_struct *leaf_work; /* the scan queued on each (rnp->rew.rew_work) */
 	int nleafk;             /* leaves - 1 */
 	int leaves;             /* leaf scans of the one in progress not yet done */
 	bool scanning;          /* the kworker's step is its scan (its IPIs at the end) */
