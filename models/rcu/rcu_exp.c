@@ -164,15 +164,25 @@ static double exp_step(kcpu *c, work_struct *work, sim_time t)
 		if (d > r->exp->stall_ns)
 			r->exp->stalls += 1 + (uint64_t)((d - r->exp->stall_ns) /
 							(3 * r->exp->stall_ns + 3 * k->mach.tick_ns));
-		int64_t woken = 0;
-		for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
-			job *j = &w->jobs[i];
-			if (j->exp_waiting && rcu_seq_done(r->exp->seq, j->exp_s)) {
-				j->exp_waiting = false;
-				j->exp_wake = true;
-				woken++;
+		/* The waiters whose snapshot it reached, off the list. */
+		r->exp->wake.n = 0;
+		job **pp = &r->exp->waiters;
+		while (*pp) {
+			job *j = *pp;
+			if (!rcu_seq_done(r->exp->seq, j->exp_s)) {
+				pp = &j->wait_next;
+				continue;
 			}
+			*pp = j->wait_next;
+			j->wait_next = NULL;
+			j->exp_waiting = false;
+			j->exp_wake = true;
+			if (job_vec_push(&r->exp->wake, j))
+				kfail(k, SIM_ENOMEM);
 		}
+		r->exp->waiters_tail = pp;
+		job_vec_sort(&r->exp->wake);
+		int64_t woken = r->exp->wake.n;
 		r->exp->nwake = woken;
 		return (double)(ts->nnodes * r->node_cost + woken * r->exp->wake_cost);
 	}
@@ -212,13 +222,12 @@ static void exp_step_end(kcpu *c, work_struct *work, sim_time t)
 		r->exp->scanning = false;
 	}
 	if (r->exp->nwake) {
-		for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
-			job *j = &w->jobs[i];
-			if (j->exp_wake) {
-				j->exp_wake = false;
-				w->ops->exp_woken(k, j, c, t);
-			}
+		for (int64_t i = 0; i < r->exp->wake.n; i++) {
+			job *j = r->exp->wake.v[i];
+			j->exp_wake = false;
+			j->wl->ops->exp_woken(k, j, c, t);
 		}
+		r->exp->wake.n = 0;
 		r->exp->nwake = 0;
 	}
 	if (exp_wakeable(r))
@@ -269,6 +278,7 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 	if (!(r->exp = calloc(1, sizeof(*r->exp))))
 		return SIM_ENOMEM;
 	r->exp->last[0] = r->exp->last[1] = -1;
+	r->exp->waiters_tail = &r->exp->waiters;
 	/* CONFIG_RCU_BOOST (rcu.boost, preemptible RCU under EEVDF, tree_validate()). */
 	r->exp->boost = r->preempt_rcu && sim_params_int(p, P_RCU_BOOST);
 	r->exp->send_cost = sim_params_int(p, P_RCU_EXP_IPI_SEND_COST);
@@ -323,6 +333,7 @@ void rcu_exp_destroy(kmodel *k)
 		destroy_workqueue(k->rcu.exp->leafk[l]);
 	free(k->rcu.exp->leafk);
 	free(k->rcu.exp->leaf_work);
+	free(k->rcu.exp->wake.v);
 	free(k->rcu.exp);
 	k->rcu.exp = NULL;
 }
@@ -337,7 +348,11 @@ void rcu_exp_request(kcpu *c, job *j, sim_time now)
 	kmodel *k = c->k;
 	krcu *r = &k->rcu;
 	j->exp_s = rcu_seq_snap(r->exp->seq);
+	assert(!j->exp_waiting);
 	j->exp_waiting = true;
+	j->wait_next = NULL;
+	*r->exp->waiters_tail = j;
+	r->exp->waiters_tail = &j->wait_next;
 	if (rcu_ulong_cmp_lt(r->exp->need, j->exp_s))
 		r->exp->need = j->exp_s;
 	exp_kick(k, now);
