@@ -72,8 +72,8 @@ START_TEST(each_leaf_scans_on_its_own_kworker)
 	ck_assert_uint_gt(r->exp->gps, 20);
 	ck_assert_uint_ge(r->exp->ipis, 31 * r->exp->gps);
 	ck_assert_uint_le(r->exp->ipis, 31 * (r->exp->gps + 1));
-	ck_assert_uint_ge(r->exp->leafk[0].wakeups, r->exp->gps);
-	ck_assert_uint_le(r->exp->leafk[0].wakeups, r->exp->gps + 1);
+	ck_assert_uint_ge(workqueue_wakeups(r->exp->leafk[0]), r->exp->gps);
+	ck_assert_uint_le(workqueue_wakeups(r->exp->leafk[0]), r->exp->gps + 1);
 	box_destroy(&b);
 }
 END_TEST

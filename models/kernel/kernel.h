@@ -142,6 +142,30 @@ struct kthread {
 	sim_timer nocb_timer;   /* rcuog: its group's deferred-wakeup timer (nocb_timer) */
 };
 
+/* workqueue.c: work items and the kworkers that run them (kernel/
+ * workqueue.c of 6.12). A work item's function comes in two halves, as a
+ * kthread's step: work_func begins it on @c at @t (its state changes now)
+ * and returns its work, ns at full speed (0: it ends at once); its
+ * work_done_func (NULL: none) runs when that work is done, at @t. */
+typedef struct workqueue workqueue;
+typedef struct work_struct work_struct;
+typedef double work_func(kcpu *c, work_struct *w, sim_time t);
+typedef void work_done_func(kcpu *c, work_struct *w, sim_time t);
+struct work_struct {
+	work_func *func;        /* its work's beginning */
+	work_done_func *done;   /* its work's end, or NULL */
+	void *ctx;              /* the owner's data */
+	work_struct *next;      /* the next on its worker's worklist */
+	bool pending;           /* WORK_STRUCT_PENDING: queued or its timer armed, not yet begun */
+};
+typedef struct delayed_work {
+	work_struct work;       /* the item */
+	sim_timer timer;        /* its delay (delayed_work_timer_fn() queues it) */
+	workqueue *wq;          /* where the timer queues it */
+	int cpu;                /* for which CPU */
+} delayed_work;
+enum { WQ_UNBOUND = 1 };  /* alloc_workqueue()'s flags: workers on housekeeping CPUs only */
+
 struct kcpu {
 	/* 1. Identity. */
 	kmodel *k;              /* the model */
@@ -711,6 +735,39 @@ void kthread_move(kthread *kt, kcpu *to);
 void kthread_wake_by(kthread *kt, sim_time now, bool event, int waker);
 /* The running kthread @kt's work up to @now (its step's end moves). */
 void kthread_progress(kcpu *c, kthread *kt, sim_time now);
+/* workqueue.c: work items (their types above, beside kthread's). */
+/* A workqueue named @name (its workers' kind, trace comm kworker/N:name)
+ * with a worker per CPU, or with WQ_UNBOUND per housekeeping CPU;
+ * SCHED_FIFO at @prio > 0. 0 or SIM_ENOMEM (*@out NULL). */
+int alloc_workqueue(kmodel *k, workqueue **out, const char *name, unsigned flags, int prio);
+/* A kthread_worker (kthread_create_worker_on_cpu()): a workqueue of one
+ * worker, on @cpu, that runs whatever is queued on it. 0 or SIM_ENOMEM. */
+int kthread_create_worker_on(kmodel *k, workqueue **out, const char *name, int cpu, int prio);
+/* kthread_queue_work(): queue_work_on() of @w on kthread_worker @wq at @t. */
+bool kthread_queue_work(workqueue *wq, work_struct *w, sim_time t);
+/* Free @wq (NULL: no-op); its workers stay in their CPUs' lists (the model's end). */
+void destroy_workqueue(workqueue *wq);
+/* INIT_WORK(): @w not pending, running @func then @done with @ctx. */
+void work_init(work_struct *w, work_func *func, work_done_func *done, void *ctx);
+/* INIT_DELAYED_WORK(): the same, with its timer. */
+void delayed_work_init(kmodel *k, delayed_work *dw, work_func *func, work_done_func *done, void *ctx);
+/* queue_work_on(): @w at the tail of the worklist that runs @wq's work for
+ * @cpu, its worker woken at @t; false (nothing done) if @w is pending. */
+bool queue_work_on(int cpu, workqueue *wq, work_struct *w, sim_time t);
+/* queue_delayed_work_on(): @dw queued for @cpu on @wq at @at (ns, absolute:
+ * the kernel's delay is @at - now); false (nothing done) if pending. */
+bool queue_delayed_work_on(int cpu, workqueue *wq, delayed_work *dw, sim_time at);
+/* mod_delayed_work_on(): @dw queued at @at whether pending or not (taken
+ * off a worklist, or its timer moved); returns whether it was pending. */
+bool mod_delayed_work_on(int cpu, workqueue *wq, delayed_work *dw, sim_time at);
+static inline bool work_pending(const work_struct *w) { return w->pending; }
+static inline bool delayed_work_pending(const delayed_work *dw) { return dw->work.pending; }
+/* The worker that runs @wq's work queued for @cpu. */
+kthread *workqueue_worker(const workqueue *wq, int cpu);
+/* Wake-ups and CPU time (ns) of all of @wq's workers. */
+uint64_t workqueue_wakeups(const workqueue *wq);
+sim_time workqueue_cpu_ns(const workqueue *wq);
+
 /* tick.c: nohz_full. Context tracking drawn for the GP kthread's step on
  * @self, and undone after it (kcpu_nohz_ct_exit()). */
 void kcpu_nohz_ct_enter(kmodel *k, const kcpu *self);

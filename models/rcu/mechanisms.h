@@ -16,7 +16,50 @@
 #ifndef RCUSIM_RCU_MECHANISMS_H
 #define RCUSIM_RCU_MECHANISMS_H
 
+#include <stdlib.h>
+
 #include "kernel/kernel.h"
+
+/* ---- Wait lists: jobs waiting for a grace period are on their
+ * mechanism's list (linked by job.wait_next), and those one end wakes are
+ * gathered in an array, woken in the jobs' order (every load's jobs
+ * numbered in turn, job_number()), as the scans over all jobs they
+ * replace woke them. */
+static inline int64_t job_number(const job *j) { return j->wl->first + (j - j->wl->jobs); }
+
+static inline int job_number_cmp(const void *a, const void *b)
+{
+	int64_t x = job_number(*(job *const *)a), y = job_number(*(job *const *)b);
+	return (x > y) - (x < y);
+}
+
+/* A growable array of jobs. */
+typedef struct job_vec {
+	job **v;                /* the jobs */
+	int64_t n, cap;         /* how many, room */
+} job_vec;
+
+/* Append @j to @a. 0 or SIM_ENOMEM. */
+static inline int job_vec_push(job_vec *a, job *j)
+{
+	if (a->n == a->cap) {
+		int64_t cap = a->cap ? 2 * a->cap : 16;
+		job **v = realloc(a->v, (size_t)cap * sizeof(*v));
+		if (!v)
+			return SIM_ENOMEM;
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n++] = j;
+	return 0;
+}
+
+/* @a's jobs in the jobs' order. */
+static inline void job_vec_sort(job_vec *a)
+{
+	if (a->n > 1)
+		qsort(a->v, (size_t)a->n, sizeof(*a->v), job_number_cmp);
+}
 
 /*
  * Tree RCU's state of three mechanisms, kept as the kernel keeps it in
@@ -30,18 +73,23 @@
 struct rcu_exp_state {
 	bool running;           /* one is in progress (started, not ended) */
 	bool boost;             /* rcu.boost: readers it waits for are boosted (rcu_exp_boost()) */
-	kthread *kworker;       /* rcu_exp_gp_kworker */
+	workqueue *kworker;     /* rcu_exp_gp_kworker, a kthread_worker */
+	work_struct gp_work;    /* its work: start the next grace period, or end the one done */
 	uint64_t seq;           /* rcu_state.expedited_sequence */
 	uint64_t need;          /* the newest snapshot a caller waits for */
 	int64_t left;           /* CPUs the one in progress still waits for */
 	int64_t readers;        /* preempted readers it still waits for */
 	sim_time start;         /* ns: it started */
 	sim_time last[2];       /* ns: start and end of the last expedited GP to end (-1: none) */
-	kthread *leafk;         /* each leaf's kworker but the last leaf's (nleafk) */
+	workqueue **leafk;      /* each leaf's kthread_worker but the last leaf's (nleafk) */
+	work_struct *leaf_work; /* the scan queued on each (rnp->rew.rew_work) */
 	int nleafk;             /* leaves - 1 */
 	int leaves;             /* leaf scans of the one in progress not yet done */
 	bool scanning;          /* the kworker's step is its scan (its IPIs at the end) */
 	int64_t nwake;          /* waiters its end wakes at the kworker's step end */
+	job *waiters;           /* callers waiting for their snapshot, oldest first (job.wait_next) */
+	job **waiters_tail;     /* where the next one goes */
+	job_vec wake;           /* those its end wakes, in the jobs' order */
 	sim_time send_cost;     /* ns: rcu.exp_ipi_send_cost */
 	sim_time scan_cost;     /* ns: rcu.exp_scan_cost, a CPU its leaf scans look at */
 	sim_time wake_cost;     /* ns: rcu.exp_wake_cost, a caller woken at its end */
@@ -61,6 +109,11 @@ struct rcu_srs_state {
 	bool dummy;             /* one of them is the done tail (srs_done_tail) */
 	bool cur_head;          /* one of them marks the grace period in progress (srs_wait_tail) */
 	uint64_t no_head;       /* grace periods that started with waiters and no free wait head */
+	job *pending;           /* waiters no grace period has taken yet, oldest first (job.wait_next) */
+	job **pending_tail;     /* where the next one goes */
+	job *taken;             /* waiters grace periods took (srs_assigned), not yet woken */
+	job_vec direct;         /* woken at the GP kthread's step end, in the jobs' order */
+	job_vec wq;             /* left to the kworker (srs_wq) */
 };
 
 struct rcu_barrier_state {

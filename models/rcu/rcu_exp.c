@@ -39,6 +39,11 @@
  * last leaf itself and queues each other leaf's scan on that leaf's own
  * kworker (rcu_exp_par_gp_kthread_worker/N, :505-518, tree.c:4897-4917),
  * which runs on a CPU of its leaf beside that CPU's tasks.
+ * The kworkers are kthread_workers of kernel/workqueue.c's model (a
+ * workqueue of one worker): the kworker's item starts a grace period and
+ * scans, and is queued again by the last report to end it (one item that
+ * sleeps in between in the kernel, rcu_exp_sel_wait_wake()); each leaf's
+ * item is its scan.
  * Modelling choices: the kworker runs on rcu.gp_kthread_cpu, each leaf's on
  * the leaf's first CPU (under nohz_full its first housekeeping one, else
  * a housekeeping CPU); a scan's IPIs leave at its end; the handler costs
@@ -71,10 +76,12 @@ static bool exp_wakeable(const krcu *r)
 	return exp_done(r) || (!r->exp->running && !rcu_seq_done(r->exp->seq, r->exp->need));
 }
 
+/* Work for the kworker: its work item queued (kthread_queue_work(), a
+ * no-op while queued already). */
 static void exp_kick(kmodel *k, sim_time now)
 {
 	if (exp_wakeable(&k->rcu))
-		kthread_kick(k->rcu.exp->kworker, now);
+		(void)kthread_queue_work(k->rcu.exp->kworker, &k->rcu.exp->gp_work, now);
 }
 
 /* Idle (its idle task, in no interrupt): in an extended quiescent state. */
@@ -132,14 +139,15 @@ static void send_leaf(kmodel *k, const rcu_tree_node *n, sim_time t)
 	exp_leaf_boost(k, n, t);
 }
 
-/* The kworker's step on @c at @t: end the grace period whose last report
- * woke it (its work: each rcu_node's wait queue, each waiter's wakeup), or
- * start the next one and scan (each leaf, each CPU, each IPI sent). */
-static double exp_step(kcpu *c, kthread *kt, sim_time t)
+/* The kworker's work item on @c at @t: end the grace period whose last
+ * report queued it (its work: each rcu_node's wait queue, each waiter's
+ * wakeup), or start the next one and scan (each leaf, each CPU, each IPI
+ * sent). */
+static double exp_step(kcpu *c, work_struct *work, sim_time t)
 {
 	kmodel *k = c->k;
 	krcu *r = &k->rcu;
-	(void)kt;
+	(void)work;
 	uint64_t seq = sim_engine_cur_seq(k->eng);
 	for (int i = 0; i < k->mach.ncpus; i++)
 		if (&k->cpu[i] != c)
@@ -156,15 +164,25 @@ static double exp_step(kcpu *c, kthread *kt, sim_time t)
 		if (d > r->exp->stall_ns)
 			r->exp->stalls += 1 + (uint64_t)((d - r->exp->stall_ns) /
 							(3 * r->exp->stall_ns + 3 * k->mach.tick_ns));
-		int64_t woken = 0;
-		for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
-			job *j = &w->jobs[i];
-			if (j->exp_waiting && rcu_seq_done(r->exp->seq, j->exp_s)) {
-				j->exp_waiting = false;
-				j->exp_wake = true;
-				woken++;
+		/* The waiters whose snapshot it reached, off the list. */
+		r->exp->wake.n = 0;
+		job **pp = &r->exp->waiters;
+		while (*pp) {
+			job *j = *pp;
+			if (!rcu_seq_done(r->exp->seq, j->exp_s)) {
+				pp = &j->wait_next;
+				continue;
 			}
+			*pp = j->wait_next;
+			j->wait_next = NULL;
+			j->exp_waiting = false;
+			j->exp_wake = true;
+			if (job_vec_push(&r->exp->wake, j))
+				kfail(k, SIM_ENOMEM);
 		}
+		r->exp->waiters_tail = pp;
+		job_vec_sort(&r->exp->wake);
+		int64_t woken = r->exp->wake.n;
 		r->exp->nwake = woken;
 		return (double)(ts->nnodes * r->node_cost + woken * r->exp->wake_cost);
 	}
@@ -177,11 +195,8 @@ static double exp_step(kcpu *c, kthread *kt, sim_time t)
 	r->exp->start = t;
 	r->exp->left = 0;
 	r->exp->leaves = r->exp->nleafk;
-	for (int l = 0; l < r->exp->nleafk; l++) {
-		kthread *lk = &r->exp->leafk[l];
-		lk->has_work = true;
-		kthread_kick(lk, t);
-	}
+	for (int l = 0; l < r->exp->nleafk; l++)
+		(void)kthread_queue_work(r->exp->leafk[l], &r->exp->leaf_work[l], t);
 	/* Every reader preempted inside rcu_read_lock() holds it (exp_tasks). */
 	for (int l = 0; l < r->nreader_lists && r->blkd; l++)
 		for (job *j = r->blkd[l]; j; j = j->rdr_next) {
@@ -193,94 +208,63 @@ static double exp_step(kcpu *c, kthread *kt, sim_time t)
 	return (double)(ts->nnodes * r->node_cost) + scan_leaf(c, &ts->node[ts->nnodes - 1]);
 }
 
-/* Its step ended at @t: the IPIs of its scan leave, or the waiters of the
- * grace period it ended are woken; then the next step, or its wait. */
-static rcu_gp_next exp_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
+/* Its work ended at @t: the IPIs of its scan leave, or the waiters of the
+ * grace period it ended are woken; then the item again if there is more
+ * to do (rcu_exp_sel_wait_wake() and rcu_exp_wait_wake() are one item in
+ * the kernel, which sleeps in it until the last report: two here). */
+static void exp_step_end(kcpu *c, work_struct *work, sim_time t)
 {
 	kmodel *k = c->k;
 	krcu *r = &k->rcu;
-	(void)kt;
-	*timeout = 0;
 	if (r->exp->scanning) {
 		const rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
 		send_leaf(k, &ts->node[ts->nnodes - 1], t);
 		r->exp->scanning = false;
 	}
 	if (r->exp->nwake) {
-		for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
-			job *j = &w->jobs[i];
-			if (j->exp_wake) {
-				j->exp_wake = false;
-				w->ops->exp_woken(k, j, c, t);
-			}
+		for (int64_t i = 0; i < r->exp->wake.n; i++) {
+			job *j = r->exp->wake.v[i];
+			j->exp_wake = false;
+			j->wl->ops->exp_woken(k, j, c, t);
 		}
+		r->exp->wake.n = 0;
 		r->exp->nwake = 0;
 	}
-	return exp_wakeable(r) ? RCU_GP_NEXT_RUN : RCU_GP_NEXT_SLEEP;
+	if (exp_wakeable(r))
+		(void)kthread_queue_work(r->exp->kworker, work, t);
 }
 
-static bool exp_wake_fire(kcpu *c, kthread *kt, sim_time now)
-{
-	(void)kt;
-	(void)now;
-	return exp_wakeable(&c->k->rcu);
-}
-
-static const kthread_ops rcu_exp_kworker_ops = {
-	.name = "rcu_exp_gp_kworker",
-	.step = exp_step,
-	.step_end = exp_step_end,
-	.wake_fire = exp_wake_fire,
-};
-
-/* A leaf's kworker: its leaf's scan (leaf kt->id among the leaves). */
-static const rcu_tree_node *leaf_of(const kmodel *k, const kthread *kt)
+/* Leaf @l among the leaves. */
+static const rcu_tree_node *leaf_of(const kmodel *k, int l)
 {
 	const rcu_tree_state *ts = rcu_tree_flavor_state(k->rcu.rsp);
-	return &ts->node[ts->level_first[ts->nlevels - 1] + kt->id];
+	return &ts->node[ts->level_first[ts->nlevels - 1] + l];
 }
 
-static double leaf_step(kcpu *c, kthread *kt, sim_time t)
+/* The leaf of work item @w, one of leaf_work[]. */
+static int leaf_index(const krcu *r, const work_struct *w) { return (int)(w - r->exp->leaf_work); }
+
+/* A leaf's kworker's item (sync_rcu_exp_select_node_cpus()): its leaf's scan. */
+static double leaf_step(kcpu *c, work_struct *w, sim_time t)
 {
 	kmodel *k = c->k;
-	if (!kt->has_work)
-		return 0;
 	uint64_t seq = sim_engine_cur_seq(k->eng);
-	const rcu_tree_node *n = leaf_of(k, kt);
+	const rcu_tree_node *n = leaf_of(k, leaf_index(&k->rcu, w));
 	for (int i = n->grplo; i <= n->grphi; i++)
 		if (&k->cpu[i] != c)
 			kcpu_settle(&k->cpu[i], t, seq, true);
 	return scan_leaf(c, n);
 }
 
-static rcu_gp_next leaf_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
+static void leaf_step_end(kcpu *c, work_struct *w, sim_time t)
 {
 	kmodel *k = c->k;
 	krcu *r = &k->rcu;
-	*timeout = 0;
-	if (kt->has_work) {
-		kt->has_work = false;
-		send_leaf(k, leaf_of(k, kt), t);
-		assert(r->exp->leaves > 0);
-		if (--r->exp->leaves == 0 && exp_done(r))
-			exp_kick(k, t);
-	}
-	return RCU_GP_NEXT_SLEEP;
+	send_leaf(k, leaf_of(k, leaf_index(r, w)), t);
+	assert(r->exp->leaves > 0);
+	if (--r->exp->leaves == 0 && exp_done(r))
+		exp_kick(k, t);
 }
-
-static bool leaf_wake_fire(kcpu *c, kthread *kt, sim_time now)
-{
-	(void)c;
-	(void)now;
-	return kt->has_work;
-}
-
-static const kthread_ops rcu_exp_leaf_kworker_ops = {
-	.name = "rcu_exp_par_gp_kworker",
-	.step = leaf_step,
-	.step_end = leaf_step_end,
-	.wake_fire = leaf_wake_fire,
-};
 
 int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 {
@@ -294,6 +278,7 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 	if (!(r->exp = calloc(1, sizeof(*r->exp))))
 		return SIM_ENOMEM;
 	r->exp->last[0] = r->exp->last[1] = -1;
+	r->exp->waiters_tail = &r->exp->waiters;
 	/* CONFIG_RCU_BOOST (rcu.boost, preemptible RCU under EEVDF, tree_validate()). */
 	r->exp->boost = r->preempt_rcu && sim_params_int(p, P_RCU_BOOST);
 	r->exp->send_cost = sim_params_int(p, P_RCU_EXP_IPI_SEND_COST);
@@ -312,27 +297,29 @@ int rcu_exp_create(kmodel *k, const sim_params *p, sim_metrics *m)
 	}
 	int64_t cpu = rcu_gp_kthread_first_cpu(k, p);
 	if (!(r->exp->dur = metric_hist(m, M_EXP_DURATION_NS)) ||
-	    !(r->exp->kworker = calloc(1, sizeof(*r->exp->kworker))) ||
-	    kthread_init(k, r->exp->kworker, &rcu_exp_kworker_ops, &k->cpu[cpu], prio))
+	    kthread_create_worker_on(k, &r->exp->kworker, "rcu_exp_gp_kworker", (int)cpu, prio))
 		return SIM_ENOMEM;
+	work_init(&r->exp->gp_work, exp_step, exp_step_end, NULL);
 	/* Every leaf but the last has its own kworker, on its first CPU; under
 	 * nohz_full its first housekeeping CPU, or a housekeeping CPU
 	 * (rcu_boost_kthread_setaffinity(): HK_TYPE_RCU, tree.c 6.12:5040-5062). */
 	const rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
 	r->exp->nleafk = ts->nleaves - 1;
-	if (r->exp->nleafk > 0 && !(r->exp->leafk = calloc((size_t)r->exp->nleafk, sizeof(*r->exp->leafk))))
+	if (r->exp->nleafk > 0 &&
+	    (!(r->exp->leafk = calloc((size_t)r->exp->nleafk, sizeof(*r->exp->leafk))) ||
+	     !(r->exp->leaf_work = calloc((size_t)r->exp->nleafk, sizeof(*r->exp->leaf_work)))))
 		return SIM_ENOMEM;
 	for (int l = 0; l < r->exp->nleafk; l++) {
-		kthread *lk = &r->exp->leafk[l];
-		lk->id = l;
-		const rcu_tree_node *n = leaf_of(k, lk);
+		work_init(&r->exp->leaf_work[l], leaf_step, leaf_step_end, NULL);
+		const rcu_tree_node *n = leaf_of(k, l);
 		int on = n->grplo;
 		while (on <= n->grphi && k->mach.nfull && k->cpu[on].nohz_full)
 			on++;
 		if (on > n->grphi)
 			on = k->mach.hk[l % k->mach.nhk];
-		if (kthread_init(k, lk, &rcu_exp_leaf_kworker_ops, &k->cpu[on], prio))
+		if (kthread_create_worker_on(k, &r->exp->leafk[l], "rcu_exp_par_gp_kworker", on, prio))
 			return SIM_ENOMEM;
+		workqueue_worker(r->exp->leafk[l], on)->id = l; /* its trace name's number */
 	}
 	return 0;
 }
@@ -341,8 +328,12 @@ void rcu_exp_destroy(kmodel *k)
 {
 	if (!k->rcu.exp)
 		return;
-	free(k->rcu.exp->kworker);
+	destroy_workqueue(k->rcu.exp->kworker);
+	for (int l = 0; l < k->rcu.exp->nleafk && k->rcu.exp->leafk; l++)
+		destroy_workqueue(k->rcu.exp->leafk[l]);
 	free(k->rcu.exp->leafk);
+	free(k->rcu.exp->leaf_work);
+	free(k->rcu.exp->wake.v);
 	free(k->rcu.exp);
 	k->rcu.exp = NULL;
 }
@@ -357,7 +348,11 @@ void rcu_exp_request(kcpu *c, job *j, sim_time now)
 	kmodel *k = c->k;
 	krcu *r = &k->rcu;
 	j->exp_s = rcu_seq_snap(r->exp->seq);
+	assert(!j->exp_waiting);
 	j->exp_waiting = true;
+	j->wait_next = NULL;
+	*r->exp->waiters_tail = j;
+	r->exp->waiters_tail = &j->wait_next;
 	if (rcu_ulong_cmp_lt(r->exp->need, j->exp_s))
 		r->exp->need = j->exp_s;
 	exp_kick(k, now);
@@ -480,11 +475,11 @@ int rcu_exp_finish(const kmodel *k, sim_metrics *m)
 	rc |= metric_scalar(m, M_EXP_DEFERRED, (double)r->exp->ndeferred);
 	rc |= metric_scalar(m, M_EXP_READER_HINTS, (double)r->exp->hints);
 	rc |= metric_scalar(m, M_EXP_READERS_WAITED, (double)r->exp->readers_waited);
-	uint64_t wakeups = r->exp->kworker->wakeups;
-	sim_time cpu_ns = r->exp->kworker->cpu_ns;
+	uint64_t wakeups = workqueue_wakeups(r->exp->kworker);
+	sim_time cpu_ns = workqueue_cpu_ns(r->exp->kworker);
 	for (int l = 0; l < r->exp->nleafk; l++) {
-		wakeups += r->exp->leafk[l].wakeups;
-		cpu_ns += r->exp->leafk[l].cpu_ns;
+		wakeups += workqueue_wakeups(r->exp->leafk[l]);
+		cpu_ns += workqueue_cpu_ns(r->exp->leafk[l]);
 	}
 	rc |= metric_scalar(m, M_EXP_KWORKER_WAKEUPS, (double)wakeups);
 	rc |= metric_scalar(m, M_EXP_KWORKER_CPU_NS, (double)cpu_ns);

@@ -25,14 +25,13 @@ static bool srs_work_pending(const krcu *r) { return r->srs->left || r->srs->hea
 static void srs_step_end(kmodel *k, const kcpu *c, sim_time t)
 {
 	krcu *r = &k->rcu;
-	for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
-		job *j = &w->jobs[i];
-		if (j->exp_wake) {
-			j->exp_wake = false;
-			r->srs->woken_gp++;
-			w->ops->exp_woken(k, j, c, t);
-		}
+	for (int64_t i = 0; i < r->srs->direct.n; i++) {
+		job *j = r->srs->direct.v[i];
+		j->exp_wake = false;
+		r->srs->woken_gp++;
+		j->wl->ops->exp_woken(k, j, c, t);
 	}
+	r->srs->direct.n = 0;
 	if (srs_work_pending(r)) {
 		/* queue_work(sync_wq) (tree.c 6.12:1748): a per-CPU workqueue
 		 * (alloc_workqueue() without WQ_UNBOUND, :5729), the work on the
@@ -66,10 +65,7 @@ static double srs_gp_step(kmodel *k, int cpu, uint64_t before, uint64_t after)
 {
 	krcu *r = &k->rcu;
 	if (!rcu_seq_state(before) && rcu_seq_state(after)) {
-		bool any = false;
-		for_each_load(k, w) for (int64_t i = 0; i < w->njobs && !any; i++)
-			any = w->jobs[i].srs_waiting && !w->jobs[i].srs_assigned;
-		if (!any)
+		if (!r->srs->pending)
 			return 0;
 		if (r->srs->heads == SR_NORMAL_GP_WAIT_HEAD_MAX) {
 			rcu_tree_state *ts = rcu_tree_flavor_state(r->rsp);
@@ -79,33 +75,51 @@ static double srs_gp_step(kmodel *k, int cpu, uint64_t before, uint64_t after)
 		}
 		r->srs->heads++;
 		r->srs->cur_head = true;
-		for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
-			job *j = &w->jobs[i];
-			if (j->srs_waiting && !j->srs_assigned) {
-				j->srs_assigned = true;
-				j->srs_gp = after;
-			}
+		job *last = NULL;
+		for (job *j = r->srs->pending; j; j = j->wait_next) {
+			j->srs_assigned = true;
+			j->srs_gp = after;
+			last = j;
 		}
+		last->wait_next = r->srs->taken;
+		r->srs->taken = r->srs->pending;
+		r->srs->pending = NULL;
+		r->srs->pending_tail = &r->srs->pending;
 		return 0;
 	}
 	if (!rcu_seq_state(before) || rcu_seq_state(after) || !r->srs->cur_head)
 		return 0;
 	r->srs->cur_head = false;
-	int direct = 0;
-	int64_t left = 0;
-	for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
-		job *j = &w->jobs[i];
-		if (!j->srs_waiting || !j->srs_assigned || j->srs_gp != before)
+	/* Those it took, off the list, in the jobs' order: the first five
+	 * woken here, the rest left to the kworker. */
+	job_vec *d = &r->srs->direct;
+	assert(d->n == 0);
+	for (job **pp = &r->srs->taken; *pp;) {
+		job *j = *pp;
+		if (j->srs_gp != before) {
+			pp = &j->wait_next;
 			continue;
+		}
+		*pp = j->wait_next;
+		j->wait_next = NULL;
 		j->srs_waiting = false;
-		if (direct < 5) {
-			direct++;
+		if (job_vec_push(d, j))
+			kfail(k, SIM_ENOMEM);
+	}
+	job_vec_sort(d);
+	int direct = d->n < 5 ? (int)d->n : 5;
+	int64_t left = d->n - direct;
+	for (int64_t i = 0; i < d->n; i++) {
+		job *j = d->v[i];
+		if (i < direct) {
 			j->exp_wake = true;
 		} else {
 			j->srs_wq = true;
-			left++;
+			if (job_vec_push(&r->srs->wq, j))
+				kfail(k, SIM_ENOMEM);
 		}
 	}
+	d->n = direct;
 	if (r->srs->dummy) {
 		if (!left && !srs_work_pending(r))
 			r->srs->heads--; /* rcu_sr_put_wait_head() of the old done tail */
@@ -236,15 +250,16 @@ static rcu_gp_next srs_step_end_wq(kcpu *c, kthread *kt, sim_time t, sim_time *t
 	kmodel *k = c->k;
 	(void)kt;
 	*timeout = 0;
-	for_each_load(k, w) for (int64_t i = 0; i < w->njobs; i++) {
-		job *j = &w->jobs[i];
-		if (j->srs_wq) {
-			j->srs_wq = false;
-			k->rcu.srs->left--;
-			k->rcu.srs->woken_wq++;
-			w->ops->exp_woken(k, j, c, t);
-		}
+	job_vec *q = &k->rcu.srs->wq;
+	job_vec_sort(q);
+	for (int64_t i = 0; i < q->n; i++) {
+		job *j = q->v[i];
+		j->srs_wq = false;
+		k->rcu.srs->left--;
+		k->rcu.srs->woken_wq++;
+		j->wl->ops->exp_woken(k, j, c, t);
 	}
+	q->n = 0;
 	k->rcu.srs->heads -= k->rcu.srs->heads_work; /* every wait head behind the done tail */
 	k->rcu.srs->heads_work = 0;
 	return RCU_GP_NEXT_SLEEP;
@@ -268,8 +283,12 @@ void rcu_srs_request(kcpu *c, job *j, sim_time now)
 {
 	kmodel *k = c->k;
 	rcu_tree_state *ts = rcu_tree_flavor_state(k->rcu.rsp);
+	assert(!j->srs_waiting);
 	j->srs_waiting = true;
 	j->srs_assigned = false;
+	j->wait_next = NULL;
+	*k->rcu.srs->pending_tail = j;
+	k->rcu.srs->pending_tail = &j->wait_next;
 	/* start_poll_synchronize_rcu() (tree.c 6.12:4190-4212). */
 	if (rcu_tree_start_this_gp(ts, ts->rda[c->id].leaf, c->id, rcu_seq_snap(ts->gp_seq)))
 		rcu_gp_kthread_kick(k, c->id, now);
@@ -312,6 +331,7 @@ int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 		if (!(r->srs = calloc(1, sizeof(*r->srs))))
 			return SIM_ENOMEM;
 		r->srs->wake_cost = rcu_cost_param(p, P_RCU_SRS_WAKE_COST, P_RCU_FQS_CPU_COST);
+		r->srs->pending_tail = &r->srs->pending;
 		if (!(r->srs->kworker = calloc(1, sizeof(*r->srs->kworker))) ||
 		    kthread_init(k, r->srs->kworker, &srs_kworker_ops, &k->cpu[gp_cpu], 0) ||
 		    (unbound && kthread_unbind(k, r->srs->kworker)))
@@ -324,8 +344,11 @@ int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 void rcu_gp_kthread_destroy(kmodel *k)
 {
 	free(k->rcu.gpk);
-	if (k->rcu.srs)
+	if (k->rcu.srs) {
 		free(k->rcu.srs->kworker);
+		free(k->rcu.srs->direct.v);
+		free(k->rcu.srs->wq.v);
+	}
 	free(k->rcu.srs);
 	k->rcu.srs = NULL;
 }

@@ -76,6 +76,8 @@ typedef struct job {
 	bool exp_waiting;       /* waiting for that snapshot */
 	bool exp_wake;          /* reached: woken at the kworker's step end */
 	bool exp_blocks;        /* preempted inside a reader the one in progress waits for */
+	struct job *wait_next;  /* the next on the wait list it is on (rcu_exp.c's, or
+				 * rcu_gp_kthread.c's srs lists) */
 	/* synchronize_rcu() on the srs list (rcu.normal_wake_from_gp). */
 	bool srs_waiting;       /* on the list, not yet woken */
 	bool srs_assigned;      /* taken by a grace period's start (srs_gp) */
