@@ -372,8 +372,8 @@ static int cpus_create(kmodel *k, const model_env *env, char *err, size_t errlen
 		sim_timer_init(env->eng, &c->jobev, kcpu_jobev_fire, c);
 		sim_timer_init(env->eng, &c->resched_pt, kcpu_resched_pt_fire, c);
 		sim_timer_init(env->eng, &c->unlock, kcpu_unlock_fire, c);
-		sim_timer_init(env->eng, &c->exp_ipi, kcpu_exp_ipi_fire, c);
-		sim_timer_init(env->eng, &c->exp_rdr, kcpu_exp_rdr_fire, c);
+		sim_timer_init(env->eng, &c->rcu.exp_ipi, kcpu_exp_ipi_fire, c);
+		sim_timer_init(env->eng, &c->rcu.exp_rdr, kcpu_exp_rdr_fire, c);
 		if (kfiles_start_cpu(k, c))
 			return SIM_ENOMEM;
 	}

@@ -39,6 +39,7 @@
 #include "rcu/cbstats.h"
 #include "checks.h"
 #include "rcu/domain.h"
+#include "rcu/percpu.h"
 #include "rcu/rcu.h"
 #include "sched/sched.h"
 #include "fs/file_table.h"
@@ -197,9 +198,6 @@ struct kcpu {
 	signed char irq_mode;   /* IRQ_MODE_*: what the interrupt in progress found the task
 				 * in (one draw serves RCU and the scheduler) */
 	bool ipi_resched;       /* the reschedule IPI on its way sets need_resched (resched_cpu()) */
-	bool exp_owes;          /* the expedited grace period in progress waits for it (expmask) */
-	bool exp_deferred;      /* its handler deferred the report (cpu_no_qs.b.exp) */
-	bool exp_ipi_due;       /* a scan marked it for an IPI at the scan's end */
 	bool nohz_full;         /* in irq.nohz_full */
 	bool tick_stopped;      /* nohz_full: its last tick was stopped (idle or one task) */
 	sim_time tick_skip_at;  /* ns: a tick it does not take (irq.timer_migration: left idle by a
@@ -207,9 +205,7 @@ struct kcpu {
 				 * -1: none */
 	bool ct_user;           /* nohz_full: in user mode for the GP kthread's step (an EQS) */
 	sim_time ct_pass_at;    /* nohz_full: when its last pass through user mode was counted */
-	sim_timer exp_ipi;      /* the expedited grace period's IPI on its way */
-	sim_timer exp_rdr;      /* PREEMPT_RCU: the rcu_read_unlock() its IPI's handler left
-				 * the report to (exp_hint) */
+	rcu_percpu rcu;         /* the normal RCU's per-CPU state (rcu/percpu.h), rcu/'s own */
 	kthread *kthreads;      /* the kthreads bound to it (linked by kthread.next) */
 	kthread *rcuc;          /* its rcuc kthread (rcu.use_softirq = no), else NULL */
 	kthread *rcuo;          /* its rcuo kthread (offloaded), else NULL */

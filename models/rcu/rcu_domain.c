@@ -75,7 +75,7 @@ static void rcu_dom_note_context_switch(rcu_domain *d, kcpu *c, sim_time now, bo
 	k->rcu.ops->rcu_note_context_switch(k->rcu.rsp, c->id);
 	/* rcu_qs() or rcu_preempt_deferred_qs(): a deferred expedited
 	 * report, or the reader its handler found (it ends here). */
-	if (__builtin_expect(c->exp_owes, 0) && (c->exp_deferred || sim_timer_armed(&c->exp_rdr)))
+	if (__builtin_expect(c->rcu.exp_owes, 0) && (c->rcu.exp_deferred || sim_timer_armed(&c->rcu.exp_rdr)))
 		rcu_exp_report(c, now);
 }
 
@@ -110,7 +110,7 @@ static void rcu_dom_sched_clock_irq(rcu_domain *d, kcpu *c, sim_time now, int us
 	if (c->fault & FAULT_NO_QS) {
 		user = false;
 		reader = true;
-	} else if (__builtin_expect(c->exp_deferred, 0)) {
+	} else if (__builtin_expect(c->rcu.exp_deferred, 0)) {
 		/* A deferred expedited report: rcu_qs() from user mode or idle
 		 * (tree_plugin.h 6.12:975-992); under PREEMPT_RCU
 		 * rcu_preempt_deferred_qs() outside a reader (:730-748). */
@@ -170,7 +170,7 @@ static void rcu_dom_irq_enter_check_tick(rcu_domain *d, kcpu *c)
 static bool rcu_dom_tick_dep(const rcu_domain *d, const kcpu *c)
 {
 	(void)d;
-	return tree(c->k)->rda[c->id].rcu_forced_tick || c->exp_owes;
+	return tree(c->k)->rda[c->id].rcu_forced_tick || c->rcu.exp_owes;
 }
 
 static void rcu_dom_ct_user_enter(rcu_domain *d, int cpu) { rcu_tree_eqs_enter(tree(d->k), cpu); }
@@ -269,7 +269,7 @@ static void rcu_dom_softirq_end(rcu_domain *d, kcpu *c, sim_time t, rcu_softirq_
 static void rcu_dom_softirq_done(rcu_domain *d, kcpu *c, sim_time now)
 {
 	(void)d;
-	if (__builtin_expect(c->exp_deferred, 0) && c->k->rcu.preempt_rcu)
+	if (__builtin_expect(c->rcu.exp_deferred, 0) && c->k->rcu.preempt_rcu)
 		rcu_exp_report(c, now); /* rcu_core()'s rcu_preempt_deferred_qs() (tree.c 6.12:2798-2803) */
 }
 
