@@ -51,7 +51,7 @@ START_TEST(only_busy_cpus_are_ipied)
 	ck_assert_uint_gt(r->exp->gps, 50);
 	ck_assert_uint_eq(r->exp->ipis, 3 * r->exp->gps + 3 * r->exp->running);
 	for (int i = 4; i < 8; i++)
-		ck_assert(!b.k->cpu[i].exp_owes);
+		ck_assert(!b.k->cpu[i].rcu.exp_owes);
 	box_destroy(&b);
 }
 END_TEST
@@ -95,20 +95,20 @@ START_TEST(non_preemptible_handler_defers_to_the_switch)
 	((job *)c1->rq.curr->owner)->in_kernel = true;
 	run_to(&b, 50 * MS);
 	ck_assert_uint_gt(r->exp->gps, 10);
-	ck_assert_uint_eq(r->exp->ndeferred, r->exp->ipis - (sim_timer_armed(&c1->exp_ipi) ? 3 : 0));
+	ck_assert_uint_eq(r->exp->ndeferred, r->exp->ipis - (sim_timer_armed(&c1->rcu.exp_ipi) ? 3 : 0));
 	/* One more: stop just after CPU 1's next IPI has landed. */
-	for (int i = 0; i < 100000 && !c1->exp_deferred; i++)
+	for (int i = 0; i < 100000 && !c1->rcu.exp_deferred; i++)
 		run_to(&b, sim_now(b.eng) + 500);
 	sim_time at = sim_now(b.eng);
-	ck_assert(c1->exp_owes && c1->exp_deferred && c1->need_resched);
+	ck_assert(c1->rcu.exp_owes && c1->rcu.exp_deferred && c1->need_resched);
 	ck_assert(sim_timer_armed(&c1->resched_pt));
 	sim_time pt = c1->resched_pt.when;
 	ck_assert_int_le(pt, at + b.k->mach.irq_cost + 2000 + 1);
 	uint64_t gps = r->exp->gps;
 	run_to(&b, pt - 1);
-	ck_assert(c1->exp_owes);
+	ck_assert(c1->rcu.exp_owes);
 	run_to(&b, pt);
-	ck_assert(!c1->exp_owes);
+	ck_assert(!c1->rcu.exp_owes);
 	run_to(&b, pt + 20000); /* the kworker's end step */
 	ck_assert_uint_eq(r->exp->gps, gps + 1);
 	box_destroy(&b);
@@ -176,7 +176,7 @@ START_TEST(interrupts_off_stall_holds_it_and_warns)
 	krcu *r = &b.k->rcu;
 	run_to(&b, 2 * S);
 	uint64_t gps = r->exp->gps;
-	ck_assert(r->exp->running && b.k->cpu[2].exp_owes);
+	ck_assert(r->exp->running && b.k->cpu[2].rcu.exp_owes);
 	run_to(&b, 30 * S);
 	ck_assert_uint_eq(r->exp->gps, gps);
 	run_to(&b, 32 * S);

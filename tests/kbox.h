@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h"
 #include "model.h"
 #include "rcu/tree.h"
 

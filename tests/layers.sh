@@ -17,6 +17,14 @@
 #    _series(), _hist(), _hist_scalars()) but registry.c's id wrappers: parts
 #    write by id (metric_scalar(m, M_...)), so a misspelt metric fails the
 #    build (issue 47, item 4).
+#  - the CPU model calls RCU only through the domains' hooks (issue 47,
+#    item 2; rcu/domain.h): no file of models/kernel/ reaches a flavor's
+#    table or state (rcu.ops, rcu.rsp, ->flavor) in its .c files (kernel.h
+#    defines krcu and the callers' inline fast path), includes rcu/mechanisms.h
+#    or a Tree RCU header, or calls a function rcu/mechanisms.h declares;
+#    kernel.c, the table of parts, may include it for the RCU parts' rows
+#    (their create, destroy, sample, finish and timer handlers, and the
+#    callback rcu_barrier() entrains) and nothing else of it.
 lib_args=SRC
 . "$(dirname "$0")/lib.sh"
 
@@ -67,6 +75,37 @@ ls "$SRC/models/kernel" | grep -E '^(rcu_.*|kfree_rcu|srcu.*|tasks.*)\.c$' >"$T/
 for m in rcu_gp_kthread rcu_exp rcu_barrier rcu_readers kfree_rcu rcu_cpu_kthread rcu_nocb_kthreads; do
 	[ -f "$SRC/models/rcu/$m.c" ] && ok || bad "models/rcu/$m.c missing"
 done
+# The CPU model and RCU's domains: only the hooks (rcu/domain.h).
+sed -nE 's/^[a-z][a-z_0-9 ]*[ *]\**([a-z_][a-z_0-9]*)\(.*/\1/p' "$SRC/models/rcu/mechanisms.h" | sort -u >"$T/mechfns"
+[ "$(wc -l <"$T/mechfns")" -gt 20 ] && ok || bad "could not read the functions rcu/mechanisms.h declares"
+for f in "$SRC"/models/kernel/*.c; do
+	rel=${f#"$SRC"/}
+	# comments left out: lines that begin a comment or continue one
+	grep -nvE '^[[:space:]]*(/?\*|//)' "$f" >"$T/code"
+	if grep -E '(\brcu\.(ops|rsp|flavor)\b|->flavor->)' "$T/code" >"$T/hits"; then
+		bad "$rel reaches a flavor's table or state past the domain hooks: $(cut -c1-120 "$T/hits" | tr '\n' ' ')"
+	else
+		ok
+	fi
+	case $rel in
+	models/kernel/kernel.c)
+		grep -nE "${inc_re}rcu/tree(_flavor|_int)?\.h\"" "$f" >"$T/hits" || true
+		allow='_(create|destroy|sample|finish|fire)$|^rcu_barrier_callback$|^rcu_domain_rcu_ops$'
+		;;
+	*)
+		grep -nE "${inc_re}rcu/(mechanisms|tree[a-z_]*)\.h\"" "$f" >"$T/hits" || true
+		allow='^$'
+		;;
+	esac
+	[ -s "$T/hits" ] && bad "$rel includes RCU's insides: $(tr '\n' ' ' <"$T/hits")" || ok
+	grep -vE "$allow" "$T/mechfns" >"$T/forbid"
+	if grep -owE "$(tr '\n' '|' <"$T/forbid" | sed 's/|$//')" "$T/code" | sort -u >"$T/hits" && [ -s "$T/hits" ]; then
+		bad "$rel calls RCU past the domain hooks (rcu/domain.h): $(tr '\n' ' ' <"$T/hits")"
+	else
+		ok
+	fi
+done
+
 grep -rnE 'sim_metrics_(scalar|series|hist|hist_scalars)\(' "$SRC/models" --include='*.c' --include='*.h' |
 	grep -vE '^[^:]*/models/registry\.[ch]:' >"$T/byname" || true
 [ -s "$T/byname" ] && bad "metrics written by name, not by id (metric_scalar(m, M_...)): $(sed "s|$SRC/||" "$T/byname" | cut -d: -f1,2 | tr '\n' ' ')" || ok

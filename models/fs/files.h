@@ -82,7 +82,7 @@ static inline bool job_open_filp(kcpu *c, job *j, sim_time now, sim_time at, job
 static inline int job_put_filp(kcpu *c, sim_time now, sim_time at, slab_obj obj, job_effect *eff)
 {
 	vfs_file_free(&c->k->files.v, c->id);
-	return job_call_rcu(c, now, at, obj, eff);
+	return job_call_rcu(rcu_normal(c->k), c, now, at, obj, eff);
 }
 
 /* close() of @obj at @at: the close counted, then as job_put_filp(). */

@@ -2,9 +2,8 @@
 /*
  * cpu.c - a CPU's state between events: what settles it before an event
  * touches it, the running task's CPU time, schedule() over the O(1) or
- * EEVDF runqueue (sched/), the return to the interrupted task, and what
- * RCU asks of a CPU (kcpu_rcu_effect(), the one place its effects are
- * carried out). Follows kernel/sched.c and kernel/rcupdate.c of 2.6.14-2.6.16
+ * EEVDF runqueue (sched/), the return to the interrupted task (what RCU
+ * asks of a CPU, kcpu_rcu_effect(), is rcu/rcu_domain.c's). Follows kernel/sched.c and kernel/rcupdate.c of 2.6.14-2.6.16
  * and, for Tree RCU, kernel/sched/core.c and kernel/rcu/tree.c of 6.12.
  *
  * The CPU model is five files (see kernel_int.h): this one; softirq.c
@@ -28,7 +27,8 @@
  * core's clock and by how many hardware threads of the core are busy when
  * the activity starts.
  *
- * RCU is reached only through the flavor's table (k->rcu.ops), the jobs
+ * RCU is reached only through every RCU domain's hooks (rcu/domain.h:
+ * rcu_note_context_switch(), the idle loop's), the jobs
  * only through the workload's run(), whose effects (need_resched, IPIs, a
  * job going to sleep) are applied here.
  */
@@ -199,46 +199,25 @@ void kcpu_irq_return(kcpu *c, sim_time t)
 		 * did so outside any reader. */
 		job *j = curr->owner;
 		if (!j->rdr.queued && !(c->fault & FAULT_NO_QS))
-			kcpu_reader_preempted(c, j);
+			rcu_note_reader_preempted(&k->doms, c, j);
 	}
 	c->irq_mode = IRQ_MODE_UNDRAWN;
 	kcpu_return_to_task(c, t);
 }
 
-/* smp_send_reschedule() from @from to every other CPU that still owes
- * the grace period a quiescent state: force_quiescent_state()'s IPIs. */
-static void send_reschedule_ipis(kcpu *from, sim_time now)
+/* __schedule()'s preempt for RCU (kernel/sched/core.c 6.12:6604): the task
+ * leaving @c stays runnable (not a job or kthread gone to sleep, nor a
+ * ksoftirqd with nothing left). */
+static inline bool switch_preempts(const kcpu *c)
 {
-	kmodel *k = from->k;
-	for (int i = 0; i < k->mach.ncpus; i++) {
-		if (i == from->id || !k->rcu.ops->rcu_cpu_owes_qs(k->rcu.rsp, i))
-			continue;
-		k->cnt.ipis++;
-		kcpu *c = &k->cpu[i];
-		if (!sim_timer_armed(&c->ipi) && sim_timer_at(k->eng, &c->ipi, now))
-			kfail(k, SIM_ENOMEM);
-	}
-}
-
-void kcpu_rcu_effect_apply(kcpu *c, sim_time now, const rcu_effect *e)
-{
-	kmodel *k = c->k;
-	if (e->need_resched)
-		kcpu_resched(c, false); /* set_tsk_need_resched(): the full bit */
-	if (e->send_ipis)
-		send_reschedule_ipis(c, now);
-	if (__builtin_expect(e->wake_gp, 0))
-		rcu_gp_kthread_kick(k, c->id, now);
-	if (__builtin_expect(e->raise, 0)) {
-		if (ktr(k))
-			ktrace_softirq_raise(k, c, now);
-		if (c->in_softirq)
-			c->run_raised = true; /* the run restarts (or leaves it pending) */
-		else
-			rcu_invoke_core(c, now);
-	}
-	if (__builtin_expect(k->rcu.nocb, 0))
-		rcu_nocb_kicks(k, now);
+	sched_task *p = c->rq.curr;
+	if (!p)
+		return false;
+	if (is_job(c, p))
+		return !((const job *)p->owner)->sleeping;
+	if (p == &c->ksoftirqd)
+		return c->ksd_runnable;
+	return !task_kthread(p)->sleeping;
 }
 
 /* schedule() at @now: the quiescent state RCU notes at a context switch,
@@ -246,7 +225,7 @@ void kcpu_rcu_effect_apply(kcpu *c, sim_time now, const rcu_effect *e)
 void kcpu_schedule(kcpu *c, sim_time now)
 {
 	kmodel *k = c->k;
-	const rcu_flavor *rf = k->rcu.ops;
+	bool preempt = switch_preempts(c);
 	check_settled(c);
 	c->need_resched = false;
 	c->resched_lazy = false;
@@ -263,13 +242,8 @@ void kcpu_schedule(kcpu *c, sim_time now)
 			j->rdr_left = 0;
 	}
 	now = kcpu_switch_end(c, now);
-	if (!(c->fault & FAULT_NO_QS)) {
-		rf->rcu_note_context_switch(k->rcu.rsp, c->id);
-		/* rcu_qs() or rcu_preempt_deferred_qs(): a deferred expedited
-		 * report, or the reader its handler found (it ends here). */
-		if (__builtin_expect(c->exp_owes, 0) && (c->exp_deferred || sim_timer_armed(&c->exp_rdr)))
-			rcu_exp_report(c, now);
-	}
+	if (!(c->fault & FAULT_NO_QS))
+		rcu_note_context_switch(&k->doms, c, now, preempt); /* every RCU domain's */
 	sched_task *prev = c->rq.curr;
 	if (is_kthread(c, prev)) {
 		/* A kthread leaves the CPU (or may): its step's end moves. */
@@ -285,11 +259,11 @@ void kcpu_schedule(kcpu *c, sim_time now)
 	if (!prev != !next) {
 		/* The idle loop's extended quiescent state. */
 		if (next) {
-			rf->idle_exit(k->rcu.rsp, c->id);
+			rcu_idle_exit(&k->doms, c);
 			k->cnt.idle_exits++;
 			c->idle_exits++;
 		} else {
-			rf->idle_enter(k->rcu.rsp, c->id);
+			rcu_idle_enter(&k->doms, c);
 			k->cnt.idle_entries++;
 		}
 	}

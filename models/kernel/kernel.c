@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "kernel/kernel_int.h"
+#include "rcu/mechanisms.h" /* the RCU parts of kparts[] */
 #include "rcu/tree_nocb.h" /* rcu_nohz_full_mask() */
 #include "model.h"
 
@@ -302,60 +303,21 @@ static int softirq_finish(kmodel *k, sim_metrics *m, sim_time now)
 
 /* ---- 4. RCU: the flavor -------------------------------------------------- */
 
-/* The flavor rcu.flavor names, over the callbacks' counts; after the file
- * table (a callback frees a file when it is modelled). */
+/* The normal RCU, the run's domain "rcu" (rcu/rcu_domain.c): the flavor
+ * rcu.flavor names over the callbacks' counts; after the file table (a
+ * callback frees a file when it is modelled). */
 static int rcu_create(kmodel *k, const model_env *menv, char *err, size_t errlen)
 {
-	const sim_params *p = menv->p;
-	sim_metrics *m = menv->m;
-	krcu *r = &k->rcu;
-	/* rcu.core_pass_cost is Tree RCU's knob (never set under classic, so
-	 * rcu.tasklet_cost there). */
-	r->handler_cost = rcu_cost_param(p, P_RCU_CORE_PASS_COST, P_RCU_TASKLET_COST);
-	r->core_sigma = rcu_flavor_can(p, RCU_CAP_CORE_COST_SPREAD) ? sim_params_real(p, P_RCU_CORE_COST_SIGMA)
-								    : 0;
-	r->preempt_rcu = rcu_flavor_can(p, RCU_CAP_PREEMPT_RCU) &&
-			 sim_params_int(p, P_RCU_PREEMPT_RCU);
-	r->cb_cost = sim_params_int(p, P_RCU_CALLBACK_COST);
-	if (cb_stats_init(&r->cb, m))
-		return SIM_ENOMEM;
-	const rcu_flavor *f = rcu_flavor_find(p);
-	assert(f); /* rcusim_validate() checked */
-	rcu_flavor_fill(&r->flavor, f);
-	r->ops = &r->flavor;
-	/* rcu.call_site (call_rcu|call_rcu_hurry): auto is the workload's. */
-	bool hurry = sim_params_is_auto(p, P_RCU_CALL_SITE) ? k->wl.ops->hurry
-							    : sim_params_int(p, P_RCU_CALL_SITE) == 1;
 	void *invoke_ctx;
 	rcu_invoke_fn *invoke = loads_invoke_fn(k, &invoke_ctx);
-	rcu_flavor_env env = {
-		.hurry = hurry,
-		.p = p,
-		.m = m,
-		.lat = r->cb.lat,
-		.ncpus = k->mach.ncpus,
-		.invoke = invoke,
-		.invoke_ctx = invoke_ctx,
-		.tick_ns = k->mach.tick_ns,
-		.bulk_calls = k->wl.bulk_calls,
-		.barrier_done = rcu_barrier_callback,
-		.barrier_ctx = k,
-		.last_gp = r->last_gp,
-	};
-	r->last_gp[0] = r->last_gp[1] = -1;
-	return r->ops->create(&r->rsp, &env, err, errlen);
-}
-
-static void rcu_destroy(kmodel *k)
-{
-	if (k->rcu.ops)
-		k->rcu.ops->destroy(k->rcu.rsp);
+	return rcu_domain_create(k, menv->p, menv->m, invoke, invoke_ctx, err, errlen);
 }
 
 /* CPU @c's callbacks queued (cb.qlen). */
 static int rcu_sample_cpu(kmodel *k, kcpu *c, sim_time now, ksample *smp)
 {
-	int64_t q = k->rcu.ops->qlen(k->rcu.rsp, c->id);
+	rcu_domain *d = rcu_normal(k);
+	int64_t q = d->ops->qlen(d, c->id);
 	smp->qsum += q;
 	sim_series *s = metric_series(k->h.m, M_CB_QLEN, c->id);
 	return !s || sim_series_append(s, now, (double)q) ? SIM_ENOMEM : 0;
@@ -368,24 +330,9 @@ static int rcu_sample(kmodel *k, sim_time now, const ksample *smp, char *err, si
 	(void)err;
 	(void)errlen;
 	if (!(s = metric_series(k->h.m, M_CB_QLEN, -1)) || sim_series_append(s, now, (double)smp->qsum) ||
-	    k->rcu.ops->sample(k->rcu.rsp, k->h.m, now))
+	    rcu_domain_sample(k, now))
 		return SIM_ENOMEM;
 	return 0;
-}
-
-/* The callbacks' counts and latencies (rcu/cbstats.c) and the flavor's own. */
-static int rcu_finish(kmodel *k, sim_metrics *m, sim_time now)
-{
-	const rcu_flavor *rf = k->rcu.ops;
-	uint64_t pending = 0;
-	int64_t qlen_max = 0;
-	for (int i = 0; i < k->mach.ncpus; i++) {
-		pending += (uint64_t)rf->qlen(k->rcu.rsp, i);
-		if (rf->qlen_max(k->rcu.rsp, i) > qlen_max)
-			qlen_max = rf->qlen_max(k->rcu.rsp, i);
-	}
-	int rc = cb_stats_finish(&k->rcu.cb, m, now, pending, qlen_max);
-	return rc | rf->finish(k->rcu.rsp, m, now);
 }
 
 /* ---- The CPUs ------------------------------------------------------------ */
@@ -425,8 +372,8 @@ static int cpus_create(kmodel *k, const model_env *env, char *err, size_t errlen
 		sim_timer_init(env->eng, &c->jobev, kcpu_jobev_fire, c);
 		sim_timer_init(env->eng, &c->resched_pt, kcpu_resched_pt_fire, c);
 		sim_timer_init(env->eng, &c->unlock, kcpu_unlock_fire, c);
-		sim_timer_init(env->eng, &c->exp_ipi, kcpu_exp_ipi_fire, c);
-		sim_timer_init(env->eng, &c->exp_rdr, kcpu_exp_rdr_fire, c);
+		sim_timer_init(env->eng, &c->rcu.exp_ipi, kcpu_exp_ipi_fire, c);
+		sim_timer_init(env->eng, &c->rcu.exp_rdr, kcpu_exp_rdr_fire, c);
 		if (kfiles_start_cpu(k, c))
 			return SIM_ENOMEM;
 	}
@@ -619,27 +566,21 @@ static int gp_kthread_create(kmodel *k, const model_env *env, char *err, size_t 
 {
 	(void)err;
 	(void)errlen;
-	return k->rcu.ops->gp_step
-		       ? rcu_gp_kthread_create(k, env->p, (int)sim_params_int(env->p, P_RCU_KTHREAD_PRIO))
-		       : 0;
+	return rcu_gp_kthread_create(k, env->p, (int)sim_params_int(env->p, P_RCU_KTHREAD_PRIO));
 }
 
 static int nocb_kthreads_create(kmodel *k, const model_env *env, char *err, size_t errlen)
 {
 	(void)err;
 	(void)errlen;
-	return k->rcu.ops->gp_step
-		       ? rcu_nocb_kthreads_create(k, env->p, (int)sim_params_int(env->p, P_RCU_KTHREAD_PRIO))
-		       : 0;
+	return rcu_nocb_kthreads_create(k, env->p, (int)sim_params_int(env->p, P_RCU_KTHREAD_PRIO));
 }
 
 static int rcuc_create(kmodel *k, const model_env *env, char *err, size_t errlen)
 {
 	(void)err;
 	(void)errlen;
-	return k->rcu.ops->gp_step
-		       ? rcu_cpu_kthreads_create(k, env->p, (int)sim_params_int(env->p, P_RCU_KTHREAD_PRIO))
-		       : 0;
+	return rcu_cpu_kthreads_create(k, env->p, (int)sim_params_int(env->p, P_RCU_KTHREAD_PRIO));
 }
 
 static int gp_kthread_finish(kmodel *k, sim_metrics *m, sim_time now)
@@ -767,8 +708,8 @@ static const kpart kparts[] = {
 	  .finish = workload_finish },
 	{ .name = "files", .knobs = &kfiles_knobs, .create = files_create, .destroy = kfiles_destroy,
 	  .sample = files_sample, .finish = files_finish },
-	{ .name = "rcu", .knobs_of = rcu_flavors_knobs, .create = rcu_create, .destroy = rcu_destroy,
-	  .sample_cpu = rcu_sample_cpu, .sample = rcu_sample, .finish = rcu_finish },
+	{ .name = "rcu", .knobs_of = rcu_flavors_knobs, .create = rcu_create, .destroy = rcu_domain_destroy,
+	  .sample_cpu = rcu_sample_cpu, .sample = rcu_sample, .finish = rcu_domain_finish },
 	{ .name = "cpus", .create = cpus_create, .start = cpus_start, .destroy = cpus_destroy,
 	  .sample_cpu = cpus_sample_cpu, .sample = cpus_sample, .finish = cpus_finish },
 	{ .name = "rcu_gp_kthread", .create = gp_kthread_create, .destroy = rcu_gp_kthread_destroy,
@@ -897,7 +838,7 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	ktrace_close(k, now);
 	uint64_t pending = 0;
 	for (int i = 0; i < k->mach.ncpus; i++)
-		pending += (uint64_t)k->rcu.ops->qlen(k->rcu.rsp, i);
+		pending += (uint64_t)rcu_normal(k)->ops->qlen(rcu_normal(k), i);
 	if (k->files.on && (rc = kfiles_check(k, (uint64_t)loads_file_pending(k, (int64_t)pending), err, errlen)))
 		return rc;
 	return cb_stats_check(&k->rcu.cb, pending, err, errlen);

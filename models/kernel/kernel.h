@@ -38,6 +38,8 @@
 
 #include "rcu/cbstats.h"
 #include "checks.h"
+#include "rcu/domain.h"
+#include "rcu/percpu.h"
 #include "rcu/rcu.h"
 #include "sched/sched.h"
 #include "fs/file_table.h"
@@ -223,9 +225,6 @@ struct kcpu {
 	bool ipi_resched;       /* the reschedule IPI on its way sets need_resched (resched_cpu()) */
 	sim_time ttwu_ipi_at;   /* ns: the wake-list IPI on its way lands then (rq->ttwu_pending
 				 * while later than now; machine.idle_wake_latency) */
-	bool exp_owes;          /* the expedited grace period in progress waits for it (expmask) */
-	bool exp_deferred;      /* its handler deferred the report (cpu_no_qs.b.exp) */
-	bool exp_ipi_due;       /* a scan marked it for an IPI at the scan's end */
 	bool nohz_full;         /* in irq.nohz_full */
 	bool tick_stopped;      /* nohz_full: its last tick was stopped (idle or one task) */
 	sim_time tick_skip_at;  /* ns: a tick it does not take (irq.timer_migration: left idle by a
@@ -233,9 +232,7 @@ struct kcpu {
 				 * -1: none */
 	bool ct_user;           /* nohz_full: in user mode for the GP kthread's step (an EQS) */
 	sim_time ct_pass_at;    /* nohz_full: when its last pass through user mode was counted */
-	sim_timer exp_ipi;      /* the expedited grace period's IPI on its way */
-	sim_timer exp_rdr;      /* PREEMPT_RCU: the rcu_read_unlock() its IPI's handler left
-				 * the report to (exp_hint) */
+	rcu_percpu rcu;         /* the normal RCU's per-CPU state (rcu/percpu.h), rcu/'s own */
 	kthread *kthreads;      /* the kthreads bound to it (linked by kthread.next) */
 	kthread *rcuc;          /* its rcuc kthread (rcu.use_softirq = no), else NULL */
 	kthread *rcuo;          /* its rcuo kthread (offloaded), else NULL */
@@ -353,6 +350,7 @@ typedef struct krcu {
 	struct rcu_exp_state *exp;
 	struct rcu_srs_state *srs;
 	struct rcu_barrier_state *bar;
+	rcu_domain dom;         /* this RCU as the run's domain "rcu" (rcu/rcu_domain.c) */
 } krcu;
 
 /* kfree_rcu() batching (kfree_rcu.c), with the kfree workload. */
@@ -479,6 +477,7 @@ struct kmodel {
 	kscheduler sched;       /* 2 */
 	ksoftirq softirq;       /* 3 */
 	krcu rcu;               /* 4 */
+	rcu_domains doms;       /* every RCU domain of the run (rcu/domain.h): today rcu.dom */
 	kfiles files;           /* 5 */
 	kkfree kfree;           /* kfree_rcu() batching */
 	kworkload wl;           /* 6 (workload.h): [workload] */
@@ -600,20 +599,24 @@ static inline kthread *task_kthread(sched_task *p)
 
 /* ---- jobs ---- */
 
-/* call_rcu() from job code on @c at @at (<= @now), for object @obj, through
- * the flavor, counted. 0 or -1 (kfail() called). Inline: once per
- * callback. */
-static inline int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj, job_effect *eff)
+/* The run's normal RCU, the domain named "rcu" (rcu/rcu_domain.c): the one
+ * the kernel's call_rcu(), synchronize_rcu() and kfree_rcu() go to. */
+static inline rcu_domain *rcu_normal(kmodel *k) { return &k->rcu.dom; }
+
+/* call_rcu() in domain @d from job code on @c at @at (<= @now), for object
+ * @obj, through its flavor, counted in its cb. 0 or -1 (kfail() called).
+ * Inline: once per callback. */
+static inline int job_call_rcu(rcu_domain *d, kcpu *c, sim_time now, sim_time at, uint32_t obj,
+			       job_effect *eff)
 {
-	kmodel *k = c->k;
 	kworkload *w = ((job *)c->rq.curr->owner)->wl; /* the calling job's load */
-	if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, at, obj | w->tag, &eff->rcu)) {
-		kfail(k, SIM_ENOMEM);
+	if (d->flavor->call_rcu(d->rsp, c->id, at, obj | w->tag, &eff->rcu)) {
+		kfail(c->k, SIM_ENOMEM);
 		return -1;
 	}
 	w->callbacks++;
-	k->rcu.cb.enqueued++;
-	sim_tavg_add_at(&k->rcu.cb.qtotal, now, at, 1);
+	d->cb->enqueued++;
+	sim_tavg_add_at(&d->cb->qtotal, now, at, 1);
 	return 0;
 }
 
@@ -621,27 +624,27 @@ static inline int job_call_rcu(kcpu *c, sim_time now, sim_time at, uint32_t obj,
  * @step, ... (the last <= @now), applied at @now: the same state,
  * counts, integral and effects as job_call_rcu() for each. 0, or -1 if
  * out of memory (kfail() called). */
-static inline int job_call_rcu_n(kcpu *c, sim_time now, sim_time t0, sim_time step, int64_t n,
-				 job_effect *eff)
+static inline int job_call_rcu_n(rcu_domain *d, kcpu *c, sim_time now, sim_time t0, sim_time step,
+				 int64_t n, job_effect *eff)
 {
-	kmodel *k = c->k;
+	const rcu_flavor *f = d->flavor;
 	int rc = 0;
 	if (n <= 0)
 		return 0;
-	if (k->rcu.ops->call_rcu_n)
-		rc = k->rcu.ops->call_rcu_n(k->rcu.rsp, c->id, t0, step, n, &eff->rcu);
+	if (f->call_rcu_n)
+		rc = f->call_rcu_n(d->rsp, c->id, t0, step, n, &eff->rcu);
 	else
 		for (int64_t i = 0; i < n && !rc; i++)
-			rc = k->rcu.ops->call_rcu(k->rcu.rsp, c->id, t0 + i * step, 0, &eff->rcu);
+			rc = f->call_rcu(d->rsp, c->id, t0 + i * step, 0, &eff->rcu);
 	if (rc) {
-		kfail(k, SIM_ENOMEM);
+		kfail(c->k, SIM_ENOMEM);
 		return -1;
 	}
 	((job *)c->rq.curr->owner)->wl->callbacks += (uint64_t)n;
-	k->rcu.cb.enqueued += (uint64_t)n;
+	d->cb->enqueued += (uint64_t)n;
 	/* Each one's sim_tavg_add_at(now, t0 + i step, 1): the sum of
 	 * now - t0 - i step over i < n. */
-	sim_tavg *q = &k->rcu.cb.qtotal;
+	sim_tavg *q = &d->cb->qtotal;
 	sim_tavg_set(q, now, q->value + n);
 	q->area += (__int128)n * (now - t0) - (__int128)step * n * (n - 1) / 2;
 	return 0;
@@ -690,11 +693,12 @@ void kcpu_settle(kcpu *c, sim_time now, uint64_t seq, bool peek);
 void kcpu_settle_now(kcpu *c);
 /* schedule() on @c at @now: a quiescent state, then the pick. */
 void kcpu_schedule(kcpu *c, sim_time now);
-/* What RCU asked of CPU @c at @now, carried out in one place, in this
- * order: need_resched, force_quiescent_state()'s reschedule IPIs, the GP
- * kthread's wakeup, invoke_rcu_core() (in a softirq run: the run
- * restarts), then the kicks the flavor left for the offloading kthreads.
- * kcpu_rcu_effect() is its inline front: most calls ask nothing. */
+/* What the normal RCU (the domain "rcu") asked of CPU @c at @now, carried
+ * out in one place (rcu/rcu_domain.c), in this order: need_resched,
+ * force_quiescent_state()'s reschedule IPIs, the GP kthread's wakeup,
+ * invoke_rcu_core() (in a softirq run: the run restarts), then the kicks
+ * the flavor left for the offloading kthreads. kcpu_rcu_effect() is its
+ * inline front: most calls ask nothing. */
 void kcpu_rcu_effect_apply(kcpu *c, sim_time now, const rcu_effect *e);
 static inline void kcpu_rcu_effect(kcpu *c, sim_time now, const rcu_effect *e)
 {
@@ -842,5 +846,12 @@ static inline bool ktr(const kmodel *k) { return __builtin_expect(k->tr != NULL,
 void ktrace_irq(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, int vector);
 /* rcu_grace_period on @c at @t: @what ("start", "end", "fqsstart") of @gp_seq. */
 void ktrace_gp(kmodel *k, const kcpu *c, sim_time t, uint64_t gp_seq, const char *what);
+/* softirq_raise of the RCU softirq on @c at @t. */
+void ktrace_softirq_raise(kmodel *k, const kcpu *c, sim_time t);
+/* One pass of a softirq run on @c, @t0 to @t1, its rcu_do_batch()
+ * invoking @invoked of @qlen callbacks under batch limit @bl (@bl <= 0:
+ * no rcu_batch_start/end events). */
+void ktrace_softirq_pass(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, int64_t invoked,
+			 int64_t qlen, int64_t bl);
 
 #endif

@@ -14,7 +14,6 @@
 #define RCUSIM_KERNEL_INT_H
 
 #include "kernel/kernel.h"
-#include "rcu/mechanisms.h"
 #include "fs/files.h"
 
 /* ---- the CPU model's own (cpu.c, softirq.c, kthread.c, tick.c, irq.c) ---- */
@@ -156,15 +155,6 @@ void ktrace_switch(kmodel *k, const kcpu *c, sim_time t, const sched_task *prev,
 void ktrace_wakeup(kmodel *k, const kcpu *c, sim_time t, const sched_task *p);
 /* The same, the line on the waking CPU @waker (target_cpu @c's). */
 void ktrace_wakeup_from(kmodel *k, const kcpu *waker, const kcpu *c, sim_time t, const sched_task *p);
-/* softirq_raise of the RCU softirq on @c at @t. */
-void ktrace_softirq_raise(kmodel *k, const kcpu *c, sim_time t);
-/* One pass of a softirq run on @c, @t0 to @t1, its rcu_do_batch()
- * invoking @invoked of @qlen callbacks under batch limit @bl (@bl <= 0:
- * no rcu_batch_start/end events). */
-void ktrace_softirq_pass(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, int64_t invoked,
-			 int64_t qlen, int64_t bl);
-/* The batch limit rcu_batch_start shows for @cpu (Tree RCU; 0 otherwise). */
-int64_t ktrace_blimit(const kmodel *k, int cpu);
 /* An injected fault (FAULT_* @kind) on @c from @t0 to @t1 (a JSON slice). */
 void ktrace_fault(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, unsigned kind);
 /* The machine's queued callbacks at @t (a JSON counter track). */

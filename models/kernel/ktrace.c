@@ -321,7 +321,7 @@ static void push(kmodel *k, trec *r)
 	 * event of it shows them changed (at the model's time of the event's
 	 * making: the queue as it is now). */
 	if (tr->json && r->cpu >= 0 && r->type != TE_COUNTER) {
-		int64_t q = k->rcu.ops->qlen(k->rcu.rsp, r->cpu);
+		int64_t q = rcu_qlen(&k->doms, r->cpu);
 		if (q != tr->qlast[r->cpu]) {
 			tr->qlast[r->cpu] = q;
 			trec c = { .ts = now, .cpu = r->cpu, .type = TE_COUNTER, .x = q };
@@ -741,11 +741,6 @@ void ktrace_gp(kmodel *k, const kcpu *c, sim_time t, uint64_t gp_seq, const char
 {
 	trec r = { .ts = t, .cpu = c->id, .type = TE_GP, .x = (int64_t)gp_seq, .s = what };
 	push(k, &r);
-}
-
-int64_t ktrace_blimit(const kmodel *k, int cpu)
-{
-	return rcu_do_batch_limit(k, cpu);
 }
 
 void ktrace_fault(kmodel *k, const kcpu *c, sim_time t0, sim_time t1, unsigned kind)

@@ -50,16 +50,6 @@ static run_stop restart_refused(const kcpu *c, sim_time now)
 	return RUN_STOP_RESTART;
 }
 
-/* Would rcu_core()'s wake-up of the GP kthread on @c at @t run it on @c:
- * pinned there, or unbound and placed there (kthread_select_cpu())? */
-static bool gp_wakes_here(kmodel *k, kcpu *c, sim_time t)
-{
-	kthread *g = k->rcu.gpk;
-	if (!g->unbound || !g->sleeping || g->task.delayed)
-		return g->cpu == c;
-	return kthread_select_cpu(g, c->id, t, false) == c->id;
-}
-
 /* The restart loop of __do_softirq() from @t, as many passes as the run
  * has left and may take (at least one): the RCU handler's list moves and a
  * batch, then rcu_do_batch once a pass while it re-raises itself (each
@@ -73,59 +63,20 @@ static bool gp_wakes_here(kmodel *k, kcpu *c, sim_time t)
 static void do_softirq_passes(kcpu *c, sim_time t)
 {
 	kmodel *k = c->k;
-	const rcu_flavor *rf = k->rcu.ops;
-	sim_time pass = stretch(c, k->softirq.pass_cost + k->rcu.handler_cost);
-	sim_time cost = stretch(c, k->rcu.cb_cost);
+	rcu_domain *d = k->doms.softirq; /* RCU_SOFTIRQ's handler */
+	rcu_softirq_run run;
 	sim_time at = t;
 	bool more = false;
-	bool first = true;
-	rcu_core_ctx b = { .now = t, .cost_ns = cost, .need_resched = kcpu_need_resched(c),
-			   .idle_task = !c->rq.curr, .kthread = false };
-	rcu_effect e = { false, false, false, false };
 	check_settled(c);
 	assert(c->run_passes < k->softirq.max_restart);
+	d->ops->softirq_begin(d, c, t, &run);
 	c->run_cut = false;
 	for (;;) {
 		c->run_passes++;
 		k->cnt.passes[c->run_ctx]++;
-		sim_time pass_start = at;
-		if (__builtin_expect(first && k->rcu.core_sigma > 0, 0)) {
-			/* rcu_core()'s own work varies pass by pass (note_gp_changes(),
-			 * rcu_check_quiescent_state(), acceleration: tree.c
-			 * 6.12:2760-2803): the first pass's handler cost drawn
-			 * lognormal, mean rcu.core_pass_cost (rcu.core_cost_sigma). */
-			double s = k->rcu.core_sigma;
-			double h = (double)k->rcu.handler_cost * sim_rng_lognormal(c->rng_cost, -s * s / 2, s);
-			at += stretch(c, k->softirq.pass_cost + (sim_time)llround(h));
-		} else {
-			at += pass;
-		}
-		b.first_ns = at;
-		int64_t n = first ? rf->rcu_process_callbacks(k->rcu.rsp, c->id, &b, &more, &e)
-				  : rf->rcu_do_batch(k->rcu.rsp, c->id, &b, &more, &e);
-		first = false;
-		if (n) {
-			/* The queue shrinks at each invocation time (at, at + cost,
-			 * ...), all at or after now: count them until then. */
-			count_invoked(k, n, at, cost);
-			at += cost * n;
-		}
-		if (ktr(k)) /* CBs= at the batch's start: those left and those it took */
-			ktrace_softirq_pass(k, c, pass_start, at, n, rf->qlen(k->rcu.rsp, c->id) + n,
-					    n ? ktrace_blimit(k, c->id) : 0);
+		d->ops->softirq_pass(d, c, &run, &at, &more);
 		if (c->run_ctx == RUN_KSOFTIRQD && !(c->fault & FAULT_NO_QS))
-			rf->softirq_qs(k->rcu.rsp, c->id);
-		if (k->softirq.effect_at_pass && e.wake_gp && k->rcu.gpk && gp_wakes_here(k, c, t) &&
-		    k->rcu.ops->gp_wakeable(k->rcu.rsp)) {
-			/* The pass's rcu_core() woke the GP kthread on this CPU
-			 * (rcu_report_qs_rsp() -> rcu_gp_kthread_wake()): a wake-up
-			 * that preempts the interrupted task sets need_resched
-			 * before handle_softirqs() tests it (softirq.c 6.12:
-			 * 569-574). At the run's start, as the kick after the loop
-			 * would have it. */
-			kthread_wake_by(k->rcu.gpk, t, false, c->id);
-			e.wake_gp = false;
-		}
+			rcu_softirq_qs(&k->doms, c);
 		if (!more) {
 			c->run_stop = RUN_STOP_EMPTY;
 			break;
@@ -140,7 +91,7 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 		}
 	}
 	c->run_more = more;
-	kcpu_rcu_effect(c, t, &e); /* rcu_core()'s GP kthread wakeup, a deferred rcuog wakeup */
+	d->ops->softirq_end(d, c, t, &run); /* rcu_core()'s GP kthread wakeup, a deferred rcuog wakeup */
 	if (c->run_ctx != RUN_KSOFTIRQD && !more && !c->run_raised && is_job(c, c->rq.curr) &&
 	    !((const job *)c->rq.curr->owner)->wl->ops->next_block &&
 	    !kthread_runnable_on(c) &&
@@ -221,8 +172,7 @@ void kcpu_run_ended(kcpu *c, sim_time now)
 		sim_hist_add(k->h.softirq_irq_run, (uint64_t)(now - c->run_start));
 	c->softirq_ns += now - c->run_start;
 	c->in_softirq = false;
-	if (__builtin_expect(c->exp_deferred, 0) && k->rcu.preempt_rcu)
-		rcu_exp_report(c, now); /* rcu_core()'s rcu_preempt_deferred_qs() (tree.c 6.12:2798-2803) */
+	rcu_softirq_done(&k->doms, c, now); /* rcu_core()'s deferred quiescent state */
 	if (c->run_more)
 		c->softirq_pending = true;
 	if (c->run_ctx != RUN_KSOFTIRQD) {
@@ -242,8 +192,8 @@ void kcpu_run_ended(kcpu *c, sim_time now)
 	 * cond_resched() between do_softirq() calls; sleep when nothing is
 	 * pending. */
 	if (!(c->fault & FAULT_NO_QS)) {
-		k->rcu.ops->softirq_qs(k->rcu.rsp, c->id);
-		k->rcu.ops->cond_resched(k->rcu.rsp, c->id);
+		rcu_softirq_qs(&k->doms, c);
+		rcu_all_qs(&k->doms, c);
 	}
 	if (kcpu_need_resched(c)) {
 		kcpu_schedule(c, now);

@@ -115,7 +115,7 @@ int kcpu_arm_tick(kmodel *k, int i)
  * on until it reports (rcu_disable_urgency_upon_qs(), :705-715). */
 void kcpu_nohz_irq_enter_slow(kcpu *c)
 {
-	rcu_irq_enter_check_tick(c);
+	rcu_irq_enter_check_tick(&c->k->doms, c);
 }
 
 /* From kernel mode only: irqentry_enter() returns early from user mode
@@ -141,7 +141,7 @@ static bool nohz_full_stops(kmodel *k, kcpu *c, sim_time now)
 	if (c->need_resched || c->softirq_pending || c->rq.nr_running != 1)
 		return false;
 	/* TICK_DEP_BIT_RCU or TICK_DEP_BIT_RCU_EXP. */
-	if (rcu_tick_dep(c)) {
+	if (rcu_tick_dep(&k->doms, c)) {
 		k->cnt.ticks_forced++;
 		return false;
 	}
@@ -217,11 +217,11 @@ void kcpu_nohz_ct_enter(kmodel *k, const kcpu *self)
 			continue;
 		if (((const job *)o->rq.curr->owner)->wl->p_kernel > 0 &&
 		    now - o->ct_pass_at >= k->mach.tick_ns) {
-			rcu_ct_user_pass(k, o->id);
+			rcu_ct_user_pass(&k->doms, o->id);
 			o->ct_pass_at = now;
 		}
 		if (kcpu_nohz_in_user(o)) {
-			rcu_ct_user_enter(k, o->id);
+			rcu_ct_user_enter(&k->doms, o->id);
 			o->ct_user = true;
 		}
 	}
@@ -232,7 +232,7 @@ void kcpu_nohz_ct_exit(kmodel *k)
 	for (int i = 0; i < k->mach.nfull; i++) {
 		kcpu *o = &k->cpu[k->mach.full[i]];
 		if (o->ct_user) {
-			rcu_ct_user_exit(k, o->id);
+			rcu_ct_user_exit(&k->doms, o->id);
 			o->ct_user = false;
 		}
 	}
@@ -271,7 +271,7 @@ bool kcpu_irq_in_reader(kcpu *c)
 static bool idle_tickless(kmodel *k, const kcpu *c)
 {
 	return !c->rq.curr && !c->in_softirq && !c->softirq_pending &&
-	       !k->rcu.ops->needs_cpu(k->rcu.rsp, c->id);
+	       !rcu_needs_cpu(&k->doms, c);
 }
 
 /* Timer migration (kernel/time/timer_migration.c 6.12:55-82): the GP
@@ -302,7 +302,6 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 {
 	kmodel *k = tm->ctx;
 	kcpu *c = &k->cpu[k->mach.tick_next];
-	const rcu_flavor *rf = k->rcu.ops;
 	sim_time now = sim_now(eng);
 	int64_t jiffies = now / k->mach.tick_ns;
 	RCUSIM_CHECK(c->tick_when == now && c->tick_seq == sim_engine_cur_seq(eng), "kcpu.tick");
@@ -327,7 +326,7 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		return;
 	}
 	if (__builtin_expect(k->mach.nohz_idle, 0) && (!c->rq.curr || c->nohz_full) && !c->in_softirq &&
-	    !c->softirq_pending && !rf->needs_cpu(k->rcu.rsp, c->id)) {
+	    !c->softirq_pending && !rcu_needs_cpu(&k->doms, c)) {
 		if (!c->rq.curr) {
 			/* idle with its tick stopped (tick_nohz_idle_stop_tick()),
 			 * unless a timer is due at this jiffy (machine.background) */
@@ -350,9 +349,7 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		/* Hardirq part only: RCU's tick sees in_softirq() (no quiescent
 		 * state) but re-raises the softirq (the run restarts);
 		 * scheduler_tick charges curr; the run lasts longer. */
-		rcu_effect e = { false, false, false, false };
-		rf->sched_clock_irq(k->rcu.rsp, c->id, now, false, true, &e);
-		kcpu_rcu_effect(c, now, &e);
+		rcu_sched_clock_irq(&k->doms, c, now, 0);
 		c->resched_lazy = false; /* sched_tick() promotes the lazy bit */
 		if (sched_tick(&k->sched.cfg, &c->rq, jiffies, now))
 			kcpu_resched(c, true);
@@ -360,29 +357,11 @@ void kcpu_tick_fire(sim_engine *eng, sim_timer *tm)
 		return;
 	}
 	kcpu_account(c, now);
-	/* update_process_times(): RCU's part (2.6: rcu_check_callbacks() if
-	 * rcu_pending(); 6.x: rcu_sched_clock_irq()), which reads whether the
-	 * tick came from user mode or idle (and under PREEMPT_RCU, from a
-	 * reader) only when that matters. */
-	bool user = false, reader = false;
-	if (rf->tick_reads_mode(k->rcu.rsp, c->id)) {
-		user = !kcpu_irq_in_kernel(c);
-		reader = !user && k->rcu.preempt_rcu && kcpu_irq_in_reader(c);
-	}
-	if (c->fault & FAULT_NO_QS) {
-		user = false;
-		reader = true;
-	} else if (__builtin_expect(c->exp_deferred, 0)) {
-		/* A deferred expedited report: rcu_qs() from user mode or idle
-		 * (tree_plugin.h 6.12:975-992); under PREEMPT_RCU
-		 * rcu_preempt_deferred_qs() outside a reader (:730-748). */
-		bool u = !kcpu_irq_in_kernel(c);
-		if (u || (k->rcu.preempt_rcu && !kcpu_irq_in_reader(c)))
-			rcu_exp_report(c, now);
-	}
-	rcu_effect e = { false, false, false, false };
-	rf->sched_clock_irq(k->rcu.rsp, c->id, now, user, reader, &e);
-	kcpu_rcu_effect(c, now, &e);
+	/* update_process_times(): every RCU domain's part (2.6:
+	 * rcu_check_callbacks() if rcu_pending(); 6.x: rcu_sched_clock_irq()),
+	 * which asks whether the tick came from user mode or idle (and under
+	 * PREEMPT_RCU, from a reader) only when that matters. */
+	rcu_sched_clock_irq(&k->doms, c, now, RCU_USER_ASK);
 	/* sched_tick(): the lazy bit promoted to a full request first
 	 * (kernel/sched/core.c 6.13.7:5651-5652), then the class's tick, whose
 	 * request (a slice used up) is a lazy one. */

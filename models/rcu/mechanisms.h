@@ -170,26 +170,32 @@ void rcu_nocb_kicks(kmodel *k, sim_time now);
 /* Timer handler: an offloading group's nocb_timer fires on its rcuog's CPU. */
 void rcu_nocb_timer_fire(sim_engine *eng, sim_timer *tm);
 
-/* rcu_hooks.c: Tree RCU's state as the CPU model asks for it. */
-
-/* __rcu_irq_enter_check_tick() (tree.c 6.12:647-681) for an interrupt
- * entering nohz_full CPU @c: while RCU's need of @c is urgent
- * (rcu_urgent_qs), an interrupt from kernel mode (kcpu_irq_from_kernel())
- * turns its tick on until it reports (rcu_forced_tick,
- * rcu_disable_urgency_upon_qs(), :705-715). */
-void rcu_irq_enter_check_tick(kcpu *c);
-/* Does RCU keep @c's tick: TICK_DEP_BIT_RCU (rcu_forced_tick), or
- * TICK_DEP_BIT_RCU_EXP while an expedited grace period waits for it
- * (tree_exp.h 6.12:625-641, which sets it after a jiffy's wait; here at
- * once)? */
-bool rcu_tick_dep(const kcpu *c);
-/* Context tracking of a nohz_full CPU @cpu running a task in user mode:
- * its entry (RCU stops watching, as at ct_idle_enter(),
- * kernel/context_tracking.c:320), its exit (:338), and a pass through user
- * mode and back (the watching counter's +2 alone). */
-void rcu_ct_user_enter(kmodel *k, int cpu);
-void rcu_ct_user_exit(kmodel *k, int cpu);
-void rcu_ct_user_pass(kmodel *k, int cpu);
+/* rcu_domain.c: the normal RCU as the run's domain "rcu" (rcu/domain.h),
+ * its hooks over the flavor and the mechanisms here, and what RCU asks of a
+ * CPU (kernel.h's kcpu_rcu_effect_apply()). */
+extern const rcu_domain_ops rcu_domain_rcu_ops;
+/* The part "rcu" of kernel.c's kparts[]: the flavor rcu.flavor names over
+ * krcu's costs and callbacks' counts (each callback's function @invoke),
+ * registered as the domain "rcu". 0, SIM_ENOMEM or SIM_EINPUT (message);
+ * destroy frees it after a failed create too. sample: the flavor's series;
+ * finish: the cb.* scalars and the flavor's. 0 or SIM_ENOMEM. */
+int rcu_domain_create(kmodel *k, const sim_params *p, sim_metrics *m, rcu_invoke_fn *invoke,
+		      void *invoke_ctx, char *err, size_t errlen);
+void rcu_domain_destroy(kmodel *k);
+int rcu_domain_sample(kmodel *k, sim_time now);
+int rcu_domain_finish(kmodel *k, sim_metrics *m, sim_time now);
+/* The callers' API beside kernel.h's job_call_rcu(), each in domain @d.
+ * synchronize_rcu() of job @j on @c at @now, reached at @at: expedited when
+ * the domain's callers expedite (rcu.expedited: rcu_gp_is_expedited(), or
+ * workload.syncrcu_expedited: synchronize_rcu_expedited()), on the srs list
+ * under rcu.normal_wake_from_gp, else call_rcu(wakeme_after_rcu) of @obj
+ * (the caller's callback function wakes it). The caller puts the job to
+ * sleep. 0 or -1 (kfail() called). */
+int job_synchronize_rcu(rcu_domain *d, kcpu *c, job *j, sim_time now, sim_time at, uint32_t obj,
+			job_effect *eff);
+/* kfree_rcu() of @n objects (kfree_rcu_n() below) in domain @d. */
+int64_t job_kfree_rcu_n(rcu_domain *d, kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now,
+			rcu_effect *e, sim_time *sync_at);
 /* The batch limit rcu_do_batch() computes for @cpu now (tree.c
  * 6.12:2527-2530); 0 with classic RCU (no rcu_batch events). */
 int64_t rcu_do_batch_limit(const kmodel *k, int cpu);

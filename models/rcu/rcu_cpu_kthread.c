@@ -85,6 +85,8 @@ void rcu_invoke_core(kcpu *c, sim_time now)
 int rcu_cpu_kthreads_create(kmodel *k, const sim_params *p, int prio)
 {
 	krcu *r = &k->rcu;
+	if (!r->ops->gp_step)
+		return 0; /* a flavor without a GP kthread (classic RCU) */
 	if (!r->ops->core_kthread(r->rsp))
 		return 0;
 	r->rcuc_pass_cost = rcu_cost_param(p, P_RCU_RCUC_PASS_COST, P_RCU_TASKLET_COST);

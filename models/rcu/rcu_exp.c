@@ -99,8 +99,8 @@ static double scan_leaf(kcpu *c, const rcu_tree_node *n)
 		kcpu *o = &k->cpu[i];
 		if (o == c || cpu_idle(o) || (o->nohz_full && kcpu_nohz_in_user(o)))
 			continue; /* in an extended QS (a nohz_full CPU in user mode too) */
-		o->exp_owes = true;
-		o->exp_ipi_due = true;
+		o->rcu.exp_owes = true;
+		o->rcu.exp_ipi_due = true;
 		r->exp->left++;
 		nipi++;
 	}
@@ -118,7 +118,7 @@ static void exp_leaf_boost(kmodel *k, const rcu_tree_node *n, sim_time now)
 	if (!r->exp->boost || !r->exp->readers)
 		return;
 	for (int i = n->grplo; i <= n->grphi; i++)
-		if (k->cpu[i].exp_owes)
+		if (k->cpu[i].rcu.exp_owes)
 			return;
 	rcu_exp_boost(k, (int)(n - rcu_tree_flavor_state(r->rsp)->node), now);
 }
@@ -129,11 +129,11 @@ static void send_leaf(kmodel *k, const rcu_tree_node *n, sim_time t)
 {
 	for (int i = n->grplo; i <= n->grphi; i++) {
 		kcpu *o = &k->cpu[i];
-		if (!o->exp_ipi_due)
+		if (!o->rcu.exp_ipi_due)
 			continue;
-		o->exp_ipi_due = false;
+		o->rcu.exp_ipi_due = false;
 		k->rcu.exp->ipis++;
-		if (sim_timer_at(k->eng, &o->exp_ipi, t))
+		if (sim_timer_at(k->eng, &o->rcu.exp_ipi, t))
 			kfail(k, SIM_ENOMEM);
 	}
 	exp_leaf_boost(k, n, t);
@@ -362,11 +362,11 @@ void rcu_exp_report(kcpu *c, sim_time now)
 {
 	kmodel *k = c->k;
 	krcu *r = &k->rcu;
-	assert(c->exp_owes && r->exp->left > 0);
-	c->exp_owes = false;
-	c->exp_deferred = false;
-	if (sim_timer_armed(&c->exp_rdr))
-		sim_timer_cancel(k->eng, &c->exp_rdr);
+	assert(c->rcu.exp_owes && r->exp->left > 0);
+	c->rcu.exp_owes = false;
+	c->rcu.exp_deferred = false;
+	if (sim_timer_armed(&c->rcu.exp_rdr))
+		sim_timer_cancel(k->eng, &c->rcu.exp_rdr);
 	r->exp->left--;
 	if (exp_done(r))
 		exp_kick(k, now);
@@ -381,7 +381,7 @@ void rcu_exp_report(kcpu *c, sim_time now)
 void rcu_exp_reader_preempted(kcpu *c, job *j)
 {
 	krcu *r = &c->k->rcu;
-	if (!c->exp_owes)
+	if (!c->rcu.exp_owes)
 		return;
 	j->exp_blocks = true;
 	r->exp->readers++;
@@ -401,7 +401,7 @@ void rcu_exp_reader_unlocked(kcpu *c, job *j, sim_time now)
  * reschedule). */
 static void exp_defer(kcpu *c)
 {
-	c->exp_deferred = true;
+	c->rcu.exp_deferred = true;
 	c->k->rcu.exp->ndeferred++;
 	kcpu_resched(c, false);
 }
@@ -413,11 +413,11 @@ void kcpu_exp_ipi_fire(sim_engine *eng, sim_timer *tm)
 	krcu *r = &k->rcu;
 	sim_time now = sim_now(eng);
 	kcpu_settle_now(c);
-	if (!c->exp_owes)
+	if (!c->rcu.exp_owes)
 		return;
 	if (c->fault & FAULT_IRQS_OFF) {
 		/* Latched until interrupts are on again. */
-		if (sim_timer_at(eng, &c->exp_ipi, k->fault.end > now ? k->fault.end : now + 1))
+		if (sim_timer_at(eng, &c->rcu.exp_ipi, k->fault.end > now ? k->fault.end : now + 1))
 			kfail(k, SIM_ENOMEM);
 		return;
 	}
@@ -446,7 +446,7 @@ void kcpu_exp_ipi_fire(sim_engine *eng, sim_timer *tm)
 		 * after a uniform share of a reader more of its work. */
 		r->exp->hints++;
 		double left = sim_rng_uniform(c->rng_mode) * ((const job *)c->rq.curr->owner)->wl->reader_len;
-		if (sim_timer_at(eng, &c->exp_rdr, t + (sim_time)ceil(left / speed(c))))
+		if (sim_timer_at(eng, &c->rcu.exp_rdr, t + (sim_time)ceil(left / speed(c))))
 			kfail(k, SIM_ENOMEM);
 	}
 	kcpu_hardirq_return(c, t);
@@ -457,9 +457,9 @@ void kcpu_exp_rdr_fire(sim_engine *eng, sim_timer *tm)
 	kcpu *c = tm->ctx;
 	sim_time now = sim_now(eng);
 	kcpu_settle_now(c);
-	if (kcpu_rearm_past_interrupt(c, &c->exp_rdr, now))
+	if (kcpu_rearm_past_interrupt(c, &c->rcu.exp_rdr, now))
 		return; /* interrupted: it gets there once the CPU is its own again */
-	if (c->exp_owes)
+	if (c->rcu.exp_owes)
 		rcu_exp_report(c, now);
 }
 

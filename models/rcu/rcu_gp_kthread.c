@@ -309,6 +309,8 @@ int rcu_gp_kthread_first_cpu(const kmodel *k, const sim_params *p)
 int rcu_gp_kthread_create(kmodel *k, const sim_params *p, int prio)
 {
 	krcu *r = &k->rcu;
+	if (!r->ops->gp_step)
+		return 0; /* a flavor without a GP kthread (classic RCU) */
 	r->node_cost = sim_params_int(p, P_RCU_GP_NODE_COST);
 	r->fqs_cpu_cost = sim_params_int(p, P_RCU_FQS_CPU_COST);
 	int gp_cpu = rcu_gp_kthread_first_cpu(k, p);

@@ -153,6 +153,8 @@ void rcu_nocb_timer_fire(sim_engine *eng, sim_timer *tm)
 int rcu_nocb_kthreads_create(kmodel *k, const sim_params *p, int prio)
 {
 	krcu *r = &k->rcu;
+	if (!r->ops->gp_step)
+		return 0; /* a flavor without a GP kthread (classic RCU) */
 	int ng = r->ops->nocb_groups(r->rsp);
 	if (!ng)
 		return 0;

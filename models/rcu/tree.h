@@ -506,7 +506,7 @@ int rcu_tree_invoked_objs(const rcu_tree_state *rsp, int cpu, int64_t n, const u
 
 /* The Tree RCU state inside the flavor rcu_tree's state @rsp
  * (rcu/tree_flavor.c), for rcu/'s mechanisms and the tests; the kernel
- * model asks through rcu/rcu_hooks.c. */
+ * model asks through rcu/rcu_domain.c. */
 rcu_tree_state *rcu_tree_flavor_state(void *rsp);
 
 /* Are the tree and every list consistent (masks within their nodes, no

@@ -74,7 +74,7 @@ static void callrcu_destroy(kworkload *w)
 static bool callrcu_call(kcpu *c, job *j, sim_time now, sim_time at, job_effect *eff)
 {
 	(void)j;
-	return job_call_rcu(c, now, at, 0, eff) != 0;
+	return job_call_rcu(rcu_normal(c->k), c, now, at, 0, eff) != 0;
 }
 
 static void callrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, double s,
@@ -124,7 +124,7 @@ static void callrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 	if (!n)
 		return;
 	sim_time step = (sim_time)(work / s / n);
-	(void)job_call_rcu_n(c, now, t0 + step / 2, step, n, eff);
+	(void)job_call_rcu_n(rcu_normal(c->k), c, now, t0 + step / 2, step, n, eff);
 }
 
 /* The knobs the callrcu workload reads (its own), with workload.kind = callrcu. */

@@ -87,7 +87,7 @@ static void exitflood_run(kcpu *c, job *j, sim_time now, sim_time t0, double wor
 		sim_time at = t0 + (sim_time)(used / s);
 		if (at > now)
 			at = now;
-		if (job_call_rcu(c, now, at, 0, eff) || job_call_rcu(c, now, at, 0, eff))
+		if (job_call_rcu(rcu_normal(c->k), c, now, at, 0, eff) || job_call_rcu(rcu_normal(c->k), c, now, at, 0, eff))
 			return;
 		if (++x->closed == x->sockets) {
 			x->phase = 2;

@@ -143,7 +143,7 @@ static void fwdprog_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 			cb = (uint32_t)f->ncbs++;
 			f->launders[cb] = 0;
 		}
-		if (job_call_rcu(c, now, at, cb, eff))
+		if (job_call_rcu(rcu_normal(c->k), c, now, at, cb, eff))
 			return;
 		j->next_call_work = f->turn;
 		if (f->n_done >= FWD_MIN_CBS_LAUNDERED) {

@@ -89,11 +89,11 @@ static void kfree_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, d
 		if (t + (n - 1) * step > now)
 			step = n > 1 ? (now - t) / (n - 1) : 0;
 		if (f->by_call_rcu) {
-			if (job_call_rcu_n(c, now, t, step, n, eff))
+			if (job_call_rcu_n(rcu_normal(c->k), c, now, t, step, n, eff))
 				return;
 		} else {
 			sim_time sync_at;
-			int64_t made = kfree_rcu_n(c, n, t, step, now, &eff->rcu, &sync_at);
+			int64_t made = job_kfree_rcu_n(rcu_normal(k), c, n, t, step, now, &eff->rcu, &sync_at);
 			k->kfree.objects += (uint64_t)made;
 			if (__builtin_expect(sync_at >= 0, 0)) {
 				/* kfree_rcu_mightsleep()'s fallback: the objects after
@@ -102,7 +102,7 @@ static void kfree_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, d
 				 * sleeps from that object on. */
 				j->done_work = (first + (double)made) * f->cost;
 				j->blocked_at = sync_at;
-				if (job_call_rcu(c, now, sync_at, KFREE_SYNC_OBJ | (uint32_t)(j - j->wl->jobs), eff))
+				if (job_call_rcu(rcu_normal(c->k), c, now, sync_at, KFREE_SYNC_OBJ | (uint32_t)(j - j->wl->jobs), eff))
 					return;
 				j->sleeping = true;
 				eff->slept = true;

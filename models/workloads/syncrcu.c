@@ -117,13 +117,8 @@ static void syncrcu_run(kcpu *c, job *j, sim_time now, sim_time t0, double work,
 		at = now;
 	j->next_call_work = sy->per_call;
 	j->blocked_at = at;
-	if (k->rcu.exp) {
-		rcu_exp_request(c, j, now);
-	} else if (k->rcu.srs) {
-		rcu_srs_request(c, j, now);
-	} else if (job_call_rcu(c, now, at, (uint32_t)(j - j->wl->jobs), eff)) {
+	if (job_synchronize_rcu(rcu_normal(k), c, j, now, at, (uint32_t)(j - j->wl->jobs), eff))
 		return;
-	}
 	sy->calls++;
 	j->sleeping = true;
 	eff->slept = true;

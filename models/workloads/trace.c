@@ -860,7 +860,7 @@ static void trace_run(kcpu *c, job *j, sim_time now, sim_time t0, double work, d
 		case OP_CALL:
 			tw->calls++;
 			go_to(tw, st, st->pc + 1);
-			if (job_call_rcu(c, now, at, 0, eff))
+			if (job_call_rcu(rcu_normal(c->k), c, now, at, 0, eff))
 				return;
 			break;
 		case OP_OPEN:
