@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "trace.h"
@@ -18,11 +19,37 @@ static const char *const softirq_names[] = {
 	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
 };
 
+/* Does the writer know @type (and, for a softirq, its vector)? */
+static bool writable(trace_ev_type type, const int64_t *num)
+{
+	switch (type) {
+	case TEV_SOFTIRQ_RAISE:
+	case TEV_SOFTIRQ_ENTRY:
+	case TEV_SOFTIRQ_EXIT:
+		return num[0] >= 0 && num[0] < (int64_t)(sizeof(softirq_names) / sizeof(softirq_names[0]));
+	case TEV_SCHED_SWITCH:
+	case TEV_SCHED_WAKEUP:
+	case TEV_RCU_UTILIZATION:
+	case TEV_LOCAL_TIMER_ENTRY:
+	case TEV_LOCAL_TIMER_EXIT:
+	case TEV_RESCHEDULE_ENTRY:
+	case TEV_RESCHEDULE_EXIT:
+	case TEV_CALL_FUNCTION_SINGLE_ENTRY:
+	case TEV_CALL_FUNCTION_SINGLE_EXIT:
+	case TEV_RCU_GRACE_PERIOD:
+	case TEV_RCU_BATCH_START:
+	case TEV_RCU_BATCH_END:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int trace_text_event(FILE *o, int cpu, int64_t ts, const char *comm, int pid, const char *flags,
 		     trace_ev_type type, const int64_t *num, const char *const *str)
 {
-	if (type <= TEV_OTHER || type >= TEV_COUNT)
-		return EINVAL;
+	if (!writable(type, num))
+		return EINVAL; /* before a byte is written: no line is left cut */
 	int64_t sec = ts / 1000000000, usec = (ts % 1000000000) / 1000;
 	fprintf(o, "%16s-%-7d [%03d] %s %5" PRId64 ".%06" PRId64 ": %s: ", comm, pid, cpu, flags, sec, usec,
 		trace_ev_name(type));
@@ -41,8 +68,6 @@ int trace_text_event(FILE *o, int cpu, int64_t ts, const char *comm, int pid, co
 	case TEV_SOFTIRQ_RAISE:
 	case TEV_SOFTIRQ_ENTRY:
 	case TEV_SOFTIRQ_EXIT:
-		if (num[0] < 0 || num[0] >= (int64_t)(sizeof(softirq_names) / sizeof(softirq_names[0])))
-			return EINVAL;
 		fprintf(o, "vec=%" PRId64 " [action=%s]\n", num[0], softirq_names[num[0]]);
 		break;
 	case TEV_RCU_UTILIZATION:
@@ -67,8 +92,7 @@ int trace_text_event(FILE *o, int cpu, int64_t ts, const char *comm, int pid, co
 			num[2] ? 'S' : '.', num[3] ? 'I' : '.', num[4] ? 'R' : '.');
 		break;
 	default:
-		fputs("\n", o);
-		return EINVAL;
+		break; /* refused above */
 	}
 	return 0;
 }
