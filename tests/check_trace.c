@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testlib.h"
@@ -100,6 +101,23 @@ START_TEST(trace_unknown_event_writes_nothing)
 }
 END_TEST
 
+/* A sched_switch line whose "prev_state=" stands after the arrow (inside the
+ * next task's text, as a fuzzed or cut line has it) reads no state: the
+ * field is the previous task's, and nothing past the line is read. The line
+ * is a heap copy of its own length, so a read past its end is ASan's. */
+START_TEST(trace_switch_state_after_arrow_reads_nothing)
+{
+	char *l = strdup("  a-1 [000] d..2. 100.000000: sched_switch: x ==> next_comm=b next_pid=2 prev_comm=prev_state=");
+	ck_assert_ptr_nonnull(l);
+	trace_ev ev;
+	ck_assert(trace_parse_line(l, &ev));
+	ck_assert_int_eq(ev.type, TEV_SCHED_SWITCH);
+	ck_assert_str_eq(ev.prev_state, "");
+	ck_assert_int_eq(ev.next.pid, 2);
+	free(l);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("trace");
@@ -107,6 +125,7 @@ int main(void)
 	tcase_add_test(tc, trace_switch_and_wakeup_read_back);
 	tcase_add_test(tc, trace_softirq_and_rcu_events_read_back);
 	tcase_add_test(tc, trace_unknown_event_writes_nothing);
+	tcase_add_test(tc, trace_switch_state_after_arrow_reads_nothing);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }

@@ -14,10 +14,10 @@ static const char *const ev_names[TEV_COUNT] = {
 #undef TEV
 };
 
-/* Copy [s, e) into @dst (TRACE_COMM_LEN), cut. */
+/* Copy [s, e) into @dst (TRACE_COMM_LEN), cut; empty when e is not past s. */
 static void copy_comm(char *dst, const char *s, const char *e)
 {
-	size_t n = (size_t)(e - s);
+	size_t n = e > s ? (size_t)(e - s) : 0;
 	if (n >= TRACE_COMM_LEN)
 		n = TRACE_COMM_LEN - 1;
 	memcpy(dst, s, n);
@@ -147,7 +147,7 @@ static void fields(trace_ev *ev)
 			ev->next.pid = kv_int(arrow, "next_pid=", &v) ? (int)v : -1;
 			ev->next.prio = kv_int(arrow, "next_prio=", &v) ? (int)v : 0;
 			const char *s = strstr(r, "prev_state=");
-			if (s)
+			if (s && s < arrow) /* the previous task's field, not a comm's text after the arrow */
 				copy_comm(ev->prev_state, s + 11, arrow);
 			break;
 		}
