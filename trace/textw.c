@@ -19,80 +19,57 @@ static const char *const softirq_names[] = {
 	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
 };
 
-/* Does the writer know @type (and, for a softirq, its vector)? */
-static bool writable(trace_ev_type type, const int64_t *num)
+/* The fields of an event of @type into @b (@n bytes), as snprintf(): the
+ * length they need, or -1 when the writer does not know @type (or, for a
+ * softirq, its vector). One list of the events written. */
+static int fields(char *b, size_t n, trace_ev_type type, const int64_t *num, const char *const *str)
 {
 	switch (type) {
 	case TEV_SOFTIRQ_RAISE:
 	case TEV_SOFTIRQ_ENTRY:
 	case TEV_SOFTIRQ_EXIT:
-		return num[0] >= 0 && num[0] < (int64_t)(sizeof(softirq_names) / sizeof(softirq_names[0]));
+		if (num[0] < 0 || num[0] >= (int64_t)(sizeof(softirq_names) / sizeof(softirq_names[0])))
+			return -1;
+		return snprintf(b, n, "vec=%" PRId64 " [action=%s]\n", num[0], softirq_names[num[0]]);
 	case TEV_SCHED_SWITCH:
+		/* prev_state: TASK_INTERRUPTIBLE (1) prints S, 0 (running) R */
+		return snprintf(b, n,
+				"prev_comm=%s prev_pid=%" PRId64 " prev_prio=%" PRId64 " prev_state=%c ==> "
+				"next_comm=%s next_pid=%" PRId64 " next_prio=%" PRId64 "\n",
+				str[0], num[0], num[1], num[2] == 1 ? 'S' : 'R', str[1], num[3], num[4]);
 	case TEV_SCHED_WAKEUP:
+		return snprintf(b, n, "comm=%s pid=%" PRId64 " prio=%" PRId64 " target_cpu=%03" PRId64 "\n", str[0],
+				num[0], num[1], num[2]);
 	case TEV_RCU_UTILIZATION:
+		return snprintf(b, n, "%s\n", str[0]);
 	case TEV_LOCAL_TIMER_ENTRY:
 	case TEV_LOCAL_TIMER_EXIT:
 	case TEV_RESCHEDULE_ENTRY:
 	case TEV_RESCHEDULE_EXIT:
 	case TEV_CALL_FUNCTION_SINGLE_ENTRY:
 	case TEV_CALL_FUNCTION_SINGLE_EXIT:
+		return snprintf(b, n, "vector=%" PRId64 "\n", num[0]);
 	case TEV_RCU_GRACE_PERIOD:
+		return snprintf(b, n, "%s %" PRId64 " %s\n", str[0], num[0], str[1]);
 	case TEV_RCU_BATCH_START:
+		return snprintf(b, n, "%s CBs=%" PRId64 " bl=%" PRId64 "\n", str[0], num[0], num[1]);
 	case TEV_RCU_BATCH_END:
-		return true;
+		return snprintf(b, n, "%s CBs-invoked=%" PRId64 " idle=%c%c%c%c\n", str[0], num[0],
+				num[1] ? 'C' : '.', num[2] ? 'S' : '.', num[3] ? 'I' : '.', num[4] ? 'R' : '.');
 	default:
-		return false;
+		return -1;
 	}
 }
 
 int trace_text_event(FILE *o, int cpu, int64_t ts, const char *comm, int pid, const char *flags,
 		     trace_ev_type type, const int64_t *num, const char *const *str)
 {
-	if (!writable(type, num))
+	char b[512];
+	int len = fields(b, sizeof(b), type, num, str);
+	if (len < 0 || (size_t)len >= sizeof(b))
 		return EINVAL; /* before a byte is written: no line is left cut */
 	int64_t sec = ts / 1000000000, usec = (ts % 1000000000) / 1000;
-	fprintf(o, "%16s-%-7d [%03d] %s %5" PRId64 ".%06" PRId64 ": %s: ", comm, pid, cpu, flags, sec, usec,
-		trace_ev_name(type));
-	switch (type) {
-	case TEV_SCHED_SWITCH:
-		/* prev_state: TASK_INTERRUPTIBLE (1) prints S, 0 (running) R */
-		fprintf(o,
-			"prev_comm=%s prev_pid=%" PRId64 " prev_prio=%" PRId64 " prev_state=%c ==> "
-			"next_comm=%s next_pid=%" PRId64 " next_prio=%" PRId64 "\n",
-			str[0], num[0], num[1], num[2] == 1 ? 'S' : 'R', str[1], num[3], num[4]);
-		break;
-	case TEV_SCHED_WAKEUP:
-		fprintf(o, "comm=%s pid=%" PRId64 " prio=%" PRId64 " target_cpu=%03" PRId64 "\n", str[0], num[0],
-			num[1], num[2]);
-		break;
-	case TEV_SOFTIRQ_RAISE:
-	case TEV_SOFTIRQ_ENTRY:
-	case TEV_SOFTIRQ_EXIT:
-		fprintf(o, "vec=%" PRId64 " [action=%s]\n", num[0], softirq_names[num[0]]);
-		break;
-	case TEV_RCU_UTILIZATION:
-		fprintf(o, "%s\n", str[0]);
-		break;
-	case TEV_LOCAL_TIMER_ENTRY:
-	case TEV_LOCAL_TIMER_EXIT:
-	case TEV_RESCHEDULE_ENTRY:
-	case TEV_RESCHEDULE_EXIT:
-	case TEV_CALL_FUNCTION_SINGLE_ENTRY:
-	case TEV_CALL_FUNCTION_SINGLE_EXIT:
-		fprintf(o, "vector=%" PRId64 "\n", num[0]);
-		break;
-	case TEV_RCU_GRACE_PERIOD:
-		fprintf(o, "%s %" PRId64 " %s\n", str[0], num[0], str[1]);
-		break;
-	case TEV_RCU_BATCH_START:
-		fprintf(o, "%s CBs=%" PRId64 " bl=%" PRId64 "\n", str[0], num[0], num[1]);
-		break;
-	case TEV_RCU_BATCH_END:
-		fprintf(o, "%s CBs-invoked=%" PRId64 " idle=%c%c%c%c\n", str[0], num[0], num[1] ? 'C' : '.',
-			num[2] ? 'S' : '.', num[3] ? 'I' : '.', num[4] ? 'R' : '.');
-		break;
-	default:
-		break; /* refused above */
-	}
+	fprintf(o, "%16s-%-7d [%03d] %s %5" PRId64 ".%06" PRId64 ": %s: %s", comm, pid, cpu, flags, sec, usec,
+		trace_ev_name(type), b);
 	return 0;
 }
