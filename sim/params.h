@@ -44,7 +44,8 @@ typedef enum sim_ptype {
  * registry's defaults (not from [SIM_LOAD_SECTION]'s values). Its
  * parameters follow the registry's in the value set (index P_COUNT on). */
 #define SIM_LOAD_SECTION "workload"
-#define SIM_LOADS_MAX 15    /* named loads in one scenario */
+#define SIM_LOADS_MAX 14    /* named loads in one scenario (a callback's object has 4 bits for
+			    * its load: 1-14, and 15 for the box's own, models/workloads/workload.h) */
 #define SIM_LOAD_NAME_MAX 32 /* characters of a load's name */
 
 typedef struct sim_param_def {

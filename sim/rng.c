@@ -271,6 +271,11 @@ int sim_rng_bernoulli(sim_rng *r, double p)
 	return (int)gsl_ran_bernoulli(G(r), p);
 }
 
+unsigned int sim_rng_geometric(sim_rng *r, double p)
+{
+	return gsl_ran_geometric(G(r), p);
+}
+
 void sim_rng_prefetch_state(const sim_rng *r)
 {
 	__builtin_prefetch(((const gsl_rng *)(const void *)r)->state, 1);

@@ -55,5 +55,8 @@ static inline void sim_rng_prefetch(const sim_rng *r)
 void sim_rng_prefetch_state(const sim_rng *r);
 /* Bernoulli trial: 1 with probability @p. */
 int sim_rng_bernoulli(sim_rng *r, double p);
+/* Geometric: the trials up to and including the first success of
+ * probability @p (>= 1, mean 1 / @p; GSL's gsl_ran_geometric). */
+unsigned int sim_rng_geometric(sim_rng *r, double p);
 
 #endif

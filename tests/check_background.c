@@ -243,6 +243,79 @@ START_TEST(core_cost_sigma_spreads_the_first_pass_mean_kept)
 }
 END_TEST
 
+START_TEST(background_callbacks_queued_by_the_runs_and_invoked_as_no_loads)
+{
+	/* 20 wake-ups a second on each of 4 idle CPUs, background.callbacks
+	 * 10/s in bursts of 4 on average: a run queues a burst with
+	 * probability 10 / 4 / 20 = 0.125, 100 bursts and 400 callbacks
+	 * expected in 10 s (a geometric burst's variance 12: sd of the total
+	 * sqrt(100 x 12 + 16 x 100) = 53, within 5 sd). They are the domain's
+	 * callbacks (cb.enqueued), no load's (the load made none); they need
+	 * grace periods, and each invoked one is counted as the box's: all
+	 * invoked but those queued in the last grace period. */
+	box b;
+	const char *sets[] = { "machine.background=yes", "background.timer_ticks=0/s",
+			       "background.wakeups=20/s", "background.irqs=0/s",
+			       "background.callbacks=10/s", "background.callback_batch=4", NULL };
+	box_seed(&b, 1, sets);
+	kmodel *k = b.k;
+	ck_assert_double_eq_tol(k->bg.p_burst, 0.125, 1e-12);
+	run_to(&b, 10 * S);
+	const cb_stats *cb = rcu_normal(k)->cb;
+	uint64_t q = k->bg.cb_queued;
+	ck_assert_msg(fabs((double)q - 400.0) < 5 * 53, "%llu callbacks", (unsigned long long)q);
+	ck_assert_uint_eq(cb->enqueued, q);
+	ck_assert_uint_eq(k->wl.callbacks, 0);
+	ck_assert_uint_eq(k->bg.cb_invoked, cb->invoked);
+	ck_assert_uint_le(cb->invoked, q);
+	ck_assert_msg(q - cb->invoked < 40, "%llu of %llu still queued", (unsigned long long)(q - cb->invoked),
+		      (unsigned long long)q);
+	ck_assert_int_eq(kbg_cb_pending(&k->bg), (int64_t)(q - cb->invoked));
+	box_destroy(&b);
+}
+END_TEST
+
+START_TEST(background_callbacks_off_draws_nothing_more)
+{
+	/* background.callbacks = 0 (its default): the runs draw what they drew
+	 * before the rule (the same switches and wake-ups as a run with the
+	 * rule's batch set but no rate), and queue nothing. */
+	const char *off[] = { "machine.background=yes", "background.wakeups=30/s", NULL };
+	const char *zero[] = { "machine.background=yes", "background.wakeups=30/s",
+			       "background.callback_batch=7", NULL };
+	uint64_t got[2][3];
+	for (int i = 0; i < 2; i++) {
+		box b;
+		box_seed(&b, 3, i ? zero : off);
+		run_to(&b, 3 * S);
+		got[i][0] = b.k->bg.wakeups;
+		got[i][1] = switches(&b);
+		got[i][2] = rcu_normal(b.k)->cb->enqueued;
+		ck_assert_double_eq(b.k->bg.p_burst, 0);
+		box_destroy(&b);
+	}
+	ck_assert_mem_eq(got[0], got[1], sizeof(got[0]));
+	ck_assert_uint_eq(got[0][2], 0);
+}
+END_TEST
+
+START_TEST(background_callbacks_past_the_wakeups_refused)
+{
+	/* 100 callbacks a second in bursts of 2 are 50 bursts, more than 20
+	 * wake-ups a second could queue: refused, naming the key. */
+	char err[1024];
+	sim_params *p;
+	ck_assert_int_eq(sim_params_create(&p, rcusim_params, P_COUNT, err, sizeof(err)), 0);
+	const char *sets[] = { "workload.kind=callrcu", "machine.background=yes", "background.wakeups=20/s",
+			       "background.callbacks=100/s", "background.callback_batch=2", NULL };
+	for (const char *const *s = sets; *s; s++)
+		ck_assert_msg(sim_params_set(p, *s, err, sizeof(err)) == 0, "%s: %s", *s, err);
+	ck_assert_int_eq(rcusim_validate(p, err, sizeof(err)), SIM_EINPUT);
+	ck_assert_msg(strstr(err, "background.callbacks") && strstr(err, "50 bursts"), "%s", err);
+	sim_params_destroy(p);
+}
+END_TEST
+
 static Suite *background_suite(void)
 {
 	Suite *s = suite_create("background");
@@ -255,6 +328,9 @@ static Suite *background_suite(void)
 	tcase_add_test(tc, background_seeded_same_seed_same_run);
 	tcase_add_test(tc, background_idle_tick_reports_the_idle_cpus_qs);
 	tcase_add_test(tc, core_cost_sigma_spreads_the_first_pass_mean_kept);
+	tcase_add_test(tc, background_callbacks_queued_by_the_runs_and_invoked_as_no_loads);
+	tcase_add_test(tc, background_callbacks_off_draws_nothing_more);
+	tcase_add_test(tc, background_callbacks_past_the_wakeups_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

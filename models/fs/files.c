@@ -165,7 +165,7 @@ int kfiles_finish(kmodel *k, sim_metrics *m)
 	if (v->last_refusal >= 0)
 		rc |= metric_scalar(m, M_VFS_FILE_MAX_LAST_NS, (double)v->last_refusal);
 	rc |= metric_scalar(m, M_MEM_PENDING_BYTES_MAX,
-				 (double)k->rcu.cb.qtotal.max * (double)v->filp.cfg.obj_size);
+				 (double)kobjq_max(&k->rcu.cb, &k->bg, k->objq_max) * (double)v->filp.cfg.obj_size);
 	rc |= metric_scalar(m, M_SLAB_PAGES_MAX, (double)v->filp.nslabs_max);
 	if (f->frag_max_den)
 		rc |= metric_scalar(m, M_SLAB_FRAGMENTATION_MAX,

@@ -19,7 +19,14 @@
  *   state), the idle loop's extended quiescent state left and re-entered,
  *   and the queueing of ksoftirqd or the GP kthread behind it;
  * - device interrupts at Poisson times of rate background.irqs, irq.cost
- *   each, ending in irq_exit() (irq.c's path).
+ *   each, ending in irq_exit() (irq.c's path);
+ * - the box's own callbacks (background.callbacks): a background task's
+ *   run queues, with the probability that gives the rate, a geometric
+ *   burst of call_rcu()s of mean background.callback_batch, objects of no
+ *   load. They need grace periods of their own, which a synchronize_rcu()
+ *   may find in progress (one caller's calls then spread upward: the
+ *   waiters queued while a grace period runs wait for the next,
+ *   rcu_sr_normal_gp_init(), kernel/rcu/tree.c 6.12:1756-1786).
  *
  * None of it reaches a nohz_full CPU: nohz_full= takes the CPUs it names
  * out of the housekeeping masks for the tick, timers, workqueues and
@@ -39,6 +46,23 @@
 
 #include "kernel/kernel_int.h"
 
+/* A burst of the box's own callbacks from the background task's run on @c
+ * at @t: call_rcu() from task context (kernel/rcu/tree.c 6.12:3094-3120,
+ * __call_rcu_common()), each object no load's (LOAD_TAG_BACKGROUND), what
+ * they ask of the CPU (the softirq raised past qhimark, or nothing until
+ * its tick's rcu_pending()) carried out at once. */
+static void bg_callbacks(kcpu *c, sim_time t)
+{
+	kmodel *k = c->k;
+	unsigned n = sim_rng_geometric(c->rng_bg, k->bg.p_burst_end);
+	rcu_effect e = { false, false, false, false };
+	for (unsigned i = 0; i < n; i++)
+		if (kthread_call_rcu(rcu_normal(k), c, t, LOAD_TAG_BACKGROUND, &e))
+			return;
+	k->bg.cb_queued += n;
+	kcpu_rcu_effect(c, t, &e);
+}
+
 /* The background task's one step per wake-up: its run, drawn. */
 static double bg_step(kcpu *c, kthread *kt, sim_time t)
 {
@@ -51,6 +75,8 @@ static double bg_step(kcpu *c, kthread *kt, sim_time t)
 	/* background.wakeup_cost is wall time at the box's speed: in the
 	 * model's full-speed units it is divided by machine.clock's scale. */
 	double w = sim_rng_exponential(c->rng_bg, (double)k->bg.wakeup_cost) / k->mach.clock_scale;
+	if (k->bg.p_burst > 0 && sim_rng_bernoulli(c->rng_bg, k->bg.p_burst))
+		bg_callbacks(c, t);
 	return w < 1 ? 1 : w;
 }
 
@@ -113,16 +139,17 @@ static const sim_knob kbg_knob[] = {
 	{ P_BACKGROUND_WAKEUPS, { P_MACHINE_BACKGROUND, "yes", NULL } },
 	{ P_BACKGROUND_WAKEUP_COST, { P_MACHINE_BACKGROUND, "yes", NULL } },
 	{ P_BACKGROUND_IRQS, { P_MACHINE_BACKGROUND, "yes", NULL } },
+	{ P_BACKGROUND_CALLBACKS, { P_MACHINE_BACKGROUND, "yes", NULL } },
+	{ P_BACKGROUND_CALLBACK_BATCH, { P_MACHINE_BACKGROUND, "yes", NULL } },
 };
 const sim_knobs kbg_knobs = { SIM_ALWAYS, kbg_knob, sizeof(kbg_knob) / sizeof(kbg_knob[0]) };
 
-int kbg_create(kmodel *k, const model_env *env)
+void kbg_settings(kmodel *k, const sim_params *p)
 {
-	const sim_params *p = env->p;
 	kbackground *bg = &k->bg;
 	bg->on = sim_params_int(p, P_MACHINE_BACKGROUND) != 0;
 	if (!bg->on)
-		return 0;
+		return;
 	double hz = (double)SIM_NS_PER_S / (double)k->mach.tick_ns;
 	bg->p_tick = sim_params_real(p, P_BACKGROUND_TIMER_TICKS) / hz;
 	if (bg->p_tick > 1)
@@ -130,6 +157,38 @@ int kbg_create(kmodel *k, const model_env *env)
 	bg->wakeup_rate = sim_params_real(p, P_BACKGROUND_WAKEUPS);
 	bg->wakeup_cost = sim_params_int(p, P_BACKGROUND_WAKEUP_COST);
 	bg->irq_rate = sim_params_real(p, P_BACKGROUND_IRQS);
+	double cbs = sim_params_real(p, P_BACKGROUND_CALLBACKS), batch = sim_params_real(p, P_BACKGROUND_CALLBACK_BATCH);
+	if (cbs > 0 && bg->wakeup_rate > 0) { /* kbg_validate(): cbs / batch <= wakeups */
+		bg->p_burst = cbs / batch / bg->wakeup_rate;
+		bg->p_burst_end = 1 / batch;
+	}
+}
+
+int kbg_validate(const sim_params *p, char *err, size_t errlen)
+{
+	if (!sim_params_int(p, P_MACHINE_BACKGROUND))
+		return 0;
+	double cbs = sim_params_real(p, P_BACKGROUND_CALLBACKS), batch = sim_params_real(p, P_BACKGROUND_CALLBACK_BATCH);
+	double wk = sim_params_real(p, P_BACKGROUND_WAKEUPS);
+	if (cbs > 0 && cbs / batch > wk) {
+		char a[512];
+		sim_params_where(p, P_BACKGROUND_CALLBACKS, a, sizeof(a));
+		snprintf(err, errlen,
+			 "%s: %s call_rcu()s a second in bursts of %g make %g bursts a second per CPU, more than "
+			 "the background tasks' %g wake-ups (background.wakeups, %s), each of which queues one "
+			 "burst at most: raise background.callback_batch or background.wakeups",
+			 a, sim_params_text(p, P_BACKGROUND_CALLBACKS), batch, cbs / batch, wk,
+			 sim_params_origin(p, P_BACKGROUND_WAKEUPS));
+		return SIM_EINPUT;
+	}
+	return 0;
+}
+
+int kbg_create(kmodel *k, const model_env *env)
+{
+	kbackground *bg = &k->bg;
+	if (!bg->on)
+		return 0;
 	if (bg->wakeup_rate > 0 && !(bg->kt = calloc((size_t)k->mach.ncpus, sizeof(*bg->kt))))
 		return SIM_ENOMEM;
 	for (int i = 0; i < k->mach.ncpus; i++) {
@@ -176,5 +235,7 @@ int kbg_finish(const kmodel *k, sim_metrics *m)
 	int rc = metric_scalar(m, M_BACKGROUND_TIMER_TICKS, (double)bg->timer_ticks);
 	rc |= metric_scalar(m, M_BACKGROUND_WAKEUPS, (double)bg->wakeups);
 	rc |= metric_scalar(m, M_BACKGROUND_IRQS, (double)bg->irqs);
+	if (bg->p_burst > 0)
+		rc |= metric_scalar(m, M_BACKGROUND_CALLBACKS, (double)bg->cb_queued);
 	return rc;
 }

@@ -88,6 +88,7 @@ static int machine_create(kmodel *k, const model_env *env, char *err, size_t err
 	mc->nohz_idle = sim_params_int(p, P_IRQ_NOHZ_IDLE) != 0;
 	mc->timer_migration = mc->nohz_idle && sim_params_int(p, P_IRQ_TIMER_MIGRATION) != 0;
 	mc->tick_phase = (tick_phase)sim_params_int(p, P_IRQ_TICK_PHASE);
+	kbg_settings(k, p);
 	mc->core_busy = calloc((size_t)mc->ncores, sizeof(*mc->core_busy));
 	if (!mc->core_busy)
 		return SIM_ENOMEM;
@@ -493,8 +494,11 @@ static int objects_sample(kmodel *k, sim_time now, const ksample *smp, char *err
 	sim_series *s;
 	(void)err;
 	(void)errlen;
+	int64_t q = smp->qsum - kbg_cb_pending(&k->bg); /* the loads' callbacks */
+	if (q > k->objq_max)
+		k->objq_max = q;
 	if (k->obj_bytes && (!(s = metric_series(k->h.m, M_MEM_PENDING_BYTES, -1)) ||
-			     sim_series_append(s, now, (double)smp->qsum * (double)k->obj_bytes)))
+			     sim_series_append(s, now, (double)q * (double)k->obj_bytes)))
 		return SIM_ENOMEM;
 	return 0;
 }
@@ -504,7 +508,8 @@ static int objects_finish(kmodel *k, sim_metrics *m, sim_time now)
 	(void)now;
 	if (!k->obj_bytes)
 		return 0;
-	return metric_scalar(m, M_MEM_PENDING_BYTES_MAX, (double)k->rcu.cb.qtotal.max * (double)k->obj_bytes);
+	return metric_scalar(m, M_MEM_PENDING_BYTES_MAX,
+			     (double)kobjq_max(&k->rcu.cb, &k->bg, k->objq_max) * (double)k->obj_bytes);
 }
 
 /* ---- Glue: the other files' parts in the table's signatures -------------- */
@@ -548,7 +553,8 @@ static int files_create(kmodel *k, const model_env *env, char *err, size_t errle
 
 static int files_sample(kmodel *k, sim_time now, const ksample *smp, char *err, size_t errlen)
 {
-	return k->files.on ? kfiles_sample(k, now, loads_file_pending(k, smp->qsum), err, errlen) : 0;
+	return k->files.on ? kfiles_sample(k, now, loads_file_pending(k, smp->qsum - kbg_cb_pending(&k->bg)), err, errlen)
+			   : 0;
 }
 
 static int files_finish(kmodel *k, sim_metrics *m, sim_time now)
@@ -773,7 +779,8 @@ static void check_conservation(const kmodel *k, int64_t qsum)
 {
 	char why[256];
 	RCUSIM_CHECK(cb_stats_conserved(&k->rcu.cb, (uint64_t)qsum), "kernel.cb_conservation");
-	RCUSIM_CHECK(!k->files.on || !kfiles_check(k, (uint64_t)loads_file_pending(k, qsum), why, sizeof(why)),
+	RCUSIM_CHECK(!k->files.on ||
+			     !kfiles_check(k, (uint64_t)loads_file_pending(k, qsum - kbg_cb_pending(&k->bg)), why, sizeof(why)),
 		     "kernel.file_conservation");
 }
 
@@ -839,7 +846,8 @@ static int kernel_finish(void *state, sim_time now, char *err, size_t errlen)
 	uint64_t pending = 0;
 	for (int i = 0; i < k->mach.ncpus; i++)
 		pending += (uint64_t)rcu_normal(k)->ops->qlen(rcu_normal(k), i);
-	if (k->files.on && (rc = kfiles_check(k, (uint64_t)loads_file_pending(k, (int64_t)pending), err, errlen)))
+	if (k->files.on &&
+	    (rc = kfiles_check(k, (uint64_t)loads_file_pending(k, (int64_t)pending - kbg_cb_pending(&k->bg)), err, errlen)))
 		return rc;
 	return cb_stats_check(&k->rcu.cb, pending, err, errlen);
 }
@@ -878,7 +886,7 @@ static int kernel_validate(const sim_params *p, char *err, size_t errlen)
 {
 	const workload_ops *w = workload_find(sim_params_text(p, P_WORKLOAD_KIND));
 	int rc = rcu_flavor_validate(p, err, errlen);
-	if (rc || (rc = sched_validate(p, err, errlen)))
+	if (rc || (rc = sched_validate(p, err, errlen)) || (rc = kbg_validate(p, err, errlen)))
 		return rc;
 	if (w && w->validate && (rc = w->validate(p, err, errlen)))
 		return rc;

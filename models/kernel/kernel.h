@@ -446,12 +446,32 @@ typedef struct kbackground {
 	double wakeup_rate;     /* background.wakeups, per second per CPU */
 	sim_time wakeup_cost;   /* ns: background.wakeup_cost, mean wall time at the box's speed */
 	double irq_rate;        /* background.irqs, per second per CPU */
+	double p_burst;         /* a run queues a burst of callbacks: background.callbacks /
+				 * background.callback_batch / background.wakeups (0: none) */
+	double p_burst_end;     /* a burst's next callback is its last: 1 / background.callback_batch */
 	kthread *kt;            /* per CPU: its background task (NULL: wakeup_rate 0) */
 	uint64_t timer_ticks;   /* idle stopped ticks taken for a timer */
 	uint64_t wakeups;       /* background task wake-ups */
 	uint64_t runs;          /* their runs begun */
 	uint64_t irqs;          /* background device interrupts */
+	uint64_t cb_queued;     /* call_rcu()s of the background tasks */
+	uint64_t cb_invoked;    /* of them, invoked (loads_invoke()) */
 } kbackground;
+
+/* The background tasks' callbacks queued and not yet invoked: in the
+ * callbacks queued (cb.qlen), none of a load's objects. */
+static inline int64_t kbg_cb_pending(const kbackground *bg)
+{
+	return (int64_t)(bg->cb_queued - bg->cb_invoked);
+}
+
+/* The loads' callbacks queued at their peak, for mem.pending_bytes_max:
+ * the exact peak of all callbacks queued, or with the box's own among them
+ * (background.callbacks) the loads' peak at the samples. */
+static inline int64_t kobjq_max(const cb_stats *cb, const kbackground *bg, int64_t objq_max)
+{
+	return bg->p_burst > 0 ? objq_max : (int64_t)cb->qtotal.max;
+}
 
 /* 9. The injected fault (fault.*): which CPUs, when, and its two events. */
 typedef struct kfault {
@@ -490,6 +510,9 @@ struct kmodel {
 	ktrace *tr;             /* the timeline being written (rcusim run --trace), or NULL */
 	int64_t obj_bytes;      /* workload.object_size: bytes a pending callback holds (0: the
 				 * workload sizes its own, kfree and files, or has none) */
+	int64_t objq_max;       /* with background.callbacks: the loads' callbacks queued at
+				 * their peak over the samples (the box's own hold none of
+				 * their objects); else unused: cb.qtotal's exact peak is */
 	int err;                /* first failure inside a handler */
 };
 
@@ -647,6 +670,21 @@ static inline int job_call_rcu_n(rcu_domain *d, kcpu *c, sim_time now, sim_time 
 	sim_tavg *q = &d->cb->qtotal;
 	sim_tavg_set(q, now, q->value + n);
 	q->area += (__int128)n * (now - t0) - (__int128)step * n * (n - 1) / 2;
+	return 0;
+}
+
+/* call_rcu() in domain @d for object @obj from a kthread's run on @c at
+ * @now (kernel code, no job: no load counts it), counted in the domain's
+ * cb; what it asks of the CPU or'ed into @e, for the caller's
+ * kcpu_rcu_effect(). 0 or -1 (kfail() called). */
+static inline int kthread_call_rcu(rcu_domain *d, kcpu *c, sim_time now, uint32_t obj, rcu_effect *e)
+{
+	if (d->flavor->call_rcu(d->rsp, c->id, now, obj, e)) {
+		kfail(c->k, SIM_ENOMEM);
+		return -1;
+	}
+	d->cb->enqueued++;
+	sim_tavg_add_at(&d->cb->qtotal, now, now, 1);
 	return 0;
 }
 

@@ -111,6 +111,12 @@ struct model_env;
 /* Its parameters, and with it on each CPU's stream, background task and
  * interrupt timer (nothing when off). 0 or SIM_ENOMEM. */
 int kbg_create(kmodel *k, const struct model_env *env);
+/* machine.background's rates read into k->bg (the machine's part, before
+ * RCU's: its invoke function depends on background.callbacks). */
+void kbg_settings(kmodel *k, const sim_params *p);
+/* background.callbacks' bursts no more than the wake-ups that queue them:
+ * 0 or SIM_EINPUT (@err names the file, line and key). */
+int kbg_validate(const sim_params *p, char *err, size_t errlen);
 /* Its knobs: the rates and cost, with machine.background on. */
 extern const sim_knobs kbg_knobs;
 /* Boot: each CPU's first background wake-up and interrupt armed. 0 or SIM_ENOMEM. */

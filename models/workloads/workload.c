@@ -199,6 +199,11 @@ static void loads_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, sim
 		size_t e = i + 1;
 		while (e < n && (objs[e] & LOAD_TAG_MASK) == tag)
 			e++;
+		if (tag == LOAD_TAG_BACKGROUND) { /* the box's own: they free nothing tracked */
+			k->bg.cb_invoked += e - i;
+			i = e;
+			continue;
+		}
 		uint32_t li = tag >> LOAD_TAG_SHIFT;
 		assert((int)li <= k->nmore);
 		load_invoke(k, li ? &k->more[li - 1] : &k->wl, cpu, objs + i, e - i,
@@ -209,6 +214,10 @@ static void loads_invoke(void *ctx, int cpu, const uint32_t *objs, size_t n, sim
 
 rcu_invoke_fn *loads_invoke_fn(kmodel *k, void **ctx)
 {
+	if (k->bg.p_burst > 0) { /* the box's callbacks among the loads': each run to its own */
+		*ctx = k;
+		return loads_invoke;
+	}
 	if (!k->nmore) {
 		*ctx = k->files.on ? (void *)k : (void *)&k->wl;
 		return k->files.on ? file_free_rcu : k->wl.ops->invoke;

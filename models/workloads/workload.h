@@ -96,9 +96,12 @@ typedef struct job_effect {
 /* The objects of a named load's callbacks carry its index in these bits
  * (kworkload.tag; several loads only): loads_invoke() hands each to its
  * load with them cleared. Below them a file's slab number or a job's;
- * kfree's bit 31 is the main load's only. */
+ * kfree's bit 31 is the main load's only. The last index (all four bits,
+ * past SIM_LOADS_MAX) is no load's: the box's own callbacks
+ * (background.callbacks), which loads_invoke() counts and drops. */
 #define LOAD_TAG_SHIFT 27
 #define LOAD_TAG_MASK (UINT32_C(15) << LOAD_TAG_SHIFT)
+#define LOAD_TAG_BACKGROUND LOAD_TAG_MASK
 
 /* What the workload part of the kernel model holds: one per load, the
  * scenario's [workload] (k->wl) and each [workload.NAME] (k->more). */
