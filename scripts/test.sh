@@ -29,14 +29,29 @@ cmake -S "$HERE" -B "$HERE/build-fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TY
 cmake --build "$HERE/build-fuzz" -j "$JOBS" --target fuzz_ini fuzz_cli fuzz_trace
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus" /tmp/rcusim-fuzz-cli.* /tmp/rcusim-fuzz-trace.*' EXIT
-nfuzz=0
+# The targets side by side (each one process), each for FUZZ_SECONDS.
 for f in $fuzzers; do
 	mkdir -p "$corpus/$f"
 	seeds=$HERE/tests/fuzz-seeds
 	[ $f = ini ] || seeds=$HERE/tests/fuzz-$f-seeds
-	"$HERE/build-fuzz/tests/fuzz_$f" -max_total_time="$FUZZ_SECONDS" -print_final_stats=0 -close_fd_mask=1 \
-		"$corpus/$f" "$seeds" 2>"$corpus/$f.log" || { tail -40 "$corpus/$f.log"; exit 1; }
-	tail -1 "$corpus/$f.log"
+	("$HERE/build-fuzz/tests/fuzz_$f" -max_total_time="$FUZZ_SECONDS" -print_final_stats=0 -close_fd_mask=1 \
+		-artifact_prefix="$corpus/$f-" "$corpus/$f" "$seeds" 2>"$corpus/$f.log"; echo $? >"$corpus/$f.rc") &
+done
+wait
+nfuzz=0
+for f in $fuzzers; do
+	if [ "$(cat "$corpus/$f.rc")" != 0 ]; then
+		# The sanitizer's report (its stack first), and the input as base64
+		# (base64 -d > crash; build-fuzz/tests/fuzz_$f crash reproduces it).
+		echo "fuzz_$f failed:"
+		sed -n '/ERROR: /,/SUMMARY/p' "$corpus/$f.log" | head -60
+		tail -5 "$corpus/$f.log"
+		for a in "$corpus/$f"-*; do
+			[ -f "$a" ] && echo "input $(basename "$a"), base64:" && head -c 4096 "$a" | base64 -w 0 && echo
+		done
+		exit 1
+	fi
+	echo "fuzz_$f: $(tail -1 "$corpus/$f.log")"
 	nfuzz=$((nfuzz + 1))
 done
 # Stages that passed: the two builds' tests, and each fuzz target.
