@@ -47,7 +47,7 @@
 #include "kernel/kernel_int.h"
 
 /* A burst of the box's own callbacks from the background task's run on @c
- * at @t: call_rcu() from task context (kernel/rcu/tree.c 6.12:3094-3120,
+ * at @t: call_rcu() from task context (kernel/rcu/tree.c 6.12:3060-3109,
  * __call_rcu_common()), each object no load's (LOAD_TAG_BACKGROUND), what
  * they ask of the CPU (the softirq raised past qhimark, or nothing until
  * its tick's rcu_pending()) carried out at once. */
