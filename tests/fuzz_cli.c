@@ -8,7 +8,12 @@
  * is found unless a command made it), sweep only prints its jobs
  * (--emit-jobs: running them would start this program again), and
  * arguments naming /dev, /proc or /sys are left out (a read of /dev/stdin
- * would block the fuzzer, not rcusim).
+ * would block the fuzzer, not rcusim), and `record` is given a tracefs that
+ * does not exist (RCUSIM_TRACEFS): run as root it would otherwise make a
+ * tracing instance on this box, enable its events and start its loads,
+ * beside other runs (the ctest `record` among them), for up to an hour;
+ * with no tracefs it refuses before any of that (exit 3), which is the
+ * path fuzzed.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -30,6 +35,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	setenv("RCUSIM_PLOTS", "/nonexistent", 1);
 	setenv("RCUSIM_BUSY_TIMEOUT_MS", "100", 1);
+	setenv("RCUSIM_TRACEFS", "/nonexistent/rcusim-fuzz-tracefs", 1);
 	return 0;
 }
 
