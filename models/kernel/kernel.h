@@ -159,8 +159,6 @@ struct work_struct {
 	void *ctx;              /* the owner's data */
 	work_struct *next;      /* the next on its worker's worklist */
 	bool pending;           /* WORK_STRUCT_PENDING: queued or its timer armed, not yet begun */
-	int rank;               /* the model's, not the kernel's: a worklist takes a lower rank
-				 * first, equal ranks oldest first (0 for all: the kernel's order) */
 };
 typedef struct delayed_work {
 	work_struct work;       /* the item */

@@ -39,10 +39,7 @@
  * items oldest first, kthread_worker_fn(), :804-857) is a workqueue of one
  * worker here. queue_rcu_work()'s callback is posted by the caller (the
  * model's callbacks are its mechanisms' objects), which calls
- * rcu_work_rcufn() when it is invoked, naming the CPU. A work item's rank
- * (work_struct.rank) is the model's, not the kernel's: a worklist takes
- * a lower rank first, equal ranks oldest first; every item the kernel
- * queues has rank 0, and the worklist is the kernel's. Left out: max_active and ordered workqueues, rescuers, cancel_work(),
+ * rcu_work_rcufn() when it is invoked, naming the CPU. Left out: max_active and ordered workqueues, rescuers, cancel_work(),
  * flush_work(), the worker pools' idle management.
  */
 #include <assert.h>
@@ -190,25 +187,16 @@ void work_init(work_struct *w, work_func *func, work_done_func *done, void *ctx)
 }
 
 /* Put pending @w at the tail of the worklist of @wq's worker for @cpu and
- * wake that worker at @t (insert_work(), :2177; kick_pool(), :1233); an
- * item of a lower rank than the tail's goes before the first item of a
- * higher rank than its own (O(list), only for ranked items). */
+ * wake that worker at @t (insert_work(), :2177; kick_pool(), :1233). */
 static void insert_work(workqueue *wq, int cpu, work_struct *w, sim_time t)
 {
 	assert(cpu >= 0 && cpu < wq->k->mach.ncpus && w->pending && !w->next);
 	kworker *kw = &wq->w[wq->slot[cpu]];
-	if (!kw->tail) {
-		kw->head = kw->tail = w;
-	} else if (kw->tail->rank <= w->rank) {
+	if (kw->tail)
 		kw->tail->next = w;
-		kw->tail = w;
-	} else {
-		work_struct **at = &kw->head;
-		while ((*at)->rank <= w->rank)
-			at = &(*at)->next;
-		w->next = *at;
-		*at = w;
-	}
+	else
+		kw->head = w;
+	kw->tail = w;
 	kthread_kick(&kw->kt, t);
 }
 

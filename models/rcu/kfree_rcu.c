@@ -39,10 +39,10 @@
  * the kfree_rcu_cpu's own CPU (with nohz_full, a housekeeping CPU's), at
  * nice 0, one worker a CPU taking them one at a time (the kernel's
  * unbound pool wakes another worker for each item, need_more_worker(),
- * :932-935). The worker takes a CPU's ready batches before its monitor,
- * batch 0 before batch 1 (work_struct.rank: the order of the hand-rolled
- * kworker this replaced, not the kernel's, whose worklist takes them
- * oldest first). The pages' snapshots are taken when
+ * :932-935). The worker takes them oldest first, as the kernel's worklist
+ * does (insert_work(), kernel/workqueue.c 6.12:2187, 2339; worker_thread(),
+ * :3336): a batch whose callback came after the monitor's timer waits for
+ * the monitor. The pages' snapshots are taken when
  * the objects are accounted (at most a tick after their kfree_rcu()).
  * Memory pressure (rcu.kfree_shrink_at) runs the shrinker
  * (kfree_rcu_shrink_count()/_scan(), :3937-3976) from the reclaiming
@@ -416,11 +416,9 @@ static int kfree_batching_create(kmodel *k, const sim_params *p)
 		kfree_cpu *kc = &kf->cpu[i];
 		kc->cpu = i;
 		delayed_work_init(k, &kc->monitor_work, kfree_rcu_monitor, NULL, kc);
-		kc->monitor_work.work.rank = 2;
 		for (int b = 0; b < 2; b++) {
 			kc->batch[b].cpu = i;
 			rcu_work_init(&kc->batch[b].rcu_work, kfree_rcu_work, kfree_rcu_work_done, &kc->batch[b]);
-			kc->batch[b].rcu_work.work.rank = b;
 		}
 	}
 	return 0;
