@@ -53,9 +53,9 @@ START_TEST(small_batch_waits_for_the_drain_delay)
 	ck_assert_int_eq(kf->pending, 100);
 	ck_assert_uint_eq(kf->batches, 0);
 	ck_assert_uint_eq(kf->pages_allocated, 1);
-	ck_assert(sim_timer_armed(&kf->cpu[0].mon));
+	ck_assert(sim_timer_armed(&kf->cpu[0].monitor_work.timer));
 	/* The first object: 500 ns after the job's switch in at boot. */
-	ck_assert_int_eq(kf->cpu[0].mon.when, 5 * S + b.k->sched.ctxsw_cost + 500);
+	ck_assert_int_eq(kf->cpu[0].monitor_work.timer.when, 5 * S + b.k->sched.ctxsw_cost + 500);
 	run_to(&b, 5 * S + 100000);
 	ck_assert_uint_eq(kf->batches, 1);
 	ck_assert_uint_eq(b.k->rcu.cb.enqueued, 1);
@@ -219,6 +219,150 @@ START_TEST(failed_allocation_falls_back_to_synchronize_rcu)
 }
 END_TEST
 
+/* A work item of the test's own on kfree's workqueue: it keeps its
+ * worker busy for work_ns. */
+typedef struct blocker {
+	work_struct w;
+	double work_ns;         /* its work */
+	sim_time ended;         /* ns: when it ended (0: not yet) */
+} blocker;
+
+static double blocker_func(kcpu *c, work_struct *w, sim_time t)
+{
+	(void)c;
+	(void)t;
+	return ((blocker *)w->ctx)->work_ns;
+}
+
+static void blocker_done(kcpu *c, work_struct *w, sim_time t)
+{
+	(void)c;
+	((blocker *)w->ctx)->ended = t;
+}
+
+/* Run @b in 10 us steps until *@v (a counter of the model's) reaches
+ * @want, by @limit; returns the time it was seen. */
+static sim_time run_until(box *b, const uint64_t *v, uint64_t want, sim_time limit)
+{
+	while (*v < want) {
+		sim_time now = sim_now(b->eng);
+		ck_assert_int_lt(now, limit);
+		run_to(b, now + 10000);
+	}
+	return sim_now(b->eng);
+}
+
+/* The kfree box (preemptible RCU: a tick in the worker is a quiescent
+ * state) with CPU 0's worker of system_unbound_wq held by a 30 ms item of
+ * the test's, queued when the monitor has posted the batch of the 2000
+ * objects (4.26 ms); monitor_work (nothing left to batch) queued for
+ * @mon_after ns after that (> 0), or for -@mon_after ns after the batch's
+ * callback queued its work (< 0). Returns within 1 us of the blocker's
+ * end, both items having waited on the worklist behind it; *@queued the
+ * time the batch's work was queued, *@m0 the monitor runs before. */
+static void held_worker(box *b, blocker *bl, sim_time mon_after, sim_time *queued, uint64_t *m0)
+{
+	const char *sets[] = { "workload.kfree_single_share=1", "rcu.kfree_bulk_cost=1us",
+			       "rcu.preempt_rcu=yes", "sched.preempt=voluntary", NULL };
+	box_create(b, 2000, sets);
+	kmodel *k = b->k;
+	kkfree *kf = &k->kfree;
+	kfree_cpu *kc = &kf->cpu[0];
+	sim_time t1 = run_until(b, &kf->batches, 1, 100 * MS);
+	ck_assert_uint_eq(k->rcu.cb.invoked, 0);
+	ck_assert(work_pending(&kc->batch[0].rcu_work.work)); /* from queue_rcu_work() on */
+	ck_assert(!delayed_work_pending(&kc->monitor_work));
+	*m0 = kf->monitors;
+	memset(bl, 0, sizeof(*bl));
+	bl->work_ns = 30 * MS;
+	work_init(&bl->w, blocker_func, blocker_done, bl);
+	ck_assert(queue_work_on(0, kf->wq, &bl->w, t1));
+	if (mon_after > 0)
+		ck_assert(queue_delayed_work_on(0, kf->wq, &kc->monitor_work, t1 + mon_after));
+	*queued = run_until(b, &k->rcu.cb.invoked, 1, t1 + 30 * MS);
+	if (mon_after < 0)
+		ck_assert(queue_delayed_work_on(0, kf->wq, &kc->monitor_work, *queued - mon_after));
+	ck_assert_int_gt(*queued, t1 + (mon_after > 0 ? mon_after : 0));
+	/* Both wait: the item's 30 ms are not done. */
+	run_to(b, t1 + 30 * MS - 1);
+	ck_assert_int_eq(bl->ended, 0);
+	ck_assert(delayed_work_pending(&kc->monitor_work) && !sim_timer_armed(&kc->monitor_work.timer));
+	ck_assert(work_pending(&kc->batch[0].rcu_work.work));
+	ck_assert_uint_eq(kf->monitors, *m0);
+	while (!bl->ended)
+		run_to(b, sim_now(b->eng) + 1000);
+	ck_assert_uint_eq(kf->freed, 0);
+}
+
+START_TEST(kfree_items_run_oldest_first)
+{
+	/* The batch's kfree_rcu_work() and monitor_work wait on CPU 0's
+	 * worker behind the test's item; the worker takes them in the order
+	 * they were queued (worker_thread(), kernel/workqueue.c 6.12:3336).
+	 * The monitor queued 1 ms after the batch's post, before its callback
+	 * queued its work: 100 us after the item's end the monitor has run
+	 * (its work is well under 100 us) and the batch's 2 ms of kfree_bulk()
+	 * is under way. The monitor queued 100 us after the batch's work: the
+	 * batch is under way and the monitor has not begun; it runs after. */
+	const sim_time after[2] = { 1 * MS, -100000 };
+	for (int i = 0; i < 2; i++) {
+		box b;
+		blocker bl;
+		sim_time q;
+		uint64_t m0;
+		held_worker(&b, &bl, after[i], &q, &m0);
+		kkfree *kf = &b.k->kfree;
+		run_to(&b, bl.ended + 100000);
+		ck_assert_uint_eq(kf->monitors, m0 + (i == 0));
+		ck_assert_uint_eq(kf->freed, 0);
+		run_to(&b, bl.ended + 5 * MS);
+		ck_assert_uint_eq(kf->monitors, m0 + 1);
+		ck_assert_uint_eq(kf->freed, 2000);
+		conserved(kf);
+		box_destroy(&b);
+	}
+}
+END_TEST
+
+START_TEST(monitor_is_delayed_work_on_system_unbound_wq)
+{
+	/* monitor_work on kfree's workqueue, CPU 0's worker idle: queued for
+	 * 3 ms on, it has not begun 1 ns before and has begun (CPU 0's worker
+	 * woken once) 100 us after; queued again while pending it is not
+	 * queued twice, and mod_delayed_work_on() moves it earlier. */
+	box b;
+	const char *single[] = { "workload.kfree_single_share=1", NULL };
+	box_create(&b, 2000, single);
+	kkfree *kf = &b.k->kfree;
+	delayed_work *dw = &kf->cpu[0].monitor_work;
+	run_to(&b, 200 * MS);
+	ck_assert_uint_eq(kf->freed, 2000);
+	ck_assert(!delayed_work_pending(dw));
+	uint64_t m0 = kf->monitors;
+	uint64_t w0 = workqueue_wakeups(kf->wq);
+	kthread *w = workqueue_worker(kf->wq, 0);
+	ck_assert_int_eq(w->cpu->id, 0);
+	uint64_t ww0 = w->wakeups;
+	sim_time t = sim_now(b.eng);
+	ck_assert(queue_delayed_work_on(0, kf->wq, dw, t + 3 * MS));
+	ck_assert(!queue_delayed_work_on(0, kf->wq, dw, t + 1 * MS));
+	run_to(&b, t + 3 * MS - 1);
+	ck_assert_uint_eq(kf->monitors, m0);
+	run_to(&b, t + 3 * MS + 100000);
+	ck_assert_uint_eq(kf->monitors, m0 + 1);
+	ck_assert_uint_eq(workqueue_wakeups(kf->wq), w0 + 1);
+	ck_assert_uint_eq(w->wakeups, ww0 + 1);
+	t = sim_now(b.eng);
+	ck_assert(queue_delayed_work_on(0, kf->wq, dw, t + 9 * MS));
+	ck_assert(mod_delayed_work_on(0, kf->wq, dw, t + 2 * MS));
+	run_to(&b, t + 2 * MS - 1);
+	ck_assert_uint_eq(kf->monitors, m0 + 1);
+	run_to(&b, t + 20 * MS);
+	ck_assert_uint_eq(kf->monitors, m0 + 2);
+	box_destroy(&b);
+}
+END_TEST
+
 START_TEST(by_call_rcu_is_one_callback_an_object)
 {
 	/* kfree_by_call_rcu: each object its own call_rcu(); no batching. */
@@ -244,6 +388,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, memory_pressure_runs_the_shrinker);
 	tcase_add_test(tc, failed_allocation_falls_back_to_synchronize_rcu);
 	tcase_add_test(tc, by_call_rcu_is_one_callback_an_object);
+	tcase_add_test(tc, kfree_items_run_oldest_first);
+	tcase_add_test(tc, monitor_is_delayed_work_on_system_unbound_wq);
 	suite_add_tcase(s, tc);
 	return s;
 }

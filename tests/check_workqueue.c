@@ -4,7 +4,8 @@
  * runs on that CPU's worker, oldest first; queuing a pending item does
  * nothing and returns false (queue_work_on(), :2380-2395); delayed work
  * runs no earlier than its expiry (queue_delayed_work_on(), :2540-2556)
- * and mod_delayed_work_on() moves it; an unbound workqueue's work never
+ * and mod_delayed_work_on() moves it; queue_rcu_work()'s item waits for
+ * its callback (:2595-2631); an unbound workqueue's work never
  * runs on a nohz_full CPU (wq_unbound_cpumask, :7723-7724). */
 #include <check.h>
 #include <stdio.h>
@@ -166,6 +167,37 @@ START_TEST(delayed_work_runs_no_earlier_than_its_expiry)
 }
 END_TEST
 
+START_TEST(rcu_work_is_queued_by_its_callback)
+{
+	/* queue_rcu_work() (:2615-2631) makes the item pending and queues
+	 * nothing (a second call returns false); only its callback
+	 * (rcu_work_rcufn(), :2595-2603, here called as the callback's
+	 * invocation would) puts it on the worklist of the CPU it names. */
+	box b;
+	box_create(&b, (const char *const[]){ NULL });
+	workqueue *wq;
+	ck_assert_int_eq(alloc_workqueue(b.k, &wq, "test", WQ_UNBOUND, 0), 0);
+	item it;
+	item_init(&b, &it, 10 * US);
+	rcu_work rw;
+	rcu_work_init(&rw, item_func, item_done, &it);
+	run_to(&b, 1 * MS);
+	ck_assert(queue_rcu_work(wq, &rw));
+	ck_assert(work_pending(&rw.work));
+	ck_assert(!queue_rcu_work(wq, &rw));
+	run_to(&b, 5 * MS);
+	ck_assert_int_eq(it.runs, 0);
+	rcu_work_rcufn(&rw, 2, sim_now(b.eng));
+	run_to(&b, 6 * MS);
+	ck_assert_int_eq(it.runs, 1);
+	ck_assert_int_eq(it.cpu, 2);
+	ck_assert_int_ge(it.began, 5 * MS);
+	ck_assert(!work_pending(&rw.work));
+	box_destroy(&b);
+	destroy_workqueue(wq);
+}
+END_TEST
+
 START_TEST(unbound_work_never_lands_on_a_nohz_full_cpu)
 {
 	/* nohz_full=2-3: an unbound workqueue's workers are on the
@@ -208,6 +240,7 @@ int main(void)
 	tcase_add_test(tc, work_queued_on_a_cpu_runs_there_oldest_first);
 	tcase_add_test(tc, queuing_a_pending_item_does_nothing);
 	tcase_add_test(tc, delayed_work_runs_no_earlier_than_its_expiry);
+	tcase_add_test(tc, rcu_work_is_queued_by_its_callback);
 	tcase_add_test(tc, unbound_work_never_lands_on_a_nohz_full_cpu);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);

@@ -166,6 +166,10 @@ typedef struct delayed_work {
 	workqueue *wq;          /* where the timer queues it */
 	int cpu;                /* for which CPU */
 } delayed_work;
+typedef struct rcu_work {
+	work_struct work;       /* the item, pending from queue_rcu_work() on */
+	workqueue *wq;          /* where its callback queues it */
+} rcu_work;
 enum { WQ_UNBOUND = 1 };  /* alloc_workqueue()'s flags: workers on housekeeping CPUs only */
 
 struct kcpu {
@@ -370,7 +374,8 @@ typedef struct kfree_batch {    /* kfree_rcu_cpu_work: krw_arr[i] */
 	double head_sum;        /* their inserts' times, summed */
 	sim_time head_first;    /* the first one's */
 	bool busy;              /* its callback or its free pending */
-	bool ready;             /* its grace period passed: the kworker frees it */
+	rcu_work rcu_work;      /* kfree_rcu_work(), queued by queue_rcu_work() */
+	int cpu;                /* its kfree_rcu_cpu's CPU (krwp->krcp) */
 } kfree_batch;
 typedef struct kfree_cpu {      /* kfree_rcu_cpu */
 	kfree_pages pages;      /* bulk_head[0] */
@@ -382,15 +387,14 @@ typedef struct kfree_cpu {      /* kfree_rcu_cpu */
 	bool backoff;           /* backoff_page_cache_fill: the next refill is one page */
 	int64_t count;          /* krc_count() */
 	kfree_batch batch[2];   /* krw_arr */
-	int freeing;            /* the batch the kworker's step frees */
-	bool mon_due;           /* monitor_work queued for the kworker */
-	sim_timer mon;          /* monitor_work's delay */
-	kthread kw;             /* the kworker running its work items (kw.id = CPU) */
+	delayed_work monitor_work; /* kfree_rcu_monitor() */
+	int cpu;                /* its CPU */
 } kfree_cpu;
 typedef struct kkfree {
 	bool on;                /* modelled (workload.kind = kfree, not by call_rcu) */
 	bool by_call;           /* workload.kind = kfree by call_rcu(): each callback an object */
 	kfree_cpu *cpu;         /* per CPU */
+	workqueue *wq;          /* system_unbound_wq: the monitors and the batches' frees */
 	sim_time drain_ns;      /* KFREE_DRAIN_JIFFIES */
 	sim_time bulk_cost;     /* ns: rcu.kfree_bulk_cost */
 	sim_time mon_cost;      /* ns: the monitor's fixed work */
@@ -793,6 +797,8 @@ void destroy_workqueue(workqueue *wq);
 void work_init(work_struct *w, work_func *func, work_done_func *done, void *ctx);
 /* INIT_DELAYED_WORK(): the same, with its timer. */
 void delayed_work_init(kmodel *k, delayed_work *dw, work_func *func, work_done_func *done, void *ctx);
+/* INIT_RCU_WORK(): the same for @rw. */
+void rcu_work_init(rcu_work *rw, work_func *func, work_done_func *done, void *ctx);
 /* queue_work_on(): @w at the tail of the worklist that runs @wq's work for
  * @cpu, its worker woken at @t; false (nothing done) if @w is pending. */
 bool queue_work_on(int cpu, workqueue *wq, work_struct *w, sim_time t);
@@ -802,6 +808,13 @@ bool queue_delayed_work_on(int cpu, workqueue *wq, delayed_work *dw, sim_time at
 /* mod_delayed_work_on(): @dw queued at @at whether pending or not (taken
  * off a worklist, or its timer moved); returns whether it was pending. */
 bool mod_delayed_work_on(int cpu, workqueue *wq, delayed_work *dw, sim_time at);
+/* queue_rcu_work(): @rw pending, to go on @wq once a grace period has
+ * passed; false (nothing done) if pending. The caller posts the callback
+ * (call_rcu_hurry()): the model's callbacks are its mechanisms' objects,
+ * and the one posted for @rw calls rcu_work_rcufn() when invoked. */
+bool queue_rcu_work(workqueue *wq, rcu_work *rw);
+/* rcu_work_rcufn(): @rw's callback invoked: @rw queued for @cpu at @t. */
+void rcu_work_rcufn(rcu_work *rw, int cpu, sim_time t);
 static inline bool work_pending(const work_struct *w) { return w->pending; }
 static inline bool delayed_work_pending(const delayed_work *dw) { return dw->work.pending; }
 /* The worker that runs @wq's work queued for @cpu. */

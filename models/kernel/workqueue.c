@@ -15,6 +15,10 @@
  *   PENDING; the timer's expiry queues it (delayed_work_timer_fn(),
  *   :2480-2487); mod_delayed_work_on() (:2579-2593) moves a pending
  *   one to a new expiry;
+ * - queue_rcu_work() (:2615-2631) sets PENDING and posts an RCU callback
+ *   (call_rcu_hurry()); the callback (rcu_work_rcufn(), :2595-2603) queues
+ *   the item on the workqueue named at the call, for the CPU it runs on
+ *   (WORK_CPU_UNBOUND);
  * - a per-CPU workqueue runs the work queued for CPU N on CPU N's pool; an
  *   unbound one (WQ_UNBOUND) on workers whose CPUs are the housekeeping
  *   ones (wq_unbound_cpumask restricted to HK_TYPE_WQ and HK_TYPE_DOMAIN,
@@ -33,7 +37,9 @@
  * A kthread_worker (kthread_create_worker_on_cpu(), kthread_queue_work(),
  * kernel/kthread.c 6.12:961-975, 1024-1038: one dedicated thread taking its
  * items oldest first, kthread_worker_fn(), :804-857) is a workqueue of one
- * worker here. Left out: max_active and ordered workqueues, rescuers, cancel_work(),
+ * worker here. queue_rcu_work()'s callback is posted by the caller (the
+ * model's callbacks are its mechanisms' objects), which calls
+ * rcu_work_rcufn() when it is invoked, naming the CPU. Left out: max_active and ordered workqueues, rescuers, cancel_work(),
  * flush_work(), the worker pools' idle management.
  */
 #include <assert.h>
@@ -201,6 +207,27 @@ bool queue_work_on(int cpu, workqueue *wq, work_struct *w, sim_time t)
 	w->pending = true;
 	insert_work(wq, cpu, w, t);
 	return true;
+}
+
+void rcu_work_init(rcu_work *rw, work_func *func, work_done_func *done, void *ctx)
+{
+	work_init(&rw->work, func, done, ctx);
+	rw->wq = NULL;
+}
+
+bool queue_rcu_work(workqueue *wq, rcu_work *rw)
+{
+	if (rw->work.pending)
+		return false;
+	rw->work.pending = true;
+	rw->wq = wq;
+	return true;
+}
+
+void rcu_work_rcufn(rcu_work *rw, int cpu, sim_time t)
+{
+	assert(rw->wq && rw->work.pending);
+	insert_work(rw->wq, cpu, &rw->work, t);
 }
 
 static void delayed_work_timer_fn(sim_engine *eng, sim_timer *tm)

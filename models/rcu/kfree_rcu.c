@@ -25,9 +25,24 @@
  *   its pages with kfree_bulk() and its head list one by one, and keeps up
  *   to rcu_min_cached_objs pages.
  *
- * The monitor and the batches' frees run in a kworker per CPU (an unbound
- * workqueue in the kernel: here on the CPU that queued them, at nice 0),
- * rcu.kfree_bulk_cost a pointer freed. The pages' snapshots are taken when
+ * The monitor and the batches' frees are work items on system_unbound_wq
+ * (kernel/workqueue.c's model, workqueue.c), as in the kernel:
+ * monitor_work is delayed work (INIT_DELAYED_WORK(), :5681;
+ * queue_delayed_work()/mod_delayed_work() on system_unbound_wq,
+ * :3520-3525), each batch an rcu_work (INIT_RCU_WORK(), :5671;
+ * queue_rcu_work(system_unbound_wq), :3613), rcu.kfree_bulk_cost a
+ * pointer freed. The kernel queues both WORK_CPU_UNBOUND
+ * (queue_delayed_work(), include/linux/workqueue.h 6.12:673-678): on the
+ * pool of the CPU the monitor's timer fires on, or that invokes the
+ * batch's callback (__queue_work(), kernel/workqueue.c 6.12:2262-2266,
+ * wq_select_unbound_cpu(), :2212-2233); here both go to the worker of
+ * the kfree_rcu_cpu's own CPU (with nohz_full, a housekeeping CPU's), at
+ * nice 0, one worker a CPU taking them one at a time (the kernel's
+ * unbound pool wakes another worker for each item, need_more_worker(),
+ * :932-935). The worker takes them oldest first, as the kernel's worklist
+ * does (insert_work(), kernel/workqueue.c 6.12:2187, 2339; worker_thread(),
+ * :3336): a batch whose callback came after the monitor's timer waits for
+ * the monitor. The pages' snapshots are taken when
  * the objects are accounted (at most a tick after their kfree_rcu()).
  * Memory pressure (rcu.kfree_shrink_at) runs the shrinker
  * (kfree_rcu_shrink_count()/_scan(), :3937-3976) from the reclaiming
@@ -77,19 +92,24 @@ static int pages_push(kfree_pages *l, const kfree_page *pg)
 
 static sim_time jiffy(const kmodel *k) { return k->mach.tick_ns; }
 
-/* schedule_delayed_monitor_work() at @t (accounted at @now): 1 jiffy once
- * the CPU holds a page's worth (@full), else KFREE_DRAIN_JIFFIES; a pending
- * one only moves earlier. */
+/* schedule_delayed_monitor_work() (:3513-3526) at @t (accounted at
+ * @now): 1 jiffy once the CPU holds a page's worth (@full), else
+ * KFREE_DRAIN_JIFFIES; a pending one only moves earlier
+ * (mod_delayed_work() when the new delay is shorter than what is left of
+ * the timer's, :3519-3523: never once it is on the worklist, its delay
+ * left then not positive), an idle one is queued (queue_delayed_work(),
+ * :3525). */
 static void monitor_arm(kcpu *c, kfree_cpu *kc, bool full, sim_time t, sim_time now)
 {
 	kmodel *k = c->k;
+	delayed_work *dw = &kc->monitor_work;
 	sim_time at = t + (full ? jiffy(k) : k->kfree.drain_ns);
 	if (at < now)
 		at = now;
-	if (kc->mon_due || (sim_timer_armed(&kc->mon) && kc->mon.when <= at))
-		return;
-	if (sim_timer_at(k->eng, &kc->mon, at))
-		kfail(k, SIM_ENOMEM);
+	if (!delayed_work_pending(dw))
+		(void)queue_delayed_work_on(kc->cpu, k->kfree.wq, dw, at);
+	else if (sim_timer_armed(&dw->timer) && at < dw->timer.when)
+		(void)mod_delayed_work_on(kc->cpu, k->kfree.wq, dw, at);
 }
 
 static int64_t monitor_run(kcpu *c, kfree_cpu *kc, sim_time t, rcu_effect *e);
@@ -281,8 +301,9 @@ static int64_t monitor_run(kcpu *c, kfree_cpu *kc, sim_time t, rcu_effect *e)
 		kc->head_sum = 0;
 	}
 	kf->freed_no_gp += (uint64_t)objs;
-	/* kvfree_rcu_queue_batch(): everything left into an idle batch, one
-	 * call_rcu_hurry() for it. */
+	/* kvfree_rcu_queue_batch(): everything left into an idle batch, its
+	 * rcu_work queued (queue_rcu_work(system_unbound_wq), :3613): one
+	 * call_rcu_hurry() for it (kernel/workqueue.c 6.12:2626). */
 	if (kc->pages.n || kc->head_n) {
 		int b = !kc->batch[0].busy ? 0 : !kc->batch[1].busy ? 1 : -1;
 		if (b >= 0) {
@@ -299,7 +320,10 @@ static int64_t monitor_run(kcpu *c, kfree_cpu *kc, sim_time t, rcu_effect *e)
 			kc->count = 0;
 			bt->busy = true;
 			kf->batches++;
-			if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, t, (uint32_t)(1 + kc->kw.id * 2 + b), e)) {
+			bool queued = queue_rcu_work(kf->wq, &bt->rcu_work);
+			assert(queued); /* WARN_ON_ONCE(!queued), :3614: an idle batch's is never pending */
+			(void)queued;
+			if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, t, (uint32_t)(1 + kc->cpu * 2 + b), e)) {
 				kfail(k, SIM_ENOMEM);
 				return objs;
 			}
@@ -310,29 +334,47 @@ static int64_t monitor_run(kcpu *c, kfree_cpu *kc, sim_time t, rcu_effect *e)
 	return objs;
 }
 
-/* The kworker's next item on @c at @t: a batch whose grace period passed
- * (kfree_rcu_work()), else the monitor. Work in ns. */
-static double kw_step(kcpu *c, kthread *kt, sim_time t)
+/* kfree_rcu_work() (:3434-3476), the work of a batch whose grace period
+ * passed, begun on @c at @t: kfree_bulk() of each page, kvfree() of each
+ * head object, freed at its end (kfree_rcu_work_done()). Work in ns. */
+static double kfree_rcu_work(kcpu *c, work_struct *w, sim_time t)
 {
-	kmodel *k = c->k;
-	kkfree *kf = &k->kfree;
-	kfree_cpu *kc = &kf->cpu[kt->id];
-	for (int b = 0; b < 2; b++) {
-		kfree_batch *bt = &kc->batch[b];
-		if (!bt->ready)
-			continue;
-		/* kfree_rcu_work(): kfree_bulk() of each page, kvfree() of each
-		 * head object; done at the step's end. */
-		int64_t objs = bt->head_n;
-		for (int i = 0; i < bt->pages.n; i++)
-			objs += bt->pages.pg[i].n;
-		kt->has_work = true;
-		kc->freeing = b;
-		return (double)objs * (double)kf->bulk_cost;
+	const kfree_batch *bt = w->ctx;
+	(void)t;
+	int64_t objs = bt->head_n;
+	for (int i = 0; i < bt->pages.n; i++)
+		objs += bt->pages.pg[i].n;
+	return (double)objs * (double)c->k->kfree.bulk_cost;
+}
+
+/* Its end at @t: the objects freed, the pages cached or freed, the batch
+ * idle; the monitor queued if objects wait and it is not pending. */
+static void kfree_rcu_work_done(kcpu *c, work_struct *w, sim_time t)
+{
+	kkfree *kf = &c->k->kfree;
+	kfree_batch *bt = w->ctx;
+	kfree_cpu *kc = &kf->cpu[bt->cpu];
+	for (int i = 0; i < bt->pages.n; i++) {
+		const kfree_page *pg = &bt->pages.pg[i];
+		freed(kf, pg->n, pg->sum, pg->first, t);
+		page_done(kf, kc);
 	}
-	if (!kc->mon_due)
-		return 0;
-	kc->mon_due = false;
+	bt->pages.n = 0;
+	freed(kf, bt->head_n, bt->head_sum, bt->head_first, t);
+	bt->head_n = 0;
+	bt->head_sum = 0;
+	bt->busy = false;
+	if (kc->count && !delayed_work_pending(&kc->monitor_work))
+		monitor_arm(c, kc, kc->count >= KFREE_MAX_ENTR, t, t);
+}
+
+/* kfree_rcu_monitor() (:3626-3644), monitor_work begun on @c at @t:
+ * monitor_run(), then itself again while objects wait
+ * (schedule_delayed_monitor_work(), :3642-3643). Work in ns. */
+static double kfree_rcu_monitor(kcpu *c, work_struct *w, sim_time t)
+{
+	kkfree *kf = &c->k->kfree;
+	kfree_cpu *kc = w->ctx;
 	rcu_effect e = { false, false, false, false };
 	int64_t objs = monitor_run(c, kc, t, &e);
 	kcpu_rcu_effect(c, t, &e);
@@ -341,66 +383,19 @@ static double kw_step(kcpu *c, kthread *kt, sim_time t)
 	return (double)objs * (double)kf->bulk_cost + (double)kf->mon_cost;
 }
 
-static rcu_gp_next kw_step_end(kcpu *c, kthread *kt, sim_time t, sim_time *timeout)
-{
-	kkfree *kf = &c->k->kfree;
-	kfree_cpu *kc = &kf->cpu[kt->id];
-	*timeout = 0;
-	if (kt->has_work) {
-		kfree_batch *bt = &kc->batch[kc->freeing];
-		kt->has_work = false;
-		for (int i = 0; i < bt->pages.n; i++) {
-			const kfree_page *pg = &bt->pages.pg[i];
-			freed(kf, pg->n, pg->sum, pg->first, t);
-			page_done(kf, kc);
-		}
-		bt->pages.n = 0;
-		freed(kf, bt->head_n, bt->head_sum, bt->head_first, t);
-		bt->head_n = 0;
-		bt->head_sum = 0;
-		bt->ready = false;
-		bt->busy = false;
-		if (kc->count && !kc->mon_due && !sim_timer_armed(&kc->mon))
-			monitor_arm(c, kc, kc->count >= KFREE_MAX_ENTR, t, t);
-	}
-	bool more = kc->mon_due || kc->batch[0].ready || kc->batch[1].ready;
-	return more ? RCU_GP_NEXT_RUN : RCU_GP_NEXT_SLEEP;
-}
-
-static bool kw_wake_fire(kcpu *c, kthread *kt, sim_time now)
-{
-	(void)now;
-	const kfree_cpu *kc = &c->k->kfree.cpu[kt->id];
-	return kc->mon_due || kc->batch[0].ready || kc->batch[1].ready;
-}
-
-static const kthread_ops kfree_kworker_ops = {
-	.name = "kfree_rcu_kworker",
-	.step = kw_step,
-	.step_end = kw_step_end,
-	.wake_fire = kw_wake_fire,
-};
-
-/* monitor_work's timer: the work item queued for the kworker. */
-static void monitor_fire(sim_engine *eng, sim_timer *tm)
-{
-	kfree_cpu *kc = tm->ctx;
-	kc->mon_due = true;
-	kthread_kick(&kc->kw, sim_now(eng));
-}
-
 void kfree_rcu_batch_invoke(kmodel *k, uint32_t obj, sim_time t)
 {
 	if (!obj)
 		return; /* not a batch's */
 	kfree_cpu *kc = &k->kfree.cpu[(obj - 1) / 2];
 	kfree_batch *bt = &kc->batch[(obj - 1) % 2];
-	assert(bt->busy && !bt->ready);
-	bt->ready = true;
-	kthread_kick(&kc->kw, t);
+	assert(bt->busy);
+	/* rcu_work_rcufn() (kernel/workqueue.c 6.12:2595-2603). */
+	rcu_work_rcufn(&bt->rcu_work, kc->cpu, t);
 }
 
-/* Batching on: the per-CPU state and kworkers. 0 or SIM_ENOMEM. */
+/* Batching on: the per-CPU state and system_unbound_wq (alloc_workqueue(),
+ * kernel/workqueue.c 6.12:7793). 0 or SIM_ENOMEM. */
 static int kfree_batching_create(kmodel *k, const sim_params *p)
 {
 	kkfree *kf = &k->kfree;
@@ -414,14 +409,17 @@ static int kfree_batching_create(kmodel *k, const sim_params *p)
 	kf->mon_cost = sim_params_int(p, P_RCU_GP_NODE_COST);
 	kf->obj_size = 24 * sim_params_int(p, P_WORKLOAD_KFREE_MULT);
 	kf->single_share = sim_params_real(p, P_WORKLOAD_KFREE_SINGLE_SHARE);
-	if (!(kf->cpu = calloc((size_t)k->mach.ncpus, sizeof(*kf->cpu))))
+	if (!(kf->cpu = calloc((size_t)k->mach.ncpus, sizeof(*kf->cpu))) ||
+	    alloc_workqueue(k, &kf->wq, "events_unbound", WQ_UNBOUND, 0))
 		return SIM_ENOMEM;
 	for (int i = 0; i < k->mach.ncpus; i++) {
 		kfree_cpu *kc = &kf->cpu[i];
-		kc->kw.id = i;
-		sim_timer_init(k->eng, &kc->mon, monitor_fire, kc);
-		if (kthread_init(k, &kc->kw, &kfree_kworker_ops, &k->cpu[i], 0))
-			return SIM_ENOMEM;
+		kc->cpu = i;
+		delayed_work_init(k, &kc->monitor_work, kfree_rcu_monitor, NULL, kc);
+		for (int b = 0; b < 2; b++) {
+			kc->batch[b].cpu = i;
+			rcu_work_init(&kc->batch[b].rcu_work, kfree_rcu_work, kfree_rcu_work_done, &kc->batch[b]);
+		}
 	}
 	return 0;
 }
@@ -440,6 +438,7 @@ int kfree_rcu_create(kmodel *k, const sim_params *p)
 void kfree_rcu_destroy(kmodel *k)
 {
 	kkfree *kf = &k->kfree;
+	destroy_workqueue(kf->wq);
 	if (!kf->cpu)
 		return;
 	for (int i = 0; i < k->mach.ncpus; i++) {
@@ -477,12 +476,8 @@ int kfree_rcu_finish(const kmodel *k, sim_metrics *m)
 					  (double)k->rcu.cb.qtotal.max * (double)kf->obj_size) ? SIM_ENOMEM : 0;
 	if (!kf->on)
 		return 0;
-	uint64_t wakeups = 0;
-	sim_time cpu_ns = 0;
-	for (int i = 0; i < k->mach.ncpus; i++) {
-		wakeups += kf->cpu[i].kw.wakeups;
-		cpu_ns += kf->cpu[i].kw.cpu_ns;
-	}
+	uint64_t wakeups = workqueue_wakeups(kf->wq);
+	sim_time cpu_ns = workqueue_cpu_ns(kf->wq);
 	int rc = metric_scalar(m, M_KFREE_OBJECTS, (double)kf->objects);
 	rc |= metric_scalar(m, M_KFREE_FREED, (double)kf->freed);
 	rc |= metric_scalar(m, M_KFREE_PENDING_END, (double)kf->pending);

@@ -205,7 +205,7 @@ uint64_t rcu_gp_seq(const kmodel *k);
 /* kfree_rcu.c: kfree_rcu() batching. */
 
 /* With a workload whose kfree_rcu()s are batched (workload_ops.kfree_batched):
- * the per-CPU state and kworkers, or with workload.kfree_by_call_rcu each
+ * the per-CPU state and system_unbound_wq, or with workload.kfree_by_call_rcu each
  * object a call_rcu(). 0 or SIM_ENOMEM; destroy frees them. */
 int kfree_rcu_create(kmodel *k, const sim_params *p);
 void kfree_rcu_destroy(kmodel *k);
@@ -220,7 +220,8 @@ int64_t kfree_rcu_n(kcpu *c, int64_t n, sim_time t0, sim_time step, sim_time now
 		    sim_time *sync_at);
 /* The object of a synchronous fallback made at @at is freed at @t. */
 void kfree_rcu_sync_done(kmodel *k, sim_time at, sim_time t);
-/* The callback of batch @obj (1 + CPU x 2 + batch; 0: not a batch's) invoked at @t. */
+/* The callback of batch @obj (1 + CPU x 2 + batch; 0: not a batch's) invoked at @t:
+ * its kfree_rcu_work() queued (rcu_work_rcufn()). */
 void kfree_rcu_batch_invoke(kmodel *k, uint32_t obj, sim_time t);
 /* Bytes held now: pending objects and the pages holding them (cached too). */
 int64_t kfree_rcu_bytes(const kmodel *k);
