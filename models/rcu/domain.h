@@ -40,6 +40,7 @@
 #define RCUSIM_RCU_DOMAIN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -145,6 +146,7 @@ struct rcu_domain {
 	const rcu_flavor *flavor;
 	void *rsp;
 	cb_stats *cb;
+	bool cost_rng;          /* its hooks draw from each CPU's stream "rcu.core_cost" (kcpu.rng_cost) */
 };
 
 /* The registry: every domain of the run, in order. */
@@ -182,6 +184,25 @@ void rcu_dom_softirq_begin(rcu_domain *d, kcpu *c, sim_time t, rcu_softirq_run *
 int64_t rcu_dom_softirq_pass(rcu_domain *d, kcpu *c, rcu_softirq_run *run, sim_time *at, bool *more);
 void rcu_dom_softirq_end(rcu_domain *d, kcpu *c, sim_time t, rcu_softirq_run *run);
 void rcu_dom_softirq_done(rcu_domain *d, kcpu *c, sim_time now);
+
+/* ---- What the CPU model reads of RCU's configuration. ---- */
+
+/* The nohz_full CPUs irq.nohz_full names in @mask[0..CPUs) (CPU 0 cleared:
+ * tick_nohz_init() keeps the boot CPU for timekeeping), their count in
+ * *nfull: the CPUs rcu_init_nohz() offloads (rcu/tree_nocb.c) and whose
+ * ticks the CPU model stops. 0, or SIM_EINPUT with "file:line: key: why" in
+ * @err. */
+int rcu_nohz_full_mask(const sim_params *p, int ncpus, bool *mask, int *nfull, char *err, size_t errlen);
+
+/* Does a domain of @ds draw from each CPU's stream "rcu.core_cost"
+ * (kcpu.rng_cost, created by the CPU model only then)? */
+static inline bool rcu_domains_draw_cost(const rcu_domains *ds)
+{
+	for (int i = 0; i < ds->n; i++)
+		if (ds->dom[i]->cost_rng)
+			return true;
+	return false;
+}
 
 /* Hooks that do nothing, for a domain without the mechanism. */
 void rcu_domain_nop_cpu(rcu_domain *d, kcpu *c);

@@ -345,7 +345,8 @@ int rcu_domain_create(kmodel *k, const sim_params *p, sim_metrics *m, rcu_invoke
 		return rc;
 	/* The run's one RCU domain, "rcu" (rcu/rcu_domain.c). */
 	r->dom = (rcu_domain){ .ops = &rcu_domain_rcu_ops, .name = "rcu", .k = k, .state = r,
-			       .flavor = r->ops, .rsp = r->rsp, .cb = &r->cb };
+			       .flavor = r->ops, .rsp = r->rsp, .cb = &r->cb,
+			       .cost_rng = r->core_sigma > 0 };
 	if (rcu_domains_register(&k->doms, &r->dom)) {
 		snprintf(err, errlen, "rcu: no room for the domain \"rcu\" (%d domains at most)",
 			 RCU_MAX_DOMAINS);
