@@ -550,6 +550,112 @@ START_TEST(remote_wake_of_an_idle_cpu_waits_for_the_ipi)
 }
 END_TEST
 
+/* A second RCU domain beside "rcu" that counts the hooks the CPU model
+ * calls and asks nothing (rcu/domain.h): with it registered, every hook
+ * goes through the registry's loop instead of calling the normal RCU's by
+ * name. */
+typedef struct count_dom {
+	rcu_domain d;
+	uint64_t ctxsw, rdr, tick, idle_in, idle_out, needs, all_qs, sirq_qs, irq_enter, tick_dep, ct;
+} count_dom;
+
+static count_dom *cd(const rcu_domain *d) { return (count_dom *)d->state; }
+static void cd_ctxsw(rcu_domain *d, kcpu *c, sim_time now, bool preempt)
+{
+	(void)c, (void)now, (void)preempt;
+	cd(d)->ctxsw++;
+}
+static void cd_rdr(rcu_domain *d, kcpu *c, job *j)
+{
+	(void)c, (void)j;
+	cd(d)->rdr++;
+}
+static void cd_tick(rcu_domain *d, kcpu *c, sim_time now, int user)
+{
+	(void)c, (void)now, (void)user;
+	cd(d)->tick++;
+}
+static void cd_idle_in(rcu_domain *d, kcpu *c) { (void)c, cd(d)->idle_in++; }
+static void cd_idle_out(rcu_domain *d, kcpu *c) { (void)c, cd(d)->idle_out++; }
+static bool cd_needs(const rcu_domain *d, const kcpu *c) { return (void)c, cd(d)->needs++, false; }
+static void cd_all_qs(rcu_domain *d, kcpu *c) { (void)c, cd(d)->all_qs++; }
+static void cd_sirq_qs(rcu_domain *d, kcpu *c) { (void)c, cd(d)->sirq_qs++; }
+static void cd_irq_enter(rcu_domain *d, kcpu *c) { (void)c, cd(d)->irq_enter++; }
+static bool cd_tick_dep(const rcu_domain *d, const kcpu *c) { return (void)c, cd(d)->tick_dep++, false; }
+static void cd_ct(rcu_domain *d, int cpu) { (void)cpu, cd(d)->ct++; }
+static int64_t cd_qlen(const rcu_domain *d, int cpu) { return (void)d, (void)cpu, 0; }
+
+static const rcu_domain_ops count_dom_ops = {
+	.name = "count",
+	.note_context_switch = cd_ctxsw,
+	.note_reader_preempted = cd_rdr,
+	.sched_clock_irq = cd_tick,
+	.idle_enter = cd_idle_in,
+	.idle_exit = cd_idle_out,
+	.needs_cpu = cd_needs,
+	.all_qs = cd_all_qs,
+	.softirq_qs = cd_sirq_qs,
+	.irq_enter_check_tick = cd_irq_enter,
+	.tick_dep = cd_tick_dep,
+	.ct_user_enter = cd_ct,
+	.ct_user_exit = cd_ct,
+	.ct_user_pass = cd_ct,
+	.qlen = cd_qlen,
+};
+
+START_TEST(domains_second_domain_gets_every_hook_and_rcu_runs_the_same)
+{
+	/* Four CPUs of 6.12 (Tree RCU, EEVDF, nohz idle, CPU 3 nohz_full),
+	 * four tasks calling synchronize_rcu() 1 ms apart: the same second with
+	 * "rcu" alone (its hooks called by name) and with a counting domain
+	 * registered after it (the loop). The counting domain sees every idle
+	 * entry and exit and a tick hook for each tick taken from then on, the
+	 * nohz_full CPU's tick dependency and context tracking, and the normal
+	 * RCU's results, the CPU model's counters, each CPU's switches and the
+	 * events are the same in both. */
+	const char *const base[] = {
+		"workload.kind=syncrcu", "workload.jobs=4", "workload.syncrcu_gap=1ms",
+		"machine.cores=4", "machine.threads_per_core=1", "machine.hz=250",
+		"machine.arch=x86_64", "sched.kind=eevdf", "rcu.flavor=tree", "irq.nohz_idle=yes",
+		"irq.nohz_full=3", "scenario.duration=1h", NULL
+	};
+	const char *const none[] = { NULL };
+	box a, b;
+	box_create_from(&a, base, none);
+	box_create_from(&b, base, none);
+	ck_assert_ptr_eq(b.k->doms.normal_only, rcu_normal(b.k));
+	count_dom x = { .d = { .ops = &count_dom_ops, .name = "count", .k = b.k, .state = &x } };
+	kcounters at = b.k->cnt; /* the first switches happened at create */
+	ck_assert_int_eq(rcu_domains_register(&b.k->doms, &x.d), 0);
+	ck_assert_int_eq(b.k->doms.n, 2);
+	ck_assert_ptr_null(b.k->doms.normal_only);
+	ck_assert_ptr_eq(b.k->doms.softirq, rcu_normal(b.k));
+	ck_assert_ptr_eq(rcu_domains_find(&b.k->doms, "count"), &x.d);
+	run_to(&a, 1000 * MS);
+	run_to(&b, 1000 * MS);
+
+	ck_assert_uint_gt(b.k->cnt.idle_entries, 1000);
+	ck_assert_uint_eq(x.idle_in, b.k->cnt.idle_entries - at.idle_entries);
+	ck_assert_uint_eq(x.idle_out, b.k->cnt.idle_exits - at.idle_exits);
+	ck_assert_uint_eq(x.tick, b.k->cnt.ticks_taken - at.ticks_taken);
+	ck_assert_uint_gt(x.ctxsw, x.idle_in + x.idle_out);
+	ck_assert_uint_gt(x.needs, 0);
+	ck_assert_uint_gt(x.tick_dep, 0); /* CPU 3, nohz_full */
+	ck_assert_uint_gt(x.ct, 0);
+
+	ck_assert_uint_gt(a.k->rcu.cb.invoked, 0);
+	ck_assert_uint_eq(b.k->rcu.cb.enqueued, a.k->rcu.cb.enqueued);
+	ck_assert_uint_eq(b.k->rcu.cb.invoked, a.k->rcu.cb.invoked);
+	ck_assert_uint_eq(rcu_gp_seq(b.k), rcu_gp_seq(a.k));
+	ck_assert(!memcmp(&b.k->cnt, &a.k->cnt, sizeof(a.k->cnt)));
+	for (int i = 0; i < a.k->mach.ncpus; i++)
+		ck_assert_uint_eq(b.k->cpu[i].rq.nr_switches, a.k->cpu[i].rq.nr_switches);
+	ck_assert_int_eq(sim_events(b.eng), sim_events(a.eng));
+	box_destroy(&a);
+	box_destroy(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("kcpu");
@@ -569,6 +675,7 @@ int main(void)
 	tcase_add_test(tc, sample_check_failure_has_its_message);
 	tcase_add_test(tc, interrupt_during_a_switch_is_taken_after_it);
 	tcase_add_loop_test(tc, remote_wake_of_an_idle_cpu_waits_for_the_ipi, 0, 4);
+	tcase_add_test(tc, domains_second_domain_gets_every_hook_and_rcu_runs_the_same);
 	suite_add_tcase(s, tc);
 	return testlib_run_suite(s);
 }

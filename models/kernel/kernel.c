@@ -21,7 +21,6 @@
 
 #include "kernel/kernel_int.h"
 #include "rcu/mechanisms.h" /* the RCU parts of kparts[] */
-#include "rcu/tree_nocb.h" /* rcu_nohz_full_mask() */
 #include "model.h"
 
 /* The sums a sample adds up over the CPUs, each written by one part. */
@@ -363,7 +362,7 @@ static int cpus_create(kmodel *k, const model_env *env, char *err, size_t errlen
 		    sim_rng_create(&c->rng_mode, env->rng, env->seed, "kernel.tick_mode", (uint64_t)i) ||
 		    sim_rng_create(&c->rng_irq, env->rng, env->seed, "irq.device", (uint64_t)i))
 			return SIM_ENOMEM;
-		if (k->rcu.core_sigma > 0 &&
+		if (rcu_domains_draw_cost(&k->doms) &&
 		    sim_rng_create(&c->rng_cost, env->rng, env->seed, "rcu.core_cost", (uint64_t)i))
 			return SIM_ENOMEM;
 		sim_timer_init(env->eng, &c->done, kcpu_run_end, c);

@@ -63,18 +63,17 @@ static run_stop restart_refused(const kcpu *c, sim_time now)
 static void do_softirq_passes(kcpu *c, sim_time t)
 {
 	kmodel *k = c->k;
-	rcu_domain *d = k->doms.softirq; /* RCU_SOFTIRQ's handler */
-	rcu_softirq_run run;
+	rcu_softirq_run run; /* RCU_SOFTIRQ's handler (k->doms.softirq) across the passes */
 	sim_time at = t;
 	bool more = false;
 	check_settled(c);
 	assert(c->run_passes < k->softirq.max_restart);
-	d->ops->softirq_begin(d, c, t, &run);
+	rcu_softirq_begin(&k->doms, c, t, &run);
 	c->run_cut = false;
 	for (;;) {
 		c->run_passes++;
 		k->cnt.passes[c->run_ctx]++;
-		d->ops->softirq_pass(d, c, &run, &at, &more);
+		rcu_softirq_pass(&k->doms, c, &run, &at, &more);
 		if (c->run_ctx == RUN_KSOFTIRQD && !(c->fault & FAULT_NO_QS))
 			rcu_softirq_qs(&k->doms, c);
 		if (!more) {
@@ -91,7 +90,7 @@ static void do_softirq_passes(kcpu *c, sim_time t)
 		}
 	}
 	c->run_more = more;
-	d->ops->softirq_end(d, c, t, &run); /* rcu_core()'s GP kthread wakeup, a deferred rcuog wakeup */
+	rcu_softirq_end(&k->doms, c, t, &run); /* rcu_core()'s GP kthread wakeup, a deferred rcuog wakeup */
 	if (c->run_ctx != RUN_KSOFTIRQD && !more && !c->run_raised && is_job(c, c->rq.curr) &&
 	    !((const job *)c->rq.curr->owner)->wl->ops->next_block &&
 	    !kthread_runnable_on(c) &&

@@ -15,6 +15,8 @@ int rcu_domains_register(rcu_domains *ds, rcu_domain *d)
 	ds->dom[ds->n++] = d;
 	if (d->ops->softirq_pass)
 		ds->softirq = d;
+	/* The hooks call the normal RCU's by name only while it is alone. */
+	ds->normal_only = ds->n == 1 && d->ops == &rcu_domain_rcu_ops ? d : NULL;
 	return 0;
 }
 

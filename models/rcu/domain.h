@@ -21,9 +21,17 @@
  * order they were registered; a run registers one today, "rcu" (rcu/
  * rcu_domain.c: the flavor rcu.flavor names with Tree RCU's mechanisms),
  * and every metric keeps its name. A fixed small array: the hooks run on
- * the per-tick and per-switch paths. What the callers' API (call_rcu(),
- * synchronize_rcu(), ...) asks is a domain's too: the domain is its first
- * argument (kernel/kernel.h's job services, rcu/mechanisms.h).
+ * the per-tick and per-switch paths. While the normal RCU is the registry's
+ * only domain (rcu_domains.normal_only), each inline calls its hook by name
+ * (rcu_dom_*(), rcu/rcu_domain.c), as the kernel's rcu_note_context_switch()
+ * is the normal RCU's own function: no loop and no call through a table, so
+ * link-time optimisation inlines the hook into the CPU model and a tick or a
+ * softirq pass costs about what it did before the domains (the loop and the
+ * table's call cost the seed 1.6% more instructions, bench/icount.sh; the
+ * direct calls 0.2%). With more domains every hook goes through the loop.
+ * What the callers' API (call_rcu(), synchronize_rcu(), ...) asks is a
+ * domain's too: the domain is its first argument (kernel/kernel.h's job
+ * services, rcu/mechanisms.h).
  *
  * Adding a domain (SRCU, Tasks RCU): docs/architecture.md, "Adding an RCU
  * domain".
@@ -32,6 +40,7 @@
 #define RCUSIM_RCU_DOMAIN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -137,6 +146,7 @@ struct rcu_domain {
 	const rcu_flavor *flavor;
 	void *rsp;
 	cb_stats *cb;
+	bool cost_rng;          /* its hooks draw from each CPU's stream "rcu.core_cost" (kcpu.rng_cost) */
 };
 
 /* The registry: every domain of the run, in order. */
@@ -144,6 +154,7 @@ typedef struct rcu_domains {
 	int n;
 	rcu_domain *dom[RCU_MAX_DOMAINS];
 	rcu_domain *softirq;    /* the one whose handler RCU_SOFTIRQ runs (NULL: none) */
+	rcu_domain *normal_only; /* the normal RCU ("rcu") while it is the only domain, else NULL */
 } rcu_domains;
 
 /* Add @d to @ds (its id set). 0, or SIM_EINPUT when full or a second domain
@@ -151,6 +162,47 @@ typedef struct rcu_domains {
 int rcu_domains_register(rcu_domains *ds, rcu_domain *d);
 /* The domain named @name, or NULL. */
 rcu_domain *rcu_domains_find(const rcu_domains *ds, const char *name);
+
+/* The normal RCU's hooks (rcu/rcu_domain.c), its rcu_domain_ops, called by
+ * name while it is the only domain (rcu_domains.normal_only). */
+extern const rcu_domain_ops rcu_domain_rcu_ops;
+void rcu_dom_note_context_switch(rcu_domain *d, kcpu *c, sim_time now, bool preempt);
+void rcu_dom_note_reader_preempted(rcu_domain *d, kcpu *c, job *j);
+void rcu_dom_sched_clock_irq(rcu_domain *d, kcpu *c, sim_time now, int user);
+void rcu_dom_idle_enter(rcu_domain *d, kcpu *c);
+void rcu_dom_idle_exit(rcu_domain *d, kcpu *c);
+bool rcu_dom_needs_cpu(const rcu_domain *d, const kcpu *c);
+void rcu_dom_all_qs(rcu_domain *d, kcpu *c);
+void rcu_dom_softirq_qs(rcu_domain *d, kcpu *c);
+void rcu_dom_irq_enter_check_tick(rcu_domain *d, kcpu *c);
+bool rcu_dom_tick_dep(const rcu_domain *d, const kcpu *c);
+void rcu_dom_ct_user_enter(rcu_domain *d, int cpu);
+void rcu_dom_ct_user_exit(rcu_domain *d, int cpu);
+void rcu_dom_ct_user_pass(rcu_domain *d, int cpu);
+int64_t rcu_dom_qlen(const rcu_domain *d, int cpu);
+void rcu_dom_softirq_begin(rcu_domain *d, kcpu *c, sim_time t, rcu_softirq_run *run);
+int64_t rcu_dom_softirq_pass(rcu_domain *d, kcpu *c, rcu_softirq_run *run, sim_time *at, bool *more);
+void rcu_dom_softirq_end(rcu_domain *d, kcpu *c, sim_time t, rcu_softirq_run *run);
+void rcu_dom_softirq_done(rcu_domain *d, kcpu *c, sim_time now);
+
+/* ---- What the CPU model reads of RCU's configuration. ---- */
+
+/* The nohz_full CPUs irq.nohz_full names in @mask[0..CPUs) (CPU 0 cleared:
+ * tick_nohz_init() keeps the boot CPU for timekeeping), their count in
+ * *nfull: the CPUs rcu_init_nohz() offloads (rcu/tree_nocb.c) and whose
+ * ticks the CPU model stops. 0, or SIM_EINPUT with "file:line: key: why" in
+ * @err. */
+int rcu_nohz_full_mask(const sim_params *p, int ncpus, bool *mask, int *nfull, char *err, size_t errlen);
+
+/* Does a domain of @ds draw from each CPU's stream "rcu.core_cost"
+ * (kcpu.rng_cost, created by the CPU model only then)? */
+static inline bool rcu_domains_draw_cost(const rcu_domains *ds)
+{
+	for (int i = 0; i < ds->n; i++)
+		if (ds->dom[i]->cost_rng)
+			return true;
+	return false;
+}
 
 /* Hooks that do nothing, for a domain without the mechanism. */
 void rcu_domain_nop_cpu(rcu_domain *d, kcpu *c);
@@ -163,38 +215,73 @@ bool rcu_domain_no_cpu_need(const rcu_domain *d, const kcpu *c);
 	for (rcu_domain *const *d##_p = (ds)->dom, *const *d##_e = (ds)->dom + (ds)->n, *d;      \
 	     d##_p < d##_e && ((d = *d##_p), 1); d##_p++)
 
+/* The normal RCU when it is @ds's only domain (its hooks called by name),
+ * else NULL (every domain's through the loop). */
+static inline rcu_domain *rcu_domains_normal_only(const rcu_domains *ds)
+{
+	return ds->normal_only;
+}
+
 static inline void rcu_note_context_switch(rcu_domains *ds, kcpu *c, sim_time now, bool preempt)
 {
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n) {
+		rcu_dom_note_context_switch(n, c, now, preempt);
+		return;
+	}
 	for_each_rcu_domain(ds, d)
 		d->ops->note_context_switch(d, c, now, preempt);
 }
 
 static inline void rcu_note_reader_preempted(rcu_domains *ds, kcpu *c, job *j)
 {
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n) {
+		rcu_dom_note_reader_preempted(n, c, j);
+		return;
+	}
 	for_each_rcu_domain(ds, d)
 		d->ops->note_reader_preempted(d, c, j);
 }
 
 static inline void rcu_sched_clock_irq(rcu_domains *ds, kcpu *c, sim_time now, int user)
 {
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n) {
+		rcu_dom_sched_clock_irq(n, c, now, user);
+		return;
+	}
 	for_each_rcu_domain(ds, d)
 		d->ops->sched_clock_irq(d, c, now, user);
 }
 
 static inline void rcu_idle_enter(rcu_domains *ds, kcpu *c)
 {
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n) {
+		rcu_dom_idle_enter(n, c);
+		return;
+	}
 	for_each_rcu_domain(ds, d)
 		d->ops->idle_enter(d, c);
 }
 
 static inline void rcu_idle_exit(rcu_domains *ds, kcpu *c)
 {
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n) {
+		rcu_dom_idle_exit(n, c);
+		return;
+	}
 	for_each_rcu_domain(ds, d)
 		d->ops->idle_exit(d, c);
 }
 
 static inline bool rcu_needs_cpu(const rcu_domains *ds, const kcpu *c)
 {
+	const rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n)
+		return rcu_dom_needs_cpu(n, c);
 	for_each_rcu_domain(ds, d)
 		if (d->ops->needs_cpu(d, c))
 			return true;
@@ -203,24 +290,42 @@ static inline bool rcu_needs_cpu(const rcu_domains *ds, const kcpu *c)
 
 static inline void rcu_all_qs(rcu_domains *ds, kcpu *c)
 {
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n) {
+		rcu_dom_all_qs(n, c);
+		return;
+	}
 	for_each_rcu_domain(ds, d)
 		d->ops->all_qs(d, c);
 }
 
 static inline void rcu_softirq_qs(rcu_domains *ds, kcpu *c)
 {
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n) {
+		rcu_dom_softirq_qs(n, c);
+		return;
+	}
 	for_each_rcu_domain(ds, d)
 		d->ops->softirq_qs(d, c);
 }
 
 static inline void rcu_irq_enter_check_tick(rcu_domains *ds, kcpu *c)
 {
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n) {
+		rcu_dom_irq_enter_check_tick(n, c);
+		return;
+	}
 	for_each_rcu_domain(ds, d)
 		d->ops->irq_enter_check_tick(d, c);
 }
 
 static inline bool rcu_tick_dep(const rcu_domains *ds, const kcpu *c)
 {
+	const rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n)
+		return rcu_dom_tick_dep(n, c);
 	for_each_rcu_domain(ds, d)
 		if (d->ops->tick_dep(d, c))
 			return true;
@@ -229,18 +334,33 @@ static inline bool rcu_tick_dep(const rcu_domains *ds, const kcpu *c)
 
 static inline void rcu_ct_user_enter(rcu_domains *ds, int cpu)
 {
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n) {
+		rcu_dom_ct_user_enter(n, cpu);
+		return;
+	}
 	for_each_rcu_domain(ds, d)
 		d->ops->ct_user_enter(d, cpu);
 }
 
 static inline void rcu_ct_user_exit(rcu_domains *ds, int cpu)
 {
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n) {
+		rcu_dom_ct_user_exit(n, cpu);
+		return;
+	}
 	for_each_rcu_domain(ds, d)
 		d->ops->ct_user_exit(d, cpu);
 }
 
 static inline void rcu_ct_user_pass(rcu_domains *ds, int cpu)
 {
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n) {
+		rcu_dom_ct_user_pass(n, cpu);
+		return;
+	}
 	for_each_rcu_domain(ds, d)
 		d->ops->ct_user_pass(d, cpu);
 }
@@ -248,16 +368,52 @@ static inline void rcu_ct_user_pass(rcu_domains *ds, int cpu)
 /* Callbacks queued on @cpu, every domain's. */
 static inline int64_t rcu_qlen(const rcu_domains *ds, int cpu)
 {
+	const rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n)
+		return rcu_dom_qlen(n, cpu);
 	int64_t q = 0;
 	for_each_rcu_domain(ds, d)
 		q += d->ops->qlen(d, cpu);
 	return q;
 }
 
+/* RCU_SOFTIRQ's handler (rcu_domains.softirq, which must exist) in a
+ * softirq run on @c: its start at @t, each pass, the passes' end at @t
+ * (the hooks softirq_begin, _pass and _end). */
+static inline void rcu_softirq_begin(rcu_domains *ds, kcpu *c, sim_time t, rcu_softirq_run *run)
+{
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n)
+		rcu_dom_softirq_begin(n, c, t, run);
+	else
+		ds->softirq->ops->softirq_begin(ds->softirq, c, t, run);
+}
+
+static inline int64_t rcu_softirq_pass(rcu_domains *ds, kcpu *c, rcu_softirq_run *run, sim_time *at,
+				       bool *more)
+{
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n)
+		return rcu_dom_softirq_pass(n, c, run, at, more);
+	return ds->softirq->ops->softirq_pass(ds->softirq, c, run, at, more);
+}
+
+static inline void rcu_softirq_end(rcu_domains *ds, kcpu *c, sim_time t, rcu_softirq_run *run)
+{
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n)
+		rcu_dom_softirq_end(n, c, t, run);
+	else
+		ds->softirq->ops->softirq_end(ds->softirq, c, t, run);
+}
+
 /* When a softirq run ends on @c at @now. */
 static inline void rcu_softirq_done(rcu_domains *ds, kcpu *c, sim_time now)
 {
-	if (ds->softirq)
+	rcu_domain *n = rcu_domains_normal_only(ds);
+	if (n)
+		rcu_dom_softirq_done(n, c, now);
+	else if (ds->softirq)
 		ds->softirq->ops->softirq_done(ds->softirq, c, now);
 }
 

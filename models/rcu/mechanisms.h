@@ -170,10 +170,10 @@ void rcu_nocb_kicks(kmodel *k, sim_time now);
 /* Timer handler: an offloading group's nocb_timer fires on its rcuog's CPU. */
 void rcu_nocb_timer_fire(sim_engine *eng, sim_timer *tm);
 
-/* rcu_domain.c: the normal RCU as the run's domain "rcu" (rcu/domain.h),
- * its hooks over the flavor and the mechanisms here, and what RCU asks of a
- * CPU (kernel.h's kcpu_rcu_effect_apply()). */
-extern const rcu_domain_ops rcu_domain_rcu_ops;
+/* rcu_domain.c: the normal RCU as the run's domain "rcu" (rcu/domain.h
+ * declares its hooks and rcu_domain_rcu_ops), its hooks over the flavor and
+ * the mechanisms here, and what RCU asks of a CPU (kernel.h's
+ * kcpu_rcu_effect_apply()). */
 /* The part "rcu" of kernel.c's kparts[]: the flavor rcu.flavor names over
  * krcu's costs and callbacks' counts (each callback's function @invoke),
  * registered as the domain "rcu". 0, SIM_ENOMEM or SIM_EINPUT (message);

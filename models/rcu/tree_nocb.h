@@ -44,6 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rcu/domain.h" /* rcu_nohz_full_mask() */
 #include "rcu/tree.h"
 
 /* ---- 1. configuration and groups -------------------------------------------- */
@@ -92,10 +93,8 @@ int rcu_nocb_validate(const sim_params *p, char *err, size_t errlen);
 int rcu_nocb_cfg_from_params(rcu_nocb_cfg *cfg, bool *mask, int *noffloaded, const sim_params *p,
 			     char *err, size_t errlen);
 
-/* The nohz_full CPUs irq.nohz_full names in @mask[0..CPUs) (CPU 0 cleared:
- * tick_nohz_init() keeps the boot CPU for timekeeping), their count in
- * *nfull. 0, or SIM_EINPUT with "file:line: key: why" in @err. */
-int rcu_nohz_full_mask(const sim_params *p, int ncpus, bool *mask, int *nfull, char *err, size_t errlen);
+/* rcu_nohz_full_mask(), the nohz_full CPUs rcu_init_nohz() offloads, is
+ * rcu/domain.h's: the CPU model reads it too. */
 
 /* ---- 2. state ------------------------------------------------------------------- */
 
