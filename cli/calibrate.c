@@ -24,7 +24,7 @@
  *   passes in ksoftirqd and elsewhere, with the residuals' spread: the slope
  *   is rcu.callback_cost, the intercept softirq.pass_cost + rcu.tasklet_cost;
  * - the clock conversion: a real ns is machine.clock / 1.2 GHz model ns
- *   (every *_cost is given at the 1.2 GHz reference, kernel_int.h's
+ *   (every *_cost is given at the 1.2 GHz reference, kernel/kernel.h's
  *   REF_CLOCK_HZ; machine.clock is the model's x86 calibration, 6.9 GHz);
  * - the box's background: per CPU, the CPU share, switches and wake-ups of
  *   the tasks that are neither the load nor kernel threads, and its ticks
@@ -112,7 +112,7 @@ static const char calibrate_usage[] =
 	"  --db FILE                results database (default rcusim.db)\n"
 	"  --no-run                 write the scenario only\n";
 
-/* The reference clock every *_cost is given at (models/kernel/kernel_int.h
+/* The reference clock every *_cost is given at (models/kernel/kernel.h
  * REF_CLOCK_HZ). */
 #define CAL_REF_CLOCK_HZ 1.2e9
 /* A CPU is loaded when the load ran this share of the trace there or more. */
