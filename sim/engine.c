@@ -7,14 +7,23 @@
  * has three tiers, after the ladder queue (Tang, Goh and Thng, ACM TOMACS
  * 15(3), 2005), with a heap as its bottom:
  *
- *   near   a d-ary min-heap (d = SIM_HEAP_ARITY) of every entry earlier
- *          than near_end: the only tier that is ordered;
+ *   near   every entry earlier than near_end: a d-ary min-heap (d =
+ *          SIM_HEAP_ARITY) and in front of it at most one entry, the
+ *          earliest of the tier, kept out of the heap; the only tier that
+ *          is ordered;
  *   window buckets of 2^shift ns covering [win_start, win_end), unsorted;
  *          bucket cur is the one loaded into the heap;
  *   far    an unsorted array of entries at or after win_end.
  *
- * Arming appends to a bucket or to far in O(1), or pushes on the heap. When
- * the heap runs dry the next non-empty bucket is heapified into it; when the
+ * Arming appends to a bucket or to far in O(1), or pushes on the heap; an
+ * entry earlier than the whole near tier takes the front slot instead (the
+ * one it displaces goes on the heap), and the next pop takes it in O(1).
+ * That is the usual fate of a timer re-armed a little ahead of everything
+ * else, as the kernel model's one tick timer, which on 4096 CPUs fires
+ * every microsecond: with other events pending near (a heap of tens of
+ * entries) it no longer sifts up to the root and down again each time.
+ * When the near tier runs dry the next non-empty bucket is heapified into
+ * the heap; when the
  * buckets run out, far is spread over new buckets sized so that each holds
  * about BUCKET_TARGET entries. Every entry thus moves at most three times,
  * and the heap stays small. Where times cluster (one bucket holding most
@@ -61,6 +70,8 @@ typedef struct vec {
 struct sim_engine {
 	heap_ent *h;         /* near heap, root at h[0] */
 	size_t n, cap;       /* heap entries (stale included), allocated */
+	heap_ent front;      /* the near tier's earliest entry, outside the heap (if has_front) */
+	bool has_front;      /* front holds an entry (stale or not): it comes before h[0] */
 	sim_time near_end;   /* ns: entries before this go to the heap */
 
 	vec *b;              /* window buckets; b[i] covers [win_start + i << shift, ...) */
@@ -223,6 +234,17 @@ static inline int vec_push(vec *v, heap_ent e)
 static inline int place(sim_engine *eng, heap_ent e)
 {
 	if (e.time < eng->near_end) {
+		if (!eng->has_front) {
+			if (!eng->n || ent_less(e, eng->h[0])) {
+				eng->front = e;
+				eng->has_front = true;
+				return SIM_OK;
+			}
+		} else if (ent_less(e, eng->front)) {
+			heap_ent was = eng->front; /* to the heap, where it is the least */
+			eng->front = e;
+			e = was;
+		}
 		if (eng->n == eng->cap && heap_reserve(eng, eng->n + 1))
 			return SIM_ENOMEM;
 		sift_up(eng->h, eng->n++, e);
@@ -238,7 +260,7 @@ static inline int place(sim_engine *eng, heap_ent e)
 static int rebuild(sim_engine *eng)
 {
 	vec *far = &eng->far;
-	assert(eng->n == 0 && eng->cur >= eng->nb && far->n > 0);
+	assert(eng->n == 0 && !eng->has_front && eng->cur >= eng->nb && far->n > 0);
 	sim_time lo = far->e[0].time, hi = lo;
 	for (size_t i = 1; i < far->n; i++) {
 		if (far->e[i].time < lo)
@@ -288,7 +310,7 @@ static int rebuild(sim_engine *eng)
  * SIM_OK with it empty if nothing is pending, or SIM_ENOMEM. */
 static int refill(sim_engine *eng)
 {
-	assert(eng->n == 0);
+	assert(eng->n == 0 && !eng->has_front);
 	for (;;) {
 		while (eng->cur < eng->nb) {
 			vec *b = &eng->b[eng->cur++];
@@ -337,7 +359,9 @@ static void compact(sim_engine *eng, const sim_timer *also)
 {
 	eng->n = filter(eng->h, eng->n, also);
 	heapify(eng->h, eng->n);
-	size_t count = eng->n;
+	if (eng->has_front)
+		eng->has_front = filter(&eng->front, 1, also) == 1;
+	size_t count = eng->n + eng->has_front;
 	for (size_t i = eng->cur; i < eng->nb; i++) {
 		eng->b[i].n = (uint32_t)filter(eng->b[i].e, eng->b[i].n, also);
 		count += eng->b[i].n;
@@ -455,7 +479,7 @@ int sim_engine_run(sim_engine *eng, sim_time end)
 	for (;;) {
 		if (eng->stop || (eng->watch && *eng->watch))
 			break;
-		if (!eng->n) {
+		if (!eng->n && !eng->has_front) {
 			int rc = refill(eng);
 			if (rc) {
 				eng->stop = rc;
@@ -465,15 +489,25 @@ int sim_engine_run(sim_engine *eng, sim_time end)
 				break;
 		}
 		heap_ent *h = eng->h;
-		heap_ent top = h[0];
-		if (top.time > end)
-			break;
-		size_t n = --eng->n;
-		eng->count--;
-		if (n) {
-			sift_down(h, n, 0, h[n]);
-			__builtin_prefetch(h[0].t, 1);
+		heap_ent top;
+		if (eng->has_front) {
+			top = eng->front;
+			if (top.time > end)
+				break;
+			eng->has_front = false;
+			if (eng->n)
+				__builtin_prefetch(h[0].t, 1);
+		} else {
+			top = h[0];
+			if (top.time > end)
+				break;
+			size_t n = --eng->n;
+			if (n) {
+				sift_down(h, n, 0, h[n]);
+				__builtin_prefetch(h[0].t, 1);
+			}
 		}
+		eng->count--;
 		sim_timer *t = top.t;
 		t->refs--;
 		if (t->key != top.seq) {

@@ -236,6 +236,72 @@ START_TEST(engine_fini_purges_stale)
 }
 END_TEST
 
+/* engine_front_slot_keeps_order: timers armed from a handler, each earlier
+ * than everything near (the front slot), displacing one another, cancelled
+ * and re-armed there, and one re-armed 1 ns ahead from its own handler as
+ * the kernel model's tick is. */
+typedef struct front_case {
+	sim_timer drv, tick;
+	rec anchor, w, y, z, x, p;
+	int ticks;
+	int *log, *nlog;
+} front_case;
+
+static void front_tick_fire(sim_engine *eng, sim_timer *t)
+{
+	front_case *f = t->ctx;
+	f->log[(*f->nlog)++] = 100 + (int)sim_now(eng);
+	if (++f->ticks < 5)
+		ck_assert_int_eq(sim_timer_after(eng, t, 1), SIM_OK);
+}
+
+static void front_drv_fire(sim_engine *eng, sim_timer *t)
+{
+	front_case *f = t->ctx;
+	f->log[(*f->nlog)++] = 0;
+	/* The anchor (t = 1000) is in the heap: each of these is the front in
+	 * turn, the one before it pushed on the heap. */
+	ck_assert_int_eq(sim_timer_at(eng, &f->x.t, 10), SIM_OK);
+	ck_assert_int_eq(sim_timer_at(eng, &f->y.t, 4), SIM_OK);
+	ck_assert_int_eq(sim_timer_at(eng, &f->z.t, 4), SIM_OK); /* behind y: the heap */
+	ck_assert_int_eq(sim_timer_at(eng, &f->w.t, 2), SIM_OK);
+	sim_timer_cancel(eng, &f->y.t); /* y re-armed behind z */
+	ck_assert_int_eq(sim_timer_at(eng, &f->y.t, 4), SIM_OK);
+	sim_timer_cancel(eng, &f->w.t); /* the front goes stale; w again, behind it */
+	ck_assert_int_eq(sim_timer_at(eng, &f->w.t, 2), SIM_OK);
+	ck_assert_int_eq(sim_timer_at(eng, &f->p.t, 22), SIM_OK);
+	ck_assert_int_eq(sim_timer_at(eng, &f->tick, 20), SIM_OK);
+}
+
+START_TEST(engine_front_slot_keeps_order)
+{
+	sim_engine *eng;
+	ck_assert_int_eq(sim_engine_create(&eng), SIM_OK);
+	int log[16], n = 0;
+	front_case f = { .log = log, .nlog = &n };
+	rec *r[] = { &f.anchor, &f.w, &f.y, &f.z, &f.x, &f.p };
+	int id[] = { 1000, 2, 4, 5, 10, 22 }; /* z logs 5: it fires at 4, before y */
+	for (int i = 0; i < 6; i++) {
+		*r[i] = (rec){ .id = id[i], .log = log, .nlog = &n };
+		sim_timer_init(eng, &r[i]->t, log_fire, r[i]);
+	}
+	sim_timer_init(eng, &f.drv, front_drv_fire, &f);
+	sim_timer_init(eng, &f.tick, front_tick_fire, &f);
+	ck_assert_int_eq(sim_timer_at(eng, &f.drv, 1), SIM_OK);
+	ck_assert_int_eq(sim_timer_at(eng, &f.anchor.t, 1000), SIM_OK);
+	ck_assert_int_eq(sim_engine_run(eng, SIM_TIME_MAX), SIM_OK);
+	/* driver, w, z, y (re-armed after z), x, the ticks at 20 and 21, p
+	 * (armed before the tick at 22 was), the ticks at 22-24, the anchor */
+	int want[] = { 0, 2, 5, 4, 10, 120, 121, 22, 122, 123, 124, 1000 };
+	ck_assert_int_eq(n, 12);
+	for (int i = 0; i < 12; i++)
+		ck_assert_int_eq(log[i], want[i]);
+	ck_assert_uint_eq(sim_events(eng), 12);
+	ck_assert_uint_eq(sim_pending(eng), 0);
+	sim_engine_destroy(eng);
+}
+END_TEST
+
 START_TEST(engine_after_clamps_overflow)
 {
 	sim_engine *eng;
@@ -498,6 +564,7 @@ int main(void)
 	tcase_add_test(tc, engine_cancel_and_rearm);
 	tcase_add_test(tc, engine_rearm_that_compacts_keeps_the_new_entry);
 	tcase_add_test(tc, engine_cancel_during_dispatch);
+	tcase_add_test(tc, engine_front_slot_keeps_order);
 	tcase_add_test(tc, engine_fini_purges_stale);
 	tcase_add_test(tc, engine_after_clamps_overflow);
 	tcase_add_test(tc, engine_stop_and_watch);

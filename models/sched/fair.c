@@ -157,7 +157,7 @@ static void queue_insert(sched_rq *rq, sched_task *p)
 			(size_t)before_n * sizeof(*rq->ev_q));
 		rq->ev_head--;
 		lo--;
-	} else {
+	} else if (after_n) {
 		memmove(&rq->ev_q[lo + 1], &rq->ev_q[lo], (size_t)after_n * sizeof(*rq->ev_q));
 	}
 	rq->ev_q[lo] = (sched_ev_ent){ p->deadline, p->vruntime, p };
@@ -229,6 +229,16 @@ static inline bool curr_fair(const sched_rq *rq)
 	return c && (c->on_rq || c->delayed) && !c->fifo;
 }
 
+/* @n / @d truncated towards zero as __int128 division, @d > 0: a 64-bit
+ * division when @n fits in 64 bits (the usual case, the same quotient),
+ * else __divti3. */
+static inline int64_t div_load(__int128 n, int64_t d)
+{
+	if (n >= INT64_MIN && n <= INT64_MAX)
+		return (int64_t)n / d;
+	return (int64_t)(n / d);
+}
+
 /* The sums with curr. */
 static inline __int128 sums(const sched_rq *rq, int64_t *load)
 {
@@ -251,7 +261,7 @@ int64_t sched_eevdf_avg_vruntime(const sched_rq *rq)
 		return 0;
 	if (avg < 0)
 		avg -= load - 1;
-	return (int64_t)(avg / load);
+	return div_load(avg, load);
 }
 
 /* vruntime_eligible(): a task at @v has lag >= 0, given the sums. */
@@ -329,7 +339,7 @@ static void place(const sched_cfg *cfg, sched_rq *rq, sched_task *p, bool initia
 	int nr_fair = (int)(rq->ev_load > 0) + (int)curr_fair(rq);
 	if (nr_fair) {
 		int64_t load = rq->ev_load + (curr_fair(rq) ? cur(rq)->weight : 0);
-		lag = (int64_t)((__int128)p->vlag * (load + p->weight) / (load ? load : 1));
+		lag = div_load((__int128)p->vlag * (load + p->weight), load ? load : 1);
 	}
 	p->vruntime = V - lag;
 	if (initial)
