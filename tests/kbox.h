@@ -8,7 +8,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "kernel/kernel_int.h"
+#include "kernel/kernel.h"
 #include "rcu/mechanisms.h"
 #include "model.h"
 #include "rcu/tree.h"

@@ -887,6 +887,14 @@ bool kcpu_rearm_past_interrupt(kcpu *c, sim_timer *tm, sim_time now);
 /* A hardirq's handler ended on @c at @t: back through sparc64's rtrap or
  * x86's irq return (irq.c). */
 void kcpu_hardirq_return(kcpu *c, sim_time t);
+/* Back to the interrupted or returning task at @t: schedule() if
+ * need_resched is set, else it goes on. */
+void kcpu_return_to_task(kcpu *c, sim_time t);
+/* An interrupt returns to the task at @t: kcpu_return_to_task(), except
+ * that under sched.preempt none or voluntary a job interrupted in kernel
+ * mode is not preempted there but at its next preemption point
+ * (resched_pt). */
+void kcpu_irq_return(kcpu *c, sim_time t);
 
 /* ---- ktrace.c: the timeline (rcusim run --trace) ---- */
 

@@ -46,14 +46,6 @@ static inline bool exit_runs_softirqs(const kcpu *c)
 
 /* @c's thread became busy or idle: its core's other threads' speed. */
 void kcpu_update_busy(kcpu *c);
-/* Back to the interrupted or returning task at @t: schedule() if
- * need_resched is set, else it goes on. */
-void kcpu_return_to_task(kcpu *c, sim_time t);
-/* An interrupt returns to the task at @t: kcpu_return_to_task(), except
- * that under sched.preempt none or voluntary a job interrupted in kernel
- * mode is not preempted there but at its next preemption point
- * (resched_pt). */
-void kcpu_irq_return(kcpu *c, sim_time t);
 
 /* softirq.c: __do_softirq(), ksoftirqd, the exits that run softirqs. */
 
