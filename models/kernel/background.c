@@ -157,7 +157,8 @@ void kbg_settings(kmodel *k, const sim_params *p)
 	bg->wakeup_rate = sim_params_real(p, P_BACKGROUND_WAKEUPS);
 	bg->wakeup_cost = sim_params_int(p, P_BACKGROUND_WAKEUP_COST);
 	bg->irq_rate = sim_params_real(p, P_BACKGROUND_IRQS);
-	double cbs = sim_params_real(p, P_BACKGROUND_CALLBACKS), batch = sim_params_real(p, P_BACKGROUND_CALLBACK_BATCH);
+	double cbs = sim_params_real(p, P_BACKGROUND_CALLBACKS);
+	double batch = sim_params_real(p, P_BACKGROUND_CALLBACK_BATCH);
 	if (cbs > 0 && bg->wakeup_rate > 0) { /* kbg_validate(): cbs / batch <= wakeups */
 		bg->p_burst = cbs / batch / bg->wakeup_rate;
 		bg->p_burst_end = 1 / batch;
@@ -168,7 +169,8 @@ int kbg_validate(const sim_params *p, char *err, size_t errlen)
 {
 	if (!sim_params_int(p, P_MACHINE_BACKGROUND))
 		return 0;
-	double cbs = sim_params_real(p, P_BACKGROUND_CALLBACKS), batch = sim_params_real(p, P_BACKGROUND_CALLBACK_BATCH);
+	double cbs = sim_params_real(p, P_BACKGROUND_CALLBACKS);
+	double batch = sim_params_real(p, P_BACKGROUND_CALLBACK_BATCH);
 	double wk = sim_params_real(p, P_BACKGROUND_WAKEUPS);
 	if (cbs > 0 && cbs / batch > wk) {
 		char a[512];
