@@ -630,21 +630,39 @@ static inline kthread *task_kthread(sched_task *p)
  * the kernel's call_rcu(), synchronize_rcu() and kfree_rcu() go to. */
 static inline rcu_domain *rcu_normal(kmodel *k) { return &k->rcu.dom; }
 
+/* call_rcu() in domain @d on @c at @at (<= @now), for object @obj, through
+ * its flavor, counted in its cb; what it asks of the CPU or'ed into @e.
+ * 0 or -1 (kfail() called). Inline: once per callback. */
+static inline int domain_call_rcu(rcu_domain *d, kcpu *c, sim_time now, sim_time at, uint32_t obj,
+				  rcu_effect *e)
+{
+	if (d->flavor->call_rcu(d->rsp, c->id, at, obj, e)) {
+		kfail(c->k, SIM_ENOMEM);
+		return -1;
+	}
+	d->cb->enqueued++;
+	sim_tavg_add_at(&d->cb->qtotal, now, at, 1);
+	return 0;
+}
+
 /* call_rcu() in domain @d from job code on @c at @at (<= @now), for object
- * @obj, through its flavor, counted in its cb. 0 or -1 (kfail() called).
- * Inline: once per callback. */
+ * @obj: domain_call_rcu(), counted in the calling job's load too. */
 static inline int job_call_rcu(rcu_domain *d, kcpu *c, sim_time now, sim_time at, uint32_t obj,
 			       job_effect *eff)
 {
 	kworkload *w = ((job *)c->rq.curr->owner)->wl; /* the calling job's load */
-	if (d->flavor->call_rcu(d->rsp, c->id, at, obj | w->tag, &eff->rcu)) {
-		kfail(c->k, SIM_ENOMEM);
+	if (domain_call_rcu(d, c, now, at, obj | w->tag, &eff->rcu))
 		return -1;
-	}
 	w->callbacks++;
-	d->cb->enqueued++;
-	sim_tavg_add_at(&d->cb->qtotal, now, at, 1);
 	return 0;
+}
+
+/* call_rcu() in domain @d for object @obj from a kthread's run on @c at
+ * @now (kernel code, no job: no load counts it), for the caller's
+ * kcpu_rcu_effect() of @e. */
+static inline int kthread_call_rcu(rcu_domain *d, kcpu *c, sim_time now, uint32_t obj, rcu_effect *e)
+{
+	return domain_call_rcu(d, c, now, now, obj, e);
 }
 
 /* @n call_rcu()s of object 0 from @c's running job, called at @t0, @t0 +
@@ -674,21 +692,6 @@ static inline int job_call_rcu_n(rcu_domain *d, kcpu *c, sim_time now, sim_time 
 	sim_tavg *q = &d->cb->qtotal;
 	sim_tavg_set(q, now, q->value + n);
 	q->area += (__int128)n * (now - t0) - (__int128)step * n * (n - 1) / 2;
-	return 0;
-}
-
-/* call_rcu() in domain @d for object @obj from a kthread's run on @c at
- * @now (kernel code, no job: no load counts it), counted in the domain's
- * cb; what it asks of the CPU or'ed into @e, for the caller's
- * kcpu_rcu_effect(). 0 or -1 (kfail() called). */
-static inline int kthread_call_rcu(rcu_domain *d, kcpu *c, sim_time now, uint32_t obj, rcu_effect *e)
-{
-	if (d->flavor->call_rcu(d->rsp, c->id, now, obj, e)) {
-		kfail(c->k, SIM_ENOMEM);
-		return -1;
-	}
-	d->cb->enqueued++;
-	sim_tavg_add_at(&d->cb->qtotal, now, now, 1);
 	return 0;
 }
 

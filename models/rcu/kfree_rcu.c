@@ -323,12 +323,8 @@ static int64_t monitor_run(kcpu *c, kfree_cpu *kc, sim_time t, rcu_effect *e)
 			bool queued = queue_rcu_work(kf->wq, &bt->rcu_work);
 			assert(queued); /* WARN_ON_ONCE(!queued), :3614: an idle batch's is never pending */
 			(void)queued;
-			if (k->rcu.ops->call_rcu(k->rcu.rsp, c->id, t, (uint32_t)(1 + kc->cpu * 2 + b), e)) {
-				kfail(k, SIM_ENOMEM);
+			if (kthread_call_rcu(rcu_normal(k), c, t, (uint32_t)(1 + kc->cpu * 2 + b), e))
 				return objs;
-			}
-			k->rcu.cb.enqueued++;
-			sim_tavg_add_at(&k->rcu.cb.qtotal, t, t, 1);
 		}
 	}
 	return objs;
